@@ -1,0 +1,73 @@
+import type { Address, NetworkName } from "../domain/types.js";
+
+/** One entry of a token list in the token-lists standard (https://tokenlists.org). */
+export interface TokenListEntry {
+  chainId: number;
+  address: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+  tags?: string[];
+}
+
+/** A token list in the token-lists standard format. */
+export interface TokenList {
+  name: string;
+  timestamp: string;
+  version: { major: number; minor: number; patch: number };
+  tokens: TokenListEntry[];
+}
+
+/** A Uniswap-V2-style DEX: its factory (and router, when known) with its swap fee. */
+export interface DexConfig {
+  name: string;
+  factory: Address;
+  /** Routers are needed to tell native-coin swaps (the router wraps/unwraps). */
+  router?: Address;
+  /** Fee numerator over 10_000: 30 for Uniswap V2, 25 for PancakeSwap V2. */
+  feeBps: number;
+}
+
+/** Everything the indexer and the API need to know about one network. */
+export interface NetworkConfig {
+  name: NetworkName;
+  chainId: number;
+  /** One or more JSON-RPC URLs; later ones are failovers. */
+  rpcUrls: string[];
+  native: {
+    name: string;
+    symbol: string;
+    /** Extra symbols that mean the native coin (MATIC for POL). */
+    aliases: string[];
+    decimals: number;
+    /** The wrapped native coin's ERC-20 (WBNB, WETH, WPOL). */
+    wrapped: Address;
+  };
+  dexes: DexConfig[];
+  tokenList: TokenList;
+  /** Tokens worth exactly 1 USD. */
+  stablecoins: Address[];
+  /** Routing intermediates for quotes, and the pricing whitelist. */
+  baseTokens: Address[];
+  /** A pair prices a token only if its whitelisted side holds at least this many USD (10^18-scaled). */
+  minLiquidityUsd: bigint;
+  /** Start block of the backfill; default: the first block of the last `windowDays`. */
+  startBlock?: bigint;
+  /** How many days of history to keep and backfill. */
+  windowDays: number;
+  /** Blocks behind the head that can still be reorganised; deeper reorgs halt the indexer. */
+  finalityDepth: number;
+  /** How often to poll the head, in milliseconds. */
+  pollIntervalMs: number;
+  /** Largest eth_getLogs range in blocks (it shrinks on provider errors and grows back). */
+  maxLogRange: number;
+}
+
+/** The validated, frozen configuration of the whole process. */
+export interface AppConfig {
+  networks: NetworkConfig[];
+  /** "sqlite" with a file path (":memory:" for tests) or "postgres" with a URL. */
+  store: { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
+  http: { host: string; port: number };
+  logLevel: string;
+}

@@ -1,0 +1,91 @@
+/** Domain types shared by every part. Amounts are bigint in smallest units; USD is bigint scaled by 10^18. */
+
+/** The networks the public API names. */
+export const NETWORKS = ["bsc", "eth", "polygon"] as const;
+export type NetworkName = (typeof NETWORKS)[number];
+
+/** A lowercase 0x-prefixed 20-byte hex address. */
+export type Address = `0x${string}`;
+/** A lowercase 0x-prefixed 32-byte hex hash. */
+export type Hash = `0x${string}`;
+
+/** The native coin of a chain is written as the empty address, as the public API shows it. */
+export const NATIVE = "" as const;
+export type TokenRef = Address | typeof NATIVE;
+
+/** USD fixed-point scale: 1 USD = 10^18. */
+export const USD_SCALE = 10n ** 18n;
+
+/** Token metadata as read from the chain (or the token list). */
+export interface Token {
+  /** Lowercase address, or "" for the native coin. */
+  address: TokenRef;
+  name: string;
+  symbol: string;
+  decimals: number;
+}
+
+/** A block of the indexed chain: kept for the unfinalized window to detect reorgs. */
+export interface BlockRef {
+  number: bigint;
+  hash: Hash;
+  parentHash: Hash;
+  /** Unix seconds. */
+  timestamp: number;
+}
+
+/** A Uniswap-V2-style pair that belongs to a configured factory. */
+export interface Pair {
+  address: Address;
+  /** Name of the DEX (from config) the pair's factory belongs to. */
+  dex: string;
+  factory: Address;
+  token0: Address;
+  token1: Address;
+  /** Fee numerator over 10_000 (30 = 0.30% for Uniswap V2, 25 = 0.25% for PancakeSwap V2). */
+  feeBps: number;
+}
+
+/** Reserves of a pair after its last Sync at or before `blockNumber`. */
+export interface PairReserves {
+  pair: Address;
+  blockNumber: bigint;
+  /** Position of the Sync log in its block, so later syncs in the same block win. */
+  logIndex: number;
+  reserve0: bigint;
+  reserve1: bigint;
+}
+
+/**
+ * One trade = one transaction that swapped on indexed pools: the first token in and the last
+ * token out, even when it hopped through several pools.
+ */
+export interface Trade {
+  network: NetworkName;
+  txHash: Hash;
+  blockNumber: bigint;
+  /** Unix seconds of the block. */
+  timestamp: number;
+  /** Position of the transaction in its block. */
+  txIndex: number;
+  /** The account that signed the transaction (lowercase). */
+  sender: Address;
+  /** "" when the trader paid the native coin (the router wrapped it). */
+  tokenIn: TokenRef;
+  amountIn: bigint;
+  /** "" when the trader received the native coin (the router unwrapped it). */
+  tokenOut: TokenRef;
+  amountOut: bigint;
+  /** USD value at that block, scaled by 10^18; 0 when untracked. */
+  volumeUsd: bigint;
+  /** False when neither side could be priced (the trade is worth 0 and counted as untracked). */
+  tracked: boolean;
+  /** Pools the trade went through, in order. */
+  pools: Address[];
+}
+
+/** Checkpoint of a network: every block up to and including `blockNumber` is committed. */
+export interface Checkpoint {
+  blockNumber: bigint;
+  blockHash: Hash;
+}

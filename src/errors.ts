@@ -1,0 +1,87 @@
+/** The one error module: every expected error carries a code and the HTTP status it maps to. */
+
+export type ErrorCode =
+  | "BAD_REQUEST"
+  | "NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
+  | "UNPROCESSABLE"
+  | "NOT_READY"
+  | "CONFIG_INVALID"
+  | "RPC_ERROR"
+  | "DEEP_REORG"
+  | "INTERNAL";
+
+const STATUS: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  UNPROCESSABLE: 422,
+  NOT_READY: 503,
+  CONFIG_INVALID: 500,
+  RPC_ERROR: 503,
+  DEEP_REORG: 503,
+  INTERNAL: 500,
+};
+
+/** Base class of swapgraph's errors: a short message, a code, its HTTP status, optional details. */
+export class SwapgraphError extends Error {
+  override name = "SwapgraphError";
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { details?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = STATUS[code];
+    this.details = options.details;
+  }
+}
+
+/** A caller sent a bad or missing parameter (400). */
+export class BadRequestError extends SwapgraphError {
+  override name = "BadRequestError";
+  constructor(message: string, options: { details?: string; cause?: unknown } = {}) {
+    super("BAD_REQUEST", message, options);
+  }
+}
+
+/** A well-formed request that has no answer, e.g. no liquidity route (422). */
+export class UnprocessableError extends SwapgraphError {
+  override name = "UnprocessableError";
+  constructor(message: string, options: { details?: string; cause?: unknown } = {}) {
+    super("UNPROCESSABLE", message, options);
+  }
+}
+
+/** Data is not ready: backfill still running, network not configured or unreachable (503). */
+export class NotReadyError extends SwapgraphError {
+  override name = "NotReadyError";
+  constructor(message: string, options: { details?: string; cause?: unknown } = {}) {
+    super("NOT_READY", message, options);
+  }
+}
+
+/** The configuration file or environment is invalid; the message says what and what was expected. */
+export class ConfigError extends SwapgraphError {
+  override name = "ConfigError";
+  constructor(message: string, options: { details?: string; cause?: unknown } = {}) {
+    super("CONFIG_INVALID", message, options);
+  }
+}
+
+/** A JSON-RPC call failed after retries and failover. */
+export class RpcError extends SwapgraphError {
+  override name = "RpcError";
+  constructor(message: string, options: { details?: string; cause?: unknown } = {}) {
+    super("RPC_ERROR", message, options);
+  }
+}
+
+/** A reorg deeper than the unfinalized window: the indexer halts instead of serving wrong data. */
+export class DeepReorgError extends SwapgraphError {
+  override name = "DeepReorgError";
+  constructor(message: string, options: { details?: string; cause?: unknown } = {}) {
+    super("DEEP_REORG", message, options);
+  }
+}

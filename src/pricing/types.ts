@@ -1,0 +1,56 @@
+import type { Address, Pair, Token } from "../domain/types.js";
+
+/** A pair with its current reserves: the edge of the pool graph. */
+export interface PoolState extends Pair {
+  reserve0: bigint;
+  reserve1: bigint;
+}
+
+/** One hop of a route. */
+export interface RouteHop {
+  pool: PoolState;
+  tokenIn: Address;
+  tokenOut: Address;
+  amountIn: bigint;
+  amountOut: bigint;
+}
+
+/** The best route found for an exact input amount. */
+export interface Route {
+  /** Token addresses along the route, sell first, buy last (wrapped native for the native coin). */
+  path: Address[];
+  hops: RouteHop[];
+  amountIn: bigint;
+  amountOut: bigint;
+  /**
+   * Price impact in parts per million: how much worse the executed price is than the
+   * mid price (reserve ratio, fees excluded) along the route.
+   */
+  priceImpactPpm: bigint;
+}
+
+/** Pricing parameters of a network (derived from NetworkConfig). */
+export interface PricingParams {
+  wrappedNative: Address;
+  stablecoins: ReadonlySet<Address>;
+  /** Whitelisted tokens: routing intermediates and tokens that may price others. */
+  baseTokens: ReadonlySet<Address>;
+  /** Minimum USD (10^18-scaled) on the whitelisted side of a pair for it to price a token. */
+  minLiquidityUsd: bigint;
+  /** Decimals of every token that may appear in a pool (needed to compare values across tokens). */
+  decimals: (token: Address) => number | undefined;
+}
+
+export type { Token };
+
+/** Pools indexed by token: the graph routing and USD pricing walk. Built by createPoolIndex. */
+export interface PoolIndex {
+  /** Pools that hold `token` (either side). */
+  poolsOf(token: Address): readonly PoolState[];
+  /** A pool by pair address. */
+  get(pair: Address): PoolState | undefined;
+  /** Every pool. */
+  all(): readonly PoolState[];
+  /** Inserts a pool or replaces its reserves. */
+  update(pool: PoolState): void;
+}
