@@ -20,7 +20,12 @@ export interface FindBestRouteArgs {
 
 // The pool of a fixed hop that gives the most output. Picking the best pool per hop is optimal
 // for a fixed token path because every hop's output grows with its input.
-function bestHop(index: PoolIndex, tokenIn: Address, tokenOut: Address, amountIn: bigint): RouteHop | undefined {
+function bestHop(
+  index: PoolIndex,
+  tokenIn: Address,
+  tokenOut: Address,
+  amountIn: bigint,
+): RouteHop | undefined {
   let best: RouteHop | undefined;
   for (const pool of index.poolsBetween(tokenIn, tokenOut)) {
     const zeroForOne = pool.token0 === tokenIn;
@@ -46,7 +51,11 @@ function reservesOf(hop: RouteHop): { reserveIn: bigint; reserveOut: bigint } {
  * Price impact in ppm: 1 - executed / mid, where the mid output is amountIn times the product
  * of the hops' reserve ratios (fees excluded, so the fee counts as impact, as Uniswap's SDK does).
  */
-export function computePriceImpactPpm(hops: readonly RouteHop[], amountIn: bigint, amountOut: bigint): bigint {
+export function computePriceImpactPpm(
+  hops: readonly RouteHop[],
+  amountIn: bigint,
+  amountOut: bigint,
+): bigint {
   let productIn = 1n;
   let productOut = 1n;
   for (const hop of hops) {

@@ -1,4 +1,4 @@
-import { USD_SCALE, type Address } from "../domain/types.js";
+import type { Address } from "../domain/types.js";
 import type { PoolIndex } from "./createPoolIndex.js";
 import type { PoolState, PricingParams } from "./types.js";
 
@@ -47,5 +47,3 @@ export function memoPrice(
   entry.values.set(key, value);
   return value;
 }
-
-export { USD_SCALE };

@@ -1,0 +1,94 @@
+import { z } from "zod";
+import type { Address } from "../domain/types.js";
+import { NETWORKS, USD_SCALE } from "../domain/types.js";
+
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "expected a 0x-prefixed 20-byte hex address")
+  .transform((value) => value.toLowerCase() as Address);
+
+const url = z
+  .string()
+  .url("expected an http(s) URL")
+  .refine((value) => /^https?:\/\//.test(value), "expected an http(s) URL");
+
+const tokenListEntry = z.object({
+  chainId: z.number().int().positive(),
+  address,
+  name: z.string().min(1),
+  symbol: z.string().min(1),
+  decimals: z.number().int().min(0).max(255),
+  tags: z.array(z.string()).optional(),
+});
+
+const tokenList = z.object({
+  name: z.string(),
+  timestamp: z.string(),
+  version: z.object({ major: z.number().int(), minor: z.number().int(), patch: z.number().int() }),
+  tokens: z.array(tokenListEntry),
+});
+
+// Whole USD as a decimal string ("10000" or "2500.5"), held as 10^18 fixed point.
+const usd = z
+  .union([z.string(), z.number()])
+  .transform((value) => String(value))
+  .refine((value) => /^\d+(\.\d{1,18})?$/.test(value), "expected a non-negative USD amount like \"10000\"")
+  .transform((value) => {
+    const [whole = "0", frac = ""] = value.split(".");
+    return BigInt(whole) * USD_SCALE + BigInt(frac.padEnd(18, "0"));
+  });
+
+const blockNumber = z
+  .union([z.string().regex(/^\d+$/, "expected a block number"), z.number().int().nonnegative()])
+  .transform((value) => BigInt(value));
+
+/** The JSON shape of one network in a configuration file or the devnet manifest. */
+export const networkConfigSchema = z
+  .object({
+    name: z.enum(NETWORKS),
+    chainId: z.number().int().positive(),
+    rpcUrls: z.array(url).min(1, "expected at least one RPC URL"),
+    native: z.object({
+      name: z.string().min(1),
+      symbol: z.string().min(1),
+      aliases: z.array(z.string()).default([]),
+      decimals: z.number().int().default(18),
+      wrapped: address,
+    }),
+    dexes: z
+      .array(
+        z.object({
+          name: z.string().min(1),
+          factory: address,
+          router: address.optional(),
+          feeBps: z.number().int().min(0).max(1000),
+        }),
+      )
+      .min(1, "expected at least one DEX"),
+    tokenList,
+    stablecoins: z.array(address),
+    baseTokens: z.array(address).min(1, "expected at least one base token"),
+    minLiquidityUsd: usd.default("10000"),
+    startBlock: blockNumber.optional(),
+    windowDays: z.number().int().min(1).max(31).default(7),
+    finalityDepth: z.number().int().min(1).default(64),
+    pollIntervalMs: z.number().int().min(50).default(2000),
+    maxLogRange: z.number().int().min(1).default(2000),
+  })
+  .strict();
+
+/** The JSON shape of a configuration file. */
+export const configFileSchema = z
+  .object({
+    http: z
+      .object({
+        host: z.string().default("127.0.0.1"),
+        port: z.number().int().min(0).max(65535).default(4000),
+      })
+      .default({}),
+    logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+    networks: z.array(networkConfigSchema).min(1, "expected at least one network"),
+  })
+  .strict();
+
+export type ConfigFile = z.input<typeof configFileSchema>;

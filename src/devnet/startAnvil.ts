@@ -1,0 +1,185 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { constants } from "node:os";
+import { createPublicClient, http } from "viem";
+import { findFreePort } from "./findFreePort.js";
+import { resolveAnvilBinary } from "./resolveAnvilBinary.js";
+
+/** Options of one local anvil chain. */
+export interface StartAnvilOptions {
+  chainId: number;
+  /** TCP port on 127.0.0.1; default: a free one (anvil cannot bind port 0 itself). */
+  port?: number;
+  /** "manual" (default): blocks are mined only by evm_mine; "auto": one block per transaction. */
+  mining?: "manual" | "auto";
+  /** Number of unlocked dev accounts (default 10). */
+  accounts?: number;
+  /** Balance of every dev account in whole native coins (default anvil's 10,000). */
+  balance?: bigint;
+  /** Seed of the dev accounts' mnemonic, so each chain can have its own addresses. */
+  mnemonicSeed?: number;
+  /** Unix seconds of the genesis block, e.g. a week ago so history can be mined forward to now. */
+  genesisTimestamp?: number;
+  /** Block gas limit (default 300M, so setup and busy history blocks fit). */
+  gasLimit?: bigint;
+  /** How long to wait for the first eth_chainId answer (default 20 s). */
+  startTimeoutMs?: number;
+}
+
+/** A running anvil process. */
+export interface Anvil {
+  rpcUrl: string;
+  port: number;
+  pid: number;
+  chainId: number;
+  /** Ends anvil (SIGTERM, then SIGKILL); safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+let handlersInstalled = false;
+
+/** Starts anvil and resolves once it answers eth_chainId with the requested chain id. */
+export async function startAnvil(options: StartAnvilOptions): Promise<Anvil> {
+  const attempts = options.port === undefined ? 3 : 1;
+  let lastError: unknown;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const port = options.port ?? (await findFreePort());
+    try {
+      return await launch(options, port);
+    } catch (error) {
+      // Another process may have taken the free port between our probe and anvil's bind.
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
+async function launch(options: StartAnvilOptions, port: number): Promise<Anvil> {
+  installExitHandlers();
+  const args = [
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--chain-id",
+    String(options.chainId),
+    "--accounts",
+    String(options.accounts ?? 10),
+    "--gas-limit",
+    String(options.gasLimit ?? 300_000_000n),
+    // Ties in a block are ordered by fee, so the sender can fix the order of its transactions.
+    "--order",
+    "fees",
+    "--quiet",
+  ];
+  if ((options.mining ?? "manual") === "manual") args.push("--no-mining");
+  if (options.balance !== undefined) args.push("--balance", options.balance.toString());
+  if (options.mnemonicSeed !== undefined) args.push("--mnemonic-seed-unsafe", String(options.mnemonicSeed));
+  if (options.genesisTimestamp !== undefined) args.push("--timestamp", String(options.genesisTimestamp));
+
+  const child = spawn(resolveAnvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"] });
+  running.add(child);
+  let stderr = "";
+  child.stderr?.setEncoding("utf8");
+  child.stderr?.on("data", (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    child.once("exit", (code) => {
+      running.delete(child);
+      resolve(code);
+    });
+  });
+  child.once("error", () => running.delete(child));
+  const watchdog = child.pid === undefined ? undefined : spawnWatchdog(child.pid);
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      watchdog?.kill("SIGKILL");
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
+        await exited;
+        clearTimeout(timer);
+      }
+    })();
+    return stopping;
+  };
+
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  try {
+    if (child.pid === undefined) throw new Error("anvil: spawn failed");
+    await waitUntilReady(rpcUrl, options.chainId, exited, options.startTimeoutMs ?? 20_000, () => stderr);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { rpcUrl, port, pid: child.pid, chainId: options.chainId, stop };
+}
+
+/** Polls eth_chainId until anvil answers, it exits, or the timeout passes. */
+async function waitUntilReady(
+  rpcUrl: string,
+  chainId: number,
+  exited: Promise<number | null>,
+  timeoutMs: number,
+  stderr: () => string,
+): Promise<void> {
+  const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0, timeout: 1000 }) });
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  const deadline = Date.now() + timeoutMs;
+  let delay = 10;
+  for (;;) {
+    if (gone) throw new Error(`anvil exited before it was ready: ${stderr().trim() || "no output"}`);
+    try {
+      const answered = await client.getChainId();
+      if (answered !== chainId) throw new Error(`anvil answered chain id ${answered}, expected ${chainId}`);
+      return;
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith("anvil answered")) throw error;
+    }
+    if (Date.now() > deadline) throw new Error(`anvil did not answer on ${rpcUrl} within ${timeoutMs} ms`);
+    await Promise.race([new Promise((resolve) => setTimeout(resolve, delay)), exited]);
+    delay = Math.min(delay * 2, 200);
+  }
+}
+
+/**
+ * anvil has no parent-death flag: a tiny shell reads a pipe from us and kills anvil when the
+ * pipe closes, which also happens when this process is SIGKILLed and no exit handler runs.
+ */
+function spawnWatchdog(pid: number): ChildProcess | undefined {
+  if (process.platform === "win32") return undefined;
+  const watchdog = spawn("/bin/sh", ["-c", `while read -r _; do :; done; kill -9 ${pid} 2>/dev/null`], {
+    stdio: ["pipe", "ignore", "ignore"],
+  });
+  watchdog.on("error", () => {});
+  // The watchdog must never keep the event loop alive by itself.
+  watchdog.unref();
+  (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  return watchdog;
+}
+
+/** Kills every anvil still running when the process exits or is interrupted. */
+function installExitHandlers(): void {
+  if (handlersInstalled) return;
+  handlersInstalled = true;
+  const killAll = () => {
+    for (const child of running) child.kill("SIGKILL");
+  };
+  process.on("exit", killAll);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    const onSignal = () => {
+      // When someone else (e.g. the CLI) handles the signal, they stop us and the exit hook covers
+      // the rest; otherwise act like the default handler, which would skip the exit hook.
+      if (process.listenerCount(signal) > 1) return;
+      killAll();
+      process.exit(128 + constants.signals[signal]);
+    };
+    process.on(signal, onSignal);
+  }
+}

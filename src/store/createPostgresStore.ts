@@ -1,0 +1,323 @@
+import postgres from "postgres";
+import type {
+  Address,
+  BlockRef,
+  Hash,
+  NetworkName,
+  Pair,
+  PairReserves,
+  Token,
+  TokenRef,
+} from "../domain/types.js";
+import { ConfigError } from "../errors.js";
+import { MIGRATIONS } from "./migrations.js";
+import { assertTradeNetworks, decodePools, encodePools, lastByKey } from "./rowCodec.js";
+import type { Store, StoredTrade } from "./types.js";
+
+export interface PostgresStoreOptions {
+  /** A postgres:// connection URL. */
+  url: string;
+  /** Schema for every table, created by migrate() if missing and set as search_path on every connection. */
+  schema?: string;
+  /** Pool size (default 10). */
+  max?: number;
+}
+
+// postgres.js returns int8 and numeric as strings: they are converted to bigint here, never to number.
+interface TradeRow {
+  seq: string;
+  network: string;
+  tx_hash: string;
+  block_number: string;
+  timestamp: string;
+  tx_index: number;
+  sender: string;
+  token_in: string;
+  amount_in: string;
+  token_out: string;
+  amount_out: string;
+  volume_usd: string;
+  tracked: boolean;
+  pools: string;
+}
+
+/** First key of the two-key advisory lock that serialises migrations ("swgr"); the second is the schema. */
+const MIGRATION_LOCK = 0x73776772;
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function toTrade(row: TradeRow): StoredTrade {
+  return {
+    seq: BigInt(row.seq),
+    network: row.network as NetworkName,
+    txHash: row.tx_hash as Hash,
+    blockNumber: BigInt(row.block_number),
+    timestamp: Number(row.timestamp),
+    txIndex: row.tx_index,
+    sender: row.sender as Address,
+    tokenIn: row.token_in as TokenRef,
+    amountIn: BigInt(row.amount_in),
+    tokenOut: row.token_out as TokenRef,
+    amountOut: BigInt(row.amount_out),
+    volumeUsd: BigInt(row.volume_usd),
+    tracked: row.tracked,
+    pools: decodePools(row.pools),
+  };
+}
+
+/**
+ * One PostgreSQL array literal for a whole column: bulk writes send a few array parameters through
+ * unnest() instead of one parameter per value (which would pass the 65,535-parameter limit at 20k rows).
+ */
+function pgArray(values: readonly (string | number | bigint | boolean)[]): string {
+  let out = "{";
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) out += ",";
+    out += `"${String(values[i]).replace(/[\\"]/g, "\\$&")}"`;
+  }
+  return `${out}}`;
+}
+
+/** The production store: PostgreSQL through postgres.js (NUMERIC(78,0) amounts, bulk unnest writes). */
+export function createPostgresStore(options: PostgresStoreOptions): Store {
+  const { schema } = options;
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
+    throw new ConfigError("invalid PostgreSQL schema name", {
+      details: `got "${schema}", expected lowercase letters, digits and underscores, not starting with a digit`,
+    });
+  }
+  const sql = postgres(options.url, {
+    max: options.max ?? 10,
+    // "schema already exists, skipping" and similar notices are expected, not news.
+    onnotice: () => {},
+    connection: schema === undefined ? {} : { search_path: schema },
+  });
+
+  return {
+    kind: "postgres",
+
+    async migrate() {
+      await sql.begin(async (tx) => {
+        // Taken before anything else: two processes starting at once must not both create tables.
+        await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK}::int4, hashtext(${schema ?? ""}))`;
+        if (schema !== undefined) await tx.unsafe(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+        await tx.unsafe(`CREATE TABLE IF NOT EXISTS schema_migrations (
+          version int4 PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+        const rows = await tx<{ version: number }[]>`SELECT version FROM schema_migrations`;
+        const applied = new Set(rows.map((row) => row.version));
+        for (const migration of MIGRATIONS) {
+          if (applied.has(migration.version)) continue;
+          await tx.unsafe(migration.postgres);
+          await tx`INSERT INTO schema_migrations (version, name) VALUES (${migration.version}, ${migration.name})`;
+        }
+      });
+    },
+
+    async close() {
+      await sql.end({ timeout: 5 });
+    },
+
+    async getCheckpoint(network) {
+      const [row] = await sql<{ block_number: string; block_hash: string }[]>`
+        SELECT block_number, block_hash FROM checkpoints WHERE network = ${network}`;
+      return row === undefined
+        ? undefined
+        : { blockNumber: BigInt(row.block_number), blockHash: row.block_hash as Hash };
+    },
+
+    async commitRange(network, batch) {
+      assertTradeNetworks(network, batch.trades);
+      const { trades } = batch;
+      const blocks = lastByKey(batch.blocks, (b) => b.number.toString());
+      const pairs = lastByKey(batch.pairs, (p) => p.address);
+      const reserves = lastByKey(batch.reserves, (r) => `${r.pair}:${r.blockNumber}`);
+      await sql.begin(async (tx) => {
+        if (trades.length > 0) {
+          // Delete then insert: a replaced trade gets a new seq, so replicas tailing by seq see it again.
+          await tx`DELETE FROM trades WHERE network = ${network}
+            AND tx_hash = ANY(${pgArray(trades.map((t) => t.txHash))}::text[])`;
+          await tx`INSERT INTO trades (network, tx_hash, block_number, timestamp, tx_index, sender, token_in,
+              amount_in, token_out, amount_out, volume_usd, tracked, pools)
+            SELECT ${network}::text, * FROM unnest(
+              ${pgArray(trades.map((t) => t.txHash))}::text[],
+              ${pgArray(trades.map((t) => t.blockNumber))}::int8[],
+              ${pgArray(trades.map((t) => t.timestamp))}::int8[],
+              ${pgArray(trades.map((t) => t.txIndex))}::int4[],
+              ${pgArray(trades.map((t) => t.sender))}::text[],
+              ${pgArray(trades.map((t) => t.tokenIn))}::text[],
+              ${pgArray(trades.map((t) => t.amountIn))}::numeric[],
+              ${pgArray(trades.map((t) => t.tokenOut))}::text[],
+              ${pgArray(trades.map((t) => t.amountOut))}::numeric[],
+              ${pgArray(trades.map((t) => t.volumeUsd))}::numeric[],
+              ${pgArray(trades.map((t) => t.tracked))}::bool[],
+              ${pgArray(trades.map((t) => encodePools(t.pools)))}::text[])`;
+        }
+        if (blocks.length > 0) {
+          await tx`INSERT INTO blocks (network, number, hash, parent_hash, timestamp)
+            SELECT ${network}::text, * FROM unnest(
+              ${pgArray(blocks.map((b) => b.number))}::int8[],
+              ${pgArray(blocks.map((b) => b.hash))}::text[],
+              ${pgArray(blocks.map((b) => b.parentHash))}::text[],
+              ${pgArray(blocks.map((b) => b.timestamp))}::int8[])
+            ON CONFLICT (network, number) DO UPDATE SET hash = excluded.hash,
+              parent_hash = excluded.parent_hash, timestamp = excluded.timestamp`;
+        }
+        if (pairs.length > 0) {
+          await tx`INSERT INTO pairs (network, address, dex, factory, token0, token1, fee_bps)
+            SELECT ${network}::text, * FROM unnest(
+              ${pgArray(pairs.map((p) => p.address))}::text[],
+              ${pgArray(pairs.map((p) => p.dex))}::text[],
+              ${pgArray(pairs.map((p) => p.factory))}::text[],
+              ${pgArray(pairs.map((p) => p.token0))}::text[],
+              ${pgArray(pairs.map((p) => p.token1))}::text[],
+              ${pgArray(pairs.map((p) => p.feeBps))}::int4[])
+            ON CONFLICT (network, address) DO UPDATE SET dex = excluded.dex, factory = excluded.factory,
+              token0 = excluded.token0, token1 = excluded.token1, fee_bps = excluded.fee_bps`;
+        }
+        if (reserves.length > 0) {
+          await tx`INSERT INTO reserves (network, pair, block_number, log_index, reserve0, reserve1)
+            SELECT ${network}::text, * FROM unnest(
+              ${pgArray(reserves.map((r) => r.pair))}::text[],
+              ${pgArray(reserves.map((r) => r.blockNumber))}::int8[],
+              ${pgArray(reserves.map((r) => r.logIndex))}::int4[],
+              ${pgArray(reserves.map((r) => r.reserve0))}::numeric[],
+              ${pgArray(reserves.map((r) => r.reserve1))}::numeric[])
+            ON CONFLICT (network, pair, block_number) DO UPDATE SET log_index = excluded.log_index,
+              reserve0 = excluded.reserve0, reserve1 = excluded.reserve1`;
+        }
+        const { blockNumber, blockHash } = batch.checkpoint;
+        await tx`INSERT INTO checkpoints (network, block_number, block_hash)
+          VALUES (${network}, ${blockNumber.toString()}::int8, ${blockHash})
+          ON CONFLICT (network) DO UPDATE SET block_number = excluded.block_number, block_hash = excluded.block_hash`;
+      });
+    },
+
+    async rollback(network, ancestor) {
+      const above = ancestor.blockNumber.toString();
+      await sql.begin(async (tx) => {
+        await tx`DELETE FROM trades WHERE network = ${network} AND block_number > ${above}::int8`;
+        await tx`DELETE FROM blocks WHERE network = ${network} AND number > ${above}::int8`;
+        await tx`DELETE FROM reserves WHERE network = ${network} AND block_number > ${above}::int8`;
+        await tx`INSERT INTO checkpoints (network, block_number, block_hash)
+          VALUES (${network}, ${above}::int8, ${ancestor.blockHash})
+          ON CONFLICT (network) DO UPDATE SET block_number = excluded.block_number, block_hash = excluded.block_hash`;
+      });
+    },
+
+    async prune(network, opts) {
+      const below = opts.blocksBelow.toString();
+      await sql.begin(async (tx) => {
+        await tx`DELETE FROM trades WHERE network = ${network} AND timestamp < ${opts.tradesBefore}::int8`;
+        await tx`DELETE FROM blocks WHERE network = ${network} AND number < ${below}::int8`;
+        // A pair's newest row is its current state however old it is: only rows with a newer one go.
+        await tx`DELETE FROM reserves AS r WHERE r.network = ${network} AND r.block_number < ${below}::int8
+          AND EXISTS (SELECT 1 FROM reserves AS n
+            WHERE n.network = r.network AND n.pair = r.pair AND n.block_number > r.block_number)`;
+      });
+    },
+
+    async listBlocks(network, fromBlock = 0n) {
+      const rows = await sql<{ number: string; hash: string; parent_hash: string; timestamp: string }[]>`
+        SELECT number, hash, parent_hash, timestamp FROM blocks
+        WHERE network = ${network} AND number >= ${fromBlock.toString()}::int8 ORDER BY number`;
+      return rows.map(
+        (row): BlockRef => ({
+          number: BigInt(row.number),
+          hash: row.hash as Hash,
+          parentHash: row.parent_hash as Hash,
+          timestamp: Number(row.timestamp),
+        }),
+      );
+    },
+
+    async listTrades(network, sinceTimestamp) {
+      const rows = await sql<TradeRow[]>`SELECT seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in,
+        token_out, amount_out, volume_usd, tracked, pools FROM trades
+        WHERE network = ${network} AND timestamp >= ${sinceTimestamp}::int8
+        ORDER BY block_number, tx_index, seq`;
+      return rows.map(toTrade);
+    },
+
+    async listTradesAfter(network, afterSeq) {
+      const rows = await sql<TradeRow[]>`SELECT seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in,
+        token_out, amount_out, volume_usd, tracked, pools FROM trades
+        WHERE network = ${network} AND seq > ${afterSeq.toString()}::int8 ORDER BY seq`;
+      return rows.map(toTrade);
+    },
+
+    async listPairs(network) {
+      const rows = await sql<
+        { address: string; dex: string; factory: string; token0: string; token1: string; fee_bps: number }[]
+      >`SELECT address, dex, factory, token0, token1, fee_bps FROM pairs WHERE network = ${network} ORDER BY address`;
+      return rows.map(
+        (row): Pair => ({
+          address: row.address as Address,
+          dex: row.dex,
+          factory: row.factory as Address,
+          token0: row.token0 as Address,
+          token1: row.token1 as Address,
+          feeBps: row.fee_bps,
+        }),
+      );
+    },
+
+    async listReserves(network) {
+      const rows = await sql<
+        { pair: string; block_number: string; log_index: number; reserve0: string; reserve1: string }[]
+      >`SELECT DISTINCT ON (pair) pair, block_number, log_index, reserve0, reserve1 FROM reserves
+        WHERE network = ${network} ORDER BY pair, block_number DESC`;
+      return rows.map(
+        (row): PairReserves => ({
+          pair: row.pair as Address,
+          blockNumber: BigInt(row.block_number),
+          logIndex: row.log_index,
+          reserve0: BigInt(row.reserve0),
+          reserve1: BigInt(row.reserve1),
+        }),
+      );
+    },
+
+    async upsertTokens(network, tokens) {
+      const unique = lastByKey(tokens, (t) => t.address);
+      if (unique.length === 0) return;
+      await sql.begin(async (tx) => {
+        await tx`INSERT INTO tokens (network, address, name, symbol, decimals)
+          SELECT ${network}::text, * FROM unnest(
+            ${pgArray(unique.map((t) => t.address))}::text[],
+            ${pgArray(unique.map((t) => t.name))}::text[],
+            ${pgArray(unique.map((t) => t.symbol))}::text[],
+            ${pgArray(unique.map((t) => t.decimals))}::int4[])
+          ON CONFLICT (network, address) DO UPDATE SET name = excluded.name, symbol = excluded.symbol,
+            decimals = excluded.decimals`;
+      });
+    },
+
+    async listTokens(network) {
+      const rows = await sql<{ address: string; name: string; symbol: string; decimals: number }[]>`
+        SELECT address, name, symbol, decimals FROM tokens WHERE network = ${network} ORDER BY address`;
+      return rows.map(
+        (row): Token => ({
+          address: row.address as TokenRef,
+          name: row.name,
+          symbol: row.symbol,
+          decimals: row.decimals,
+        }),
+      );
+    },
+
+    async addRejectedPairs(network, pairs) {
+      if (pairs.length === 0) return;
+      await sql.begin(async (tx) => {
+        await tx`INSERT INTO rejected_pairs (network, address)
+          SELECT ${network}::text, * FROM unnest(${pgArray(pairs)}::text[])
+          ON CONFLICT DO NOTHING`;
+      });
+    },
+
+    async listRejectedPairs(network) {
+      const rows = await sql<{ address: string }[]>`
+        SELECT address FROM rejected_pairs WHERE network = ${network} ORDER BY address`;
+      return rows.map((row) => row.address as Address);
+    },
+  };
+}

@@ -1,0 +1,388 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import type {
+  Address,
+  BlockRef,
+  Checkpoint,
+  Hash,
+  NetworkName,
+  Pair,
+  PairReserves,
+  Token,
+  TokenRef,
+} from "../domain/types.js";
+import { MIGRATIONS } from "./migrations.js";
+import { assertTradeNetworks, decodePools, encodePools } from "./rowCodec.js";
+import type { RangeBatch, Store, StoredTrade } from "./types.js";
+
+export interface SqliteStoreOptions {
+  /** A file path (its directory is created) or ":memory:". */
+  path: string;
+}
+
+// Rows as better-sqlite3 returns them with safeIntegers on: every INTEGER is a bigint.
+interface TradeRow {
+  seq: bigint;
+  network: string;
+  tx_hash: string;
+  block_number: bigint;
+  timestamp: bigint;
+  tx_index: bigint;
+  sender: string;
+  token_in: string;
+  amount_in: string;
+  token_out: string;
+  amount_out: string;
+  volume_usd: string;
+  tracked: bigint;
+  pools: string;
+}
+interface BlockRow {
+  number: bigint;
+  hash: string;
+  parent_hash: string;
+  timestamp: bigint;
+}
+interface CheckpointRow {
+  block_number: bigint;
+  block_hash: string;
+}
+interface PairRow {
+  address: string;
+  dex: string;
+  factory: string;
+  token0: string;
+  token1: string;
+  fee_bps: bigint;
+}
+interface ReservesRow {
+  pair: string;
+  block_number: bigint;
+  log_index: bigint;
+  reserve0: string;
+  reserve1: string;
+}
+interface TokenRow {
+  address: string;
+  name: string;
+  symbol: string;
+  decimals: bigint;
+}
+
+const TRADE_COLUMNS =
+  "seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in, token_out, amount_out, volume_usd, tracked, pools";
+
+function toTrade(row: TradeRow): StoredTrade {
+  return {
+    seq: row.seq,
+    network: row.network as NetworkName,
+    txHash: row.tx_hash as Hash,
+    blockNumber: row.block_number,
+    timestamp: Number(row.timestamp),
+    txIndex: Number(row.tx_index),
+    sender: row.sender as Address,
+    tokenIn: row.token_in as TokenRef,
+    amountIn: BigInt(row.amount_in),
+    tokenOut: row.token_out as TokenRef,
+    amountOut: BigInt(row.amount_out),
+    volumeUsd: BigInt(row.volume_usd),
+    tracked: row.tracked !== 0n,
+    pools: decodePools(row.pools),
+  };
+}
+
+function prepareStatements(db: Database.Database) {
+  return {
+    getCheckpoint: db.prepare<[string], CheckpointRow>(
+      "SELECT block_number, block_hash FROM checkpoints WHERE network = ?",
+    ),
+    upsertCheckpoint: db.prepare<[string, bigint, string]>(
+      `INSERT INTO checkpoints (network, block_number, block_hash) VALUES (?, ?, ?)
+       ON CONFLICT (network) DO UPDATE SET block_number = excluded.block_number, block_hash = excluded.block_hash`,
+    ),
+    deleteTrade: db.prepare<[string, string]>("DELETE FROM trades WHERE network = ? AND tx_hash = ?"),
+    insertTrade: db.prepare<
+      [string, string, bigint, number, number, string, string, string, string, string, string, number, string]
+    >(
+      `INSERT INTO trades (network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in,
+         token_out, amount_out, volume_usd, tracked, pools)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    upsertBlock: db.prepare<[string, bigint, string, string, number]>(
+      `INSERT INTO blocks (network, number, hash, parent_hash, timestamp) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (network, number) DO UPDATE SET hash = excluded.hash, parent_hash = excluded.parent_hash,
+         timestamp = excluded.timestamp`,
+    ),
+    upsertPair: db.prepare<[string, string, string, string, string, string, number]>(
+      `INSERT INTO pairs (network, address, dex, factory, token0, token1, fee_bps) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (network, address) DO UPDATE SET dex = excluded.dex, factory = excluded.factory,
+         token0 = excluded.token0, token1 = excluded.token1, fee_bps = excluded.fee_bps`,
+    ),
+    upsertReserves: db.prepare<[string, string, bigint, number, string, string]>(
+      `INSERT INTO reserves (network, pair, block_number, log_index, reserve0, reserve1) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (network, pair, block_number) DO UPDATE SET log_index = excluded.log_index,
+         reserve0 = excluded.reserve0, reserve1 = excluded.reserve1`,
+    ),
+    deleteTradesAbove: db.prepare<[string, bigint]>("DELETE FROM trades WHERE network = ? AND block_number > ?"),
+    deleteBlocksAbove: db.prepare<[string, bigint]>("DELETE FROM blocks WHERE network = ? AND number > ?"),
+    deleteReservesAbove: db.prepare<[string, bigint]>(
+      "DELETE FROM reserves WHERE network = ? AND block_number > ?",
+    ),
+    deleteTradesBefore: db.prepare<[string, number]>("DELETE FROM trades WHERE network = ? AND timestamp < ?"),
+    deleteBlocksBelow: db.prepare<[string, bigint]>("DELETE FROM blocks WHERE network = ? AND number < ?"),
+    // A pair's newest row is its current state however old it is: only rows with a newer one go.
+    deleteReservesBelow: db.prepare<[string, bigint]>(
+      `DELETE FROM reserves AS r WHERE r.network = ? AND r.block_number < ? AND EXISTS (
+         SELECT 1 FROM reserves AS n WHERE n.network = r.network AND n.pair = r.pair AND n.block_number > r.block_number)`,
+    ),
+    listBlocks: db.prepare<[string, bigint], BlockRow>(
+      "SELECT number, hash, parent_hash, timestamp FROM blocks WHERE network = ? AND number >= ? ORDER BY number",
+    ),
+    listTrades: db.prepare<[string, number], TradeRow>(
+      `SELECT ${TRADE_COLUMNS} FROM trades WHERE network = ? AND timestamp >= ?
+       ORDER BY block_number, tx_index, seq`,
+    ),
+    listTradesAfter: db.prepare<[string, bigint], TradeRow>(
+      `SELECT ${TRADE_COLUMNS} FROM trades WHERE network = ? AND seq > ? ORDER BY seq`,
+    ),
+    listPairs: db.prepare<[string], PairRow>(
+      "SELECT address, dex, factory, token0, token1, fee_bps FROM pairs WHERE network = ? ORDER BY address",
+    ),
+    listReserves: db.prepare<[string], ReservesRow>(
+      `SELECT pair, block_number, log_index, reserve0, reserve1 FROM (
+         SELECT *, row_number() OVER (PARTITION BY pair ORDER BY block_number DESC) AS rank
+         FROM reserves WHERE network = ?)
+       WHERE rank = 1 ORDER BY pair`,
+    ),
+    upsertToken: db.prepare<[string, string, string, string, number]>(
+      `INSERT INTO tokens (network, address, name, symbol, decimals) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (network, address) DO UPDATE SET name = excluded.name, symbol = excluded.symbol,
+         decimals = excluded.decimals`,
+    ),
+    listTokens: db.prepare<[string], TokenRow>(
+      "SELECT address, name, symbol, decimals FROM tokens WHERE network = ? ORDER BY address",
+    ),
+    addRejectedPair: db.prepare<[string, string]>(
+      "INSERT INTO rejected_pairs (network, address) VALUES (?, ?) ON CONFLICT DO NOTHING",
+    ),
+    listRejectedPairs: db.prepare<[string], { address: string }>(
+      "SELECT address FROM rejected_pairs WHERE network = ? ORDER BY address",
+    ),
+  };
+}
+
+type Statements = ReturnType<typeof prepareStatements>;
+
+/** The embedded store: SQLite through better-sqlite3 (WAL, synchronous=NORMAL, exact amounts as TEXT). */
+export function createSqliteStore(options: SqliteStoreOptions): Store {
+  const { path } = options;
+  if (path !== ":memory:" && path !== "" && !path.startsWith("file:")) {
+    mkdirSync(dirname(path), { recursive: true });
+  }
+  const db = new Database(path);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  // Block numbers and seq may pass 2^53: every INTEGER comes back as a bigint.
+  db.defaultSafeIntegers(true);
+
+  // Statements are prepared once, after migrate() created the tables they name.
+  let statements: Statements | undefined;
+  const stmts = (): Statements => {
+    statements ??= prepareStatements(db);
+    return statements;
+  };
+
+  const migrateTx = db.transaction(() => {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT`);
+    const applied = new Set(
+      db
+        .prepare<[], { version: bigint }>("SELECT version FROM schema_migrations")
+        .all()
+        .map((row) => Number(row.version)),
+    );
+    const record = db.prepare<[number, string, number]>(
+      "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+    );
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.version)) continue;
+      db.exec(migration.sqlite);
+      record.run(migration.version, migration.name, Math.floor(Date.now() / 1000));
+    }
+  });
+
+  const commitTx = db.transaction((network: NetworkName, batch: RangeBatch) => {
+    const s = stmts();
+    // Delete every replaced trade before inserting any, so a transaction listed twice in one batch
+    // fails on the unique key (as on PostgreSQL) instead of silently replacing itself.
+    for (const trade of batch.trades) s.deleteTrade.run(network, trade.txHash);
+    for (const t of batch.trades) {
+      s.insertTrade.run(
+        network,
+        t.txHash,
+        t.blockNumber,
+        t.timestamp,
+        t.txIndex,
+        t.sender,
+        t.tokenIn,
+        t.amountIn.toString(),
+        t.tokenOut,
+        t.amountOut.toString(),
+        t.volumeUsd.toString(),
+        t.tracked ? 1 : 0,
+        encodePools(t.pools),
+      );
+    }
+    for (const b of batch.blocks) s.upsertBlock.run(network, b.number, b.hash, b.parentHash, b.timestamp);
+    for (const p of batch.pairs) {
+      s.upsertPair.run(network, p.address, p.dex, p.factory, p.token0, p.token1, p.feeBps);
+    }
+    for (const r of batch.reserves) {
+      s.upsertReserves.run(
+        network,
+        r.pair,
+        r.blockNumber,
+        r.logIndex,
+        r.reserve0.toString(),
+        r.reserve1.toString(),
+      );
+    }
+    s.upsertCheckpoint.run(network, batch.checkpoint.blockNumber, batch.checkpoint.blockHash);
+  });
+
+  const rollbackTx = db.transaction((network: NetworkName, ancestor: Checkpoint) => {
+    const s = stmts();
+    s.deleteTradesAbove.run(network, ancestor.blockNumber);
+    s.deleteBlocksAbove.run(network, ancestor.blockNumber);
+    s.deleteReservesAbove.run(network, ancestor.blockNumber);
+    s.upsertCheckpoint.run(network, ancestor.blockNumber, ancestor.blockHash);
+  });
+
+  const pruneTx = db.transaction(
+    (network: NetworkName, opts: { tradesBefore: number; blocksBelow: bigint }) => {
+      const s = stmts();
+      s.deleteTradesBefore.run(network, opts.tradesBefore);
+      s.deleteBlocksBelow.run(network, opts.blocksBelow);
+      s.deleteReservesBelow.run(network, opts.blocksBelow);
+    },
+  );
+
+  const upsertTokensTx = db.transaction((network: NetworkName, tokens: Token[]) => {
+    const s = stmts();
+    for (const t of tokens) s.upsertToken.run(network, t.address, t.name, t.symbol, t.decimals);
+  });
+
+  const addRejectedTx = db.transaction((network: NetworkName, pairs: Address[]) => {
+    const s = stmts();
+    for (const address of pairs) s.addRejectedPair.run(network, address);
+  });
+
+  return {
+    kind: "sqlite",
+
+    async migrate() {
+      // IMMEDIATE takes the write lock first, so two processes opening one file apply each migration once.
+      migrateTx.immediate();
+    },
+
+    async close() {
+      if (db.open) db.close();
+    },
+
+    async getCheckpoint(network) {
+      const row = stmts().getCheckpoint.get(network);
+      return row === undefined ? undefined : { blockNumber: row.block_number, blockHash: row.block_hash as Hash };
+    },
+
+    async commitRange(network, batch) {
+      assertTradeNetworks(network, batch.trades);
+      commitTx.immediate(network, batch);
+    },
+
+    async rollback(network, ancestor) {
+      rollbackTx.immediate(network, ancestor);
+    },
+
+    async prune(network, opts) {
+      pruneTx.immediate(network, opts);
+    },
+
+    async listBlocks(network, fromBlock = 0n) {
+      return stmts()
+        .listBlocks.all(network, fromBlock)
+        .map(
+          (row): BlockRef => ({
+            number: row.number,
+            hash: row.hash as Hash,
+            parentHash: row.parent_hash as Hash,
+            timestamp: Number(row.timestamp),
+          }),
+        );
+    },
+
+    async listTrades(network, sinceTimestamp) {
+      return stmts().listTrades.all(network, sinceTimestamp).map(toTrade);
+    },
+
+    async listTradesAfter(network, afterSeq) {
+      return stmts().listTradesAfter.all(network, afterSeq).map(toTrade);
+    },
+
+    async listPairs(network) {
+      return stmts()
+        .listPairs.all(network)
+        .map(
+          (row): Pair => ({
+            address: row.address as Address,
+            dex: row.dex,
+            factory: row.factory as Address,
+            token0: row.token0 as Address,
+            token1: row.token1 as Address,
+            feeBps: Number(row.fee_bps),
+          }),
+        );
+    },
+
+    async listReserves(network) {
+      return stmts()
+        .listReserves.all(network)
+        .map(
+          (row): PairReserves => ({
+            pair: row.pair as Address,
+            blockNumber: row.block_number,
+            logIndex: Number(row.log_index),
+            reserve0: BigInt(row.reserve0),
+            reserve1: BigInt(row.reserve1),
+          }),
+        );
+    },
+
+    async upsertTokens(network, tokens) {
+      upsertTokensTx.immediate(network, tokens);
+    },
+
+    async listTokens(network) {
+      return stmts()
+        .listTokens.all(network)
+        .map(
+          (row): Token => ({
+            address: row.address as TokenRef,
+            name: row.name,
+            symbol: row.symbol,
+            decimals: Number(row.decimals),
+          }),
+        );
+    },
+
+    async addRejectedPairs(network, pairs) {
+      addRejectedTx.immediate(network, pairs);
+    },
+
+    async listRejectedPairs(network) {
+      return stmts()
+        .listRejectedPairs.all(network)
+        .map((row) => row.address as Address);
+    },
+  };
+}

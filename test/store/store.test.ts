@@ -1,0 +1,492 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Address, Hash, PairReserves, Trade } from "../../src/domain/types.js";
+import { createPostgresStore } from "../../src/store/createPostgresStore.js";
+import { createSqliteStore } from "../../src/store/createSqliteStore.js";
+import type { RangeBatch, Store, StoredTrade } from "../../src/store/types.js";
+
+const PG_URL = process.env.DATABASE_TEST_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const PG_REQUIRED = process.env.CI === "true";
+
+async function postgresReachable(url: string): Promise<boolean> {
+  const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
+  try {
+    await sql`SELECT 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+const PG_REACHABLE = await postgresReachable(PG_URL);
+const PG_SKIP = !PG_REACHABLE && !PG_REQUIRED;
+if (PG_SKIP) {
+  console.warn(`PostgreSQL unreachable at ${PG_URL}: skipping the postgres store tests (required when CI=true).`);
+}
+
+/** One database the suite can open stores on (two stores on one database for the concurrency checks). */
+interface TestDatabase {
+  open(): Store;
+}
+
+interface Backend {
+  name: string;
+  /** Two stores opened on one TestDatabase share their data. */
+  shared: boolean;
+  skip: boolean;
+  setup(): Promise<void>;
+  newDatabase(): TestDatabase;
+  teardown(): Promise<void>;
+}
+
+function sqliteMemoryBackend(): Backend {
+  return {
+    name: "sqlite :memory:",
+    shared: false,
+    skip: false,
+    async setup() {},
+    newDatabase: () => ({ open: () => createSqliteStore({ path: ":memory:" }) }),
+    async teardown() {},
+  };
+}
+
+function sqliteFileBackend(): Backend {
+  let dir = "";
+  let count = 0;
+  return {
+    name: "sqlite file",
+    shared: true,
+    skip: false,
+    async setup() {
+      dir = mkdtempSync(join(tmpdir(), "swapgraph-store-"));
+    },
+    newDatabase() {
+      // A missing parent directory checks that the store creates it.
+      const path = join(dir, `db${++count}`, "store.sqlite");
+      return { open: () => createSqliteStore({ path }) };
+    },
+    async teardown() {
+      if (dir !== "") rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function postgresBackend(): Backend {
+  const run = randomBytes(4).toString("hex");
+  const schemas: string[] = [];
+  return {
+    name: "postgres",
+    shared: true,
+    skip: PG_SKIP,
+    async setup() {
+      if (!PG_REACHABLE) throw new Error(`PostgreSQL is required (CI=true) but unreachable at ${PG_URL}`);
+    },
+    newDatabase() {
+      const schema = `swapgraph_test_${run}_${schemas.length + 1}`;
+      schemas.push(schema);
+      return { open: () => createPostgresStore({ url: PG_URL, schema, max: 4 }) };
+    },
+    async teardown() {
+      if (schemas.length === 0 || !PG_REACHABLE) return;
+      const sql = postgres(PG_URL, { max: 1, onnotice: () => {} });
+      try {
+        for (const schema of schemas) await sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await sql.end({ timeout: 5 });
+      }
+    },
+  };
+}
+
+const addr = (n: number | bigint): Address => `0x${n.toString(16).padStart(40, "0")}`;
+const hash = (n: number | bigint): Hash => `0x${n.toString(16).padStart(64, "0")}`;
+
+const POOL_A = addr(0xa1);
+const POOL_B = addr(0xb2);
+const POOL_C = addr(0xc3);
+const DAY = 86_400;
+const T0 = 1_700_000_000;
+
+function makeTrade(i: number, blockNumber: bigint, overrides: Partial<Trade> = {}): Trade {
+  return {
+    network: "bsc",
+    txHash: hash(0x1000 + i),
+    blockNumber,
+    timestamp: T0 + Number(blockNumber) * 3,
+    txIndex: i % 7,
+    sender: addr(0x5000 + i),
+    tokenIn: addr(0x70),
+    amountIn: 10n ** 18n * BigInt(i + 1),
+    tokenOut: addr(0x71),
+    amountOut: 2n * 10n ** 6n * BigInt(i + 1),
+    volumeUsd: 3n * 10n ** 18n * BigInt(i + 1),
+    tracked: true,
+    pools: [POOL_A],
+    ...overrides,
+  };
+}
+
+function makeBatch(trades: Trade[], blockNumbers: bigint[], reserves: PairReserves[] = []): RangeBatch {
+  const last = blockNumbers[blockNumbers.length - 1] ?? 0n;
+  return {
+    checkpoint: { blockNumber: last, blockHash: hash(last) },
+    blocks: blockNumbers.map((n) => ({
+      number: n,
+      hash: hash(n),
+      parentHash: hash(n - 1n),
+      timestamp: T0 + Number(n) * 3,
+    })),
+    pairs: [
+      { address: POOL_A, dex: "uniswap-v2", factory: addr(0xf1), token0: addr(0x70), token1: addr(0x71), feeBps: 30 },
+    ],
+    reserves,
+    trades,
+  };
+}
+
+const range = (from: bigint, to: bigint): bigint[] => {
+  const out: bigint[] = [];
+  for (let n = from; n <= to; n++) out.push(n);
+  return out;
+};
+
+const withoutSeq = (trades: StoredTrade[]): Trade[] => trades.map(({ seq: _seq, ...trade }) => trade);
+
+describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("store: $name", (backend) => {
+  if (backend.skip) {
+    test.skip(`PostgreSQL unreachable at ${PG_URL} (set CI=true to make this a failure)`, () => {});
+    return;
+  }
+
+  const opened: Store[] = [];
+  const open = (db: TestDatabase): Store => {
+    const store = db.open();
+    opened.push(store);
+    return store;
+  };
+  /** A migrated store on a new, empty database. */
+  const fresh = async (): Promise<Store> => {
+    const store = open(backend.newDatabase());
+    await store.migrate();
+    return store;
+  };
+
+  beforeAll(async () => {
+    await backend.setup();
+  });
+
+  afterAll(async () => {
+    for (const store of opened) await store.close();
+    await backend.teardown();
+  });
+
+  test("behavior: kind names the backend", async () => {
+    const store = await fresh();
+    expect(store.kind).toBe(backend.name.startsWith("sqlite") ? "sqlite" : "postgres");
+  });
+
+  test("behavior: migrate twice is a no-op and keeps the data", async () => {
+    const db = backend.newDatabase();
+    const store = open(db);
+    await store.migrate();
+    await store.commitRange("bsc", makeBatch([makeTrade(0, 10n)], [10n]));
+    await store.migrate();
+    expect(await store.listTrades("bsc", 0)).toHaveLength(1);
+    if (backend.shared) {
+      // A second process opening the same database finds everything applied.
+      const again = open(db);
+      await again.migrate();
+      expect(await again.getCheckpoint("bsc")).toEqual({ blockNumber: 10n, blockHash: hash(10n) });
+    }
+  });
+
+  test("behavior: two stores migrating one database at once both succeed", async () => {
+    if (!backend.shared) return;
+    const db = backend.newDatabase();
+    const [a, b] = [open(db), open(db)];
+    await Promise.all([a.migrate(), b.migrate(), a.migrate()]);
+    await a.commitRange("bsc", makeBatch([makeTrade(0, 5n)], [5n]));
+    expect(await b.listTrades("bsc", 0)).toHaveLength(1);
+  });
+
+  test("behavior: commitRange then reads back every field exactly", async () => {
+    const store = await fresh();
+    const max256 = 2n ** 256n - 1n;
+    const bigBlock = 2n ** 60n + 7n;
+    const trades: Trade[] = [
+      makeTrade(0, bigBlock, {
+        timestamp: 1_900_000_000,
+        txIndex: 3,
+        tokenIn: "",
+        amountIn: 2n ** 255n,
+        amountOut: max256,
+        volumeUsd: max256,
+        pools: [POOL_C, POOL_A, POOL_B],
+      }),
+      makeTrade(1, bigBlock + 1n, {
+        tokenOut: "",
+        amountIn: 1n,
+        amountOut: 0n,
+        volumeUsd: 0n,
+        tracked: false,
+        pools: [],
+      }),
+    ];
+    const batch: RangeBatch = {
+      checkpoint: { blockNumber: bigBlock + 1n, blockHash: hash(0xbeef) },
+      blocks: [{ number: bigBlock, hash: hash(1), parentHash: hash(2), timestamp: 1_900_000_000 }],
+      pairs: [
+        { address: POOL_A, dex: "uniswap-v2", factory: addr(0xf1), token0: addr(1), token1: addr(2), feeBps: 30 },
+        { address: POOL_B, dex: "pancake-v2", factory: addr(0xf2), token0: addr(3), token1: addr(4), feeBps: 25 },
+      ],
+      reserves: [{ pair: POOL_A, blockNumber: bigBlock, logIndex: 9, reserve0: max256, reserve1: 2n ** 112n - 1n }],
+      trades,
+    };
+    await store.commitRange("bsc", batch);
+
+    const stored = await store.listTrades("bsc", 0);
+    expect(withoutSeq(stored)).toEqual(trades);
+    for (const t of stored) expect(typeof t.seq).toBe("bigint");
+    expect(await store.getCheckpoint("bsc")).toEqual(batch.checkpoint);
+    expect(await store.listBlocks("bsc")).toEqual(batch.blocks);
+    expect(await store.listPairs("bsc")).toEqual(batch.pairs);
+    expect(await store.listReserves("bsc")).toEqual(batch.reserves);
+    // Networks do not see each other's rows.
+    expect(await store.getCheckpoint("eth")).toBeUndefined();
+    expect(await store.listTrades("eth", 0)).toEqual([]);
+    expect(await store.listPairs("eth")).toEqual([]);
+  });
+
+  test("behavior: listTrades filters by timestamp and orders by block then txIndex", async () => {
+    const store = await fresh();
+    const trades = [
+      makeTrade(0, 12n, { txIndex: 1 }),
+      makeTrade(1, 11n, { txIndex: 0 }),
+      makeTrade(2, 12n, { txIndex: 0 }),
+      makeTrade(3, 10n, { txIndex: 5 }),
+    ];
+    await store.commitRange("bsc", makeBatch(trades, range(10n, 12n)));
+    const all = await store.listTrades("bsc", 0);
+    expect(all.map((t) => t.txHash)).toEqual([3, 1, 2, 0].map((i) => hash(0x1000 + i)));
+    const since = await store.listTrades("bsc", T0 + 11 * 3);
+    expect(since.map((t) => t.blockNumber)).toEqual([11n, 12n, 12n]);
+    expect((await store.listBlocks("bsc", 11n)).map((b) => b.number)).toEqual([11n, 12n]);
+  });
+
+  test("behavior: re-committing the same range replaces trades and never duplicates them", async () => {
+    const store = await fresh();
+    const first = [makeTrade(0, 20n), makeTrade(1, 21n)];
+    await store.commitRange("bsc", makeBatch(first, [20n, 21n]));
+    const before = await store.listTrades("bsc", 0);
+
+    const again = [makeTrade(0, 20n, { amountIn: 777n }), makeTrade(1, 21n)];
+    const batch = makeBatch(again, [20n, 21n], [
+      { pair: POOL_A, blockNumber: 21n, logIndex: 1, reserve0: 5n, reserve1: 6n },
+    ]);
+    await store.commitRange("bsc", batch);
+    await store.commitRange("bsc", { ...batch, checkpoint: { blockNumber: 21n, blockHash: hash(0x21) } });
+
+    const after = await store.listTrades("bsc", 0);
+    expect(withoutSeq(after)).toEqual(again);
+    expect(await store.listBlocks("bsc")).toHaveLength(2);
+    expect(await store.listPairs("bsc")).toHaveLength(1);
+    expect(await store.listReserves("bsc")).toEqual(batch.reserves);
+    expect(await store.getCheckpoint("bsc")).toEqual({ blockNumber: 21n, blockHash: hash(0x21) });
+    // A replaced trade gets a new seq, so a replica tailing by seq sees the new version.
+    const maxBefore = before.reduce((m, t) => (t.seq > m ? t.seq : m), 0n);
+    for (const t of after) expect(t.seq).toBeGreaterThan(maxBefore);
+  });
+
+  test("behavior: rollback removes everything above the ancestor and keeps the rest", async () => {
+    const store = await fresh();
+    const blocks = range(100n, 105n);
+    const trades = blocks.map((n, i) => makeTrade(i, n));
+    const reserves: PairReserves[] = [
+      { pair: POOL_A, blockNumber: 100n, logIndex: 0, reserve0: 100n, reserve1: 1n },
+      { pair: POOL_A, blockNumber: 103n, logIndex: 0, reserve0: 103n, reserve1: 1n },
+      { pair: POOL_A, blockNumber: 105n, logIndex: 0, reserve0: 105n, reserve1: 1n },
+      { pair: POOL_B, blockNumber: 104n, logIndex: 2, reserve0: 104n, reserve1: 2n },
+      { pair: POOL_C, blockNumber: 101n, logIndex: 0, reserve0: 101n, reserve1: 3n },
+    ];
+    await store.commitRange("bsc", makeBatch(trades, blocks, reserves));
+    await store.commitRange("eth", { ...makeBatch([makeTrade(9, 104n, { network: "eth" })], [104n]) });
+    expect(await store.listReserves("bsc")).toHaveLength(3);
+
+    const ancestor = { blockNumber: 102n, blockHash: hash(102n) };
+    await store.rollback("bsc", ancestor);
+
+    expect((await store.listTrades("bsc", 0)).map((t) => t.blockNumber)).toEqual([100n, 101n, 102n]);
+    expect((await store.listBlocks("bsc")).map((b) => b.number)).toEqual([100n, 101n, 102n]);
+    expect(await store.listReserves("bsc")).toEqual([reserves[0], reserves[4]]);
+    expect(await store.getCheckpoint("bsc")).toEqual(ancestor);
+    // Other networks are untouched.
+    expect(await store.listTrades("eth", 0)).toHaveLength(1);
+    expect(await store.getCheckpoint("eth")).toEqual({ blockNumber: 104n, blockHash: hash(104n) });
+  });
+
+  test("behavior: prune drops old trades and blocks, and reserves except each pair's newest", async () => {
+    const store = await fresh();
+    const blocks = range(1n, 10n);
+    const trades = blocks.map((n, i) => makeTrade(i, n));
+    const reserves: PairReserves[] = [
+      { pair: POOL_A, blockNumber: 2n, logIndex: 0, reserve0: 2n, reserve1: 1n },
+      { pair: POOL_A, blockNumber: 4n, logIndex: 0, reserve0: 4n, reserve1: 1n },
+      { pair: POOL_A, blockNumber: 8n, logIndex: 0, reserve0: 8n, reserve1: 1n },
+      { pair: POOL_B, blockNumber: 1n, logIndex: 0, reserve0: 1n, reserve1: 2n },
+      { pair: POOL_B, blockNumber: 3n, logIndex: 0, reserve0: 3n, reserve1: 2n },
+    ];
+    await store.commitRange("bsc", makeBatch(trades, blocks, reserves));
+
+    await store.prune("bsc", { tradesBefore: T0 + 7 * 3, blocksBelow: 5n });
+
+    expect((await store.listTrades("bsc", 0)).map((t) => t.blockNumber)).toEqual([7n, 8n, 9n, 10n]);
+    expect((await store.listBlocks("bsc")).map((b) => b.number)).toEqual([5n, 6n, 7n, 8n, 9n, 10n]);
+    expect(await store.listReserves("bsc")).toEqual([reserves[2], reserves[4]]);
+    // Rolling back to block 5 now shows that POOL_A's rows below the prune line are gone.
+    await store.rollback("bsc", { blockNumber: 5n, blockHash: hash(5n) });
+    expect(await store.listReserves("bsc")).toEqual([reserves[4]]);
+  });
+
+  test("behavior: listTradesAfter tails trades in seq order across commits", async () => {
+    const store = await fresh();
+    await store.commitRange("bsc", makeBatch([makeTrade(0, 50n), makeTrade(1, 51n)], [50n, 51n]));
+    const first = await store.listTradesAfter("bsc", 0n);
+    expect(first.map((t) => t.txHash)).toEqual([hash(0x1000), hash(0x1001)]);
+    const last = first[first.length - 1]!.seq;
+
+    // Lower block numbers than the first batch: seq order, not block order, is what tailing follows.
+    await store.commitRange("bsc", makeBatch([makeTrade(2, 40n), makeTrade(3, 41n)], [40n, 41n]));
+    await store.commitRange("eth", makeBatch([makeTrade(4, 42n, { network: "eth" })], [42n]));
+    const next = await store.listTradesAfter("bsc", last);
+    expect(next.map((t) => t.txHash)).toEqual([hash(0x1002), hash(0x1003)]);
+    expect(next[0]!.seq).toBeGreaterThan(last);
+    expect(next[1]!.seq).toBeGreaterThan(next[0]!.seq);
+    expect(await store.listTradesAfter("bsc", next[1]!.seq)).toEqual([]);
+  });
+
+  test("behavior: rollback never lets a later trade reuse a seq a replica has already seen", async () => {
+    const store = await fresh();
+    await store.commitRange("bsc", makeBatch([makeTrade(0, 60n), makeTrade(1, 61n)], [60n, 61n]));
+    const seen = (await store.listTradesAfter("bsc", 0n)).at(-1)!.seq;
+    await store.rollback("bsc", { blockNumber: 60n, blockHash: hash(60n) });
+    await store.commitRange("bsc", makeBatch([makeTrade(2, 61n)], [61n]));
+    const tail = await store.listTradesAfter("bsc", seen);
+    expect(tail.map((t) => t.txHash)).toEqual([hash(0x1002)]);
+  });
+
+  test("behavior: tokens and rejected pairs upsert without duplicates", async () => {
+    const store = await fresh();
+    await store.upsertTokens("bsc", [
+      { address: "", name: "BNB", symbol: "BNB", decimals: 18 },
+      { address: addr(0x70), name: "Tether USD", symbol: "USDT", decimals: 18 },
+    ]);
+    await store.upsertTokens("bsc", [
+      { address: addr(0x70), name: "Tether USD", symbol: "USDT-old", decimals: 6 },
+      { address: addr(0x70), name: "Tether USD", symbol: "USDT", decimals: 6 },
+      { address: addr(0x71), name: "Wrapped BNB", symbol: "WBNB", decimals: 18 },
+    ]);
+    await store.upsertTokens("bsc", []);
+    expect(await store.listTokens("bsc")).toEqual([
+      { address: "", name: "BNB", symbol: "BNB", decimals: 18 },
+      { address: addr(0x70), name: "Tether USD", symbol: "USDT", decimals: 6 },
+      { address: addr(0x71), name: "Wrapped BNB", symbol: "WBNB", decimals: 18 },
+    ]);
+    expect(await store.listTokens("eth")).toEqual([]);
+
+    await store.addRejectedPairs("bsc", [addr(0xd2), addr(0xd1), addr(0xd2)]);
+    await store.addRejectedPairs("bsc", [addr(0xd1), addr(0xd3)]);
+    await store.addRejectedPairs("bsc", []);
+    expect(await store.listRejectedPairs("bsc")).toEqual([addr(0xd1), addr(0xd2), addr(0xd3)]);
+    expect(await store.listRejectedPairs("polygon")).toEqual([]);
+  });
+
+  test("error: a commit that fails mid-batch leaves nothing half-written", async () => {
+    const store = await fresh();
+    const good = makeBatch([makeTrade(0, 70n)], [70n], [
+      { pair: POOL_A, blockNumber: 70n, logIndex: 0, reserve0: 1n, reserve1: 1n },
+    ]);
+    await store.commitRange("bsc", good);
+
+    // The same transaction twice in one batch violates the (network, tx_hash) key after other rows went in.
+    const bad: RangeBatch = {
+      ...makeBatch([makeTrade(1, 71n), makeTrade(2, 72n), makeTrade(1, 72n)], [71n, 72n], [
+        { pair: POOL_A, blockNumber: 72n, logIndex: 0, reserve0: 9n, reserve1: 9n },
+      ]),
+    };
+    bad.pairs = [
+      ...bad.pairs,
+      { address: POOL_B, dex: "pancake-v2", factory: addr(0xf2), token0: addr(3), token1: addr(4), feeBps: 25 },
+    ];
+    await expect(store.commitRange("bsc", bad)).rejects.toThrow(/unique|duplicate/i);
+
+    expect(await store.getCheckpoint("bsc")).toEqual(good.checkpoint);
+    expect(withoutSeq(await store.listTrades("bsc", 0))).toEqual(good.trades);
+    expect(await store.listBlocks("bsc")).toEqual(good.blocks);
+    expect(await store.listPairs("bsc")).toEqual(good.pairs);
+    expect(await store.listReserves("bsc")).toEqual(good.reserves);
+
+    // The store is still usable after the failure.
+    await store.commitRange("bsc", makeBatch([makeTrade(1, 71n)], [71n]));
+    expect(await store.listTrades("bsc", 0)).toHaveLength(2);
+  });
+
+  test("error: a trade filed under another network is refused before anything is written", async () => {
+    const store = await fresh();
+    const batch = makeBatch([makeTrade(0, 80n, { network: "eth" })], [80n]);
+    await expect(store.commitRange("bsc", batch)).rejects.toThrow("trade committed under another network");
+    expect(await store.getCheckpoint("bsc")).toBeUndefined();
+  });
+
+  test("behavior: commits 20,000 trades in one batch and reads the 24h window back", async () => {
+    const store = await fresh();
+    const count = 20_000;
+    const span = 7 * DAY;
+    const start = 40_000_000n;
+    const trades: Trade[] = [];
+    for (let i = 0; i < count; i++) {
+      const blockNumber = start + BigInt(Math.floor(i / 10));
+      trades.push(
+        makeTrade(i, blockNumber, {
+          txHash: hash(0x100000 + i),
+          timestamp: T0 + Math.floor((i * span) / count),
+          txIndex: i % 10,
+          amountIn: 2n ** 200n + BigInt(i),
+          pools: i % 3 === 0 ? [POOL_A, POOL_B] : [POOL_A],
+          tokenIn: i % 5 === 0 ? "" : addr(0x70),
+        }),
+      );
+    }
+    const lastBlock = start + BigInt(count / 10 - 1);
+    const batch: RangeBatch = {
+      ...makeBatch([], []),
+      checkpoint: { blockNumber: lastBlock, blockHash: hash(lastBlock) },
+      trades,
+    };
+
+    const t0 = performance.now();
+    await store.commitRange("bsc", batch);
+    const insertMs = performance.now() - t0;
+
+    const since = T0 + span - DAY;
+    const t1 = performance.now();
+    const window = await store.listTrades("bsc", since);
+    const readMs = performance.now() - t1;
+
+    const expected = trades.filter((t) => t.timestamp >= since);
+    expect(window).toHaveLength(expected.length);
+    expect(withoutSeq([window[0]!, window[window.length - 1]!])).toEqual([
+      expected[0],
+      expected[expected.length - 1],
+    ]);
+    console.log(
+      `[${backend.name}] inserted ${count} trades in ${insertMs.toFixed(0)} ms ` +
+        `(${Math.round(count / (insertMs / 1000))} rows/s); 24h window read: ${window.length} rows in ${readMs.toFixed(0)} ms`,
+    );
+  });
+});
