@@ -1,6 +1,7 @@
 import type { MarketReader } from "../domain/market.js";
 import type { Address, NetworkName, Token } from "../domain/types.js";
 import { BadRequestError } from "../errors.js";
+import { nativeToken } from "./nativeToken.js";
 
 /** A token as the caller wrote it: a contract address or a symbol. */
 export type TokenInput = { kind: "address"; address: Address } | { kind: "symbol"; symbol: string };
@@ -35,10 +36,11 @@ export function parseTokenInput(value: string, param: string): TokenInput {
 /** The Token a symbol names, or undefined when the network's token list does not know it. */
 export function findSymbol(reader: MarketReader, network: NetworkName, symbol: string): Token | undefined {
   // The native coin's symbol and aliases come from config, so they work even before the token list is loaded.
-  const { native } = reader.getConfig(network);
+  const config = reader.getConfig(network);
   const lower = symbol.toLowerCase();
+  const { native } = config;
   if (native.symbol.toLowerCase() === lower || native.aliases.some((alias) => alias.toLowerCase() === lower)) {
-    return { address: "", name: native.name, symbol: native.symbol, decimals: native.decimals };
+    return nativeToken(config);
   }
   return reader.findTokenBySymbol(network, symbol);
 }

@@ -1,0 +1,124 @@
+import {
+  BaseError,
+  HttpRequestError,
+  ResponseBodyTooLargeError,
+  RpcRequestError,
+  TimeoutError,
+} from "viem";
+
+/**
+ * How a failed JSON-RPC call should be handled:
+ * - "range": eth_getLogs asked too much (too many blocks, results or bytes): shrink the range.
+ * - "revert": the call reached the EVM and reverted: retrying cannot help, it is an answer.
+ * - "fatal": the request itself is wrong or unsupported: retrying cannot help.
+ * - "transient": network trouble, rate limits, overload: retry with backoff, fail over.
+ */
+export type RpcErrorKind = "range" | "revert" | "fatal" | "transient";
+
+// Providers word their eth_getLogs limits in many ways (Infura, Alchemy, QuickNode, BSC, Ankr,
+// Cloudflare, Chainstack, Erigon, Geth); all of them mean "ask for fewer blocks".
+const RANGE_PATTERNS = [
+  /block range/i,
+  /range (is )?too (large|wide|big)/i,
+  /range exceeds/i,
+  /exceed(s|ed)? (the )?max(imum)? (block )?range/i,
+  /max(imum)? range/i,
+  /more than \d[\d,]* (results|logs)/i,
+  /too many (results|logs|blocks)/i,
+  /log response size exceeded/i,
+  /response (size|body)? ?(is )?(too large|too big|exceeded)/i,
+  /limited to a? ?[\d,]+ ?(block)? ?range/i,
+  /query timeout/i,
+  /context deadline exceeded/i,
+];
+
+const REVERT_PATTERN = /revert/i;
+
+// JSON-RPC codes that say the request is wrong or unsupported, so a retry gets the same answer.
+const FATAL_CODES = new Set([-32700, -32600, -32601, -32602, -32004, -32006]);
+const FATAL_STATUSES = new Set([400, 401, 404, 405]);
+
+/** Every message text along an error's cause chain, for pattern matching. */
+export function errorText(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 10; depth++) {
+    if (current instanceof BaseError) parts.push(current.shortMessage, current.details);
+    else if (current instanceof Error) parts.push(current.message);
+    else if (typeof current === "string") parts.push(current);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.filter((part) => part !== "").join(" | ");
+}
+
+function findInChain<T>(error: unknown, match: (e: unknown) => e is T): T | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 10; depth++) {
+    if (match(current)) return current;
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return undefined;
+}
+
+/** The HTTP-level error (status, headers) in an error's cause chain, if any. */
+export function findHttpError(error: unknown): HttpRequestError | RpcRequestError | undefined {
+  return findInChain(
+    error,
+    (e): e is HttpRequestError | RpcRequestError => e instanceof HttpRequestError || e instanceof RpcRequestError,
+  );
+}
+
+function rpcCode(error: unknown): number | undefined {
+  const withCode = findInChain(
+    error,
+    (e): e is { code: number } =>
+      typeof e === "object" && e !== null && "code" in e && typeof (e as { code: unknown }).code === "number",
+  );
+  return withCode?.code;
+}
+
+function isAbort(error: unknown): boolean {
+  return findInChain(error, (e): e is Error => e instanceof Error && e.name === "AbortError") !== undefined;
+}
+
+/** Classifies a failed call of `method` (see RpcErrorKind). */
+export function classifyRpcError(error: unknown, method?: string): RpcErrorKind {
+  if (isAbort(error)) return "fatal";
+  const getLogs = method === undefined || method === "eth_getLogs";
+  const text = errorText(error);
+  const status = findHttpError(error)?.status;
+  const tooLarge = findInChain(error, (e): e is ResponseBodyTooLargeError => e instanceof ResponseBodyTooLargeError);
+  if (getLogs) {
+    if (tooLarge !== undefined || status === 413) return "range";
+    if (RANGE_PATTERNS.some((pattern) => pattern.test(text))) return "range";
+    // A provider that cannot answer a range in time will not answer it on a retry either.
+    if (method === "eth_getLogs" && findInChain(error, (e): e is TimeoutError => e instanceof TimeoutError)) {
+      return "range";
+    }
+  }
+  if (tooLarge !== undefined) return "fatal";
+  const code = rpcCode(error);
+  if (code === 3 || REVERT_PATTERN.test(text)) return "revert";
+  if (code !== undefined && FATAL_CODES.has(code)) return "fatal";
+  if (status !== undefined && FATAL_STATUSES.has(status)) return "fatal";
+  return "transient";
+}
+
+/**
+ * A block count a provider suggested in its range error ("Try with this block range
+ * [0x10, 0x2f]", "max range: 1000"), if it named one.
+ */
+export function suggestedRange(error: unknown): number | undefined {
+  const text = errorText(error);
+  const pair = /\[\s*(0x[0-9a-f]+)\s*,\s*(0x[0-9a-f]+)\s*\]/i.exec(text);
+  if (pair?.[1] !== undefined && pair[2] !== undefined) {
+    const span = Number(BigInt(pair[2]) - BigInt(pair[1])) + 1;
+    if (span > 0) return span;
+  }
+  const limit = /(?:max(?:imum)? (?:block )?range|range limit|limited to a?)\s*(?:is|of|:)?\s*([\d,]+)/i.exec(text);
+  if (limit?.[1] !== undefined) {
+    const blocks = Number(limit[1].replaceAll(",", ""));
+    if (Number.isSafeInteger(blocks) && blocks > 0) return blocks;
+  }
+  return undefined;
+}

@@ -1,0 +1,124 @@
+import type { NetworkConfig } from "../config/types.js";
+import type { MarketReader } from "../domain/market.js";
+import { type Address, NATIVE, type NetworkName, type Token } from "../domain/types.js";
+import { BadRequestError, UnprocessableError } from "../errors.js";
+import { findBestRoute } from "../pricing/findBestRoute.js";
+import type { PoolState, Route } from "../pricing/types.js";
+import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
+import { formatDecimal } from "./formatDecimal.js";
+import { parseTokenInput, resolveToken } from "./resolveToken.js";
+
+/** Arguments of the quote query. */
+export interface QuoteArgs {
+  network: NetworkName;
+  sellToken: string;
+  buyToken: string;
+  sellAmount?: bigint | null | undefined;
+}
+
+/** The Quote object the GraphQL type resolves from. */
+export interface QuoteResult {
+  network: NetworkName;
+  sellToken: Token;
+  buyToken: Token;
+  sellAmount: bigint;
+  buyAmount: bigint;
+  price: string;
+  route: { pools: PoolState[]; path: Address[] };
+  priceImpact: string;
+  blockNumber: bigint | undefined;
+}
+
+const MAX_UINT256 = 2n ** 256n - 1n;
+// Uniswap V2 reserves are uint112: selling this much through any pool with liquidity yields something.
+const PROBE_AMOUNT = 2n ** 112n;
+const baseTokenSets = new WeakMap<NetworkConfig, ReadonlySet<Address>>();
+
+// Routing intermediates: the configured base tokens, always with the wrapped native coin.
+function baseTokensOf(config: NetworkConfig): ReadonlySet<Address> {
+  let set = baseTokenSets.get(config);
+  if (set === undefined) {
+    set = new Set([config.native.wrapped, ...config.baseTokens].map((a) => a.toLowerCase() as Address));
+    baseTokenSets.set(config, set);
+  }
+  return set;
+}
+
+// The native coin trades as its wrapped ERC-20, 1:1.
+function routingAddress(token: Token, config: NetworkConfig): Address {
+  return token.address === NATIVE ? (config.native.wrapped.toLowerCase() as Address) : token.address;
+}
+
+/**
+ * Quotes selling `sellAmount` (default: one whole token) of one token for another over the
+ * best route of up to 3 hops; throws 400 for bad tokens, 422 without a route, 503 when the
+ * network is not ready.
+ */
+export async function getQuote(reader: MarketReader, args: QuoteArgs): Promise<QuoteResult> {
+  const { network } = args;
+  assertNetworkConfigured(reader, network);
+  const sellInput = parseTokenInput(args.sellToken, "sellToken");
+  const buyInput = parseTokenInput(args.buyToken, "buyToken");
+  if (args.sellAmount !== undefined && args.sellAmount !== null) {
+    if (args.sellAmount <= 0n || args.sellAmount > MAX_UINT256) {
+      throw new BadRequestError(
+        "sellAmount must be a positive integer in the sell token's smallest unit (at most 2^256 - 1).",
+      );
+    }
+  }
+  assertNetworkReady(reader, network);
+
+  const [sellToken, buyToken] = await Promise.all([
+    resolveToken(reader, network, sellInput, "sellToken"),
+    resolveToken(reader, network, buyInput, "buyToken"),
+  ]);
+  const config = reader.getConfig(network);
+  const sell = routingAddress(sellToken, config);
+  const buy = routingAddress(buyToken, config);
+  // Native and wrapped coin are the same asset to the pools: no route can price one in the other.
+  if (sell === buy) {
+    throw new BadRequestError(
+      "sellToken and buyToken are the same token (a native coin and its wrapped token count as one); choose two different tokens.",
+    );
+  }
+
+  const index = reader.getPoolIndex(network);
+  const baseTokens = baseTokensOf(config);
+  const oneSellToken = 10n ** BigInt(sellToken.decimals);
+  const amountIn = args.sellAmount ?? oneSellToken;
+  const route = findBestRoute({ index, sell, buy, amountIn, baseTokens, maxHops: 3 });
+  let unitRoute: Route | undefined = route;
+  if (amountIn !== oneSellToken) {
+    unitRoute = findBestRoute({ index, sell, buy, amountIn: oneSellToken, baseTokens, maxHops: 3 });
+  }
+  const quoted = {
+    network,
+    sellToken,
+    buyToken,
+    sellAmount: amountIn,
+    price: formatDecimal(unitRoute?.amountOut ?? 0n, buyToken.decimals),
+    blockNumber: reader.poolsBlock(network),
+  };
+  if (route !== undefined) {
+    return {
+      ...quoted,
+      buyAmount: route.amountOut,
+      route: { pools: route.hops.map((hop) => hop.pool), path: route.path },
+      priceImpact: formatDecimal(route.priceImpactPpm, 6),
+    };
+  }
+  // Pools may connect the tokens yet give nothing for this amount (the output rounds down to 0):
+  // that is a price of "0", not a missing route. A reserve-sized probe tells the two apart.
+  const probe = findBestRoute({ index, sell, buy, amountIn: PROBE_AMOUNT, baseTokens, maxHops: 3 });
+  if (probe === undefined) {
+    throw new UnprocessableError(
+      `No liquidity route from ${sellToken.symbol} to ${buyToken.symbol} on ${network} in the indexed pools.`,
+    );
+  }
+  return {
+    ...quoted,
+    buyAmount: 0n,
+    route: { pools: probe.hops.map((hop) => hop.pool), path: probe.path },
+    priceImpact: "1",
+  };
+}

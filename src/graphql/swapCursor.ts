@@ -1,0 +1,24 @@
+import { BadRequestError } from "../errors.js";
+
+/** Position of a swap in the ascending (blockNumber, txIndex) order, with its timestamp to narrow the scan. */
+export interface SwapPosition {
+  timestamp: number;
+  blockNumber: bigint;
+  txIndex: number;
+}
+
+const CURSOR = /^(\d{1,15}):(\d{1,20}):(\d{1,9})$/;
+
+/** Encodes a swap's position as an opaque cursor. */
+export function encodeSwapCursor(position: SwapPosition): string {
+  return Buffer.from(`${position.timestamp}:${position.blockNumber}:${position.txIndex}`).toString("base64url");
+}
+
+/** Decodes a cursor made by encodeSwapCursor; throws BadRequestError (400) for anything else. */
+export function decodeSwapCursor(cursor: string): SwapPosition {
+  const match = cursor.length <= 80 ? CURSOR.exec(Buffer.from(cursor, "base64url").toString("latin1")) : null;
+  if (match === null) {
+    throw new BadRequestError("after is not a valid cursor: pass an endCursor or edge cursor from swaps.");
+  }
+  return { timestamp: Number(match[1]), blockNumber: BigInt(match[2]!), txIndex: Number(match[3]) };
+}

@@ -1,0 +1,50 @@
+import { GraphQLError } from "graphql";
+import { SwapgraphError } from "../errors.js";
+
+/** The message every unexpected error is replaced with. */
+export const MASKED_MESSAGE = "Unexpected error.";
+
+function findSwapgraphError(error: unknown): SwapgraphError | undefined {
+  let current: unknown = error;
+  // Errors get wrapped (located errors, variable coercion); the cause chain is short.
+  for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth++) {
+    if (current instanceof SwapgraphError) return current;
+    current = current instanceof GraphQLError ? current.originalError : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The one GraphQL error formatter: a SwapgraphError becomes a GraphQL error with
+ * extensions.code and extensions.http.status; GraphQL's own errors (syntax, validation) pass;
+ * anything else is masked so no stack, SQL or internal name reaches the caller.
+ */
+export function toGraphqlError(error: unknown, message: string = MASKED_MESSAGE): GraphQLError {
+  const located = error instanceof GraphQLError ? error : undefined;
+  const known = findSwapgraphError(error);
+  if (known !== undefined) {
+    // A located error repeats the cause's message, variable coercion prefixes it: keep the outer text.
+    return new GraphQLError(located?.message ?? known.message, {
+      nodes: located?.nodes ?? null,
+      source: located?.source ?? null,
+      positions: located?.positions ?? null,
+      path: located?.path ?? null,
+      extensions: { ...located?.extensions, code: known.code, http: { status: known.status } },
+    });
+  }
+  if (located !== undefined && isGraphqlOwn(located)) return located;
+  return new GraphQLError(message, {
+    nodes: located?.nodes ?? null,
+    source: located?.source ?? null,
+    positions: located?.positions ?? null,
+    path: located?.path ?? null,
+    extensions: { code: "INTERNAL", http: { status: 500 } },
+  });
+}
+
+// Errors graphql-js or a plugin raised itself (no foreign cause): safe to show as they are.
+function isGraphqlOwn(error: GraphQLError): boolean {
+  const cause = error.originalError;
+  if (cause === undefined || cause === null) return true;
+  return cause instanceof GraphQLError && isGraphqlOwn(cause);
+}
