@@ -1,10 +1,4 @@
-import {
-  BaseError,
-  HttpRequestError,
-  ResponseBodyTooLargeError,
-  RpcRequestError,
-  TimeoutError,
-} from "viem";
+import { BaseError, HttpRequestError, ResponseBodyTooLargeError, RpcRequestError, TimeoutError } from "viem";
 
 /**
  * How a failed JSON-RPC call should be handled:
@@ -33,6 +27,9 @@ const RANGE_PATTERNS = [
 ];
 
 const REVERT_PATTERN = /revert/i;
+// A node without the historical state (not an archive node) will never have it: no retry.
+const NO_STATE_PATTERN =
+  /missing trie node|state (is )?not available|historical state|pruned|state histories/i;
 
 // JSON-RPC codes that say the request is wrong or unsupported, so a retry gets the same answer.
 const FATAL_CODES = new Set([-32700, -32600, -32601, -32602, -32004, -32006]);
@@ -64,7 +61,8 @@ function findInChain<T>(error: unknown, match: (e: unknown) => e is T): T | unde
 export function findHttpError(error: unknown): HttpRequestError | RpcRequestError | undefined {
   return findInChain(
     error,
-    (e): e is HttpRequestError | RpcRequestError => e instanceof HttpRequestError || e instanceof RpcRequestError,
+    (e): e is HttpRequestError | RpcRequestError =>
+      e instanceof HttpRequestError || e instanceof RpcRequestError,
   );
 }
 
@@ -87,7 +85,10 @@ export function classifyRpcError(error: unknown, method?: string): RpcErrorKind 
   const getLogs = method === undefined || method === "eth_getLogs";
   const text = errorText(error);
   const status = findHttpError(error)?.status;
-  const tooLarge = findInChain(error, (e): e is ResponseBodyTooLargeError => e instanceof ResponseBodyTooLargeError);
+  const tooLarge = findInChain(
+    error,
+    (e): e is ResponseBodyTooLargeError => e instanceof ResponseBodyTooLargeError,
+  );
   if (getLogs) {
     if (tooLarge !== undefined || status === 413) return "range";
     if (RANGE_PATTERNS.some((pattern) => pattern.test(text))) return "range";
@@ -100,6 +101,7 @@ export function classifyRpcError(error: unknown, method?: string): RpcErrorKind 
   const code = rpcCode(error);
   if (code === 3 || REVERT_PATTERN.test(text)) return "revert";
   if (code !== undefined && FATAL_CODES.has(code)) return "fatal";
+  if (NO_STATE_PATTERN.test(text)) return "fatal";
   if (status !== undefined && FATAL_STATUSES.has(status)) return "fatal";
   return "transient";
 }
@@ -115,7 +117,9 @@ export function suggestedRange(error: unknown): number | undefined {
     const span = Number(BigInt(pair[2]) - BigInt(pair[1])) + 1;
     if (span > 0) return span;
   }
-  const limit = /(?:max(?:imum)? (?:block )?range|range limit|limited to a?)\s*(?:is|of|:)?\s*([\d,]+)/i.exec(text);
+  const limit = /(?:max(?:imum)? (?:block )?range|range limit|limited to a?)\s*(?:is|of|:)?\s*([\d,]+)/i.exec(
+    text,
+  );
   if (limit?.[1] !== undefined) {
     const blocks = Number(limit[1].replaceAll(",", ""));
     if (Number.isSafeInteger(blocks) && blocks > 0) return blocks;

@@ -1,4 +1,4 @@
-import { parseAbi } from "viem";
+import { parseAbi, parseAbiItem } from "viem";
 
 /** The devnet's ERC-20 (DevnetToken.sol). */
 export const devnetTokenAbi = parseAbi([
@@ -50,3 +50,8 @@ export const uniswapV2PairAbi = parseAbi([
   "event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)",
   "event Sync(uint112 reserve0, uint112 reserve1)",
 ]);
+
+/** UniswapV2Pair's Swap event, for eth_getLogs filters. */
+export const swapEvent = parseAbiItem(
+  "event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)",
+);

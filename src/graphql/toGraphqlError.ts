@@ -1,18 +1,9 @@
 import { GraphQLError } from "graphql";
-import { SwapgraphError } from "../errors.js";
+import { findSwapgraphError } from "./findSwapgraphError.js";
+import { publicMessage } from "./publicMessage.js";
 
 /** The message every unexpected error is replaced with. */
 export const MASKED_MESSAGE = "Unexpected error.";
-
-function findSwapgraphError(error: unknown): SwapgraphError | undefined {
-  let current: unknown = error;
-  // Errors get wrapped (located errors, variable coercion); the cause chain is short.
-  for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth++) {
-    if (current instanceof SwapgraphError) return current;
-    current = current instanceof GraphQLError ? current.originalError : undefined;
-  }
-  return undefined;
-}
 
 /**
  * The one GraphQL error formatter: a SwapgraphError becomes a GraphQL error with
@@ -23,8 +14,9 @@ export function toGraphqlError(error: unknown, message: string = MASKED_MESSAGE)
   const located = error instanceof GraphQLError ? error : undefined;
   const known = findSwapgraphError(error);
   if (known !== undefined) {
+    const shown = publicMessage(known);
     // A located error repeats the cause's message, variable coercion prefixes it: keep the outer text.
-    return new GraphQLError(located?.message ?? known.message, {
+    return new GraphQLError(shown === known.message ? (located?.message ?? shown) : shown, {
       nodes: located?.nodes ?? null,
       source: located?.source ?? null,
       positions: located?.positions ?? null,

@@ -126,10 +126,9 @@ export function createNetworkIndexer(deps: {
     return pools;
   }
 
-  // Trades are kept from the first UTC day the 7-day volume answer can ask for.
+  // The window starts `windowDays` before now: it covers the oldest UTC day the daily volumes show.
   function windowStart(): number {
-    const today = Math.floor(now() / DAY) * DAY;
-    return today - (config.windowDays - 1) * DAY;
+    return now() - config.windowDays * DAY;
   }
 
   async function ensureTokens(addresses: Iterable<Address>): Promise<Token[]> {
@@ -245,6 +244,8 @@ export function createNetworkIndexer(deps: {
     const stored = await store.listBlocks(network);
     for (let i = stored.length - 1; i >= 0; i--) {
       const block = stored[i]!;
+      // Blocks above the new head are gone with the old branch.
+      if (block.number > head) continue;
       const canonical = await getBlockRef(block.number);
       if (canonical.hash !== block.hash) continue;
       const depth = checkpoint!.blockNumber - block.number;
@@ -436,6 +437,12 @@ export function createNetworkIndexer(deps: {
         const head = await client.getBlockNumber({ cacheTime: 0 });
         views.setStatus(network, { headBlock: head, indexedBlock: checkpoint.blockNumber });
         if (checkpoint.blockNumber >= head) {
+          // Caught up: the chain may have been replaced under us without growing past our tip.
+          const tip = head === checkpoint.blockNumber ? await getBlockRef(head) : undefined;
+          if (head < checkpoint.blockNumber || (tip !== undefined && tip.hash !== checkpoint.blockHash)) {
+            await exclusive(() => handleReorg(head));
+            continue;
+          }
           if (!views.status(network).ready) {
             log.info({ network, block: head }, "backfill done: following the head");
           }

@@ -1,54 +1,60 @@
 import type { Address } from "../domain/types.js";
-import type { PoolState } from "./types.js";
+import type { PoolIndex, PoolState } from "./types.js";
 
-/** Pools by address, by token and by token pair, kept current one pool at a time. */
-export interface PoolIndex {
-  /** Increases on every change, so callers can cache derived values (prices) per version. */
-  readonly version: number;
-  readonly size: number;
-  /** Adds or replaces a pool (by address). Call it after every reserve change: the index does not watch objects. */
-  update(pool: PoolState): void;
-  /** Removes a pool (e.g. on a reorg that undid its creation). */
-  remove(pair: Address): void;
-  get(pair: Address): PoolState | undefined;
-  /** Every pool that holds `token`. */
-  poolsOf(token: Address): Iterable<PoolState>;
-  /** Every pool between `a` and `b` (any DEX), in either token order. */
-  poolsBetween(a: Address, b: Address): Iterable<PoolState>;
-  all(): Iterable<PoolState>;
-}
-
-const EMPTY: ReadonlyMap<Address, PoolState> = new Map();
+const EMPTY: readonly PoolState[] = Object.freeze([]);
 
 // Order-independent key of a token pair.
 function pairKey(a: Address, b: Address): string {
   return a < b ? `${a}:${b}` : `${b}:${a}`;
 }
 
-function addTo<K>(map: Map<K, Map<Address, PoolState>>, key: K, pool: PoolState): void {
-  let inner = map.get(key);
-  if (inner === undefined) {
-    inner = new Map();
-    map.set(key, inner);
+/** A set of pools under one key, with its array view built lazily and dropped on change. */
+class Bucket {
+  readonly pools = new Map<Address, PoolState>();
+  private view: readonly PoolState[] | undefined;
+
+  set(pool: PoolState): void {
+    this.pools.set(pool.address, pool);
+    this.view = undefined;
   }
-  inner.set(pool.address, pool);
+
+  delete(pair: Address): void {
+    this.pools.delete(pair);
+    this.view = undefined;
+  }
+
+  list(): readonly PoolState[] {
+    this.view ??= [...this.pools.values()];
+    return this.view;
+  }
 }
 
-function removeFrom<K>(map: Map<K, Map<Address, PoolState>>, key: K, pair: Address): void {
-  const inner = map.get(key);
-  if (inner === undefined) return;
-  inner.delete(pair);
-  if (inner.size === 0) map.delete(key);
+function addTo(map: Map<string, Bucket>, key: string, pool: PoolState): void {
+  let bucket = map.get(key);
+  if (bucket === undefined) {
+    bucket = new Bucket();
+    map.set(key, bucket);
+  }
+  bucket.set(pool);
+}
+
+function removeFrom(map: Map<string, Bucket>, key: string, pair: Address): void {
+  const bucket = map.get(key);
+  if (bucket === undefined) return;
+  bucket.delete(pair);
+  if (bucket.pools.size === 0) map.delete(key);
 }
 
 /**
- * Creates an index of pools by token and token pair (addresses are expected lowercase, as the
- * domain types say), so routing and USD pricing never scan every pool.
+ * Creates an index of pools by address, token and token pair (addresses lowercase, as the
+ * domain types say), so routing and USD pricing look up the few pools they need instead of
+ * scanning all of them. Updates are O(1); the array views are rebuilt lazily on read.
  */
 export function createPoolIndex(pools: readonly PoolState[] = []): PoolIndex {
   const byAddress = new Map<Address, PoolState>();
-  const byToken = new Map<Address, Map<Address, PoolState>>();
-  const byPair = new Map<string, Map<Address, PoolState>>();
+  const byToken = new Map<string, Bucket>();
+  const byPair = new Map<string, Bucket>();
+  let allView: readonly PoolState[] | undefined;
   let version = 0;
 
   function remove(pair: Address): void {
@@ -58,6 +64,7 @@ export function createPoolIndex(pools: readonly PoolState[] = []): PoolIndex {
     removeFrom(byToken, old.token0, pair);
     removeFrom(byToken, old.token1, pair);
     removeFrom(byPair, pairKey(old.token0, old.token1), pair);
+    allView = undefined;
     version++;
   }
 
@@ -68,6 +75,7 @@ export function createPoolIndex(pools: readonly PoolState[] = []): PoolIndex {
     addTo(byToken, pool.token0, pool);
     addTo(byToken, pool.token1, pool);
     addTo(byPair, pairKey(pool.token0, pool.token1), pool);
+    allView = undefined;
     version++;
   }
 
@@ -77,14 +85,17 @@ export function createPoolIndex(pools: readonly PoolState[] = []): PoolIndex {
     get version() {
       return version;
     },
-    get size() {
-      return byAddress.size;
-    },
     update,
     remove,
     get: (pair) => byAddress.get(pair),
-    poolsOf: (token) => (byToken.get(token) ?? EMPTY).values(),
-    poolsBetween: (a, b) => (byPair.get(pairKey(a, b)) ?? EMPTY).values(),
-    all: () => byAddress.values(),
+    poolsOf: (token) => byToken.get(token)?.list() ?? EMPTY,
+    poolsBetween: (a, b) => byPair.get(pairKey(a, b))?.list() ?? EMPTY,
+    all: () => {
+      allView ??= [...byAddress.values()];
+      return allView;
+    },
   };
 }
+
+// Kept for modules that import the type from here; the contract lives in types.ts.
+export type { PoolIndex };

@@ -1,7 +1,6 @@
 import type { Address } from "../domain/types.js";
-import type { PoolIndex } from "./createPoolIndex.js";
 import { getAmountOut } from "./getAmountOut.js";
-import type { Route, RouteHop } from "./types.js";
+import type { PoolIndex, Route, RouteHop } from "./types.js";
 
 const PPM = 1_000_000n;
 

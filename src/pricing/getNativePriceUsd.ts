@@ -1,6 +1,5 @@
 import { USD_SCALE } from "../domain/types.js";
-import type { PoolIndex } from "./createPoolIndex.js";
-import type { PricingParams } from "./types.js";
+import type { PoolIndex, PricingParams } from "./types.js";
 import { amountToUsd, memoPrice, pow10, reservesFor } from "./usdMath.js";
 
 /**

@@ -1,7 +1,6 @@
 import { type Address, USD_SCALE } from "../domain/types.js";
-import type { PoolIndex } from "./createPoolIndex.js";
 import { getNativePriceUsd } from "./getNativePriceUsd.js";
-import type { PricingParams } from "./types.js";
+import type { PoolIndex, PricingParams } from "./types.js";
 import { amountToUsd, memoPrice, pow10, reservesFor } from "./usdMath.js";
 
 /**

@@ -53,4 +53,10 @@ export interface PoolIndex {
   all(): readonly PoolState[];
   /** Inserts a pool or replaces its reserves. */
   update(pool: PoolState): void;
+  /** Pools between `a` and `b` (any DEX), in either token order: what routing and pricing look up. */
+  poolsBetween(a: Address, b: Address): readonly PoolState[];
+  /** Removes a pool (e.g. a reorg undid its creation). */
+  remove(pair: Address): void;
+  /** Increases on every change, so derived values (USD prices) can be cached per version. */
+  readonly version: number;
 }

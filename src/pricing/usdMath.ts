@@ -1,6 +1,5 @@
 import type { Address } from "../domain/types.js";
-import type { PoolIndex } from "./createPoolIndex.js";
-import type { PoolState, PricingParams } from "./types.js";
+import type { PoolIndex, PoolState, PricingParams } from "./types.js";
 
 const POW10: bigint[] = Array.from({ length: 78 }, (_, i) => 10n ** BigInt(i));
 

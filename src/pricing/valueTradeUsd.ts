@@ -1,8 +1,7 @@
 import type { Address } from "../domain/types.js";
 import { USD_SCALE } from "../domain/types.js";
-import type { PoolIndex } from "./createPoolIndex.js";
 import { getTokenPriceUsd } from "./getTokenPriceUsd.js";
-import type { PricingParams } from "./types.js";
+import type { PoolIndex, PricingParams } from "./types.js";
 import { amountToUsd } from "./usdMath.js";
 
 /** Arguments of valueTradeUsd: both tokens as addresses (the native coin mapped to the wrapped one). */

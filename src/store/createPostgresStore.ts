@@ -65,17 +65,22 @@ function toTrade(row: TradeRow): StoredTrade {
   };
 }
 
-/**
- * One PostgreSQL array literal for a whole column: bulk writes send a few array parameters through
- * unnest() instead of one parameter per value (which would pass the 65,535-parameter limit at 20k rows).
- */
-function pgArray(values: readonly (string | number | bigint | boolean)[]): string {
-  let out = "{";
-  for (let i = 0; i < values.length; i++) {
-    if (i > 0) out += ",";
-    out += `"${String(values[i]).replace(/[\\"]/g, "\\$&")}"`;
-  }
-  return `${out}}`;
+// Bulk writes send one array literal per column through unnest() instead of one parameter per value
+// (which would pass the 65,535-parameter limit at 20k rows and costs far more to bind).
+
+/** Array literal of numbers, bigints or booleans: their text never needs quoting. */
+function plainArray(values: readonly (number | bigint | boolean)[]): string {
+  return `{${values.join(",")}}`;
+}
+
+/** Array literal of text: every element quoted, so "" (the native coin) and commas (pools) survive. */
+function textArray(values: readonly string[]): string {
+  if (values.length === 0) return "{}";
+  // Hashes and addresses never need escaping; token names and symbols might.
+  const escaped = values.some((v) => v.includes('"') || v.includes("\\"))
+    ? values.map((v) => v.replace(/[\\"]/g, "\\$&"))
+    : values;
+  return `{"${escaped.join('","')}"}`;
 }
 
 /** The production store: PostgreSQL through postgres.js (NUMERIC(78,0) amounts, bulk unnest writes). */
@@ -133,55 +138,56 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       const reserves = lastByKey(batch.reserves, (r) => `${r.pair}:${r.blockNumber}`);
       await sql.begin(async (tx) => {
         if (trades.length > 0) {
+          const hashes = textArray(trades.map((t) => t.txHash));
           // Delete then insert: a replaced trade gets a new seq, so replicas tailing by seq see it again.
           await tx`DELETE FROM trades WHERE network = ${network}
-            AND tx_hash = ANY(${pgArray(trades.map((t) => t.txHash))}::text[])`;
+            AND tx_hash = ANY(${hashes}::text[])`;
           await tx`INSERT INTO trades (network, tx_hash, block_number, timestamp, tx_index, sender, token_in,
               amount_in, token_out, amount_out, volume_usd, tracked, pools)
             SELECT ${network}::text, * FROM unnest(
-              ${pgArray(trades.map((t) => t.txHash))}::text[],
-              ${pgArray(trades.map((t) => t.blockNumber))}::int8[],
-              ${pgArray(trades.map((t) => t.timestamp))}::int8[],
-              ${pgArray(trades.map((t) => t.txIndex))}::int4[],
-              ${pgArray(trades.map((t) => t.sender))}::text[],
-              ${pgArray(trades.map((t) => t.tokenIn))}::text[],
-              ${pgArray(trades.map((t) => t.amountIn))}::numeric[],
-              ${pgArray(trades.map((t) => t.tokenOut))}::text[],
-              ${pgArray(trades.map((t) => t.amountOut))}::numeric[],
-              ${pgArray(trades.map((t) => t.volumeUsd))}::numeric[],
-              ${pgArray(trades.map((t) => t.tracked))}::bool[],
-              ${pgArray(trades.map((t) => encodePools(t.pools)))}::text[])`;
+              ${hashes}::text[],
+              ${plainArray(trades.map((t) => t.blockNumber))}::int8[],
+              ${plainArray(trades.map((t) => t.timestamp))}::int8[],
+              ${plainArray(trades.map((t) => t.txIndex))}::int4[],
+              ${textArray(trades.map((t) => t.sender))}::text[],
+              ${textArray(trades.map((t) => t.tokenIn))}::text[],
+              ${plainArray(trades.map((t) => t.amountIn))}::numeric[],
+              ${textArray(trades.map((t) => t.tokenOut))}::text[],
+              ${plainArray(trades.map((t) => t.amountOut))}::numeric[],
+              ${plainArray(trades.map((t) => t.volumeUsd))}::numeric[],
+              ${plainArray(trades.map((t) => t.tracked))}::bool[],
+              ${textArray(trades.map((t) => encodePools(t.pools)))}::text[])`;
         }
         if (blocks.length > 0) {
           await tx`INSERT INTO blocks (network, number, hash, parent_hash, timestamp)
             SELECT ${network}::text, * FROM unnest(
-              ${pgArray(blocks.map((b) => b.number))}::int8[],
-              ${pgArray(blocks.map((b) => b.hash))}::text[],
-              ${pgArray(blocks.map((b) => b.parentHash))}::text[],
-              ${pgArray(blocks.map((b) => b.timestamp))}::int8[])
+              ${plainArray(blocks.map((b) => b.number))}::int8[],
+              ${textArray(blocks.map((b) => b.hash))}::text[],
+              ${textArray(blocks.map((b) => b.parentHash))}::text[],
+              ${plainArray(blocks.map((b) => b.timestamp))}::int8[])
             ON CONFLICT (network, number) DO UPDATE SET hash = excluded.hash,
               parent_hash = excluded.parent_hash, timestamp = excluded.timestamp`;
         }
         if (pairs.length > 0) {
           await tx`INSERT INTO pairs (network, address, dex, factory, token0, token1, fee_bps)
             SELECT ${network}::text, * FROM unnest(
-              ${pgArray(pairs.map((p) => p.address))}::text[],
-              ${pgArray(pairs.map((p) => p.dex))}::text[],
-              ${pgArray(pairs.map((p) => p.factory))}::text[],
-              ${pgArray(pairs.map((p) => p.token0))}::text[],
-              ${pgArray(pairs.map((p) => p.token1))}::text[],
-              ${pgArray(pairs.map((p) => p.feeBps))}::int4[])
+              ${textArray(pairs.map((p) => p.address))}::text[],
+              ${textArray(pairs.map((p) => p.dex))}::text[],
+              ${textArray(pairs.map((p) => p.factory))}::text[],
+              ${textArray(pairs.map((p) => p.token0))}::text[],
+              ${textArray(pairs.map((p) => p.token1))}::text[],
+              ${plainArray(pairs.map((p) => p.feeBps))}::int4[])
             ON CONFLICT (network, address) DO UPDATE SET dex = excluded.dex, factory = excluded.factory,
               token0 = excluded.token0, token1 = excluded.token1, fee_bps = excluded.fee_bps`;
         }
         if (reserves.length > 0) {
           await tx`INSERT INTO reserves (network, pair, block_number, log_index, reserve0, reserve1)
             SELECT ${network}::text, * FROM unnest(
-              ${pgArray(reserves.map((r) => r.pair))}::text[],
-              ${pgArray(reserves.map((r) => r.blockNumber))}::int8[],
-              ${pgArray(reserves.map((r) => r.logIndex))}::int4[],
-              ${pgArray(reserves.map((r) => r.reserve0))}::numeric[],
-              ${pgArray(reserves.map((r) => r.reserve1))}::numeric[])
+              ${textArray(reserves.map((r) => r.pair))}::text[],
+              ${plainArray(reserves.map((r) => r.blockNumber))}::int8[],
+              ${plainArray(reserves.map((r) => r.logIndex))}::int4[],
+              ${plainArray(reserves.map((r) => r.reserve0))}::numeric[],
+              ${plainArray(reserves.map((r) => r.reserve1))}::numeric[])
             ON CONFLICT (network, pair, block_number) DO UPDATE SET log_index = excluded.log_index,
               reserve0 = excluded.reserve0, reserve1 = excluded.reserve1`;
         }
@@ -231,7 +237,9 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     },
 
     async listTrades(network, sinceTimestamp) {
-      const rows = await sql<TradeRow[]>`SELECT seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in,
+      const rows = await sql<
+        TradeRow[]
+      >`SELECT seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in,
         token_out, amount_out, volume_usd, tracked, pools FROM trades
         WHERE network = ${network} AND timestamp >= ${sinceTimestamp}::int8
         ORDER BY block_number, tx_index, seq`;
@@ -239,7 +247,9 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     },
 
     async listTradesAfter(network, afterSeq) {
-      const rows = await sql<TradeRow[]>`SELECT seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in,
+      const rows = await sql<
+        TradeRow[]
+      >`SELECT seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in,
         token_out, amount_out, volume_usd, tracked, pools FROM trades
         WHERE network = ${network} AND seq > ${afterSeq.toString()}::int8 ORDER BY seq`;
       return rows.map(toTrade);
@@ -283,10 +293,10 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       await sql.begin(async (tx) => {
         await tx`INSERT INTO tokens (network, address, name, symbol, decimals)
           SELECT ${network}::text, * FROM unnest(
-            ${pgArray(unique.map((t) => t.address))}::text[],
-            ${pgArray(unique.map((t) => t.name))}::text[],
-            ${pgArray(unique.map((t) => t.symbol))}::text[],
-            ${pgArray(unique.map((t) => t.decimals))}::int4[])
+            ${textArray(unique.map((t) => t.address))}::text[],
+            ${textArray(unique.map((t) => t.name))}::text[],
+            ${textArray(unique.map((t) => t.symbol))}::text[],
+            ${plainArray(unique.map((t) => t.decimals))}::int4[])
           ON CONFLICT (network, address) DO UPDATE SET name = excluded.name, symbol = excluded.symbol,
             decimals = excluded.decimals`;
       });
@@ -309,7 +319,7 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       if (pairs.length === 0) return;
       await sql.begin(async (tx) => {
         await tx`INSERT INTO rejected_pairs (network, address)
-          SELECT ${network}::text, * FROM unnest(${pgArray(pairs)}::text[])
+          SELECT ${network}::text, * FROM unnest(${textArray(pairs)}::text[])
           ON CONFLICT DO NOTHING`;
       });
     },

@@ -124,12 +124,16 @@ function prepareStatements(db: Database.Database) {
        ON CONFLICT (network, pair, block_number) DO UPDATE SET log_index = excluded.log_index,
          reserve0 = excluded.reserve0, reserve1 = excluded.reserve1`,
     ),
-    deleteTradesAbove: db.prepare<[string, bigint]>("DELETE FROM trades WHERE network = ? AND block_number > ?"),
+    deleteTradesAbove: db.prepare<[string, bigint]>(
+      "DELETE FROM trades WHERE network = ? AND block_number > ?",
+    ),
     deleteBlocksAbove: db.prepare<[string, bigint]>("DELETE FROM blocks WHERE network = ? AND number > ?"),
     deleteReservesAbove: db.prepare<[string, bigint]>(
       "DELETE FROM reserves WHERE network = ? AND block_number > ?",
     ),
-    deleteTradesBefore: db.prepare<[string, number]>("DELETE FROM trades WHERE network = ? AND timestamp < ?"),
+    deleteTradesBefore: db.prepare<[string, number]>(
+      "DELETE FROM trades WHERE network = ? AND timestamp < ?",
+    ),
     deleteBlocksBelow: db.prepare<[string, bigint]>("DELETE FROM blocks WHERE network = ? AND number < ?"),
     // A pair's newest row is its current state however old it is: only rows with a newer one go.
     deleteReservesBelow: db.prepare<[string, bigint]>(
@@ -292,7 +296,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 
     async getCheckpoint(network) {
       const row = stmts().getCheckpoint.get(network);
-      return row === undefined ? undefined : { blockNumber: row.block_number, blockHash: row.block_hash as Hash };
+      return row === undefined
+        ? undefined
+        : { blockNumber: row.block_number, blockHash: row.block_hash as Hash };
     },
 
     async commitRange(network, batch) {

@@ -11,6 +11,8 @@ import type { RangeBatch, Store, StoredTrade } from "../../src/store/types.js";
 
 const PG_URL = process.env.DATABASE_TEST_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const PG_REQUIRED = process.env.CI === "true";
+/** The URL as shown in messages: without its password. */
+const PG_SHOWN = PG_URL.replace(/:[^:@/]*@/, ":***@");
 
 async function postgresReachable(url: string): Promise<boolean> {
   const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
@@ -27,7 +29,9 @@ async function postgresReachable(url: string): Promise<boolean> {
 const PG_REACHABLE = await postgresReachable(PG_URL);
 const PG_SKIP = !PG_REACHABLE && !PG_REQUIRED;
 if (PG_SKIP) {
-  console.warn(`PostgreSQL unreachable at ${PG_URL}: skipping the postgres store tests (required when CI=true).`);
+  console.warn(
+    `PostgreSQL unreachable at ${PG_SHOWN}: skipping the postgres store tests (required when CI=true).`,
+  );
 }
 
 /** One database the suite can open stores on (two stores on one database for the concurrency checks). */
@@ -85,7 +89,7 @@ function postgresBackend(): Backend {
     shared: true,
     skip: PG_SKIP,
     async setup() {
-      if (!PG_REACHABLE) throw new Error(`PostgreSQL is required (CI=true) but unreachable at ${PG_URL}`);
+      if (!PG_REACHABLE) throw new Error(`PostgreSQL is required (CI=true) but unreachable at ${PG_SHOWN}`);
     },
     newDatabase() {
       const schema = `swapgraph_test_${run}_${schemas.length + 1}`;
@@ -143,7 +147,14 @@ function makeBatch(trades: Trade[], blockNumbers: bigint[], reserves: PairReserv
       timestamp: T0 + Number(n) * 3,
     })),
     pairs: [
-      { address: POOL_A, dex: "uniswap-v2", factory: addr(0xf1), token0: addr(0x70), token1: addr(0x71), feeBps: 30 },
+      {
+        address: POOL_A,
+        dex: "uniswap-v2",
+        factory: addr(0xf1),
+        token0: addr(0x70),
+        token1: addr(0x71),
+        feeBps: 30,
+      },
     ],
     reserves,
     trades,
@@ -160,7 +171,7 @@ const withoutSeq = (trades: StoredTrade[]): Trade[] => trades.map(({ seq: _seq, 
 
 describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("store: $name", (backend) => {
   if (backend.skip) {
-    test.skip(`PostgreSQL unreachable at ${PG_URL} (set CI=true to make this a failure)`, () => {});
+    test.skip(`PostgreSQL unreachable at ${PG_SHOWN} (set CI=true to make this a failure)`, () => {});
     return;
   }
 
@@ -206,14 +217,16 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
     }
   });
 
-  test("behavior: two stores migrating one database at once both succeed", async () => {
-    if (!backend.shared) return;
-    const db = backend.newDatabase();
-    const [a, b] = [open(db), open(db)];
-    await Promise.all([a.migrate(), b.migrate(), a.migrate()]);
-    await a.commitRange("bsc", makeBatch([makeTrade(0, 5n)], [5n]));
-    expect(await b.listTrades("bsc", 0)).toHaveLength(1);
-  });
+  test.skipIf(!backend.shared)(
+    "behavior: two stores migrating one database at once both succeed",
+    async () => {
+      const db = backend.newDatabase();
+      const [a, b] = [open(db), open(db)];
+      await Promise.all([a.migrate(), b.migrate(), a.migrate()]);
+      await a.commitRange("bsc", makeBatch([makeTrade(0, 5n)], [5n]));
+      expect(await b.listTrades("bsc", 0)).toHaveLength(1);
+    },
+  );
 
   test("behavior: commitRange then reads back every field exactly", async () => {
     const store = await fresh();
@@ -242,10 +255,26 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
       checkpoint: { blockNumber: bigBlock + 1n, blockHash: hash(0xbeef) },
       blocks: [{ number: bigBlock, hash: hash(1), parentHash: hash(2), timestamp: 1_900_000_000 }],
       pairs: [
-        { address: POOL_A, dex: "uniswap-v2", factory: addr(0xf1), token0: addr(1), token1: addr(2), feeBps: 30 },
-        { address: POOL_B, dex: "pancake-v2", factory: addr(0xf2), token0: addr(3), token1: addr(4), feeBps: 25 },
+        {
+          address: POOL_A,
+          dex: "uniswap-v2",
+          factory: addr(0xf1),
+          token0: addr(1),
+          token1: addr(2),
+          feeBps: 30,
+        },
+        {
+          address: POOL_B,
+          dex: "pancake-v2",
+          factory: addr(0xf2),
+          token0: addr(3),
+          token1: addr(4),
+          feeBps: 25,
+        },
       ],
-      reserves: [{ pair: POOL_A, blockNumber: bigBlock, logIndex: 9, reserve0: max256, reserve1: 2n ** 112n - 1n }],
+      reserves: [
+        { pair: POOL_A, blockNumber: bigBlock, logIndex: 9, reserve0: max256, reserve1: 2n ** 112n - 1n },
+      ],
       trades,
     };
     await store.commitRange("bsc", batch);
@@ -286,9 +315,11 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
     const before = await store.listTrades("bsc", 0);
 
     const again = [makeTrade(0, 20n, { amountIn: 777n }), makeTrade(1, 21n)];
-    const batch = makeBatch(again, [20n, 21n], [
-      { pair: POOL_A, blockNumber: 21n, logIndex: 1, reserve0: 5n, reserve1: 6n },
-    ]);
+    const batch = makeBatch(
+      again,
+      [20n, 21n],
+      [{ pair: POOL_A, blockNumber: 21n, logIndex: 1, reserve0: 5n, reserve1: 6n }],
+    );
     await store.commitRange("bsc", batch);
     await store.commitRange("bsc", { ...batch, checkpoint: { blockNumber: 21n, blockHash: hash(0x21) } });
 
@@ -299,7 +330,7 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
     expect(await store.listReserves("bsc")).toEqual(batch.reserves);
     expect(await store.getCheckpoint("bsc")).toEqual({ blockNumber: 21n, blockHash: hash(0x21) });
     // A replaced trade gets a new seq, so a replica tailing by seq sees the new version.
-    const maxBefore = before.reduce((m, t) => (t.seq > m ? t.seq : m), 0n);
+    const maxBefore = before.map((t) => t.seq).sort((a, b) => (a < b ? -1 : 1))[before.length - 1]!;
     for (const t of after) expect(t.seq).toBeGreaterThan(maxBefore);
   });
 
@@ -390,12 +421,17 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
       { address: addr(0x70), name: "Tether USD", symbol: "USDT-old", decimals: 6 },
       { address: addr(0x70), name: "Tether USD", symbol: "USDT", decimals: 6 },
       { address: addr(0x71), name: "Wrapped BNB", symbol: "WBNB", decimals: 18 },
+      // Free text must survive bulk writes unchanged: quotes, backslashes, commas, braces, "NULL", "".
+      { address: addr(0x72), name: 'Odd "Token", {x} \\ y', symbol: "NULL", decimals: 0 },
+      { address: addr(0x73), name: "", symbol: "", decimals: 255 },
     ]);
     await store.upsertTokens("bsc", []);
     expect(await store.listTokens("bsc")).toEqual([
       { address: "", name: "BNB", symbol: "BNB", decimals: 18 },
       { address: addr(0x70), name: "Tether USD", symbol: "USDT", decimals: 6 },
       { address: addr(0x71), name: "Wrapped BNB", symbol: "WBNB", decimals: 18 },
+      { address: addr(0x72), name: 'Odd "Token", {x} \\ y', symbol: "NULL", decimals: 0 },
+      { address: addr(0x73), name: "", symbol: "", decimals: 255 },
     ]);
     expect(await store.listTokens("eth")).toEqual([]);
 
@@ -408,25 +444,41 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
 
   test("error: a commit that fails mid-batch leaves nothing half-written", async () => {
     const store = await fresh();
-    const good = makeBatch([makeTrade(0, 70n)], [70n], [
-      { pair: POOL_A, blockNumber: 70n, logIndex: 0, reserve0: 1n, reserve1: 1n },
-    ]);
+    const good = makeBatch(
+      [makeTrade(0, 70n)],
+      [70n],
+      [{ pair: POOL_A, blockNumber: 70n, logIndex: 0, reserve0: 1n, reserve1: 1n }],
+    );
     await store.commitRange("bsc", good);
 
-    // The same transaction twice in one batch violates the (network, tx_hash) key after other rows went in.
+    const seqBefore = (await store.listTrades("bsc", 0))[0]!.seq;
+
+    // The batch replaces the stored trade (its old row is deleted first), then lists one transaction twice:
+    // the (network, tx_hash) key fails after other rows already went in.
     const bad: RangeBatch = {
-      ...makeBatch([makeTrade(1, 71n), makeTrade(2, 72n), makeTrade(1, 72n)], [71n, 72n], [
-        { pair: POOL_A, blockNumber: 72n, logIndex: 0, reserve0: 9n, reserve1: 9n },
-      ]),
+      ...makeBatch(
+        [makeTrade(0, 70n, { amountIn: 1n }), makeTrade(1, 71n), makeTrade(2, 72n), makeTrade(1, 72n)],
+        [71n, 72n],
+        [{ pair: POOL_A, blockNumber: 72n, logIndex: 0, reserve0: 9n, reserve1: 9n }],
+      ),
     };
     bad.pairs = [
       ...bad.pairs,
-      { address: POOL_B, dex: "pancake-v2", factory: addr(0xf2), token0: addr(3), token1: addr(4), feeBps: 25 },
+      {
+        address: POOL_B,
+        dex: "pancake-v2",
+        factory: addr(0xf2),
+        token0: addr(3),
+        token1: addr(4),
+        feeBps: 25,
+      },
     ];
     await expect(store.commitRange("bsc", bad)).rejects.toThrow(/unique|duplicate/i);
 
     expect(await store.getCheckpoint("bsc")).toEqual(good.checkpoint);
-    expect(withoutSeq(await store.listTrades("bsc", 0))).toEqual(good.trades);
+    const kept = await store.listTrades("bsc", 0);
+    expect(withoutSeq(kept)).toEqual(good.trades);
+    expect(kept[0]!.seq).toBe(seqBefore);
     expect(await store.listBlocks("bsc")).toEqual(good.blocks);
     expect(await store.listPairs("bsc")).toEqual(good.pairs);
     expect(await store.listReserves("bsc")).toEqual(good.reserves);

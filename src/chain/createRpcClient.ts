@@ -1,0 +1,239 @@
+import {
+  BaseError,
+  type Chain,
+  createPublicClient,
+  createTransport,
+  defineChain,
+  type EIP1193RequestFn,
+  type EIP1193RequestOptions,
+  fallback,
+  http,
+  type PublicClient,
+  TimeoutError,
+  type Transport,
+} from "viem";
+import { classifyRpcError, errorText, findHttpError } from "./classifyRpcError.js";
+
+/** The client every chain function takes: a viem PublicClient (ours, or any other in tests). */
+export type RpcClient = PublicClient<Transport, Chain | undefined>;
+
+/** A pino-compatible logger (only warn is used). */
+export interface RpcLogger {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+/** Options of createRpcClient. */
+export interface CreateRpcClientOptions {
+  /** JSON-RPC URLs in order of preference; later ones are failovers. */
+  urls: readonly string[];
+  chainId: number;
+  /** Network name for messages (default `chain <id>`). */
+  name?: string;
+  /** Per HTTP request, including reading the body (default 10 s). */
+  timeoutMs?: number;
+  /** Retries after the first attempt over all URLs (default 4). */
+  retryCount?: number;
+  /** Base of the exponential backoff: delay = base * 2^attempt, plus up to 25% jitter (default 250 ms). */
+  retryDelayMs?: number;
+  /** Upper bound of one backoff or Retry-After wait (default 30 s). */
+  maxRetryDelayMs?: number;
+  /** How long a URL that timed out, refused or rate-limited is skipped (doubles while it keeps failing; default 5 s). */
+  cooldownMs?: number;
+  /** Largest response body accepted; viem's default of 10 MB is too small for dense eth_getLogs (default 128 MiB). */
+  maxResponseBytes?: number;
+  /** Send concurrent requests as JSON-RPC batches (default false). */
+  batch?: boolean;
+  log?: RpcLogger;
+}
+
+/** Thrown for a URL that is cooling down, so viem's fallback moves on to the next URL at once. */
+export class UrlCoolingDownError extends BaseError {
+  readonly retryAfterMs: number | undefined;
+  constructor(label: string, untilMs: number, retryAfterMs: number | undefined) {
+    super(`RPC URL ${label} is cooling down for ${Math.max(0, untilMs - Date.now())} ms after failures.`, {
+      name: "UrlCoolingDownError",
+    });
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+interface RequestArgs {
+  method: string;
+  params?: unknown;
+}
+
+interface UrlHealth {
+  label: string;
+  failures: number;
+  downUntil: number;
+  /** Set while the cooldown comes from a Retry-After header: the URL asked us to wait. */
+  retryAfterUntil: number;
+}
+
+const MAX_COOLDOWN_MS = 60_000;
+
+/** Milliseconds a Retry-After header (seconds or HTTP date) asks for, if the error carries one. */
+export function retryAfterMs(error: unknown): number | undefined {
+  if (error instanceof UrlCoolingDownError) return error.retryAfterMs;
+  const header = findHttpError(error)?.headers?.get("Retry-After");
+  if (header === undefined || header === null || header.trim() === "") return undefined;
+  const seconds = Number(header.trim());
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+// Only the host: URLs of hosted providers carry API keys in their paths.
+function labelOf(url: string, index: number): string {
+  try {
+    return `#${index} ${new URL(url).host}`;
+  } catch {
+    return `#${index}`;
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Creates a viem PublicClient over several JSON-RPC URLs: viem's fallback transport fails over in
+ * order, a URL that times out, refuses or rate-limits is skipped for a cooldown, and whole
+ * requests are retried with exponential backoff or the server's Retry-After. Errors that a
+ * retry cannot fix (reverts, bad requests, eth_getLogs range errors) are thrown at once.
+ */
+export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
+  if (options.urls.length === 0) throw new Error("createRpcClient: at least one RPC URL is required");
+  const timeout = options.timeoutMs ?? 10_000;
+  const retryCount = options.retryCount ?? 4;
+  const retryDelayMs = options.retryDelayMs ?? 250;
+  const maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
+  const cooldownMs = options.cooldownMs ?? 5_000;
+  const log = options.log;
+  const health: UrlHealth[] = options.urls.map((url, i) => ({
+    label: labelOf(url, i),
+    failures: 0,
+    downUntil: 0,
+    retryAfterUntil: 0,
+  }));
+
+  const guarded = (url: string, i: number): Transport => {
+    const state = health[i]!;
+    const base = http(url, {
+      timeout,
+      retryCount: 0,
+      maxResponseBodySize: options.maxResponseBytes ?? 128 * 1024 * 1024,
+      batch: options.batch === true ? { batchSize: 100, wait: 0 } : false,
+    });
+    return (params) => {
+      const inner = base({ ...params, retryCount: 0, timeout });
+      return createTransport(
+        {
+          key: "guarded-http",
+          name: `HTTP ${state.label}`,
+          type: "http",
+          retryCount: 0,
+          timeout,
+          request: (async (args: RequestArgs, requestOptions?: EIP1193RequestOptions) => {
+            const now = Date.now();
+            // Skip a cooling URL unless every URL is cooling: then trying beats failing.
+            if (state.downUntil > now && health.some((other) => other.downUntil <= now)) {
+              const waitMs = state.retryAfterUntil > now ? state.retryAfterUntil - now : undefined;
+              throw new UrlCoolingDownError(state.label, state.downUntil, waitMs);
+            }
+            try {
+              const result = await inner.request(args, requestOptions);
+              state.failures = 0;
+              state.downUntil = 0;
+              state.retryAfterUntil = 0;
+              return result;
+            } catch (error) {
+              const timedOut =
+                error instanceof BaseError && error.walk((e) => e instanceof TimeoutError) !== null;
+              if (timedOut || classifyRpcError(error, args.method) === "transient") {
+                state.failures++;
+                const wait = retryAfterMs(error);
+                const backoff = Math.min(cooldownMs * 2 ** (state.failures - 1), MAX_COOLDOWN_MS);
+                state.downUntil = Date.now() + Math.max(backoff, Math.min(wait ?? 0, maxRetryDelayMs));
+                state.retryAfterUntil = wait === undefined ? 0 : Date.now() + Math.min(wait, maxRetryDelayMs);
+                log?.warn(
+                  {
+                    url: state.label,
+                    method: args.method,
+                    failures: state.failures,
+                    error: errorText(error),
+                  },
+                  "rpc url failed; failing over",
+                );
+              }
+              throw error;
+            }
+          }) as EIP1193RequestFn,
+        },
+        inner.value,
+      );
+    };
+  };
+
+  const failover = fallback(options.urls.map(guarded), { rank: false, retryCount: 0 });
+
+  const retrying: Transport = (params) => {
+    const inner = failover({ ...params, retryCount: 0, timeout });
+    return createTransport(
+      {
+        key: "swapgraph-rpc",
+        name: "swapgraph RPC (failover + retries)",
+        type: "fallback",
+        retryCount: 0,
+        timeout,
+        request: (async (args: RequestArgs, requestOptions?: EIP1193RequestOptions) => {
+          const signal = requestOptions?.signal;
+          for (let attempt = 0; ; attempt++) {
+            try {
+              return await inner.request(args, requestOptions);
+            } catch (error) {
+              const kind = classifyRpcError(error, args.method);
+              const timedOut =
+                error instanceof BaseError && error.walk((e) => e instanceof TimeoutError) !== null;
+              const retryable = kind === "transient" || (timedOut && args.method !== "eth_getLogs");
+              if (!retryable || attempt >= retryCount || signal?.aborted) throw error;
+              const backoff = retryDelayMs * 2 ** attempt * (1 + Math.random() * 0.25);
+              const delay = Math.min(Math.max(backoff, retryAfterMs(error) ?? 0), maxRetryDelayMs);
+              log?.warn(
+                {
+                  method: args.method,
+                  attempt: attempt + 1,
+                  delayMs: Math.round(delay),
+                  error: errorText(error),
+                },
+                "rpc request failed; retrying",
+              );
+              await sleep(delay, signal);
+            }
+          }
+        }) as EIP1193RequestFn,
+      },
+      inner.value,
+    );
+  };
+
+  const chain = defineChain({
+    id: options.chainId,
+    name: options.name ?? `chain ${options.chainId}`,
+    nativeCurrency: { name: "Native", symbol: "NATIVE", decimals: 18 },
+    rpcUrls: { default: { http: [...options.urls] } },
+  });
+  // cacheTime 0: the indexer polls the head and must not get a cached block number.
+  return createPublicClient({ chain, transport: retrying, cacheTime: 0 });
+}

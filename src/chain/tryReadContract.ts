@@ -1,0 +1,66 @@
+import {
+  type Abi,
+  type Address,
+  type ContractFunctionName,
+  decodeFunctionResult,
+  encodeFunctionData,
+  type Hex,
+} from "viem";
+import { RpcError } from "../errors.js";
+import { classifyRpcError, errorText } from "./classifyRpcError.js";
+import type { RpcClient } from "./createRpcClient.js";
+
+/** Outcome of an eth_call that reached the chain: its raw return data, or the revert. */
+export type RawCallResult = { ok: true; data: Hex } | { ok: false; reason: "revert" };
+
+/**
+ * eth_call that tells the chain's answer (data, possibly empty "0x", or a revert) from a failure
+ * to ask (thrown as RpcError after the client's retries).
+ */
+export async function callRaw(
+  client: RpcClient,
+  to: Address,
+  data: Hex,
+  blockNumber?: bigint,
+): Promise<RawCallResult> {
+  try {
+    const result = await client.call(blockNumber === undefined ? { to, data } : { to, data, blockNumber });
+    return { ok: true, data: result.data ?? "0x" };
+  } catch (error) {
+    if (classifyRpcError(error, "eth_call") === "revert") return { ok: false, reason: "revert" };
+    const at = blockNumber === undefined ? "latest" : `block ${blockNumber}`;
+    throw new RpcError(`eth_call to ${to.toLowerCase()} at ${at} failed.`, {
+      details: errorText(error),
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Calls a view function and decodes its result; undefined when the contract reverted, has no
+ * code, or returned data of the wrong shape. Transport failures throw RpcError.
+ */
+export async function tryReadContract<
+  const abi extends Abi,
+  name extends ContractFunctionName<abi, "view" | "pure">,
+>(
+  client: RpcClient,
+  args: { address: Address; abi: abi; functionName: name; args?: readonly unknown[]; blockNumber?: bigint },
+): Promise<unknown> {
+  const data = encodeFunctionData({
+    abi: args.abi,
+    functionName: args.functionName,
+    args: args.args ?? [],
+  } as Parameters<typeof encodeFunctionData>[0]);
+  const result = await callRaw(client, args.address, data, args.blockNumber);
+  if (!result.ok || result.data === "0x") return undefined;
+  try {
+    return decodeFunctionResult({
+      abi: args.abi,
+      functionName: args.functionName,
+      data: result.data,
+    } as Parameters<typeof decodeFunctionResult>[0]);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,136 @@
+import type { Hash } from "viem";
+import type { ChainWriter } from "./createChainWriter.js";
+import type { Prng } from "./createPrng.js";
+import type { TradeEncoder } from "./createTradeEncoder.js";
+import type { PlannedTrade, TradeGenerator } from "./createTradeGenerator.js";
+import { swapEvent } from "./devnetAbis.js";
+
+/** What a simulated history put on the chain. */
+export interface HistorySummary {
+  /** Swap transactions (one trade may hop through several pools). */
+  trades: number;
+  /** Transactions sent, approvals included. */
+  transactions: number;
+  /** Swap events emitted: one per pool hop. */
+  swapLogs: number;
+  blocks: number;
+  fromBlock: bigint;
+  toBlock: bigint;
+  fromTimestamp: number;
+  toTimestamp: number;
+  /** Wall-clock milliseconds it took. */
+  ms: number;
+}
+
+/** Options of one simulated history. */
+export interface SimulateHistoryOptions {
+  generator: TradeGenerator;
+  encoder: TradeEncoder;
+  prng: Prng;
+  trades: number;
+  days: number;
+  /** Unix seconds of the last history block (normally: now). */
+  endTimestamp: number;
+  /** Average trades per block; fuller blocks are cheaper on anvil (default 5). */
+  tradesPerBlock?: number;
+  log?: (message: string) => void;
+}
+
+const DAY = 86_400;
+
+/**
+ * Mines `days` of trading ending at `endTimestamp`: blocks spread over the period with a daily
+ * rhythm and day-to-day swings in both trade count and size. Each block is one batch of
+ * transactions followed by evm_mine at the block's timestamp. Verifies every swap happened.
+ */
+export async function simulateHistory(writer: ChainWriter, options: SimulateHistoryOptions): Promise<HistorySummary> {
+  const started = performance.now();
+  const { prng, days } = options;
+  const slots = Math.max(1, Math.ceil(options.trades / (options.tradesPerBlock ?? 5)));
+  const spacing = (days * DAY) / slots;
+  const start = options.endTimestamp - days * DAY;
+
+  const dayWeights = Array.from({ length: Math.ceil(days) }, () => 0.45 + 1.1 * prng.next());
+  const slotWeights: number[] = [];
+  for (let i = 0; i < slots; i++) {
+    const t = i * spacing;
+    const hour = (t % DAY) / 3600;
+    slotWeights.push((dayWeights[Math.floor(t / DAY)] ?? 1) * (1 + 0.45 * Math.sin((2 * Math.PI * (hour - 9)) / 24)));
+  }
+  const perSlot = distribute(options.trades, slotWeights, prng);
+
+  const fromBlock = (await writer.client.getBlockNumber()) + 1n;
+  let transactions = 0;
+  let expectedSwapLogs = 0;
+  let blocks = 0;
+  let fromTimestamp = 0;
+  const hashes: Hash[] = [];
+  let nextReport = 0.25;
+  for (let i = 0; i < slots; i++) {
+    const count = perSlot[i] ?? 0;
+    if (count === 0) continue;
+    const timestamp = Math.min(
+      options.endTimestamp,
+      Math.floor(start + i * spacing + prng.next() * spacing * 0.9),
+    );
+    const sizeFactor = dayWeights[Math.floor((i * spacing) / DAY)] ?? 1;
+    const trades: PlannedTrade[] = [];
+    for (let k = 0; k < count; k++) trades.push(options.generator.next(sizeFactor));
+    for (const trade of trades) expectedSwapLogs += trade.path.length - 1;
+    const txs = options.encoder.encode(trades, timestamp + 1200);
+    transactions += txs.length;
+    hashes.push(...(await writer.send(txs)));
+    const mined = await writer.mine(timestamp);
+    if (blocks === 0) fromTimestamp = mined;
+    blocks++;
+    if (i / slots >= nextReport) {
+      options.log?.(`history ${Math.round((i / slots) * 100)}%: ${blocks} blocks, ${transactions} txs`);
+      nextReport += 0.25;
+    }
+  }
+  const toBlock = await writer.client.getBlockNumber();
+  await writer.assertPoolEmpty();
+  const swapLogs = await writer.client.getLogs({
+    event: swapEvent,
+    fromBlock,
+    toBlock,
+  });
+  if (swapLogs.length !== expectedSwapLogs) {
+    await writer.assertSucceeded(hashes);
+    throw new Error(`devnet: expected ${expectedSwapLogs} Swap logs, found ${swapLogs.length}`);
+  }
+  return {
+    trades: options.trades,
+    transactions,
+    swapLogs: swapLogs.length,
+    blocks,
+    fromBlock,
+    toBlock,
+    fromTimestamp,
+    toTimestamp: writer.lastTimestamp,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+/** Spreads `total` items over slots with probability proportional to their weights. */
+function distribute(total: number, weights: readonly number[], prng: Prng): number[] {
+  const cumulative: number[] = [];
+  let sum = 0;
+  for (const w of weights) {
+    sum += w;
+    cumulative.push(sum);
+  }
+  const counts = new Array<number>(weights.length).fill(0);
+  for (let n = 0; n < total; n++) {
+    const r = prng.next() * sum;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((cumulative[mid] ?? 0) > r) hi = mid;
+      else lo = mid + 1;
+    }
+    counts[lo] = (counts[lo] ?? 0) + 1;
+  }
+  return counts;
+}

@@ -1,0 +1,135 @@
+import { resolve } from "node:path";
+import type { NetworkConfig } from "../config/types.js";
+import { NETWORKS, type NetworkName } from "../domain/types.js";
+import { type CompiledContracts, compileContracts } from "./compileContracts.js";
+import { buildNetworkConfig } from "./buildNetworkConfig.js";
+import { DEVNET_PRESETS } from "./devnetPresets.js";
+import { type DevnetChainHandle, type DevnetChainInfo, startDevnetChain } from "./startDevnetChain.js";
+import type { LiveTrading } from "./startLiveTrading.js";
+import { loadUniswapArtifacts } from "./uniswapArtifacts.js";
+import { writeManifest } from "./writeManifest.js";
+
+/** Options of the demo devnet. */
+export interface StartDevnetOptions {
+  /** Default: all three (bsc 56, eth 1, polygon 137). */
+  networks?: NetworkName[];
+  /** Seed of everything random: the same seed gives the same chains (default 1). */
+  seed?: number;
+  /** Days of history ending now (default 7). */
+  days?: number;
+  /** Swap transactions in each network's history (default 3,000). */
+  swapsPerNetwork?: number;
+  /** Trader accounts per network (default 60). */
+  traders?: number;
+  /** Average trades per history block (default 5). */
+  swapsPerBlock?: number;
+  /** Average milliseconds between live blocks; 0 = no live trading (default 3,000). */
+  liveIntervalMs?: number;
+  /** Where the manifest and the compiled contracts go (default ".data/devnet"). */
+  dataDir?: string;
+  log?: (message: string) => void;
+}
+
+/** A running devnet. */
+export interface Devnet {
+  /** What the indexer needs per network; also written to the manifest. */
+  networks: NetworkConfig[];
+  /** Absolute path of manifest.json: `{"networks": NetworkConfig[]}` with bigints as strings. */
+  manifestPath: string;
+  chains: DevnetChainInfo[];
+  timings: { compileMs: number; compileSource: CompiledContracts["source"]; totalMs: number };
+  /** Stops live trading on every chain (the chains keep running). */
+  stopLive(): Promise<void>;
+  /** Stops live trading and every anvil; safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one anvil chain per network in parallel, deploys tokens and two Uniswap-V2 DEXes on
+ * each, seeds liquidity at realistic prices, mines `days` of seeded trading history ending now,
+ * writes the manifest, and keeps trading live if asked.
+ */
+export async function startDevnet(options: StartDevnetOptions = {}): Promise<Devnet> {
+  const started = performance.now();
+  const networks = options.networks ?? [...NETWORKS];
+  const seed = options.seed ?? 1;
+  const days = options.days ?? 7;
+  const trades = options.swapsPerNetwork ?? 3000;
+  const traders = options.traders ?? 60;
+  const liveIntervalMs = options.liveIntervalMs ?? 3000;
+  const dataDir = resolve(options.dataDir ?? ".data/devnet");
+  const log = options.log ?? (() => {});
+  if (networks.length === 0) throw new Error("startDevnet: no networks");
+  if (!(days > 0)) throw new Error(`startDevnet: days must be positive, got ${days}`);
+  if (!Number.isInteger(trades) || trades < 1) throw new Error(`startDevnet: swapsPerNetwork must be >= 1`);
+  if (!Number.isInteger(traders) || traders < 1) throw new Error(`startDevnet: traders must be >= 1`);
+
+  let compiled: Promise<CompiledContracts> | undefined;
+  const bytecode = () => {
+    compiled ??= compileContracts({ cacheDir: dataDir });
+    return compiled;
+  };
+  const artifacts = loadUniswapArtifacts();
+  const endTimestamp = Math.floor(Date.now() / 1000);
+  const settled = await Promise.allSettled(
+    networks.map((network) =>
+      startDevnetChain({
+        preset: DEVNET_PRESETS[network],
+        seed,
+        days,
+        trades,
+        traders,
+        ...(options.swapsPerBlock === undefined ? {} : { tradesPerBlock: options.swapsPerBlock }),
+        endTimestamp,
+        bytecode,
+        artifacts,
+        log,
+      }),
+    ),
+  );
+  const handles: DevnetChainHandle[] = [];
+  for (const result of settled) if (result.status === "fulfilled") handles.push(result.value);
+  const failed = settled.find((r) => r.status === "rejected");
+  if (failed !== undefined) {
+    await Promise.all(handles.map((h) => h.anvil.stop()));
+    throw failed.reason;
+  }
+
+  const configs = handles.map((h) =>
+    buildNetworkConfig(h.market, DEVNET_PRESETS[h.info.network], h.info.rpcUrl, {
+      windowDays: days,
+      listTimestamp: endTimestamp,
+    }),
+  );
+  const manifestPath = resolve(dataDir, "manifest.json");
+  const live: LiveTrading[] = [];
+  const stopLive = async () => {
+    await Promise.all(live.splice(0).map((l) => l.stop()));
+  };
+  const stop = async () => {
+    await stopLive();
+    await Promise.all(handles.map((h) => h.anvil.stop()));
+  };
+  try {
+    await writeManifest(manifestPath, configs);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  if (liveIntervalMs > 0) {
+    for (const h of handles) live.push(h.startLiveTrading(liveIntervalMs, (m) => log(`[${h.info.network}] ${m}`)));
+  }
+  const compiledResult = await bytecode();
+  return {
+    networks: configs,
+    manifestPath,
+    chains: handles.map((h) => h.info),
+    timings: {
+      compileMs: compiledResult.compileMs,
+      compileSource: compiledResult.source,
+      totalMs: Math.round(performance.now() - started),
+    },
+    stopLive,
+    stop,
+  };
+}

@@ -1,0 +1,264 @@
+import { type Address, type Hash, toHex } from "viem";
+import type { NetworkName } from "../domain/types.js";
+import type { CompiledContracts } from "./compileContracts.js";
+import { type ChainWriter, createChainWriter } from "./createChainWriter.js";
+import { createPrng } from "./createPrng.js";
+import { createTradeEncoder } from "./createTradeEncoder.js";
+import { createTradeGenerator } from "./createTradeGenerator.js";
+import { deployDex } from "./deployDex.js";
+import { deployTokens } from "./deployTokens.js";
+import { uniswapV2FactoryAbi } from "./devnetAbis.js";
+import type { DevnetPreset } from "./devnetPresets.js";
+import type { DevnetDex, DevnetMarket } from "./devnetTypes.js";
+import { fundTraders } from "./fundTraders.js";
+import { planLiquidity } from "./planLiquidity.js";
+import { seedLiquidity } from "./seedLiquidity.js";
+import { type HistorySummary, simulateHistory } from "./simulateHistory.js";
+import { type Anvil, startAnvil } from "./startAnvil.js";
+import { type LiveTrading, startLiveTrading } from "./startLiveTrading.js";
+import { parseUsd } from "./usdToUnits.js";
+
+/** A pool of a devnet chain, as plain data. */
+export interface DevnetPoolInfo {
+  dex: string;
+  address: Address;
+  symbols: [string, string];
+  tvlUsd: bigint;
+  thin: boolean;
+}
+
+/** Plain facts about one running devnet chain (all addresses lowercase). */
+export interface DevnetChainInfo {
+  network: NetworkName;
+  chainId: number;
+  rpcUrl: string;
+  /** Process id of its anvil. */
+  pid: number;
+  wrapped: Address;
+  dexes: DevnetDex[];
+  /** Listed tokens by symbol, the wrapped native included. */
+  tokens: Record<string, Address>;
+  /** Tokens in no token list, by symbol. */
+  unlisted: Record<string, Address>;
+  /** The tiny pool whose price is far off the market. */
+  thinPool: Address;
+  pools: DevnetPoolInfo[];
+  /** Unlocked anvil accounts that traded in the history. */
+  traders: Address[];
+  /** Unlocked anvil account that deployed everything and owns the liquidity. */
+  deployer: Address;
+  history: HistorySummary;
+  timings: { anvilMs: number; setupMs: number; historyMs: number };
+}
+
+/** A running devnet chain with what is needed to keep trading on it. */
+export interface DevnetChainHandle {
+  info: DevnetChainInfo;
+  market: DevnetMarket;
+  writer: ChainWriter;
+  anvil: Anvil;
+  /** Starts trading at the current time every `intervalMs` on average. */
+  startLiveTrading(intervalMs: number, log?: (message: string) => void): LiveTrading;
+}
+
+/** Options of one devnet chain. */
+export interface StartDevnetChainOptions {
+  preset: DevnetPreset;
+  seed: number;
+  days: number;
+  trades: number;
+  traders: number;
+  tradesPerBlock?: number;
+  /** Unix seconds the history ends at (default: now). */
+  endTimestamp?: number;
+  /** Called once anvil is up, so the solc compile overlaps anvil's start. */
+  bytecode: () => Promise<CompiledContracts>;
+  artifacts: { factory: `0x${string}`; router: `0x${string}`; pairInitCodeHash: Hash };
+  log?: (message: string) => void;
+}
+
+const DAY = 86_400;
+// Every trader holds this much of each token and tens of times more native coin: plenty for the history.
+const TRADER_USD_PER_TOKEN = parseUsd("3000000");
+const TRADER_NATIVE_USD = parseUsd("50000000");
+
+/** Starts anvil for one network, deploys tokens and two DEXes, seeds pools and mines the history. */
+export async function startDevnetChain(options: StartDevnetChainOptions): Promise<DevnetChainHandle> {
+  const { preset } = options;
+  const log = (message: string) => options.log?.(`[${preset.network}] ${message}`);
+  const endTimestamp = options.endTimestamp ?? Math.floor(Date.now() / 1000);
+  const genesis = endTimestamp - Math.ceil(options.days * DAY) - 3600;
+  const nativePrice = parseUsd(preset.native.priceUsd);
+
+  let started = performance.now();
+  const anvil = await startAnvil({
+    chainId: preset.chainId,
+    accounts: options.traders + 1,
+    balance: TRADER_NATIVE_USD / nativePrice + 1n,
+    mnemonicSeed: mixSeed(options.seed, preset.chainId, 0),
+    genesisTimestamp: genesis,
+  });
+  const anvilMs = Math.round(performance.now() - started);
+  try {
+    started = performance.now();
+    const writer = createChainWriter(anvil.rpcUrl);
+    const accounts = (await writer.client.request({ method: "eth_accounts", params: [] })).map(
+      (a) => a.toLowerCase() as Address,
+    );
+    const deployer = accounts[0] as Address;
+    const traders = accounts.slice(1, 1 + options.traders);
+    // The deployer seeds every pool's native side: give it far more than any trader.
+    await writer.client.request({ method: "anvil_setBalance", params: [deployer, toHex(10n ** 36n)] });
+
+    const plan = planLiquidity(preset);
+    const supplies = new Map<string, bigint>();
+    for (const { spec, amountA, amountB } of plan) {
+      supplies.set(spec.a, (supplies.get(spec.a) ?? 0n) + amountA);
+      supplies.set(spec.b, (supplies.get(spec.b) ?? 0n) + amountB);
+    }
+    const bytecode = await options.bytecode();
+    const setupHashes: Hash[] = [];
+    const deployed = await deployTokens(writer, {
+      preset,
+      bytecode,
+      deployer,
+      initialSupply: (symbol) => supplies.get(symbol) ?? 0n,
+    });
+    setupHashes.push(...deployed.hashes);
+    const dexes: DevnetDex[] = [];
+    for (const name of preset.dexes) {
+      const result = await deployDex(writer, {
+        name,
+        deployer,
+        wrapped: deployed.wrapped.address,
+        artifacts: options.artifacts,
+      });
+      dexes.push(result.dex);
+      setupHashes.push(...result.hashes);
+    }
+    const dexPair = [dexes[0], dexes[1]] as [DevnetDex, DevnetDex];
+    const seeded = await seedLiquidity(writer, {
+      deployer,
+      tokens: deployed.tokens,
+      dexes: dexPair,
+      plan,
+      pairInitCodeHash: options.artifacts.pairInitCodeHash,
+    });
+    setupHashes.push(...seeded.hashes);
+    await writer.mine(genesis + 60);
+    setupHashes.push(
+      ...(await fundTraders(writer, {
+        deployer,
+        traders,
+        tokens: deployed.tokens.values(),
+        usdPerToken: TRADER_USD_PER_TOKEN,
+      })),
+    );
+    await writer.mine(genesis + 120);
+    await writer.assertPoolEmpty();
+    await writer.assertSucceeded(setupHashes);
+    await assertPairs(writer, seeded.pools, dexPair);
+    const setupMs = Math.round(performance.now() - started);
+    log(`deployed ${deployed.tokens.size} tokens, 2 DEXes, ${seeded.pools.length} pools in ${setupMs} ms`);
+
+    const market: DevnetMarket = {
+      network: preset.network,
+      chainId: preset.chainId,
+      deployer,
+      wrapped: deployed.wrapped,
+      tokens: deployed.tokens,
+      dexes: dexPair,
+      pools: seeded.pools,
+    };
+    const generator = createTradeGenerator(market, traders, createPrng(mixSeed(options.seed, preset.chainId, 1)));
+    const encoder = createTradeEncoder(market);
+    const history = await simulateHistory(writer, {
+      generator,
+      encoder,
+      prng: createPrng(mixSeed(options.seed, preset.chainId, 2)),
+      trades: options.trades,
+      days: options.days,
+      endTimestamp,
+      ...(options.tradesPerBlock === undefined ? {} : { tradesPerBlock: options.tradesPerBlock }),
+      log,
+    });
+    log(
+      `history: ${history.trades} trades (${history.swapLogs} swaps) in ${history.blocks} blocks, ${history.ms} ms`,
+    );
+
+    const thin = seeded.pools.find((p) => p.thin);
+    const info: DevnetChainInfo = {
+      network: preset.network,
+      chainId: preset.chainId,
+      rpcUrl: anvil.rpcUrl,
+      pid: anvil.pid,
+      wrapped: deployed.wrapped.address,
+      dexes,
+      tokens: Object.fromEntries([...deployed.tokens.values()].filter((t) => t.listed).map((t) => [t.symbol, t.address])),
+      unlisted: Object.fromEntries(
+        [...deployed.tokens.values()].filter((t) => !t.listed).map((t) => [t.symbol, t.address]),
+      ),
+      thinPool: thin?.address ?? ("0x" as Address),
+      pools: seeded.pools.map((p) => ({
+        dex: dexPair[p.dex].name,
+        address: p.address,
+        symbols: [p.a.symbol, p.b.symbol],
+        tvlUsd: p.tvlUsd,
+        thin: p.thin,
+      })),
+      traders,
+      deployer,
+      history,
+      timings: { anvilMs, setupMs, historyMs: history.ms },
+    };
+    return {
+      info,
+      market,
+      writer,
+      anvil,
+      startLiveTrading: (intervalMs, liveLog) =>
+        startLiveTrading(writer, {
+          generator: createTradeGenerator(market, traders, createPrng(mixSeed(options.seed, preset.chainId, 3))),
+          encoder,
+          prng: createPrng(mixSeed(options.seed, preset.chainId, 4)),
+          intervalMs,
+          traders,
+          ...(liveLog === undefined ? {} : { log: liveLog }),
+        }),
+    };
+  } catch (error) {
+    await anvil.stop();
+    throw error;
+  }
+}
+
+/** Checks every offline-computed pair address against the factories. */
+async function assertPairs(
+  writer: ChainWriter,
+  pools: DevnetMarket["pools"],
+  dexes: readonly [DevnetDex, DevnetDex],
+): Promise<void> {
+  const onChain = await Promise.all(
+    pools.map((pool) =>
+      writer.client.readContract({
+        address: dexes[pool.dex].factory,
+        abi: uniswapV2FactoryAbi,
+        functionName: "getPair",
+        args: [pool.a.address, pool.b.address],
+      }),
+    ),
+  );
+  pools.forEach((pool, i) => {
+    if (onChain[i]?.toLowerCase() !== pool.address) {
+      throw new Error(`devnet: pair ${pool.a.symbol}/${pool.b.symbol} is at ${onChain[i]}, expected ${pool.address}`);
+    }
+  });
+}
+
+/** Derives independent 32-bit seeds per network and purpose from the devnet seed. */
+function mixSeed(seed: number, chainId: number, purpose: number): number {
+  let h = (seed ^ 0x9e3779b9) >>> 0;
+  h = Math.imul(h ^ chainId, 0x85ebca6b) >>> 0;
+  h = Math.imul(h ^ (purpose + 0x27d4eb2f), 0xc2b2ae35) >>> 0;
+  return (h ^ (h >>> 15)) >>> 0;
+}

@@ -1,0 +1,99 @@
+import type { NetworkStatus } from "../domain/market.js";
+import type { NetworkName, Token, TokenRef, Trade } from "../domain/types.js";
+import { BadRequestError } from "../errors.js";
+import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
+import type { GraphqlContext } from "./createGraphqlContext.js";
+import { formatDecimal } from "./formatDecimal.js";
+import { getQuote, type QuoteArgs } from "./getQuote.js";
+import { listSwaps, type SwapsArgs } from "./listSwaps.js";
+import { findSymbol, parseTokenInput, resolveToken } from "./resolveToken.js";
+import { BigIntScalar, DecimalScalar, TimestampScalar } from "./scalars.js";
+import { encodeSwapCursor } from "./swapCursor.js";
+
+/** The parent of TokenAmount fields: metadata is loaded lazily, batched per request. */
+interface TokenAmountSource {
+  network: NetworkName;
+  ref: TokenRef;
+  amount: bigint;
+}
+
+const USD_DECIMALS = 18;
+const MAX_DAYS = 31;
+// uint256 has 78 digits: more fixed digits can only add zeros.
+const MAX_DIGITS = 78;
+
+/** Resolvers of schema/*.graphql: thin, every rule lives in the functions they call. */
+export const resolvers = {
+  BigInt: BigIntScalar,
+  Decimal: DecimalScalar,
+  Timestamp: TimestampScalar,
+
+  Query: {
+    quote: (_: unknown, args: QuoteArgs, ctx: GraphqlContext) => getQuote(ctx.reader, args),
+
+    swaps: (_: unknown, args: SwapsArgs, ctx: GraphqlContext) => listSwaps(ctx.reader, args, ctx.now),
+
+    dailyVolumes(_: unknown, args: { network: NetworkName; days: number }, ctx: GraphqlContext) {
+      if (!Number.isInteger(args.days) || args.days < 1 || args.days > MAX_DAYS) {
+        throw new BadRequestError(`days must be between 1 and ${MAX_DAYS}.`);
+      }
+      assertNetworkReady(ctx.reader, args.network);
+      return ctx.reader.listDailyVolumes(args.network, args.days, ctx.now).map((day) => ({
+        date: day.date,
+        addressCount: day.traderCount,
+        volumeUSD: formatDecimal(day.volumeUsd, USD_DECIMALS),
+        tradeCount: day.tradeCount,
+        untrackedCount: day.untrackedCount,
+      }));
+    },
+
+    async token(
+      _: unknown,
+      args: { network: NetworkName; symbolOrAddress: string },
+      ctx: GraphqlContext,
+    ): Promise<Token | null> {
+      assertNetworkConfigured(ctx.reader, args.network);
+      const input = parseTokenInput(args.symbolOrAddress, "symbolOrAddress");
+      if (input.kind === "symbol") return findSymbol(ctx.reader, args.network, input.symbol) ?? null;
+      return resolveToken(ctx.reader, args.network, input, "symbolOrAddress");
+    },
+
+    status: (_: unknown, __: unknown, ctx: GraphqlContext): NetworkStatus[] =>
+      ctx.reader.networks().map((network) => ctx.reader.status(network)),
+  },
+
+  Swap: {
+    sell: (trade: Trade): TokenAmountSource => ({
+      network: trade.network,
+      ref: trade.tokenIn,
+      amount: trade.amountIn,
+    }),
+    buy: (trade: Trade): TokenAmountSource => ({
+      network: trade.network,
+      ref: trade.tokenOut,
+      amount: trade.amountOut,
+    }),
+    volumeUSD: (trade: Trade) => formatDecimal(trade.volumeUsd, USD_DECIMALS),
+  },
+
+  SwapEdge: {
+    cursor: (edge: { node: Trade }) => encodeSwapCursor(edge.node),
+  },
+
+  TokenAmount: {
+    token: (source: TokenAmountSource, _: unknown, ctx: GraphqlContext) =>
+      ctx.tokens(source.network).load(source.ref),
+    async amountDecimal(source: TokenAmountSource, args: { digits?: number | null }, ctx: GraphqlContext) {
+      const digits = args.digits ?? undefined;
+      if (digits !== undefined && (digits < 0 || digits > MAX_DIGITS)) {
+        throw new BadRequestError(`digits must be between 0 and ${MAX_DIGITS}.`);
+      }
+      const token = await ctx.tokens(source.network).load(source.ref);
+      return formatDecimal(source.amount, token.decimals, digits);
+    },
+  },
+
+  NetworkStatus: {
+    lag: (status: NetworkStatus) => status.lagBlocks,
+  },
+};

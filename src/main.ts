@@ -1,0 +1,119 @@
+import { rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { pino } from "pino";
+import { loadConfig } from "./config/loadConfig.js";
+import type { NetworkConfig } from "./config/types.js";
+import { createIndexing } from "./createIndexing.js";
+import { startDevnet } from "./devnet/startDevnet.js";
+import { SwapgraphError } from "./errors.js";
+import type { IndexerProgress } from "./indexer/createNetworkIndexer.js";
+import { createHttpServer } from "./rest/createHttpServer.js";
+import { createStore } from "./store/createStore.js";
+
+/** The composition root: config -> (demo chains) -> store -> indexers + live views -> HTTP. */
+async function main(): Promise<void> {
+  const { config, demo } = loadConfig(process.env, process.argv.slice(2));
+  const log = pino({ level: config.logLevel });
+  const cleanups: (() => Promise<void>)[] = [];
+  let stopping = false;
+
+  async function shutdown(signal: string): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down");
+    for (const cleanup of cleanups.reverse()) {
+      await cleanup().catch((error: unknown) => log.error({ err: String(error) }, "shutdown step failed"));
+    }
+    process.exit(0);
+  }
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  let networks: readonly NetworkConfig[] = config.networks;
+  if (demo) {
+    log.info("no configuration file: starting the embedded demo (anvil chains with seven days of trading)");
+    const started = Date.now();
+    const devnet = await startDevnet({
+      liveIntervalMs: 3_000,
+      log: (message: string) => log.info(message),
+    });
+    cleanups.push(() => devnet.stop());
+    networks = devnet.networks;
+    log.info({ manifest: devnet.manifestPath, seconds: (Date.now() - started) / 1000 }, "demo chains ready");
+    // The demo chains are new on every start, so is the demo store.
+    if (config.store.kind === "sqlite") rmSync(config.store.path, { force: true });
+    for (const suffix of ["-wal", "-shm"]) {
+      if (config.store.kind === "sqlite") rmSync(config.store.path + suffix, { force: true });
+    }
+  }
+
+  const store = createStore(config.store);
+  await store.migrate();
+  cleanups.push(() => store.close());
+
+  const progress = createProgressLog(log);
+  const indexing = createIndexing({ networks, store, log, onProgress: progress });
+  cleanups.push(() => indexing.stop());
+
+  const server = createHttpServer({ reader: indexing.views, log });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.http.port, config.http.host, () => resolve());
+  });
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  const { port } = server.address() as AddressInfo;
+  const base = `http://${config.http.host === "0.0.0.0" ? "127.0.0.1" : config.http.host}:${port}`;
+  indexing.start();
+
+  const lines = [
+    `swapgraph is serving on ${base} (${networks.map((n) => n.name).join(", ")}; store: ${config.store.kind})`,
+    `  GraphiQL:   ${base}/graphql`,
+    `  readiness:  ${base}/ready   (503 until every network's backfill is done)`,
+    "  try:",
+    `    curl '${base}/api/quote?sellToken=BNB&buyToken=USDT'`,
+    `    curl '${base}/api/quote?network=eth&sellToken=WETH&buyToken=USDC'`,
+    `    curl '${base}/api/swaps_24h?network=polygon'`,
+    `    curl '${base}/api/trade_volume_usd_7d'`,
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+/** Logs backfill progress per network at most every two seconds, and once when it is done. */
+function createProgressLog(log: pino.Logger): (progress: IndexerProgress) => void {
+  const last = new Map<string, { at: number; trades: number; started: number }>();
+  return (p) => {
+    const now = Date.now();
+    const state = last.get(p.network) ?? { at: 0, trades: 0, started: now };
+    state.trades += p.trades;
+    last.set(p.network, state);
+    const done = p.indexedBlock >= p.headBlock;
+    if (!done && now - state.at < 2_000) return;
+    state.at = now;
+    const total = p.headBlock - p.fromBlock;
+    const pct = total > 0n ? Number(((p.indexedBlock - p.fromBlock) * 100n) / total) : 100;
+    const seconds = Math.max(0.001, (now - state.started) / 1000);
+    log.info(
+      {
+        network: p.network,
+        block: p.indexedBlock.toString(),
+        head: p.headBlock.toString(),
+        percent: pct,
+        trades: state.trades,
+        tradesPerSecond: Math.round(state.trades / seconds),
+      },
+      done ? "backfill caught up" : "backfill progress",
+    );
+  };
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof SwapgraphError ? error.message : String((error as Error)?.stack ?? error);
+  process.stderr.write(`swapgraph failed to start: ${message}\n`);
+  process.exit(1);
+});

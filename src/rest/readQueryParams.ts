@@ -1,0 +1,31 @@
+import { NETWORKS, type NetworkName } from "../domain/types.js";
+import { BadRequestError } from "../errors.js";
+
+const DEFAULT_NETWORK: NetworkName = "bsc";
+
+function single(params: URLSearchParams, name: string): string | undefined {
+  const values = params.getAll(name);
+  if (values.length > 1) throw new BadRequestError(`${name} was given more than once; give it once.`);
+  return values[0];
+}
+
+/** The `network` query parameter: optional, default bsc; anything else than a known network is a 400. */
+export function readNetwork(params: URLSearchParams): NetworkName {
+  const value = single(params, "network");
+  if (value === undefined) return DEFAULT_NETWORK;
+  const network = NETWORKS.find((name) => name === value);
+  if (network === undefined) {
+    const shown = JSON.stringify(value.length > 20 ? `${value.slice(0, 20)}...` : value);
+    throw new BadRequestError(`network ${shown} is not supported; use one of: ${NETWORKS.join(", ")}.`);
+  }
+  return network;
+}
+
+/** A required token query parameter (symbol or address); missing or empty is a 400. */
+export function readTokenParam(params: URLSearchParams, name: string): string {
+  const value = single(params, name);
+  if (value === undefined || value === "") {
+    throw new BadRequestError(`${name} is required: give a token symbol or a contract address.`);
+  }
+  return value;
+}

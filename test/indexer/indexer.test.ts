@@ -1,0 +1,350 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  createPublicClient,
+  createWalletClient,
+  decodeEventLog,
+  decodeFunctionData,
+  type Hex,
+  http,
+  parseAbi,
+} from "viem";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { NetworkConfig } from "../../src/config/types.js";
+import type { Address, Trade } from "../../src/domain/types.js";
+import { USD_SCALE } from "../../src/domain/types.js";
+import { DeepReorgError } from "../../src/errors.js";
+import { createIndexing, type Indexing } from "../../src/createIndexing.js";
+import type { Devnet } from "../../src/devnet/startDevnet.js";
+import { startDevnet } from "../../src/devnet/startDevnet.js";
+import { createSqliteStore } from "../../src/store/createSqliteStore.js";
+import type { Store } from "../../src/store/types.js";
+import { createTestStores, type TestStore } from "../support/testStores.js";
+import { waitFor } from "../support/waitFor.js";
+
+const routerAbi = parseAbi([
+  "function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)",
+  "function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable",
+  "function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)",
+]);
+const eventsAbi = parseAbi([
+  "event Transfer(address indexed from, address indexed to, uint256 value)",
+  "event Withdrawal(address indexed src, uint256 wad)",
+]);
+const silent = { info() {}, warn() {}, error() {} };
+
+type Expected = Pick<Trade, "txHash" | "blockNumber" | "sender" | "tokenIn" | "amountIn" | "tokenOut" | "amountOut">;
+
+let devnet: Devnet;
+let config: NetworkConfig;
+let dataDir: string;
+const NOW = Math.floor(Date.now() / 1000);
+
+function clientOf(cfg: NetworkConfig) {
+  return createPublicClient({ transport: http(cfg.rpcUrls[0]) });
+}
+
+/**
+ * Derives the trades independently of the indexer: from each router transaction's calldata
+ * (what the trader asked for) and its receipt's token transfers (what the trader got).
+ */
+async function deriveTrades(cfg: NetworkConfig, fromTimestamp: number): Promise<Expected[]> {
+  const client = clientOf(cfg);
+  const routers = new Set(cfg.dexes.map((dex) => dex.router));
+  const head = await client.getBlockNumber({ cacheTime: 0 });
+  const out: Expected[] = [];
+  for (let n = head; n >= 0n; n--) {
+    const block = await client.getBlock({ blockNumber: n, includeTransactions: true });
+    if (Number(block.timestamp) < fromTimestamp) break;
+    for (const tx of block.transactions) {
+      if (tx.to === null || !routers.has(tx.to.toLowerCase() as Address)) continue;
+      let call: ReturnType<typeof decodeFunctionData<typeof routerAbi>>;
+      try {
+        call = decodeFunctionData({ abi: routerAbi, data: tx.input });
+      } catch {
+        continue;
+      }
+      const receipt = await client.getTransactionReceipt({ hash: tx.hash });
+      if (receipt.status !== "success") continue;
+      const path = (call.args[call.functionName === "swapExactETHForTokens" ? 1 : 2] as Address[]).map(
+        (a) => a.toLowerCase() as Address,
+      );
+      const recipient = (call.args[call.functionName === "swapExactETHForTokens" ? 2 : 3] as Address).toLowerCase();
+      const last = path[path.length - 1]!;
+      let amountOut = 0n;
+      for (const log of receipt.logs) {
+        {
+          const ev = decodeEventLogSafe(log);
+          if (call.functionName === "swapExactTokensForETH") {
+            if (ev?.eventName === "Withdrawal") amountOut += ev.args.wad as bigint;
+          } else if (
+            ev?.eventName === "Transfer" &&
+            log.address.toLowerCase() === last &&
+            (ev.args.to as string).toLowerCase() === recipient
+          ) {
+            amountOut += ev.args.value as bigint;
+          }
+        }
+      }
+      out.push({
+        txHash: tx.hash,
+        blockNumber: n,
+        sender: tx.from.toLowerCase() as Address,
+        tokenIn: call.functionName === "swapExactETHForTokens" ? "" : path[0]!,
+        amountIn: call.functionName === "swapExactETHForTokens" ? tx.value : (call.args[0] as bigint),
+        tokenOut: call.functionName === "swapExactTokensForETH" ? "" : last,
+        amountOut,
+      });
+    }
+  }
+  return out.sort((a, b) => (a.blockNumber < b.blockNumber ? -1 : a.blockNumber > b.blockNumber ? 1 : 0));
+}
+
+function decodeEventLogSafe(log: { data: Hex; topics: [Hex, ...Hex[]] | [] }) {
+  try {
+    return decodeEventLog({ abi: eventsAbi, data: log.data, topics: log.topics });
+  } catch {
+    return undefined;
+  }
+}
+
+function project(trades: readonly Trade[]): Expected[] {
+  return trades.map(({ txHash, blockNumber, sender, tokenIn, amountIn, tokenOut, amountOut }) => ({
+    txHash,
+    blockNumber,
+    sender,
+    tokenIn,
+    amountIn,
+    tokenOut,
+    amountOut,
+  }));
+}
+
+async function runUntilReady(indexing: Indexing, cfg: NetworkConfig): Promise<void> {
+  indexing.start();
+  const client = clientOf(cfg);
+  await waitFor(async () => {
+    const status = indexing.views.status(cfg.name);
+    if (status.error !== undefined && status.error.includes("deeper")) throw new Error(status.error);
+    const head = await client.getBlockNumber({ cacheTime: 0 });
+    return status.ready && status.indexedBlock === head;
+  }, 120_000);
+}
+
+/** Sends native-coin swaps from traders and mines them into one block. */
+async function mineSwaps(cfg: NetworkConfig, traders: readonly Address[], amountsWei: readonly bigint[]): Promise<Hex[]> {
+  const wallet = createWalletClient({ transport: http(cfg.rpcUrls[0]) });
+  const client = clientOf(cfg);
+  const router = cfg.dexes[0]!.router!;
+  const stable = cfg.stablecoins[0]!;
+  const hashes: Hex[] = [];
+  for (const [i, value] of amountsWei.entries()) {
+    hashes.push(
+      await wallet.writeContract({
+        account: traders[i % traders.length]!,
+        chain: null,
+        address: router,
+        abi: routerAbi,
+        functionName: "swapExactETHForTokens",
+        args: [0n, [cfg.native.wrapped, stable], traders[i % traders.length]!, BigInt(NOW + 10 * 86_400)],
+        value,
+        gas: 300_000n,
+      }),
+    );
+  }
+  await client.request({ method: "evm_mine" as never, params: [] as never });
+  return hashes;
+}
+
+async function rpc(cfg: NetworkConfig, method: string, params: unknown[] = []): Promise<unknown> {
+  return clientOf(cfg).request({ method: method as never, params: params as never });
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "swapgraph-indexer-"));
+  devnet = await startDevnet({
+    networks: ["bsc"],
+    swapsPerNetwork: 400,
+    traders: 55,
+    liveIntervalMs: 0,
+    dataDir,
+    seed: 7,
+  });
+  config = { ...devnet.networks[0]!, pollIntervalMs: 100 };
+});
+
+afterAll(async () => {
+  await devnet?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => {
+  let store: Store;
+  let indexing: Indexing;
+
+  beforeAll(async () => {
+    store = await testStore.open();
+    indexing = createIndexing({ networks: [config], store, log: silent, now: () => NOW });
+    await runUntilReady(indexing, config);
+  });
+
+  afterAll(async () => {
+    await indexing?.stop();
+    await store?.close();
+    await testStore.cleanup();
+  });
+
+  test("behavior: indexed trades equal what the transactions and receipts say", async () => {
+    const expected = await deriveTrades(config, NOW - 7 * 86_400);
+    const stored = await store.listTrades(config.name, 0);
+    expect(expected.length).toBeGreaterThan(300);
+    expect(project(stored)).toEqual(expected);
+    // The live views hold the same trades as the store.
+    expect(project(indexing.views.listTrades(config.name, { from: 0, to: NOW + 86_400 }))).toEqual(expected);
+  });
+
+  test("behavior: a multi-hop transaction is one trade; native-coin sides show as native", async () => {
+    const stored = await store.listTrades(config.name, 0);
+    const multiHop = stored.filter((t) => t.pools.length >= 2);
+    expect(multiHop.length).toBeGreaterThan(10);
+    expect(new Set(stored.map((t) => t.txHash)).size).toBe(stored.length);
+    expect(stored.some((t) => t.tokenIn === "")).toBe(true);
+    expect(stored.some((t) => t.tokenOut === "")).toBe(true);
+    expect(new Set(stored.map((t) => t.sender)).size).toBeGreaterThanOrEqual(50);
+  });
+
+  test("behavior: trades in the thin pool do not inflate volume", async () => {
+    const chain = devnet.chains[0]!;
+    const stored = await store.listTrades(config.name, 0);
+    const thin = stored.filter((t) => t.pools.includes(chain.thinPool));
+    expect(thin.length).toBeGreaterThan(0);
+    // Every trade is valued within reach of the market prices the pools were seeded at.
+    const market = new Map<string, { price: bigint; decimals: number }>();
+    for (const pool of chain.pools) {
+      for (const side of [pool.a, pool.b]) market.set(side.address, { price: side.priceE18, decimals: side.decimals });
+    }
+    market.set("", market.get(config.native.wrapped)!);
+    for (const trade of thin) {
+      const side = market.get(trade.tokenIn)!;
+      const fair = (trade.amountIn * side.price) / 10n ** BigInt(side.decimals);
+      expect(trade.volumeUsd).toBeLessThanOrEqual(fair * 2n + USD_SCALE);
+    }
+    const total = stored.reduce((sum, t) => sum + t.volumeUsd, 0n);
+    const fairTotal = stored.reduce((sum, t) => {
+      const side = market.get(t.tokenIn);
+      return side === undefined ? sum : sum + (t.amountIn * side.price) / 10n ** BigInt(side.decimals);
+    }, 0n);
+    expect(total).toBeLessThan((fairTotal * 3n) / 2n);
+    expect(total).toBeGreaterThan(fairTotal / 2n);
+  });
+
+  test("behavior: daily volumes are the exact sums of the day's trades", () => {
+    const days = indexing.views.listDailyVolumes(config.name, 7, NOW);
+    const trades = indexing.views.listTrades(config.name, { from: 0, to: NOW + 86_400 });
+    expect(days).toHaveLength(7);
+    for (const day of days) {
+      const of = trades.filter((t) => new Date(t.timestamp * 1000).toISOString().startsWith(day.date));
+      expect(day.volumeUsd).toBe(of.reduce((s, t) => s + t.volumeUsd, 0n));
+      expect(day.traderCount).toBe(new Set(of.map((t) => t.sender)).size);
+    }
+    expect(days.reduce((s, d) => s + d.tradeCount, 0)).toBe(trades.length);
+  });
+});
+
+describe("indexer restarts and reorgs", () => {
+  test("behavior: a restart mid-backfill leaves no duplicate and no gap", async () => {
+    const path = join(dataDir, "restart.sqlite");
+    const small = { ...config, maxLogRange: 40 };
+    const store = createSqliteStore({ path });
+    await store.migrate();
+    let stopAt: bigint | undefined;
+    const stopped = new Promise<void>((resolve) => {
+      const indexing = createIndexing({
+        networks: [small],
+        store,
+        log: silent,
+        now: () => NOW,
+        onProgress: (p) => {
+          stopAt ??= p.fromBlock + (p.headBlock - p.fromBlock) / 3n;
+          if (p.indexedBlock >= stopAt) void indexing.stop().then(resolve);
+        },
+      });
+      indexing.start();
+    });
+    await stopped;
+    const partial = await store.getCheckpoint(config.name);
+    const head = await clientOf(config).getBlockNumber({ cacheTime: 0 });
+    expect(partial!.blockNumber).toBeLessThan(head);
+    await store.close();
+
+    const reopened = createSqliteStore({ path });
+    await reopened.migrate();
+    const second = createIndexing({ networks: [small], store: reopened, log: silent, now: () => NOW });
+    await runUntilReady(second, small);
+    await second.stop();
+    const expected = await deriveTrades(config, NOW - 7 * 86_400);
+    expect(project(await reopened.listTrades(config.name, 0))).toEqual(expected);
+    await reopened.close();
+  });
+
+  test("behavior: a reorg leaves the store equal to the new canonical chain", async () => {
+    const store = createSqliteStore({ path: ":memory:" });
+    await store.migrate();
+    const indexing = createIndexing({ networks: [config], store, log: silent, now: () => NOW });
+    await runUntilReady(indexing, config);
+    const traders = devnet.chains[0]!.traders;
+    const snapshot = (await rpc(config, "evm_snapshot")) as string;
+    const base = await clientOf(config).getBlockNumber({ cacheTime: 0 });
+    const orphaned = [
+      ...(await mineSwaps(config, traders.slice(0, 2), [10n ** 17n, 2n * 10n ** 17n])),
+      ...(await mineSwaps(config, traders.slice(2, 3), [3n * 10n ** 17n])),
+    ];
+    await waitFor(async () => (await store.getCheckpoint(config.name))?.blockNumber === base + 2n, 30_000);
+    expect((await store.listTrades(config.name, 0)).filter((t) => t.blockNumber > base).map((t) => t.txHash)).toEqual(
+      orphaned,
+    );
+
+    await rpc(config, "evm_revert", [snapshot]);
+    const canonical = [
+      ...(await mineSwaps(config, traders.slice(5, 6), [5n * 10n ** 17n])),
+      ...(await mineSwaps(config, traders.slice(6, 8), [6n * 10n ** 17n, 7n * 10n ** 17n])),
+      ...(await mineSwaps(config, traders.slice(8, 9), [8n * 10n ** 17n])),
+    ];
+    await waitFor(async () => (await store.getCheckpoint(config.name))?.blockNumber === base + 3n, 30_000);
+    const after = (await store.listTrades(config.name, 0)).filter((t) => t.blockNumber > base);
+    expect(after.map((t) => t.txHash)).toEqual(canonical);
+    expect(after.map((t) => t.amountIn)).toEqual([5n, 6n, 7n, 8n].map((n) => n * 10n ** 17n));
+    expect(indexing.views.listTrades(config.name, { from: 0, to: NOW + 86_400 }).filter((t) => t.blockNumber > base)).toEqual(
+      after.map(({ seq: _seq, ...t }) => t),
+    );
+    // The indexed result equals an independent reading of the new chain.
+    expect(project(await store.listTrades(config.name, 0))).toEqual(await deriveTrades(config, NOW - 7 * 86_400));
+    await indexing.stop();
+    await store.close();
+  });
+
+  test("error: a reorg deeper than the window stops the indexer with a clear error", async () => {
+    const shallow = { ...config, finalityDepth: 2 };
+    const store = createSqliteStore({ path: ":memory:" });
+    await store.migrate();
+    const indexing = createIndexing({ networks: [shallow], store, log: silent, now: () => NOW });
+    await runUntilReady(indexing, shallow);
+    const traders = devnet.chains[0]!.traders;
+    const snapshot = (await rpc(config, "evm_snapshot")) as string;
+    const base = await clientOf(config).getBlockNumber({ cacheTime: 0 });
+    for (let i = 0; i < 5; i++) await mineSwaps(config, traders.slice(i, i + 1), [10n ** 16n]);
+    await waitFor(async () => (await store.getCheckpoint(config.name))?.blockNumber === base + 5n, 30_000);
+    await rpc(config, "evm_revert", [snapshot]);
+    for (let i = 0; i < 6; i++) await mineSwaps(config, traders.slice(10 + i, 11 + i), [2n * 10n ** 16n]);
+    const run = indexing.indexers.get(config.name)!.run();
+    await expect(run).rejects.toBeInstanceOf(DeepReorgError);
+    await expect(run).rejects.toThrow(/deeper than the unfinalized window of 2 blocks/);
+    expect(indexing.views.status(config.name).error).toMatch(/deeper than the unfinalized window/);
+    expect(indexing.views.status(config.name).ready).toBe(false);
+    // Nothing past the fork was committed from the new branch.
+    expect((await store.getCheckpoint(config.name))!.blockNumber).toBe(base + 5n);
+    await indexing.stop();
+    await store.close();
+  });
+});
