@@ -7,6 +7,7 @@ import { createIndexing } from "./createIndexing.js";
 import { startDevnet } from "./devnet/startDevnet.js";
 import { SwapgraphError } from "./errors.js";
 import type { IndexerProgress } from "./indexer/createNetworkIndexer.js";
+import { createGraphqlServer } from "./graphql/createGraphqlServer.js";
 import { createHttpServer } from "./rest/createHttpServer.js";
 import { createStore } from "./store/createStore.js";
 
@@ -55,7 +56,11 @@ async function main(): Promise<void> {
   const indexing = createIndexing({ networks, store, log, onProgress: progress });
   cleanups.push(() => indexing.stop());
 
-  const server = createHttpServer({ reader: indexing.views, log });
+  const server = createHttpServer({
+    reader: indexing.views,
+    graphql: createGraphqlServer({ reader: indexing.views }),
+    logger: log,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.http.port, config.http.host, () => resolve());

@@ -37,6 +37,8 @@ type DevnetRpcSchema = [
 /** Builds the viem client the devnet talks to anvil with (JSON-RPC batches of up to 1,000 calls). */
 function createDevnetClient(rpcUrl: string) {
   return createPublicClient({
+    // The block number changes with every evm_mine: never serve it from viem's cache.
+    cacheTime: 0,
     transport: http(rpcUrl, { batch: { batchSize: 1000, wait: 0 }, timeout: 60_000, retryCount: 0 }),
     rpcSchema: rpcSchema<DevnetRpcSchema>(),
   });
@@ -56,8 +58,9 @@ export interface ChainWriter {
   /** Re-reads nonces from the chain, e.g. after someone else sent from these accounts. */
   syncNonces(accounts: readonly Address[]): Promise<void>;
   /**
-   * Sends the transactions to the pool. Fees decrease in list order by one wei, so anvil's
-   * fee ordering mines them in exactly this order and a seed reproduces the same chain.
+   * Sends the transactions to the pool. Fees decrease by one wei per transaction in send order
+   * until the next mine, so anvil's fee ordering mines them in exactly this order and a seed
+   * reproduces the same chain.
    */
   send(txs: readonly TxRequest[]): Promise<Hash[]>;
   /** Mines one block with everything pending at `timestamp` (moved up to last + 1 if needed). */
@@ -70,12 +73,16 @@ export interface ChainWriter {
 
 const BASE_PRIORITY_FEE = 1_000_000_000n;
 const BASE_MAX_FEE = 100_000_000_000n;
+// Fees fall by one wei per transaction sent since the last mine, across sends: anvil's fee
+// ordering then keeps send order, and drops a sender's later nonce if it pays more than an earlier one.
+const MAX_TXS_PER_BLOCK = 1_000_000;
 
 /** Creates a writer for one anvil chain; nonces start at 0 unless synced. */
 export function createChainWriter(rpcUrl: string): ChainWriter {
   const client = createDevnetClient(rpcUrl);
   const nonces = new Map<Address, number>();
   let lastTimestamp = 0;
+  let sentSinceMine = 0;
 
   const reserveNonce = (account: Address): number => {
     const nonce = nonces.get(account) ?? 0;
@@ -97,10 +104,9 @@ export function createChainWriter(rpcUrl: string): ChainWriter {
       accounts.forEach((account, i) => nonces.set(account, counts[i] ?? 0));
     },
     async send(txs) {
-      const count = BigInt(txs.length);
       const results = await Promise.allSettled(
-        txs.map((tx, i) => {
-          const rank = count - BigInt(i);
+        txs.map((tx) => {
+          const rank = BigInt(MAX_TXS_PER_BLOCK - sentSinceMine++);
           return client.request({
             method: "eth_sendTransaction",
             params: [
@@ -128,16 +134,12 @@ export function createChainWriter(rpcUrl: string): ChainWriter {
       const at = Math.max(Math.floor(timestamp), lastTimestamp + 1);
       await client.request({ method: "evm_mine", params: [{ timestamp: at }] });
       lastTimestamp = at;
+      sentSinceMine = 0;
       return at;
     },
     async assertPoolEmpty() {
       const status = await client.request({ method: "txpool_status", params: [] });
       if (BigInt(status.pending) + BigInt(status.queued) > 0n) {
-        const inspect = await client.request({ method: "txpool_inspect" as never, params: [] as never });
-        const ins = inspect as {queued: Record<string, Record<string,string>>};
-        for (const [k, v] of Object.entries(ins.queued)) console.log(k, Object.keys(v).length, Object.keys(v)[0], await client.getTransactionCount({address: k as Address}));
-        const b1 = await client.getBlock({blockNumber: 1n}); console.log("block1", b1.transactions.length, b1.gasUsed, b1.timestamp);
-        const b2 = await client.getBlock({blockNumber: 2n}); console.log("block2", b2.transactions.length, b2.gasUsed, b2.timestamp);
         throw new Error(
           `devnet: ${BigInt(status.pending)} pending and ${BigInt(status.queued)} queued transactions were not mined`,
         );

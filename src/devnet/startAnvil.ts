@@ -67,7 +67,8 @@ async function launch(options: StartAnvilOptions, port: number): Promise<Anvil> 
     String(options.accounts ?? 10),
     "--gas-limit",
     String(options.gasLimit ?? 300_000_000n),
-    // Ties in a block are ordered by fee, so the sender can fix the order of its transactions.
+    // Transactions are mined by fee, so the sender fixes their order in a block (fifo does not
+    // keep a JSON-RPC batch's order).
     "--order",
     "fees",
     "--quiet",

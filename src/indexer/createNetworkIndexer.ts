@@ -1,7 +1,8 @@
-import { type Log, type PublicClient, parseEventLogs } from "viem";
+import { type Log, parseEventLogs } from "viem";
 import { pairEventsAbi } from "../chain/abis.js";
 import { findBlockByTimestamp } from "../chain/findBlockByTimestamp.js";
-import { getLogsAdaptive } from "../chain/getLogsAdaptive.js";
+import { createLogFetcher } from "../chain/createLogFetcher.js";
+import type { RpcClient } from "../chain/createRpcClient.js";
 import { getPairAddress } from "../chain/getPairAddress.js";
 import { readPairInfo } from "../chain/readPairInfo.js";
 import { readReserves } from "../chain/readReserves.js";
@@ -64,7 +65,7 @@ const DAY = 86_400;
  */
 export function createNetworkIndexer(deps: {
   config: NetworkConfig;
-  client: PublicClient;
+  client: RpcClient;
   store: Store;
   views: LiveViews;
   log: IndexerLogger;
@@ -86,7 +87,8 @@ export function createNetworkIndexer(deps: {
   let stopping = false;
   let wake: (() => void) | undefined;
   let running: Promise<void> | undefined;
-  let logRange = Math.max(1, config.maxLogRange);
+  // The range the provider accepts is learned once and carries over from range to range.
+  const fetcher = createLogFetcher({ client, events: pairEventsAbi, maxRange: config.maxLogRange, log });
   // Store writes of the loop and of token discovery (an API request) never interleave.
   let writes: Promise<unknown> = Promise.resolve();
   function exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -133,7 +135,7 @@ export function createNetworkIndexer(deps: {
 
   async function ensureTokens(addresses: Iterable<Address>): Promise<Token[]> {
     const missing = [...new Set(addresses)].filter((address) => !tokens.has(address));
-    const read = await Promise.all(missing.map((address) => readTokenMetadata(client, address)));
+    const read = await Promise.all(missing.map((address) => readTokenMetadata(client, address, { network })));
     for (const token of read) tokens.set(token.address as Address, token);
     if (read.length > 0) {
       await store.upsertTokens(network, read);
@@ -205,10 +207,7 @@ export function createNetworkIndexer(deps: {
 
   /** First indexing of this network: find the start block and seed the pools of the token list. */
   async function initialize(): Promise<Checkpoint> {
-    let start = config.startBlock;
-    if (start === undefined) {
-      start = await findBlockByTimestamp(client, windowStart());
-    }
+    const start = config.startBlock ?? (await findBlockByTimestamp(client, windowStart()));
     const before = start > 0n ? start - 1n : 0n;
     const ref = await getBlockRef(before);
     // Pools that hold listed tokens but do not trade early in the window still price and route.
@@ -226,7 +225,7 @@ export function createNetworkIndexer(deps: {
       }
     }
     const candidates = await Promise.all(lookups);
-    const found = await classifyPairs(candidates.filter((a) => !/^0x0{40}$/.test(a)));
+    const found = await classifyPairs(candidates.filter((a: Address) => !/^0x0{40}$/.test(a)));
     const reserves = await Promise.all(
       found.map(async (pair) => {
         const r = await readReserves(client, pair.address, before);
@@ -274,15 +273,8 @@ export function createNetworkIndexer(deps: {
       await handleReorg(head);
       return -1;
     }
-    const logs = await getLogsAdaptive({
-      client,
-      fromBlock: from,
-      toBlock: to,
-      events: pairEventsAbi,
-      onRangeChange: (range: number) => {
-        logRange = Math.max(1, Math.min(range, config.maxLogRange));
-      },
-    });
+    const logs: Log[] = [];
+    for await (const chunk of fetcher.chunks(from, to)) for (const item of chunk.logs) logs.push(item);
     const last = to === from ? first : await getBlockRef(to);
 
     // Blocks within reach of a reorg are all fetched and their links checked; older ones only where logs are.
@@ -455,7 +447,7 @@ export function createNetworkIndexer(deps: {
           continue;
         }
         const from = checkpoint.blockNumber + 1n;
-        const span = BigInt(logRange);
+        const span = BigInt(fetcher.range);
         const to = from + span - 1n < head ? from + span - 1n : head;
         const count = await exclusive(() => indexRange(from, to, head));
         failures = 0;
@@ -503,7 +495,7 @@ export function createNetworkIndexer(deps: {
             .map((base) => getPairAddress(client, dex.factory, address, base)),
         ),
       );
-      const found = await classifyPairs(candidates.filter((a) => !/^0x0{40}$/.test(a)));
+      const found = await classifyPairs(candidates.filter((a: Address) => !/^0x0{40}$/.test(a)));
       if (found.length > 0) {
         await exclusive(async () => {
           const at = checkpoint?.blockNumber;

@@ -17,6 +17,7 @@ import { USD_SCALE } from "../../src/domain/types.js";
 import { DeepReorgError } from "../../src/errors.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
+import { DEVNET_PRESETS } from "../../src/devnet/devnetPresets.js";
 import { startDevnet } from "../../src/devnet/startDevnet.js";
 import { createSqliteStore } from "../../src/store/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
@@ -220,11 +221,19 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
     const thin = stored.filter((t) => t.pools.includes(chain.thinPool));
     expect(thin.length).toBeGreaterThan(0);
     // Every trade is valued within reach of the market prices the pools were seeded at.
+    const preset = DEVNET_PRESETS.bsc;
     const market = new Map<string, { price: bigint; decimals: number }>();
-    for (const pool of chain.pools) {
-      for (const side of [pool.a, pool.b]) market.set(side.address, { price: side.priceE18, decimals: side.decimals });
+    const usd = (price: string) => {
+      const [whole = "0", frac = ""] = price.split(".");
+      return BigInt(whole) * USD_SCALE + BigInt(frac.padEnd(18, "0"));
+    };
+    for (const spec of [...preset.tokens, ...preset.unlisted]) {
+      const address = chain.tokens[spec.symbol] ?? chain.unlisted[spec.symbol];
+      if (address !== undefined) market.set(address, { price: usd(spec.priceUsd), decimals: spec.decimals });
     }
-    market.set("", market.get(config.native.wrapped)!);
+    const native = { price: usd(preset.native.priceUsd), decimals: 18 };
+    market.set(config.native.wrapped, native);
+    market.set("", native);
     for (const trade of thin) {
       const side = market.get(trade.tokenIn)!;
       const fair = (trade.amountIn * side.price) / 10n ** BigInt(side.decimals);
