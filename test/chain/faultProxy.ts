@@ -21,7 +21,8 @@ export type Fault =
 /** A fault injected for requests that match, at most `times` times (default: always). */
 export interface FaultRule {
   match: (request: { method: string; params: unknown[] }) => boolean;
-  fault: Fault;
+  /** The fault, or a function of the request (e.g. to name its block range in the message). */
+  fault: Fault | ((request: { method: string; params: unknown[] }) => Fault);
   times?: number;
 }
 
@@ -69,7 +70,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     seen.push(record);
     if (rule !== undefined) {
       if (rule.times !== undefined) rule.times--;
-      const fault = rule.fault;
+      const fault = typeof rule.fault === "function" ? rule.fault({ method, params }) : rule.fault;
       record.outcome = fault.kind;
       switch (fault.kind) {
         case "hang":

@@ -147,7 +147,7 @@ export const BSC_POOLS: PoolState[] = [
   pancake(POOLS.BTCB_WBNB, [BSC.BTCB, 100n * E18], [BSC.WBNB, 10_000n * E18]),
   pancake(POOLS.CAKE_WBNB, [BSC.CAKE, 1_000_000n * E18], [BSC.WBNB, 3_333n * E18]),
   pancake(POOLS.USDC_USDT, [BSC.USDC, 1_000_000n * E18], [BSC.USDT, 1_000_000n * E18]),
-  pancake(POOLS.DUST_USDT, [BSC.DUST, 10n ** 40n], [BSC.USDT, 1n]),
+  pancake(POOLS.DUST_USDT, [BSC.DUST, 10n ** 33n], [BSC.USDT, 1_000n]),
 ];
 export const ETH_POOLS: PoolState[] = [
   uniswap(POOLS.WETH_USDC, [ETH.WETH, 1_000n * E18], [ETH.USDC, 3_000_000n * E6]),
