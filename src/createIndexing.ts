@@ -29,7 +29,7 @@ export function createIndexing(deps: {
   const views = createLiveViews(deps.networks);
   const indexers = new Map<string, NetworkIndexer>();
   for (const config of deps.networks) {
-    const client = createRpcClient({ urls: config.rpcUrls, chainId: config.chainId });
+    const client = createRpcClient({ urls: config.rpcUrls, chainId: config.chainId, name: config.name, batch: true });
     const indexer = createNetworkIndexer({
       config,
       client,

@@ -89,30 +89,26 @@ async function main(): Promise<void> {
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
-/** Logs backfill progress per network at most every two seconds, and once when it is done. */
+/** Logs backfill progress per network at most every two seconds, and once when it reaches the head. */
 function createProgressLog(log: pino.Logger): (progress: IndexerProgress) => void {
-  const last = new Map<string, { at: number; trades: number; started: number }>();
+  const lastAt = new Map<string, number>();
   return (p) => {
     const now = Date.now();
-    const state = last.get(p.network) ?? { at: 0, trades: 0, started: now };
-    state.trades += p.trades;
-    last.set(p.network, state);
-    const done = p.indexedBlock >= p.headBlock;
-    if (!done && now - state.at < 2_000) return;
-    state.at = now;
+    if (!p.done && now - (lastAt.get(p.network) ?? 0) < 2_000) return;
+    lastAt.set(p.network, now);
     const total = p.headBlock - p.fromBlock;
-    const pct = total > 0n ? Number(((p.indexedBlock - p.fromBlock) * 100n) / total) : 100;
-    const seconds = Math.max(0.001, (now - state.started) / 1000);
+    const percent = total > 0n ? Number(((p.indexedBlock - p.fromBlock) * 100n) / total) : 100;
     log.info(
       {
         network: p.network,
         block: p.indexedBlock.toString(),
         head: p.headBlock.toString(),
-        percent: pct,
-        trades: state.trades,
-        tradesPerSecond: Math.round(state.trades / seconds),
+        percent,
+        trades: p.trades,
+        seconds: Math.round(p.elapsedMs) / 1000,
+        tradesPerSecond: Math.round((p.trades * 1000) / Math.max(1, p.elapsedMs)),
       },
-      done ? "backfill caught up" : "backfill progress",
+      p.done ? "backfill reached the head" : "backfill progress",
     );
   };
 }

@@ -13,3 +13,13 @@ export function findFreePort(): Promise<number> {
     });
   });
 }
+
+/** True when nothing listens on 127.0.0.1:`port` (we could bind it ourselves). */
+export function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}

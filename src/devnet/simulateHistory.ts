@@ -31,7 +31,7 @@ export interface SimulateHistoryOptions {
   days: number;
   /** Unix seconds of the last history block (normally: now). */
   endTimestamp: number;
-  /** Average trades per block; fuller blocks are cheaper on anvil (default 5). */
+  /** Average trades per block; fuller blocks are cheaper on anvil (default 8). */
   tradesPerBlock?: number;
   log?: (message: string) => void;
 }
@@ -46,7 +46,7 @@ const DAY = 86_400;
 export async function simulateHistory(writer: ChainWriter, options: SimulateHistoryOptions): Promise<HistorySummary> {
   const started = performance.now();
   const { prng, days } = options;
-  const slots = Math.max(1, Math.ceil(options.trades / (options.tradesPerBlock ?? 5)));
+  const slots = Math.max(1, Math.ceil(options.trades / (options.tradesPerBlock ?? 8)));
   const spacing = (days * DAY) / slots;
   const start = options.endTimestamp - days * DAY;
 
@@ -58,6 +58,12 @@ export async function simulateHistory(writer: ChainWriter, options: SimulateHist
     slotWeights.push((dayWeights[Math.floor(t / DAY)] ?? 1) * (1 + 0.45 * Math.sin((2 * Math.PI * (hour - 9)) / 24)));
   }
   const perSlot = distribute(options.trades, slotWeights, prng);
+  // The history ends now: the last slot always holds a block, at exactly endTimestamp.
+  if ((perSlot[slots - 1] ?? 0) === 0) {
+    const busiest = perSlot.indexOf(Math.max(...perSlot));
+    perSlot[busiest] = (perSlot[busiest] ?? 1) - 1;
+    perSlot[slots - 1] = 1;
+  }
 
   const fromBlock = (await writer.client.getBlockNumber()) + 1n;
   let transactions = 0;
@@ -69,10 +75,8 @@ export async function simulateHistory(writer: ChainWriter, options: SimulateHist
   for (let i = 0; i < slots; i++) {
     const count = perSlot[i] ?? 0;
     if (count === 0) continue;
-    const timestamp = Math.min(
-      options.endTimestamp,
-      Math.floor(start + i * spacing + prng.next() * spacing * 0.9),
-    );
+    const timestamp =
+      i === slots - 1 ? options.endTimestamp : Math.floor(start + (i + 1) * spacing - prng.next() * spacing * 0.9);
     const sizeFactor = dayWeights[Math.floor((i * spacing) / DAY)] ?? 1;
     const trades: PlannedTrade[] = [];
     for (let k = 0; k < count; k++) trades.push(options.generator.next(sizeFactor));

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { constants } from "node:os";
 import { createPublicClient, http } from "viem";
-import { findFreePort } from "./findFreePort.js";
+import { findFreePort, isPortFree } from "./findFreePort.js";
 import { resolveAnvilBinary } from "./resolveAnvilBinary.js";
 
 /** Options of one local anvil chain. */
@@ -56,6 +56,8 @@ export async function startAnvil(options: StartAnvilOptions): Promise<Anvil> {
 
 async function launch(options: StartAnvilOptions, port: number): Promise<Anvil> {
   installExitHandlers();
+  // Another node on the port would answer our readiness probe in anvil's place.
+  if (!(await isPortFree(port))) throw new Error(`anvil: port ${port} on 127.0.0.1 is already in use`);
   const args = [
     "--host",
     "127.0.0.1",

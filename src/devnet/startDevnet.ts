@@ -21,12 +21,14 @@ export interface StartDevnetOptions {
   swapsPerNetwork?: number;
   /** Trader accounts per network (default 60). */
   traders?: number;
-  /** Average trades per history block (default 5). */
+  /** Average trades per history block: fewer, fuller blocks build faster (default 8). */
   swapsPerBlock?: number;
   /** Average milliseconds between live blocks; 0 = no live trading (default 3,000). */
   liveIntervalMs?: number;
-  /** Where the manifest and the compiled contracts go (default ".data/devnet"). */
+  /** Where the manifest goes (default ".data/devnet"). */
   dataDir?: string;
+  /** Where the compiled contracts are cached (default: dataDir). */
+  cacheDir?: string;
   log?: (message: string) => void;
 }
 
@@ -38,6 +40,8 @@ export interface Devnet {
   manifestPath: string;
   chains: DevnetChainInfo[];
   timings: { compileMs: number; compileSource: CompiledContracts["source"]; totalMs: number };
+  /** Starts live trading on every chain (no-op while it runs), e.g. after `liveIntervalMs: 0`. */
+  startLive(intervalMs: number): void;
   /** Stops live trading on every chain (the chains keep running). */
   stopLive(): Promise<void>;
   /** Stops live trading and every anvil; safe to call more than once. */
@@ -66,7 +70,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
 
   let compiled: Promise<CompiledContracts> | undefined;
   const bytecode = () => {
-    compiled ??= compileContracts({ cacheDir: dataDir });
+    compiled ??= compileContracts({ cacheDir: resolve(options.cacheDir ?? dataDir) });
     return compiled;
   };
   const artifacts = loadUniswapArtifacts();
@@ -116,9 +120,11 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     await stop();
     throw error;
   }
-  if (liveIntervalMs > 0) {
-    for (const h of handles) live.push(h.startLiveTrading(liveIntervalMs, (m) => log(`[${h.info.network}] ${m}`)));
-  }
+  const startLive = (intervalMs: number) => {
+    if (live.length > 0 || !(intervalMs > 0)) return;
+    for (const h of handles) live.push(h.startLiveTrading(intervalMs, (m) => log(`[${h.info.network}] ${m}`)));
+  };
+  startLive(liveIntervalMs);
   const compiledResult = await bytecode();
   return {
     networks: configs,
@@ -129,6 +135,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       compileSource: compiledResult.source,
       totalMs: Math.round(performance.now() - started),
     },
+    startLive,
     stopLive,
     stop,
   };

@@ -9,6 +9,14 @@ export interface GraphqlContext {
   reader: MarketReader;
   /** The token metadata loader of a network, created on first use within this request. */
   tokens: (network: NetworkName) => DataLoader<TokenRef, Token>;
+  /**
+   * Loads many tokens in one batch (through `tokens`) so that `peekToken` then answers them
+   * synchronously: a list resolver primes its page, and thousands of fields resolve without
+   * a promise each (graphql-js is several times faster on synchronous values).
+   */
+  preloadTokens: (network: NetworkName, refs: Iterable<TokenRef>) => Promise<void>;
+  /** A token this request already loaded, or undefined. */
+  peekToken: (network: NetworkName, ref: TokenRef) => Token | undefined;
   /** Unix seconds when the request started: one clock for the whole request. */
   now: number;
 }
@@ -19,16 +27,30 @@ export function createGraphqlContext(
   options: { logger?: Logger; now?: number } = {},
 ): GraphqlContext {
   const loaders = new Map<NetworkName, DataLoader<TokenRef, Token>>();
+  const loaded = new Map<string, Token>();
+
+  function tokens(network: NetworkName): DataLoader<TokenRef, Token> {
+    let loader = loaders.get(network);
+    if (loader === undefined) {
+      loader = createTokenLoader(reader, network, options.logger);
+      loaders.set(network, loader);
+    }
+    return loader;
+  }
+
   return {
     reader,
     now: options.now ?? Math.floor(Date.now() / 1000),
-    tokens(network) {
-      let loader = loaders.get(network);
-      if (loader === undefined) {
-        loader = createTokenLoader(reader, network, options.logger);
-        loaders.set(network, loader);
-      }
-      return loader;
+    tokens,
+    async preloadTokens(network, refs) {
+      const missing = [...new Set(refs)].filter((ref) => !loaded.has(`${network}:${ref}`));
+      if (missing.length === 0) return;
+      const results = await tokens(network).loadMany(missing);
+      // Failed loads stay out of the map: their fields ask the loader again and get its error.
+      results.forEach((token, i) => {
+        if (!(token instanceof Error)) loaded.set(`${network}:${missing[i]}`, token);
+      });
     },
+    peekToken: (network, ref) => loaded.get(`${network}:${ref}`),
   };
 }

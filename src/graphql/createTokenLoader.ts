@@ -21,9 +21,9 @@ export function createTokenLoader(
         const known = reader.getToken(network, ref);
         if (known !== undefined) return known;
         // A traded token is normally known from indexing; reading it from the chain is the rare fallback.
-        return reader.resolveTokenAddress(network, ref).catch((error: unknown) =>
-          error instanceof Error ? error : new Error(String(error)),
-        );
+        return reader
+          .resolveTokenAddress(network, ref)
+          .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
       }),
     );
   });

@@ -1,5 +1,5 @@
 import type { MarketReader } from "../domain/market.js";
-import type { NetworkName, Trade, TokenRef } from "../domain/types.js";
+import type { NetworkName, TokenRef, Trade } from "../domain/types.js";
 import { BadRequestError } from "../errors.js";
 import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
 import { findSymbol, parseTokenInput } from "./resolveToken.js";
@@ -80,12 +80,16 @@ export function listSwaps(reader: MarketReader, args: SwapsArgs, now: number): S
     }
     trader = args.trader.toLowerCase();
   }
-  const token = args.token === undefined || args.token === null ? undefined : tokenFilter(reader, network, args.token);
+  const token =
+    args.token === undefined || args.token === null ? undefined : tokenFilter(reader, network, args.token);
   const after = args.after === undefined || args.after === null ? undefined : decodeSwapCursor(args.after);
   assertNetworkReady(reader, network);
 
   // The cursor's timestamp narrows the read: nothing before it can come after it.
-  const trades = reader.listTrades(network, { from: after === undefined ? from : Math.max(from, after.timestamp), to });
+  const trades = reader.listTrades(network, {
+    from: after === undefined ? from : Math.max(from, after.timestamp),
+    to,
+  });
   const edges: SwapPage["edges"] = [];
   let hasNextPage = false;
   for (let i = after === undefined ? 0 : firstAfter(trades, after); i < trades.length; i++) {
@@ -99,5 +103,8 @@ export function listSwaps(reader: MarketReader, args: SwapsArgs, now: number): S
     edges.push({ node: trade });
   }
   const last = edges.at(-1);
-  return { edges, pageInfo: { hasNextPage, endCursor: last === undefined ? null : encodeSwapCursor(last.node) } };
+  return {
+    edges,
+    pageInfo: { hasNextPage, endCursor: last === undefined ? null : encodeSwapCursor(last.node) },
+  };
 }

@@ -39,7 +39,10 @@ export function findSymbol(reader: MarketReader, network: NetworkName, symbol: s
   const config = reader.getConfig(network);
   const lower = symbol.toLowerCase();
   const { native } = config;
-  if (native.symbol.toLowerCase() === lower || native.aliases.some((alias) => alias.toLowerCase() === lower)) {
+  if (
+    native.symbol.toLowerCase() === lower ||
+    native.aliases.some((alias) => alias.toLowerCase() === lower)
+  ) {
     return nativeToken(config);
   }
   return reader.findTokenBySymbol(network, symbol);
@@ -57,7 +60,9 @@ export async function resolveToken(
   param: string,
 ): Promise<Token> {
   if (input.kind === "address") {
-    return reader.getToken(network, input.address) ?? (await reader.resolveTokenAddress(network, input.address));
+    return (
+      reader.getToken(network, input.address) ?? (await reader.resolveTokenAddress(network, input.address))
+    );
   }
   const token = findSymbol(reader, network, input.symbol);
   if (token === undefined) {

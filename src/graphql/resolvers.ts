@@ -31,7 +31,15 @@ export const resolvers = {
   Query: {
     quote: (_: unknown, args: QuoteArgs, ctx: GraphqlContext) => getQuote(ctx.reader, args),
 
-    swaps: (_: unknown, args: SwapsArgs, ctx: GraphqlContext) => listSwaps(ctx.reader, args, ctx.now),
+    async swaps(_: unknown, args: SwapsArgs, ctx: GraphqlContext) {
+      const page = listSwaps(ctx.reader, args, ctx.now);
+      // One batched metadata load for the whole page, before any field asks for it.
+      await ctx.preloadTokens(
+        args.network,
+        page.edges.flatMap(({ node }) => [node.tokenIn, node.tokenOut]),
+      );
+      return page;
+    },
 
     dailyVolumes(_: unknown, args: { network: NetworkName; days: number }, ctx: GraphqlContext) {
       if (!Number.isInteger(args.days) || args.days < 1 || args.days > MAX_DAYS) {
@@ -82,14 +90,16 @@ export const resolvers = {
 
   TokenAmount: {
     token: (source: TokenAmountSource, _: unknown, ctx: GraphqlContext) =>
-      ctx.tokens(source.network).load(source.ref),
-    async amountDecimal(source: TokenAmountSource, args: { digits?: number | null }, ctx: GraphqlContext) {
+      ctx.peekToken(source.network, source.ref) ?? ctx.tokens(source.network).load(source.ref),
+    amountDecimal(source: TokenAmountSource, args: { digits?: number | null }, ctx: GraphqlContext) {
       const digits = args.digits ?? undefined;
       if (digits !== undefined && (digits < 0 || digits > MAX_DIGITS)) {
         throw new BadRequestError(`digits must be between 0 and ${MAX_DIGITS}.`);
       }
-      const token = await ctx.tokens(source.network).load(source.ref);
-      return formatDecimal(source.amount, token.decimals, digits);
+      const format = (token: Token) => formatDecimal(source.amount, token.decimals, digits);
+      // Synchronous when the list resolver preloaded the page's tokens (the common case).
+      const known = ctx.peekToken(source.network, source.ref);
+      return known === undefined ? ctx.tokens(source.network).load(source.ref).then(format) : format(known);
     },
   },
 

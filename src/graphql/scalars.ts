@@ -66,6 +66,5 @@ export const TimestampScalar = new GraphQLScalarType<number, number>({
     throw new GraphQLError("Timestamp cannot represent a non-integer value.");
   },
   parseValue: parseTimestamp,
-  parseLiteral: (node) =>
-    parseTimestamp(node.kind === Kind.INT ? Number(node.value) : literalText(node)),
+  parseLiteral: (node) => parseTimestamp(node.kind === Kind.INT ? Number(node.value) : literalText(node)),
 });

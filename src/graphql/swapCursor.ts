@@ -11,7 +11,9 @@ const CURSOR = /^(\d{1,15}):(\d{1,20}):(\d{1,9})$/;
 
 /** Encodes a swap's position as an opaque cursor. */
 export function encodeSwapCursor(position: SwapPosition): string {
-  return Buffer.from(`${position.timestamp}:${position.blockNumber}:${position.txIndex}`).toString("base64url");
+  return Buffer.from(`${position.timestamp}:${position.blockNumber}:${position.txIndex}`).toString(
+    "base64url",
+  );
 }
 
 /** Decodes a cursor made by encodeSwapCursor; throws BadRequestError (400) for anything else. */

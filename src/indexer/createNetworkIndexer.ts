@@ -33,13 +33,19 @@ export interface IndexerLogger {
   error(obj: object, msg?: string): void;
 }
 
-/** Progress of the backfill, reported after every committed range. */
+/** Progress of the backfill, reported after every committed range until the head is reached. */
 export interface IndexerProgress {
   network: string;
+  /** First block this run indexed. */
   fromBlock: bigint;
   indexedBlock: bigint;
   headBlock: bigint;
+  /** Trades committed by this run so far. */
   trades: number;
+  /** Milliseconds since this run started indexing. */
+  elapsedMs: number;
+  /** True on the report that reached the head. */
+  done: boolean;
 }
 
 export interface NetworkIndexer {
@@ -422,6 +428,8 @@ export function createNetworkIndexer(deps: {
     let failures = 0;
     let lastPrune = 0;
     let backfillFrom: bigint | undefined;
+    let backfillTrades = 0;
+    const startedAt = performance.now();
     while (!stopping) {
       try {
         if (checkpoint === undefined) checkpoint = await initialize();
@@ -452,8 +460,17 @@ export function createNetworkIndexer(deps: {
         const count = await exclusive(() => indexRange(from, to, head));
         failures = 0;
         views.setStatus(network, { indexedBlock: checkpoint.blockNumber, error: undefined });
-        if (count >= 0) {
-          deps.onProgress?.({ network, fromBlock: backfillFrom, indexedBlock: to, headBlock: head, trades: count });
+        if (count >= 0 && !views.status(network).ready) {
+          backfillTrades += count;
+          deps.onProgress?.({
+            network,
+            fromBlock: backfillFrom,
+            indexedBlock: to,
+            headBlock: head,
+            trades: backfillTrades,
+            elapsedMs: performance.now() - startedAt,
+            done: to >= head,
+          });
         }
       } catch (error) {
         if (error instanceof DeepReorgError) {

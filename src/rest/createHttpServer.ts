@@ -21,6 +21,8 @@ export interface HttpServerOptions {
   ready?: () => boolean;
   /** Default: pino at info level. */
   logger?: Logger;
+  /** How long /api/swaps_24h and /api/trade_volume_usd_7d answers are shared, in ms (default 1000; 0: off). */
+  listCacheMs?: number;
   /** Longest accepted request target (path and query string), default 2048 characters. */
   maxUrlLength?: number;
 }
@@ -57,12 +59,18 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const ready = options.ready ?? (() => everyNetworkReady(reader));
 
   const routes = new Map<string, RestHandler>(
-    createRestHandlers({ reader, schema: options.schema ?? buildSchema(), logger }),
+    createRestHandlers({
+      reader,
+      schema: options.schema ?? buildSchema(),
+      logger,
+      ...(options.listCacheMs === undefined ? {} : { listCacheMs: options.listCacheMs }),
+    }),
   );
-  routes.set("/health", async () => ({ status: "ok" }));
+  routes.set("/health", async () => '{"status":"ok"}');
   routes.set("/ready", async () => {
-    if (!ready()) throw new SwapgraphError("NOT_READY", "Not ready: indexing has not caught up on every network yet.");
-    return { status: "ready" };
+    if (!ready())
+      throw new SwapgraphError("NOT_READY", "Not ready: indexing has not caught up on every network yet.");
+    return '{"status":"ready"}';
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -71,7 +79,10 @@ export function createHttpServer(options: HttpServerOptions): Server {
     try {
       const target = req.url ?? "/";
       if (target.length > maxUrlLength) {
-        throw new SwapgraphError("BAD_REQUEST", `The request URL is too long: at most ${maxUrlLength} characters.`);
+        throw new SwapgraphError(
+          "BAD_REQUEST",
+          `The request URL is too long: at most ${maxUrlLength} characters.`,
+        );
       }
       const queryStart = target.indexOf("?");
       const path = queryStart === -1 ? target : target.slice(0, queryStart);
@@ -86,10 +97,13 @@ export function createHttpServer(options: HttpServerOptions): Server {
         return;
       }
       if (method !== "GET" && !head) {
-        throw new SwapgraphError("METHOD_NOT_ALLOWED", `Method ${shortMethod(method)} is not allowed; use GET.`);
+        throw new SwapgraphError(
+          "METHOD_NOT_ALLOWED",
+          `Method ${shortMethod(method)} is not allowed; use GET.`,
+        );
       }
       const body = await route(new URLSearchParams(queryStart === -1 ? "" : target.slice(queryStart + 1)));
-      sendJson(res, 200, body, { head });
+      sendJson(res, 200, body, { head, serialized: true });
     } catch (error) {
       const { status, body, headers } = toRestError(error, logger);
       if (res.headersSent) {
@@ -109,7 +123,9 @@ export function createHttpServer(options: HttpServerOptions): Server {
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable) return;
     const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
-    const payload = JSON.stringify({ error: tooLarge ? "Request headers are too large." : "Malformed HTTP request." });
+    const payload = JSON.stringify({
+      error: tooLarge ? "Request headers are too large." : "Malformed HTTP request.",
+    });
     const status = tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request";
     socket.end(
       `HTTP/1.1 ${status}\r\nContent-Type: ${JSON_HEADERS["Content-Type"]}\r\n` +

@@ -3,11 +3,12 @@ import type { Logger } from "pino";
 import type { MarketReader } from "../domain/market.js";
 import { createGraphqlContext, type GraphqlContext } from "../graphql/createGraphqlContext.js";
 import { findSwapgraphError } from "../graphql/findSwapgraphError.js";
-import { parseRestOperations } from "./restOperations.js";
+import { createMicroCache } from "./createMicroCache.js";
 import { readNetwork, readTokenParam } from "./readQueryParams.js";
+import { parseRestOperations } from "./restOperations.js";
 
-/** A REST handler: query parameters in, the success body (JSON-ready, strings only) out; throws on error. */
-export type RestHandler = (params: URLSearchParams) => Promise<unknown>;
+/** A REST handler: query parameters in, the success body as JSON text out; throws on error. */
+export type RestHandler = (params: URLSearchParams) => Promise<string>;
 
 /** Options of createRestHandlers. */
 export interface RestHandlersOptions {
@@ -15,6 +16,11 @@ export interface RestHandlersOptions {
   /** The schema the GraphQL server serves: the REST facade executes against the same one. */
   schema: GraphQLSchema;
   logger?: Logger;
+  /**
+   * How long the two list answers are shared, in ms (default 1000: one wall-clock second).
+   * Their window moves by the second anyway; 0 turns sharing off.
+   */
+  listCacheMs?: number;
 }
 
 interface TokenFields {
@@ -37,7 +43,9 @@ interface QuoteData {
 interface SwapsData {
   swaps: {
     pageInfo: { hasNextPage: boolean; endCursor: string | null };
-    edges: { node: { txHash: string; blockNumber: string; sell: AmountFields; buy: AmountFields; volumeUSD: string } }[];
+    edges: {
+      node: { txHash: string; blockNumber: string; sell: AmountFields; buy: AmountFields; volumeUSD: string };
+    }[];
   };
 }
 
@@ -65,11 +73,23 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
   const { reader, schema, logger } = options;
   const operations = parseRestOperations(schema);
 
-  function newContext(): GraphqlContext {
-    return createGraphqlContext(reader, logger === undefined ? {} : { logger });
+  const listCacheMs = options.listCacheMs ?? 1000;
+  // A list answer is about a megabyte of JSON built from thousands of swaps: requests within
+  // the same second share one computation instead of repeating it (at most 1 s stale).
+  const listCache = createMicroCache<string>(Math.max(listCacheMs, 1));
+  const shared = (key: string, compute: (nowMs: number) => Promise<string>) =>
+    listCacheMs > 0 ? listCache(key, compute) : compute(Date.now());
+
+  function newContext(nowMs = Date.now()): GraphqlContext {
+    const now = Math.floor(nowMs / 1000);
+    return createGraphqlContext(reader, logger === undefined ? { now } : { logger, now });
   }
 
-  async function run<T>(document: DocumentNode, variables: Record<string, unknown>, context: GraphqlContext): Promise<T> {
+  async function run<T>(
+    document: DocumentNode,
+    variables: Record<string, unknown>,
+    context: GraphqlContext,
+  ): Promise<T> {
     const result = await execute({ schema, document, variableValues: variables, contextValue: context });
     const first = result.errors?.[0];
     // The GraphQL error wraps the resolver's error: the REST error handler wants the cause.
@@ -85,12 +105,13 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     };
     const data = await run<QuoteData>(operations.quote, variables, newContext());
     const { network, sellToken, buyToken, price } = data.quote;
-    return { result: { network, sell_token: tokenBody(sellToken), buy_token: tokenBody(buyToken), price } };
+    return JSON.stringify({
+      result: { network, sell_token: tokenBody(sellToken), buy_token: tokenBody(buyToken), price },
+    });
   };
 
-  const swaps24h: RestHandler = async (params) => {
-    const network = readNetwork(params);
-    const context = newContext();
+  async function listSwaps24h(network: string, nowMs: number): Promise<string> {
+    const context = newContext(nowMs);
     // One window for every page: the pages share the request's clock and token cache.
     const from = context.now - DAY;
     const body: unknown[] = [];
@@ -106,18 +127,30 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
           trade_volume_usd: node.volumeUSD,
         });
       }
-      if (!data.swaps.pageInfo.hasNextPage) return body;
+      if (!data.swaps.pageInfo.hasNextPage) return JSON.stringify(body);
       after = data.swaps.pageInfo.endCursor;
     }
+  }
+
+  async function listDailyVolumes7d(network: string, nowMs: number): Promise<string> {
+    const data = await run<DailyVolumesData>(operations.dailyVolumes, { network }, newContext(nowMs));
+    return JSON.stringify(
+      data.dailyVolumes.map((day) => ({
+        date: day.date,
+        address_count: String(day.addressCount),
+        trade_volume_usd: day.volumeUSD,
+      })),
+    );
+  }
+
+  const swaps24h: RestHandler = async (params) => {
+    const network = readNetwork(params);
+    return shared(`swaps:${network}`, (nowMs) => listSwaps24h(network, nowMs));
   };
 
   const tradeVolume7d: RestHandler = async (params) => {
-    const data = await run<DailyVolumesData>(operations.dailyVolumes, { network: readNetwork(params) }, newContext());
-    return data.dailyVolumes.map((day) => ({
-      date: day.date,
-      address_count: String(day.addressCount),
-      trade_volume_usd: day.volumeUSD,
-    }));
+    const network = readNetwork(params);
+    return shared(`volumes:${network}`, (nowMs) => listDailyVolumes7d(network, nowMs));
   };
 
   return new Map([

@@ -65,7 +65,11 @@ describe("createRpcClient", () => {
   });
 
   test("behavior: retries recover a flaky endpoint", async () => {
-    first.rules.push({ match: (r) => r.method === "eth_blockNumber", fault: { kind: "status", status: 503 }, times: 2 });
+    first.rules.push({
+      match: (r) => r.method === "eth_blockNumber",
+      fault: { kind: "status", status: 503 },
+      times: 2,
+    });
     const client = createRpcClient({ urls: [first.url], chainId: CHAIN_ID, retryCount: 3, retryDelayMs: 20 });
     expect(await client.getBlockNumber()).toBeGreaterThanOrEqual(0n);
     expect(first.seen.map((r) => r.outcome)).toEqual(["status", "status", "forward"]);
@@ -88,7 +92,10 @@ describe("createRpcClient", () => {
   });
 
   test("behavior: a 429 on the first URL fails over without waiting", async () => {
-    first.rules.push({ match: () => true, fault: { kind: "status", status: 429, headers: { "Retry-After": "30" } } });
+    first.rules.push({
+      match: () => true,
+      fault: { kind: "status", status: 429, headers: { "Retry-After": "30" } },
+    });
     const client = createRpcClient({ urls: [first.url, second.url], chainId: CHAIN_ID, retryCount: 1 });
     const start = performance.now();
     expect(await client.getChainId()).toBe(CHAIN_ID);

@@ -81,7 +81,13 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
           return;
         case "rpcError":
           res.writeHead(fault.status ?? 200, { "content-type": "application/json" });
-          res.end(JSON.stringify({ jsonrpc: "2.0", id: body.id ?? null, error: { code: fault.code, message: fault.message } }));
+          res.end(
+            JSON.stringify({
+              jsonrpc: "2.0",
+              id: body.id ?? null,
+              error: { code: fault.code, message: fault.message },
+            }),
+          );
           return;
         case "body":
           res.writeHead(200, { "content-type": "application/json" });
@@ -93,7 +99,11 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         }
       }
     }
-    const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: text });
+    const upstream = await fetch(target, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: text,
+    });
     const answer = await upstream.text();
     res.writeHead(upstream.status, { "content-type": "application/json" });
     res.end(answer);

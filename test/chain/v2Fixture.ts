@@ -71,7 +71,8 @@ export async function deployV2(rpcUrl: string): Promise<V2Fixture> {
       chain: null,
     } as Parameters<typeof wallet.deployContract>[0]);
     const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-    if (receipt.contractAddress === null || receipt.contractAddress === undefined) throw new Error("deploy failed");
+    if (receipt.contractAddress === null || receipt.contractAddress === undefined)
+      throw new Error("deploy failed");
     return receipt.contractAddress.toLowerCase() as Address;
   };
   const write = async (address: Address, abi: Abi, functionName: string, args: readonly unknown[] = []) => {
@@ -82,6 +83,9 @@ export async function deployV2(rpcUrl: string): Promise<V2Fixture> {
       args,
       account: DEPLOYER,
       chain: null,
+      // The estimate can fall short when the block's timestamp moves on between estimate and
+      // inclusion (the pair then also writes its price accumulators): use a fixed, ample limit.
+      gas: 3_000_000n,
     } as Parameters<typeof wallet.writeContract>[0]);
     const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
     if (receipt.status !== "success") throw new Error(`${functionName} reverted`);
@@ -111,11 +115,26 @@ export async function deployV2(rpcUrl: string): Promise<V2Fixture> {
     async addLiquidity(viaRouter, tokenA, tokenB, a, b) {
       await approve(tokenA, viaRouter);
       await approve(tokenB, viaRouter);
-      await write(viaRouter, ARTIFACTS.router.abi, "addLiquidity", [tokenA, tokenB, a, b, 0n, 0n, DEPLOYER, deadline()]);
+      await write(viaRouter, ARTIFACTS.router.abi, "addLiquidity", [
+        tokenA,
+        tokenB,
+        a,
+        b,
+        0n,
+        0n,
+        DEPLOYER,
+        deadline(),
+      ]);
     },
     async swap(viaRouter, path, amountIn) {
       await approve(path[0]!, viaRouter);
-      await write(viaRouter, ARTIFACTS.router.abi, "swapExactTokensForTokens", [amountIn, 0n, path, DEPLOYER, deadline()]);
+      await write(viaRouter, ARTIFACTS.router.abi, "swapExactTokensForTokens", [
+        amountIn,
+        0n,
+        path,
+        DEPLOYER,
+        deadline(),
+      ]);
     },
     async pairOf(onFactory, tokenA, tokenB) {
       const pair = (await publicClient.readContract({

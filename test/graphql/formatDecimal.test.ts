@@ -33,7 +33,9 @@ describe("formatDecimal", () => {
     expect(formatDecimal(huge, 18)).toBe(
       "115792089237316195423570985008687907853269984665640564039457.584007913129639935",
     );
-    expect(formatDecimal(huge, 18, 8)).toBe("115792089237316195423570985008687907853269984665640564039457.58400791");
+    expect(formatDecimal(huge, 18, 8)).toBe(
+      "115792089237316195423570985008687907853269984665640564039457.58400791",
+    );
     expect(formatDecimal(huge, 0)).toBe(huge.toString());
   });
 

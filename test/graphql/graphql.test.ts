@@ -64,14 +64,19 @@ describe("quote", () => {
       route: {
         path: [BSC.WBNB, BSC.USDT],
         // Pairs sort their tokens by address: USDT (0x55...) is token0.
-        pools: [{ address: POOLS.WBNB_USDT, dex: "PancakeSwap V2", token0: BSC.USDT, token1: BSC.WBNB, feeBps: 25 }],
+        pools: [
+          { address: POOLS.WBNB_USDT, dex: "PancakeSwap V2", token0: BSC.USDT, token1: BSC.WBNB, feeBps: 25 },
+        ],
       },
     });
   });
 
   test("behavior: symbols match case-insensitively and the native symbol means the native coin", async () => {
     const { body } = await gql(yoga, QUOTE, { sell: "bnb", buy: "usdt" });
-    const quote = body.data?.quote as Record<string, { address?: string; symbol?: string } | string[] | string>;
+    const quote = body.data?.quote as Record<
+      string,
+      { address?: string; symbol?: string } | string[] | string
+    >;
     expect(quote.sellToken).toEqual({ address: "", name: "BNB", symbol: "BNB", decimals: 18 });
     // Native routes as wrapped, 1:1.
     expect((quote.route as unknown as { path: string[] }).path).toEqual([BSC.WBNB, BSC.USDT]);
@@ -84,15 +89,28 @@ describe("quote", () => {
     const { body } = await gql(yoga, QUOTE, { sell: upper, buy: BSC.OFFLIST });
     // OFF has no pool: the tokens resolved (no 400) and the answer is "no route".
     expect(body.errors?.[0]?.extensions?.code).toBe("UNPROCESSABLE");
-    const token = await gql(yoga, `{ token(symbolOrAddress: "${BSC.OFFLIST.toUpperCase().replace("0X", "0x")}") { address name symbol decimals } }`);
-    expect(token.body.data?.token).toEqual({ address: BSC.OFFLIST, name: "Off List Token", symbol: "OFF", decimals: 9 });
+    const token = await gql(
+      yoga,
+      `{ token(symbolOrAddress: "${BSC.OFFLIST.toUpperCase().replace("0X", "0x")}") { address name symbol decimals } }`,
+    );
+    expect(token.body.data?.token).toEqual({
+      address: BSC.OFFLIST,
+      name: "Off List Token",
+      symbol: "OFF",
+      decimals: 9,
+    });
   });
 
   test("behavior: the best route may hop through base tokens", async () => {
     const { body } = await gql(yoga, QUOTE, { sell: "Cake", buy: "BTCB" });
     const quote = body.data?.quote as { route: { path: string[] }; buyAmount: string; price: string };
     expect(quote.route.path).toEqual([BSC.CAKE, BSC.WBNB, BSC.BTCB]);
-    const viaWbnb = getAmountOut(getAmountOut(E18, 1_000_000n * E18, 3_333n * E18, 25), 10_000n * E18, 100n * E18, 25);
+    const viaWbnb = getAmountOut(
+      getAmountOut(E18, 1_000_000n * E18, 3_333n * E18, 25),
+      10_000n * E18,
+      100n * E18,
+      25,
+    );
     expect(quote.buyAmount).toBe(viaWbnb.toString());
     expect(quote.price).toBe(formatDecimal(viaWbnb, 18));
   });
@@ -145,7 +163,9 @@ describe("quote", () => {
         "status": 400,
       }
     `);
-    expect(errorOf(await gql(yoga, QUOTE, { sell: "WBNB", buy: "USDT", amount: "0" })).code).toBe("BAD_REQUEST");
+    expect(errorOf(await gql(yoga, QUOTE, { sell: "WBNB", buy: "USDT", amount: "0" })).code).toBe(
+      "BAD_REQUEST",
+    );
     expect(errorOf(await gql(yoga, QUOTE, { sell: "WBNB", buy: "USDT", amount: "1.5" })).status).toBe(400);
   });
 
@@ -171,14 +191,18 @@ describe("quote", () => {
   });
 
   test("error: a network that is not configured or still indexing is 503", async () => {
-    expect(errorOf(await gql(yoga, QUOTE, { network: "polygon", sell: "POL", buy: "USDC" }))).toMatchInlineSnapshot(`
+    expect(
+      errorOf(await gql(yoga, QUOTE, { network: "polygon", sell: "POL", buy: "USDC" })),
+    ).toMatchInlineSnapshot(`
       {
         "code": "NOT_READY",
         "message": "Network polygon is not configured on this server.",
         "status": 503,
       }
     `);
-    expect(errorOf(await gql(yoga, QUOTE, { network: "eth", sell: "ETH", buy: "USDC" }))).toMatchInlineSnapshot(`
+    expect(
+      errorOf(await gql(yoga, QUOTE, { network: "eth", sell: "ETH", buy: "USDC" })),
+    ).toMatchInlineSnapshot(`
       {
         "code": "NOT_READY",
         "message": "Network eth is still being indexed; retry in a few minutes.",
@@ -196,7 +220,7 @@ describe("quote", () => {
 describe("swaps", () => {
   test("args: the default window is the last 24 hours, ascending by block then position", async () => {
     const { body } = await gql(yoga, SWAPS);
-    const edges = (body.data?.swaps as { edges: { node: { txHash: string; timestamp: number } }[] }).edges;
+    const edges = (body.data!.swaps as { edges: { node: { txHash: string; timestamp: number } }[] }).edges;
     const expected = fixture.trades.bsc.filter((t) => t.timestamp >= fixture.now - 86_400);
     expect(edges.map((e) => e.node.txHash)).toEqual(expected.map((t) => t.txHash));
     expect(expected.length).toBe(4);
@@ -207,11 +231,21 @@ describe("swaps", () => {
 
   test("behavior: native sides, exact and 8-digit amounts, USD volume as plain decimals", async () => {
     const { body } = await gql(yoga, SWAPS, { trader: TRADERS.carol.toUpperCase().replace("0X", "0x") });
-    const [edge] = (body.data?.swaps as { edges: { node: Record<string, unknown> }[] }).edges;
+    const [edge] = (body.data!.swaps as { edges: { node: Record<string, unknown> }[] }).edges;
     expect(edge?.node).toMatchObject({
       sender: TRADERS.carol,
-      sell: { token: { address: BSC.USDT, symbol: "USDT", decimals: 18 }, amount: "2737788670269999999999", amountDecimal: "2737.788670269999999999", d8: "2737.78867026" },
-      buy: { token: { address: "", symbol: "BNB", decimals: 18 }, amount: "4560000000000000000", amountDecimal: "4.56", d8: "4.56000000" },
+      sell: {
+        token: { address: BSC.USDT, symbol: "USDT", decimals: 18 },
+        amount: "2737788670269999999999",
+        amountDecimal: "2737.788670269999999999",
+        d8: "2737.78867026",
+      },
+      buy: {
+        token: { address: "", symbol: "BNB", decimals: 18 },
+        amount: "4560000000000000000",
+        amountDecimal: "4.56",
+        d8: "4.56000000",
+      },
       volumeUSD: "2737.788670269999999999",
       tracked: true,
       pools: [POOLS.WBNB_USDT],
@@ -220,9 +254,15 @@ describe("swaps", () => {
 
   test("behavior: an untracked swap is worth 0", async () => {
     const { body } = await gql(yoga, SWAPS, { token: "DUST" });
-    const nodes = (body.data?.swaps as { edges: { node: Record<string, unknown> }[] }).edges.map((e) => e.node);
+    const nodes = (body.data!.swaps as { edges: { node: Record<string, unknown> }[] }).edges.map(
+      (e) => e.node,
+    );
     expect(nodes).toHaveLength(1);
-    expect(nodes[0]).toMatchObject({ volumeUSD: "0", tracked: false, buy: { amount: "0", amountDecimal: "0", d8: "0.00000000" } });
+    expect(nodes[0]).toMatchObject({
+      volumeUSD: "0",
+      tracked: false,
+      buy: { amount: "0", amountDecimal: "0", d8: "0.00000000" },
+    });
   });
 
   test("behavior: cursors page through the window without gaps or repeats", async () => {
@@ -230,7 +270,10 @@ describe("swaps", () => {
     let after: string | null = null;
     for (let page = 0; page < 10; page++) {
       const { body } = await gql(yoga, SWAPS, { from: 0, first: 3, after });
-      const swaps = body.data?.swaps as { edges: { cursor: string; node: { txHash: string } }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+      const swaps = body.data?.swaps as {
+        edges: { cursor: string; node: { txHash: string } }[];
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+      };
       seen.push(...swaps.edges.map((e) => e.node.txHash));
       expect(swaps.pageInfo.endCursor).toBe(swaps.edges.at(-1)?.cursor ?? null);
       if (!swaps.pageInfo.hasNextPage) break;
@@ -241,13 +284,21 @@ describe("swaps", () => {
 
   test("behavior: filters by token (the native coin as such) and window bounds", async () => {
     const native = await gql(yoga, SWAPS, { from: 0, token: "BNB" });
-    const nativeHashes = (native.body.data?.swaps as { edges: { node: { txHash: string } }[] }).edges.map((e) => e.node.txHash);
-    expect(nativeHashes).toEqual(fixture.trades.bsc.filter((t) => t.tokenIn === "" || t.tokenOut === "").map((t) => t.txHash));
+    const nativeHashes = (native.body.data!.swaps as { edges: { node: { txHash: string } }[] }).edges.map(
+      (e) => e.node.txHash,
+    );
+    expect(nativeHashes).toEqual(
+      fixture.trades.bsc.filter((t) => t.tokenIn === "" || t.tokenOut === "").map((t) => t.txHash),
+    );
     const iso = new Date((fixture.now - 3 * 86_400) * 1000).toISOString();
     const windowed = await gql(yoga, SWAPS, { from: iso, to: fixture.now - 86_400 });
-    const hashes = (windowed.body.data?.swaps as { edges: { node: { txHash: string } }[] }).edges.map((e) => e.node.txHash);
+    const hashes = (windowed.body.data!.swaps as { edges: { node: { txHash: string } }[] }).edges.map(
+      (e) => e.node.txHash,
+    );
     expect(hashes).toEqual(
-      fixture.trades.bsc.filter((t) => t.timestamp >= fixture.now - 3 * 86_400 && t.timestamp < fixture.now - 86_400).map((t) => t.txHash),
+      fixture.trades.bsc
+        .filter((t) => t.timestamp >= fixture.now - 3 * 86_400 && t.timestamp < fixture.now - 86_400)
+        .map((t) => t.txHash),
     );
   });
 
@@ -269,7 +320,9 @@ describe("swaps", () => {
     expect(errorOf(await gql(yoga, SWAPS, { trader: "bob" })).message).toBe(
       "trader must be an address: 0x followed by 40 hex digits.",
     );
-    expect(errorOf(await gql(yoga, SWAPS, { from: 200, to: 100 })).message).toBe("from must not be later than to.");
+    expect(errorOf(await gql(yoga, SWAPS, { from: 200, to: 100 })).message).toBe(
+      "from must not be later than to.",
+    );
     expect(errorOf(await gql(yoga, SWAPS, { from: "yesterday" }))).toMatchInlineSnapshot(`
       {
         "code": "BAD_REQUEST",
@@ -284,7 +337,7 @@ describe("swaps", () => {
     const { logger, records } = createMemoryLogger("debug");
     const server = createGraphqlServer({ reader: bulk.reader, logger });
     const { body } = await gql(server, SWAPS, { first: 1000 });
-    const edges = (body.data?.swaps as { edges: unknown[] }).edges;
+    const edges = (body.data!.swaps as { edges: unknown[] }).edges;
     expect(edges.length).toBe(504);
     const batches = records.filter((r) => r.msg === "token metadata batch");
     expect(batches).toHaveLength(1);
@@ -295,16 +348,30 @@ describe("swaps", () => {
 
 describe("dailyVolumes, token, status", () => {
   test("args: 7 UTC days by default, newest first, exact sums and distinct senders", async () => {
-    const { body } = await gql(yoga, "{ dailyVolumes { date addressCount volumeUSD tradeCount untrackedCount } }");
-    const days = body.data?.dailyVolumes as { date: string; addressCount: number; volumeUSD: string; tradeCount: number; untrackedCount: number }[];
+    const { body } = await gql(
+      yoga,
+      "{ dailyVolumes { date addressCount volumeUSD tradeCount untrackedCount } }",
+    );
+    const days = body.data?.dailyVolumes as {
+      date: string;
+      addressCount: number;
+      volumeUSD: string;
+      tradeCount: number;
+      untrackedCount: number;
+    }[];
     expect(days).toHaveLength(7);
     for (const [i, day] of days.entries()) {
       const date = new Date((fixture.now - i * 86_400) * 1000).toISOString().slice(0, 10);
-      const trades = fixture.trades.bsc.filter((t) => new Date(t.timestamp * 1000).toISOString().slice(0, 10) === date);
+      const trades = fixture.trades.bsc.filter(
+        (t) => new Date(t.timestamp * 1000).toISOString().slice(0, 10) === date,
+      );
       expect(day).toEqual({
         date,
         addressCount: new Set(trades.map((t) => t.sender)).size,
-        volumeUSD: formatDecimal(trades.reduce((sum, t) => sum + t.volumeUsd, 0n), 18),
+        volumeUSD: formatDecimal(
+          trades.reduce((sum, t) => sum + t.volumeUsd, 0n),
+          18,
+        ),
         tradeCount: trades.length,
         untrackedCount: trades.filter((t) => !t.tracked).length,
       });
@@ -312,16 +379,21 @@ describe("dailyVolumes, token, status", () => {
   });
 
   test("error: days outside 1..31 is 400", async () => {
-    expect(errorOf(await gql(yoga, "{ dailyVolumes(days: 32) { date } }")).message).toBe("days must be between 1 and 31.");
+    expect(errorOf(await gql(yoga, "{ dailyVolumes(days: 32) { date } }")).message).toBe(
+      "days must be between 1 and 31.",
+    );
   });
 
   test("behavior: token finds symbols, aliases and addresses; an unknown symbol is null", async () => {
-    const { body } = await gql(yoga, `{
+    const { body } = await gql(
+      yoga,
+      `{
       a: token(symbolOrAddress: "cake") { address symbol }
       b: token(symbolOrAddress: "BNB") { address symbol }
       c: token(symbolOrAddress: "NOPE") { address }
       d: token(network: eth, symbolOrAddress: "${ETH.USDC}") { symbol decimals }
-    }`);
+    }`,
+    );
     expect(body.data).toEqual({
       a: { address: BSC.CAKE, symbol: "Cake" },
       b: { address: "", symbol: "BNB" },
@@ -334,7 +406,14 @@ describe("dailyVolumes, token, status", () => {
     const { body } = await gql(yoga, "{ status { network ready indexedBlock headBlock lag error } }");
     expect(body.data?.status).toEqual([
       { network: "bsc", ready: true, indexedBlock: "40000000", headBlock: "40000000", lag: "0", error: null },
-      { network: "eth", ready: false, indexedBlock: "19995000", headBlock: "20000000", lag: "5000", error: null },
+      {
+        network: "eth",
+        ready: false,
+        indexedBlock: "19995000",
+        headBlock: "20000000",
+        lag: "5000",
+        error: null,
+      },
     ]);
   });
 });
@@ -386,9 +465,13 @@ describe("server", () => {
       `${alias}: swaps(first: 1000) { edges { cursor node { txHash blockNumber timestamp sender volumeUSD tracked pools sell { token { address name symbol decimals } amount amountDecimal } buy { token { address name symbol decimals } amount amountDecimal } } } pageInfo { hasNextPage endCursor } }`;
     // One full page is a legitimate query; two are over the cost limit.
     expect((await gql(yoga, `{ ${page("a")} }`)).body.errors).toBeUndefined();
-    expect(errorOf(await gql(yoga, `{ ${page("a")} ${page("b")} }`)).message).toMatch(/Query Cost limit of 250000 exceeded/);
+    expect(errorOf(await gql(yoga, `{ ${page("a")} ${page("b")} }`)).message).toMatch(
+      /Query Cost limit of 250000 exceeded/,
+    );
     const typo = await gql(yoga, "{ quot }");
-    expect(typo.body.errors?.[0]?.message).toBe('Cannot query field "quot" on type "Query". [Suggestion hidden]');
+    expect(typo.body.errors?.[0]?.message).toBe(
+      'Cannot query field "quot" on type "Query". [Suggestion hidden]',
+    );
   });
 
   test("error: request bodies over the limit are refused with 413", async () => {

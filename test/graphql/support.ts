@@ -6,7 +6,11 @@ export interface GqlResponse {
   status: number;
   body: {
     data?: Record<string, unknown> | null;
-    errors?: { message: string; path?: string[]; extensions?: { code?: string; http?: { status?: number } } }[];
+    errors?: {
+      message: string;
+      path?: string[];
+      extensions?: { code?: string; http?: { status?: number } };
+    }[];
   };
 }
 

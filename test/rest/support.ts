@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import { request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import type { MarketReader } from "../../src/domain/market.js";
@@ -6,16 +6,65 @@ import { buildSchema } from "../../src/graphql/buildSchema.js";
 import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
 import { createHttpServer } from "../../src/rest/createHttpServer.js";
 
+/**
+ * One request on a fresh connection (node:http, no keep-alive pool): a pooled socket can be
+ * closed by the server's keep-alive timer while a long test blocks the event loop.
+ */
+async function request(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; headers: Headers; text: string; body: unknown }> {
+  const { status, headers, text } = await new Promise<{ status: number; headers: Headers; text: string }>(
+    (resolve, reject) => {
+      const req = httpRequest(
+        url,
+        {
+          method: init.method ?? "GET",
+          headers: (init.headers ?? {}) as Record<string, string>,
+          agent: false,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => {
+            const headers = new Headers();
+            for (const [name, value] of Object.entries(res.headers)) {
+              if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+            }
+            resolve({ status: res.statusCode ?? 0, headers, text: Buffer.concat(chunks).toString("utf8") });
+          });
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(typeof init.body === "string" ? init.body : undefined);
+    },
+  );
+  let body: unknown;
+  try {
+    body = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status, headers, text, body };
+}
+
 /** A started HTTP server on 127.0.0.1 and a way to call it. */
 export interface TestServer {
   server: Server;
   baseUrl: string;
-  call: (path: string, init?: RequestInit) => Promise<{ status: number; headers: Headers; text: string; body: unknown }>;
+  call: (
+    path: string,
+    init?: RequestInit,
+  ) => Promise<{ status: number; headers: Headers; text: string; body: unknown }>;
   close: () => Promise<void>;
 }
 
 /** Starts the real HTTP server (REST + GraphQL) over a reader on an ephemeral port. */
-export async function startServer(reader: MarketReader, logger = pino({ level: "silent" })): Promise<TestServer> {
+export async function startServer(
+  reader: MarketReader,
+  logger = pino({ level: "silent" }),
+): Promise<TestServer> {
   const schema = buildSchema();
   const graphql = createGraphqlServer({ reader, schema, logger });
   const server = createHttpServer({ reader, graphql, schema, logger });
@@ -25,17 +74,7 @@ export async function startServer(reader: MarketReader, logger = pino({ level: "
   return {
     server,
     baseUrl,
-    async call(path, init) {
-      const response = await fetch(`${baseUrl}${path}`, init);
-      const text = await response.text();
-      let body: unknown;
-      try {
-        body = text === "" ? undefined : JSON.parse(text);
-      } catch {
-        body = undefined;
-      }
-      return { status: response.status, headers: response.headers, text, body };
-    },
+    call: (path, init) => request(`${baseUrl}${path}`, init),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

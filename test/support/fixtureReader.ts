@@ -58,7 +58,13 @@ export const TRADERS = {
 const PANCAKE_FACTORY: Address = "0xca143ce32fe78f1f7019d7d551a6402fc5350c73";
 const UNISWAP_FACTORY: Address = "0x5c69bee701ef814a2b6a3edd4b1652cb9cc5aa6f";
 
-function entry(chainId: number, address: Address, name: string, symbol: string, decimals: number): TokenListEntry {
+function entry(
+  chainId: number,
+  address: Address,
+  name: string,
+  symbol: string,
+  decimals: number,
+): TokenListEntry {
   // Token lists carry checksummed addresses; the views lowercase them.
   return { chainId, address: address.toUpperCase().replace("0X", "0x"), name, symbol, decimals };
 }
@@ -70,7 +76,12 @@ function networkConfig(name: NetworkName, chainId: number, extra: Partial<Networ
     rpcUrls: ["http://127.0.0.1:1"],
     native: { name: "", symbol: "", aliases: [], decimals: 18, wrapped: "0x" },
     dexes: [],
-    tokenList: { name, timestamp: "2024-01-01T00:00:00Z", version: { major: 1, minor: 0, patch: 0 }, tokens: [] },
+    tokenList: {
+      name,
+      timestamp: "2024-01-01T00:00:00Z",
+      version: { major: 1, minor: 0, patch: 0 },
+      tokens: [],
+    },
     stablecoins: [],
     baseTokens: [],
     minLiquidityUsd: 1_000n * E18,
@@ -223,25 +234,126 @@ function bscTrades(now: number, bulk: number): Trade[] {
   const blockAt = (ago: number) => 40_000_000n - BigInt(Math.floor(ago / 3));
   const list: Trade[] = [
     // Older days: in the 7-day volumes, not in the 24-hour list.
-    t({ ago: 5 * DAY + HOUR, block: blockAt(5 * DAY + HOUR), txIndex: 0, sender: alice, tokenIn: BSC.USDT, amountIn: 1_000n * E18, tokenOut: BSC.WBNB, amountOut: 1_660_000_000_000_000_000n, volumeUsd: 1_000n * E18, pools: [POOLS.WBNB_USDT] }),
-    t({ ago: 2 * DAY + 2 * HOUR, block: blockAt(2 * DAY + 2 * HOUR), txIndex: 3, sender: bob, tokenIn: BSC.CAKE, amountIn: 500n * E18, tokenOut: BSC.USDT, amountOut: 997n * E18, volumeUsd: 997n * E18, pools: [POOLS.CAKE_WBNB, POOLS.WBNB_USDT] }),
-    t({ ago: 2 * DAY + HOUR, block: blockAt(2 * DAY + HOUR), txIndex: 0, sender: bob, tokenIn: BSC.DUST, amountIn: 5n * E18, tokenOut: BSC.USDT, amountOut: 1n, volumeUsd: 0n, tracked: false, pools: [POOLS.DUST_USDT] }),
+    t({
+      ago: 5 * DAY + HOUR,
+      block: blockAt(5 * DAY + HOUR),
+      txIndex: 0,
+      sender: alice,
+      tokenIn: BSC.USDT,
+      amountIn: 1_000n * E18,
+      tokenOut: BSC.WBNB,
+      amountOut: 1_660_000_000_000_000_000n,
+      volumeUsd: 1_000n * E18,
+      pools: [POOLS.WBNB_USDT],
+    }),
+    t({
+      ago: 2 * DAY + 2 * HOUR,
+      block: blockAt(2 * DAY + 2 * HOUR),
+      txIndex: 3,
+      sender: bob,
+      tokenIn: BSC.CAKE,
+      amountIn: 500n * E18,
+      tokenOut: BSC.USDT,
+      amountOut: 997n * E18,
+      volumeUsd: 997n * E18,
+      pools: [POOLS.CAKE_WBNB, POOLS.WBNB_USDT],
+    }),
+    t({
+      ago: 2 * DAY + HOUR,
+      block: blockAt(2 * DAY + HOUR),
+      txIndex: 0,
+      sender: bob,
+      tokenIn: BSC.DUST,
+      amountIn: 5n * E18,
+      tokenOut: BSC.USDT,
+      amountOut: 1n,
+      volumeUsd: 0n,
+      tracked: false,
+      pools: [POOLS.DUST_USDT],
+    }),
     // Just outside the 24-hour window.
-    t({ ago: DAY + 600, block: blockAt(DAY + 600), txIndex: 1, sender: carol, tokenIn: BSC.USDC, amountIn: 20n * E18, tokenOut: BSC.USDT, amountOut: 19_940_000_000_000_000_000n, volumeUsd: 20n * E18, pools: [POOLS.USDC_USDT] }),
+    t({
+      ago: DAY + 600,
+      block: blockAt(DAY + 600),
+      txIndex: 1,
+      sender: carol,
+      tokenIn: BSC.USDC,
+      amountIn: 20n * E18,
+      tokenOut: BSC.USDT,
+      amountOut: 19_940_000_000_000_000_000n,
+      volumeUsd: 20n * E18,
+      pools: [POOLS.USDC_USDT],
+    }),
     // Inside the window: native in (router wrapped BNB), a 3-decimal-place amount.
-    t({ ago: DAY - 600, block: blockAt(DAY - 600), txIndex: 2, sender: alice, tokenIn: "", amountIn: 95_801_854_503_710_000_000n, tokenOut: BSC.USDT, amountOut: 57_477_112_957_506_000_000_000n, volumeUsd: 57_477_112_957_506_000_000_000n, pools: [POOLS.WBNB_USDT] }),
+    t({
+      ago: DAY - 600,
+      block: blockAt(DAY - 600),
+      txIndex: 2,
+      sender: alice,
+      tokenIn: "",
+      amountIn: 95_801_854_503_710_000_000n,
+      tokenOut: BSC.USDT,
+      amountOut: 57_477_112_957_506_000_000_000n,
+      volumeUsd: 57_477_112_957_506_000_000_000n,
+      pools: [POOLS.WBNB_USDT],
+    }),
     // Two swaps in one block, listed out of order to prove sorting by position.
-    t({ ago: 2 * HOUR, block: blockAt(2 * HOUR), txIndex: 7, sender: carol, tokenIn: BSC.USDT, amountIn: 2_737_788_670_269_999_999_999n, tokenOut: "", amountOut: 4_560_000_000_000_000_000n, volumeUsd: 2_737_788_670_269_999_999_999n, pools: [POOLS.WBNB_USDT] }),
-    t({ ago: 2 * HOUR, block: blockAt(2 * HOUR), txIndex: 1, sender: bob, tokenIn: BSC.BTCB, amountIn: 1n, tokenOut: BSC.CAKE, amountOut: 29n, volumeUsd: 60_000n, pools: [POOLS.BTCB_WBNB, POOLS.CAKE_WBNB] }),
+    t({
+      ago: 2 * HOUR,
+      block: blockAt(2 * HOUR),
+      txIndex: 7,
+      sender: carol,
+      tokenIn: BSC.USDT,
+      amountIn: 2_737_788_670_269_999_999_999n,
+      tokenOut: "",
+      amountOut: 4_560_000_000_000_000_000n,
+      volumeUsd: 2_737_788_670_269_999_999_999n,
+      pools: [POOLS.WBNB_USDT],
+    }),
+    t({
+      ago: 2 * HOUR,
+      block: blockAt(2 * HOUR),
+      txIndex: 1,
+      sender: bob,
+      tokenIn: BSC.BTCB,
+      amountIn: 1n,
+      tokenOut: BSC.CAKE,
+      amountOut: 29n,
+      volumeUsd: 60_000n,
+      pools: [POOLS.BTCB_WBNB, POOLS.CAKE_WBNB],
+    }),
     // Untracked (neither side priced), tiny amounts.
-    t({ ago: HOUR, block: blockAt(HOUR), txIndex: 0, sender: alice, tokenIn: BSC.DUST, amountIn: 123n, tokenOut: BSC.USDT, amountOut: 0n, volumeUsd: 0n, tracked: false, pools: [POOLS.DUST_USDT] }),
+    t({
+      ago: HOUR,
+      block: blockAt(HOUR),
+      txIndex: 0,
+      sender: alice,
+      tokenIn: BSC.DUST,
+      amountIn: 123n,
+      tokenOut: BSC.USDT,
+      amountOut: 0n,
+      volumeUsd: 0n,
+      tracked: false,
+      pools: [POOLS.DUST_USDT],
+    }),
   ];
   for (let i = 0; i < bulk; i++) {
     // Spread over 23 hours, several per block, three traders.
     const ago = 23 * HOUR - Math.floor((i * 23 * HOUR) / Math.max(bulk, 1)) - 30;
     const sender = [alice, bob, carol][i % 3]!;
     list.push(
-      t({ ago, block: blockAt(ago), txIndex: 100 + i, sender, tokenIn: BSC.USDT, amountIn: BigInt(i + 1) * E18, tokenOut: BSC.CAKE, amountOut: BigInt(i + 1) * 49n * (E18 / 100n), volumeUsd: BigInt(i + 1) * E18, pools: [POOLS.WBNB_USDT, POOLS.CAKE_WBNB] }),
+      t({
+        ago,
+        block: blockAt(ago),
+        txIndex: 100 + i,
+        sender,
+        tokenIn: BSC.USDT,
+        amountIn: BigInt(i + 1) * E18,
+        tokenOut: BSC.CAKE,
+        amountOut: BigInt(i + 1) * 49n * (E18 / 100n),
+        volumeUsd: BigInt(i + 1) * E18,
+        pools: [POOLS.WBNB_USDT, POOLS.CAKE_WBNB],
+      }),
     );
   }
   return sortTrades(list);
@@ -252,9 +364,31 @@ function ethTrades(now: number): Trade[] {
   const blockAt = (ago: number) => 20_000_000n - BigInt(Math.floor(ago / 12));
   return sortTrades([
     // 6-decimal USDC in, 8-decimal WBTC out through WETH.
-    t({ ago: 3 * HOUR, block: blockAt(3 * HOUR), txIndex: 4, sender: TRADERS.alice, tokenIn: ETH.USDC, amountIn: 1_234_567_891n, tokenOut: ETH.WBTC, amountOut: 2_057_613n, volumeUsd: 1_234_567_891_000_000_000_000n, pools: [POOLS.WETH_USDC, POOLS.WBTC_WETH] }),
+    t({
+      ago: 3 * HOUR,
+      block: blockAt(3 * HOUR),
+      txIndex: 4,
+      sender: TRADERS.alice,
+      tokenIn: ETH.USDC,
+      amountIn: 1_234_567_891n,
+      tokenOut: ETH.WBTC,
+      amountOut: 2_057_613n,
+      volumeUsd: 1_234_567_891_000_000_000_000n,
+      pools: [POOLS.WETH_USDC, POOLS.WBTC_WETH],
+    }),
     // Native ETH out, a huge amount.
-    t({ ago: HOUR, block: blockAt(HOUR), txIndex: 0, sender: TRADERS.bob, tokenIn: ETH.WBTC, amountIn: 123_456_789_012n, tokenOut: "", amountOut: 987_654_321_098_765_432_123_456_789n, volumeUsd: 74_074_073_407_200n * E18, pools: [POOLS.WBTC_WETH] }),
+    t({
+      ago: HOUR,
+      block: blockAt(HOUR),
+      txIndex: 0,
+      sender: TRADERS.bob,
+      tokenIn: ETH.WBTC,
+      amountIn: 123_456_789_012n,
+      tokenOut: "",
+      amountOut: 987_654_321_098_765_432_123_456_789n,
+      volumeUsd: 74_074_073_407_200n * E18,
+      pools: [POOLS.WBTC_WETH],
+    }),
   ]);
 }
 
@@ -287,7 +421,9 @@ export function createFixtureReader(options: FixtureOptions = {}): Fixture {
       ready,
       indexedBlock: ready ? head : head - 5_000n,
       headBlock: head,
-      error: (options.failing ?? []).includes(network) ? "eth_getLogs failed at https://rpc.example/KEY" : undefined,
+      error: (options.failing ?? []).includes(network)
+        ? "eth_getLogs failed at https://rpc.example/KEY"
+        : undefined,
     });
   }
   return { reader, now, trades, offList };

@@ -1,0 +1,128 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import {
+  type Address,
+  createTestClient,
+  encodeFunctionData,
+  type Hash,
+  type Hex,
+  http,
+  maxUint256,
+  toHex,
+} from "viem";
+import { NATIVE } from "../../src/domain/types.js";
+import { devnetTokenAbi, uniswapV2RouterAbi } from "../../src/devnet/devnetAbis.js";
+import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
+import { type Devnet, type StartDevnetOptions, startDevnet } from "../../src/devnet/startDevnet.js";
+
+/**
+ * Starts a small, fast devnet for a test file: one network (bsc), 300 swaps by 60 traders over
+ * 7 days, no live trading, its manifest in a fresh temp dir and compiled contracts cached in
+ * .data/cache. Share one per test file and isolate tests with snapshot/revert.
+ */
+export function startTestDevnet(options: StartDevnetOptions = {}): Promise<Devnet> {
+  return startDevnet({
+    networks: ["bsc"],
+    swapsPerNetwork: 300,
+    traders: 60,
+    liveIntervalMs: 0,
+    dataDir: mkdtempSync(join(tmpdir(), "swapgraph-devnet-")),
+    cacheDir: resolve(".data/cache"),
+    ...options,
+  });
+}
+
+const clients = new Map<string, ReturnType<typeof createAnvilClient>>();
+
+function createAnvilClient(rpcUrl: string) {
+  return createTestClient({ mode: "anvil", cacheTime: 0, transport: http(rpcUrl, { retryCount: 0 }) });
+}
+
+/** A viem test client for an anvil URL (one per URL). */
+export function testClient(rpcUrl: string): ReturnType<typeof createAnvilClient> {
+  let client = clients.get(rpcUrl);
+  if (client === undefined) {
+    client = createAnvilClient(rpcUrl);
+    clients.set(rpcUrl, client);
+  }
+  return client;
+}
+
+/** Takes an evm_snapshot; revert to it with `revert` (anvil drops a snapshot once reverted to). */
+export function snapshot(rpcUrl: string): Promise<Hex> {
+  return testClient(rpcUrl).snapshot();
+}
+
+/** Reverts the chain to a snapshot taken with `snapshot`. */
+export async function revert(rpcUrl: string, id: Hex): Promise<void> {
+  await testClient(rpcUrl).revert({ id });
+}
+
+/** Mines one block with everything pending, at `timestamp` (unix seconds) when given. */
+export async function mine(rpcUrl: string, options: { timestamp?: number } = {}): Promise<void> {
+  const client = testClient(rpcUrl);
+  if (options.timestamp !== undefined) await client.setNextBlockTimestamp({ timestamp: BigInt(options.timestamp) });
+  await client.mine({ blocks: 1 });
+}
+
+/** One swap to send through a devnet router in a test. */
+export interface TestSwap {
+  /** Symbols (listed or unlisted), addresses, or "" for the native coin at either end. */
+  path: string[];
+  amountIn: bigint;
+  /** DEX name or index (default: the first DEX). */
+  dex?: string | number;
+  /** Default: the first trader. */
+  trader?: Address;
+  /** Mine a block right after sending (default true), optionally at a timestamp. */
+  mine?: boolean | { timestamp: number };
+}
+
+/**
+ * Sends one router swap from an unlocked trader account (approving the router first) and mines
+ * it unless told not to. Returns the swap's transaction hash.
+ */
+export async function sendSwap(chain: DevnetChainInfo, swap: TestSwap): Promise<Hash> {
+  const client = testClient(chain.rpcUrl);
+  const dex = typeof swap.dex === "number" ? chain.dexes[swap.dex] : chain.dexes.find((d) => d.name === (swap.dex ?? chain.dexes[0]?.name));
+  if (dex === undefined) throw new Error(`sendSwap: no DEX ${String(swap.dex)} on ${chain.network}`);
+  const trader = swap.trader ?? (chain.traders[0] as Address);
+  const first = swap.path[0];
+  const last = swap.path.at(-1);
+  const nativeIn = first === NATIVE;
+  const nativeOut = last === NATIVE;
+  const path = swap.path.map((ref): Address => {
+    if (ref === NATIVE) return chain.wrapped;
+    const address = chain.tokens[ref] ?? chain.unlisted[ref] ?? ref;
+    if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new Error(`sendSwap: unknown token ${ref}`);
+    return address.toLowerCase() as Address;
+  });
+  const deadline = 2n ** 40n;
+  const send = (to: Address, data: Hex, value = 0n) =>
+    client.request({
+      method: "eth_sendTransaction",
+      params: [{ from: trader, to, data, value: toHex(value), gas: toHex(1_500_000n) }],
+    });
+  if (!nativeIn) {
+    await send(
+      path[0] as Address,
+      encodeFunctionData({ abi: devnetTokenAbi, functionName: "approve", args: [dex.router, maxUint256] }),
+    );
+  }
+  const data = nativeIn
+    ? encodeFunctionData({
+        abi: uniswapV2RouterAbi,
+        functionName: "swapExactETHForTokens",
+        args: [0n, path, trader, deadline],
+      })
+    : encodeFunctionData({
+        abi: uniswapV2RouterAbi,
+        functionName: nativeOut ? "swapExactTokensForETH" : "swapExactTokensForTokens",
+        args: [swap.amountIn, 0n, path, trader, deadline],
+      });
+  const hash = await send(dex.router, data, nativeIn ? swap.amountIn : 0n);
+  const mineOption = swap.mine ?? true;
+  if (mineOption !== false) await mine(chain.rpcUrl, mineOption === true ? {} : mineOption);
+  return hash;
+}
