@@ -203,10 +203,7 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
             try {
               return await inner.request(args, requestOptions);
             } catch (error) {
-              const kind = classifyRpcError(error, args.method);
-              const timedOut =
-                error instanceof BaseError && error.walk((e) => e instanceof TimeoutError) !== null;
-              const retryable = kind === "transient" || (timedOut && args.method !== "eth_getLogs");
+              const retryable = classifyRpcError(error, args.method) === "transient";
               if (!retryable || attempt >= retryCount || signal?.aborted) throw error;
               const backoff = retryDelayMs * 2 ** attempt * (1 + Math.random() * 0.25);
               const delay = Math.min(Math.max(backoff, retryAfterMs(error) ?? 0), maxRetryDelayMs);

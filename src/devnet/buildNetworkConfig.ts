@@ -44,7 +44,12 @@ export function buildNetworkConfig(
       decimals: 18,
       wrapped: market.wrapped.address,
     },
-    dexes: market.dexes.map((d) => ({ name: d.name, factory: d.factory, router: d.router, feeBps: d.feeBps })),
+    dexes: market.dexes.map((d) => ({
+      name: d.name,
+      factory: d.factory,
+      router: d.router,
+      feeBps: d.feeBps,
+    })),
     tokenList: {
       name: `swapgraph devnet ${market.network}`,
       timestamp: new Date(settings.listTimestamp * 1000).toISOString(),

@@ -35,12 +35,15 @@ const number = (name: string, raw: string | undefined): number | undefined => {
 const networks = values.networks?.split(",").map((n) => n.trim());
 const unknown = networks?.filter((n) => !(NETWORKS as readonly string[]).includes(n)) ?? [];
 if (unknown.length > 0) {
-  console.error(`unknown network(s) ${unknown.join(", ")}; expected some of ${NETWORKS.join(", ")}\n${USAGE}`);
+  console.error(
+    `unknown network(s) ${unknown.join(", ")}; expected some of ${NETWORKS.join(", ")}\n${USAGE}`,
+  );
   process.exit(2);
 }
 
 const started = Date.now();
-const log = (message: string) => console.log(`${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s ${message}`);
+const log = (message: string) =>
+  console.log(`${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s ${message}`);
 const options = {
   ...(networks === undefined ? {} : { networks: networks as NetworkName[] }),
   ...optional("seed", number("seed", values.seed)),
@@ -62,12 +65,17 @@ console.log("");
 for (const chain of devnet.chains) {
   const h = chain.history;
   console.log(`${chain.network} (chain id ${chain.chainId})  ${chain.rpcUrl}  anvil pid ${chain.pid}`);
-  for (const dex of chain.dexes) console.log(`  ${dex.name.padEnd(15)} factory ${dex.factory}  router ${dex.router}`);
+  for (const dex of chain.dexes)
+    console.log(`  ${dex.name.padEnd(15)} factory ${dex.factory}  router ${dex.router}`);
   console.log(
     `  history: ${h.trades} trades, ${h.swapLogs} swaps, ${h.blocks} blocks (#${h.fromBlock}-#${h.toBlock}), ` +
       `${new Date(h.fromTimestamp * 1000).toISOString()} .. ${new Date(h.toTimestamp * 1000).toISOString()}, ${h.ms} ms`,
   );
-  console.log(`  unlisted: ${Object.entries(chain.unlisted).map(([s, a]) => `${s} ${a}`).join(", ")}`);
+  console.log(
+    `  unlisted: ${Object.entries(chain.unlisted)
+      .map(([s, a]) => `${s} ${a}`)
+      .join(", ")}`,
+  );
   console.log(`  thin pool: ${chain.thinPool}`);
 }
 console.log(`\nmanifest: ${devnet.manifestPath}`);

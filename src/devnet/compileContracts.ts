@@ -50,7 +50,12 @@ async function load(input: string, key: string, cacheDir: string | undefined): P
     try {
       const saved = JSON.parse(await readFile(cacheFile, "utf8")) as { DevnetToken: Hex; WrappedNative: Hex };
       if (saved.DevnetToken.startsWith("0x") && saved.WrappedNative.startsWith("0x")) {
-        return { DevnetToken: saved.DevnetToken, WrappedNative: saved.WrappedNative, compileMs: 0, source: "disk" };
+        return {
+          DevnetToken: saved.DevnetToken,
+          WrappedNative: saved.WrappedNative,
+          compileMs: 0,
+          source: "disk",
+        };
       }
     } catch {
       // No usable cache: compile below.
@@ -76,7 +81,10 @@ async function load(input: string, key: string, cacheDir: string | undefined): P
     await mkdir(cacheDir, { recursive: true });
     // Write then rename so a parallel reader never sees half a file.
     const partial = `${cacheFile}.${process.pid}.tmp`;
-    await writeFile(partial, JSON.stringify({ DevnetToken: compiled.DevnetToken, WrappedNative: compiled.WrappedNative }));
+    await writeFile(
+      partial,
+      JSON.stringify({ DevnetToken: compiled.DevnetToken, WrappedNative: compiled.WrappedNative }),
+    );
     await rename(partial, cacheFile);
   }
   return compiled;

@@ -101,7 +101,7 @@ export function createChainWriter(rpcUrl: string): ChainWriter {
       const counts = await Promise.all(
         accounts.map((address) => client.getTransactionCount({ address, blockTag: "pending" })),
       );
-      accounts.forEach((account, i) => nonces.set(account, counts[i] ?? 0));
+      for (const [i, account] of accounts.entries()) nonces.set(account, counts[i] ?? 0);
     },
     async send(txs) {
       const results = await Promise.allSettled(
@@ -126,7 +126,9 @@ export function createChainWriter(rpcUrl: string): ChainWriter {
       );
       const failed = results.find((r) => r.status === "rejected");
       if (failed !== undefined) {
-        throw new Error(`devnet: a transaction was refused: ${String(failed.reason)}`, { cause: failed.reason });
+        throw new Error(`devnet: a transaction was refused: ${String(failed.reason)}`, {
+          cause: failed.reason,
+        });
       }
       return results.map((r) => (r as PromiseFulfilledResult<Hash>).value);
     },
@@ -149,7 +151,9 @@ export function createChainWriter(rpcUrl: string): ChainWriter {
       const receipts = await Promise.all(hashes.map((hash) => client.getTransactionReceipt({ hash })));
       const failed = receipts.find((r) => r.status !== "success");
       if (failed !== undefined) {
-        throw new Error(`devnet: transaction ${failed.transactionHash} reverted (block ${failed.blockNumber})`);
+        throw new Error(
+          `devnet: transaction ${failed.transactionHash} reverted (block ${failed.blockNumber})`,
+        );
       }
     },
   };

@@ -20,7 +20,8 @@ export function createTradeEncoder(market: DevnetMarket): TradeEncoder {
         const router = market.dexes[trade.dex].router;
         const path = trade.path.map((t) => t.address);
         const tokenIn = trade.path[0];
-        if (tokenIn === undefined || path.length < 2) throw new Error("devnet: a trade needs a path of 2+ tokens");
+        if (tokenIn === undefined || path.length < 2)
+          throw new Error("devnet: a trade needs a path of 2+ tokens");
         if (trade.kind !== "ethForTokens") {
           const key = `${trade.trader}:${tokenIn.address}:${router}`;
           if (!approved.has(key)) {
@@ -29,7 +30,11 @@ export function createTradeEncoder(market: DevnetMarket): TradeEncoder {
               from: trade.trader,
               to: tokenIn.address,
               gas: 100_000n,
-              data: encodeFunctionData({ abi: devnetTokenAbi, functionName: "approve", args: [router, maxUint256] }),
+              data: encodeFunctionData({
+                abi: devnetTokenAbi,
+                functionName: "approve",
+                args: [router, maxUint256],
+              }),
             });
           }
         }

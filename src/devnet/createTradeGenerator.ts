@@ -43,7 +43,11 @@ const MAX_POOL_SHARE = 0.015;
  * the unlisted tokens' pools. Every trader trades at least once within the first `traders.length`
  * trades; after that some traders are busier than others.
  */
-export function createTradeGenerator(market: DevnetMarket, traders: readonly Address[], prng: Prng): TradeGenerator {
+export function createTradeGenerator(
+  market: DevnetMarket,
+  traders: readonly Address[],
+  prng: Prng,
+): TradeGenerator {
   if (traders.length === 0) throw new Error("devnet: no traders");
   const routes = buildRoutes(market);
   const byKind = {

@@ -12,7 +12,10 @@ export async function deployDex(
   const { deployer, artifacts } = options;
   const factoryNonce = writer.reserveNonce(deployer);
   const routerNonce = writer.reserveNonce(deployer);
-  const factory = getContractAddress({ from: deployer, nonce: BigInt(factoryNonce) }).toLowerCase() as Address;
+  const factory = getContractAddress({
+    from: deployer,
+    nonce: BigInt(factoryNonce),
+  }).toLowerCase() as Address;
   const router = getContractAddress({ from: deployer, nonce: BigInt(routerNonce) }).toLowerCase() as Address;
   const hashes = await writer.send([
     {

@@ -1,7 +1,7 @@
 import { type Address, encodeDeployData, getContractAddress, type Hash } from "viem";
 import type { CompiledContracts } from "./compileContracts.js";
 import type { ChainWriter, TxRequest } from "./createChainWriter.js";
-import { wrappedNativeAbi, devnetTokenAbi } from "./devnetAbis.js";
+import { devnetTokenAbi, wrappedNativeAbi } from "./devnetAbis.js";
 import type { DevnetPreset } from "./devnetPresets.js";
 import type { DevnetToken } from "./devnetTypes.js";
 import { parseUsd } from "./usdToUnits.js";

@@ -11,7 +11,12 @@ import { usdToUnits } from "./usdToUnits.js";
  */
 export async function fundTraders(
   writer: ChainWriter,
-  options: { deployer: Address; traders: readonly Address[]; tokens: Iterable<DevnetToken>; usdPerToken: bigint },
+  options: {
+    deployer: Address;
+    traders: readonly Address[];
+    tokens: Iterable<DevnetToken>;
+    usdPerToken: bigint;
+  },
 ): Promise<Hash[]> {
   const txs: TxRequest[] = [];
   for (const token of options.tokens) {

@@ -15,7 +15,8 @@ export function planLiquidity(preset: DevnetPreset): PlannedPool[] {
   specs.set(preset.wrapped.symbol, { decimals: 18, priceUsd: preset.native.priceUsd });
   const lookup = (symbol: string) => {
     const spec = specs.get(symbol);
-    if (spec === undefined) throw new Error(`devnet preset ${preset.network}: pool token ${symbol} is not defined`);
+    if (spec === undefined)
+      throw new Error(`devnet preset ${preset.network}: pool token ${symbol} is not defined`);
     return spec;
   };
   return preset.pools.map((spec) => {

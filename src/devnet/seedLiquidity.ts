@@ -1,4 +1,12 @@
-import { type Address, encodeFunctionData, encodePacked, getContractAddress, type Hash, keccak256, maxUint256 } from "viem";
+import {
+  type Address,
+  encodeFunctionData,
+  encodePacked,
+  getContractAddress,
+  type Hash,
+  keccak256,
+  maxUint256,
+} from "viem";
 import type { ChainWriter, TxRequest } from "./createChainWriter.js";
 import { devnetTokenAbi, uniswapV2RouterAbi } from "./devnetAbis.js";
 import type { DevnetDex, DevnetPool, DevnetToken } from "./devnetTypes.js";
@@ -40,7 +48,11 @@ export async function seedLiquidity(
         from: deployer,
         to: t.address,
         gas: 100_000n,
-        data: encodeFunctionData({ abi: devnetTokenAbi, functionName: "approve", args: [dex.router, maxUint256] }),
+        data: encodeFunctionData({
+          abi: devnetTokenAbi,
+          functionName: "approve",
+          args: [dex.router, maxUint256],
+        }),
       });
     }
     const native = a.isWrappedNative ? { token: b, amount: amountB, value: amountA } : undefined;

@@ -43,7 +43,10 @@ const DAY = 86_400;
  * rhythm and day-to-day swings in both trade count and size. Each block is one batch of
  * transactions followed by evm_mine at the block's timestamp. Verifies every swap happened.
  */
-export async function simulateHistory(writer: ChainWriter, options: SimulateHistoryOptions): Promise<HistorySummary> {
+export async function simulateHistory(
+  writer: ChainWriter,
+  options: SimulateHistoryOptions,
+): Promise<HistorySummary> {
   const started = performance.now();
   const { prng, days } = options;
   const slots = Math.max(1, Math.ceil(options.trades / (options.tradesPerBlock ?? 8)));
@@ -55,7 +58,9 @@ export async function simulateHistory(writer: ChainWriter, options: SimulateHist
   for (let i = 0; i < slots; i++) {
     const t = i * spacing;
     const hour = (t % DAY) / 3600;
-    slotWeights.push((dayWeights[Math.floor(t / DAY)] ?? 1) * (1 + 0.45 * Math.sin((2 * Math.PI * (hour - 9)) / 24)));
+    slotWeights.push(
+      (dayWeights[Math.floor(t / DAY)] ?? 1) * (1 + 0.45 * Math.sin((2 * Math.PI * (hour - 9)) / 24)),
+    );
   }
   const perSlot = distribute(options.trades, slotWeights, prng);
   // The history ends now: the last slot always holds a block, at exactly endTimestamp.
@@ -76,7 +81,9 @@ export async function simulateHistory(writer: ChainWriter, options: SimulateHist
     const count = perSlot[i] ?? 0;
     if (count === 0) continue;
     const timestamp =
-      i === slots - 1 ? options.endTimestamp : Math.floor(start + (i + 1) * spacing - prng.next() * spacing * 0.9);
+      i === slots - 1
+        ? options.endTimestamp
+        : Math.floor(start + (i + 1) * spacing - prng.next() * spacing * 0.9);
     const sizeFactor = dayWeights[Math.floor((i * spacing) / DAY)] ?? 1;
     const trades: PlannedTrade[] = [];
     for (let k = 0; k < count; k++) trades.push(options.generator.next(sizeFactor));

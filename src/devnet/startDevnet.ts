@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import type { NetworkConfig } from "../config/types.js";
 import { NETWORKS, type NetworkName } from "../domain/types.js";
-import { type CompiledContracts, compileContracts } from "./compileContracts.js";
 import { buildNetworkConfig } from "./buildNetworkConfig.js";
+import { type CompiledContracts, compileContracts } from "./compileContracts.js";
 import { DEVNET_PRESETS } from "./devnetPresets.js";
 import { type DevnetChainHandle, type DevnetChainInfo, startDevnetChain } from "./startDevnetChain.js";
 import type { LiveTrading } from "./startLiveTrading.js";
@@ -122,7 +122,8 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   }
   const startLive = (intervalMs: number) => {
     if (live.length > 0 || !(intervalMs > 0)) return;
-    for (const h of handles) live.push(h.startLiveTrading(intervalMs, (m) => log(`[${h.info.network}] ${m}`)));
+    for (const h of handles)
+      live.push(h.startLiveTrading(intervalMs, (m) => log(`[${h.info.network}] ${m}`)));
   };
   startLive(liveIntervalMs);
   const compiledResult = await bytecode();

@@ -170,7 +170,11 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
       dexes: dexPair,
       pools: seeded.pools,
     };
-    const generator = createTradeGenerator(market, traders, createPrng(mixSeed(options.seed, preset.chainId, 1)));
+    const generator = createTradeGenerator(
+      market,
+      traders,
+      createPrng(mixSeed(options.seed, preset.chainId, 1)),
+    );
     const encoder = createTradeEncoder(market);
     const history = await simulateHistory(writer, {
       generator,
@@ -194,7 +198,9 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
       pid: anvil.pid,
       wrapped: deployed.wrapped.address,
       dexes,
-      tokens: Object.fromEntries([...deployed.tokens.values()].filter((t) => t.listed).map((t) => [t.symbol, t.address])),
+      tokens: Object.fromEntries(
+        [...deployed.tokens.values()].filter((t) => t.listed).map((t) => [t.symbol, t.address]),
+      ),
       unlisted: Object.fromEntries(
         [...deployed.tokens.values()].filter((t) => !t.listed).map((t) => [t.symbol, t.address]),
       ),
@@ -218,7 +224,11 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
       anvil,
       startLiveTrading: (intervalMs, liveLog) =>
         startLiveTrading(writer, {
-          generator: createTradeGenerator(market, traders, createPrng(mixSeed(options.seed, preset.chainId, 3))),
+          generator: createTradeGenerator(
+            market,
+            traders,
+            createPrng(mixSeed(options.seed, preset.chainId, 3)),
+          ),
           encoder,
           prng: createPrng(mixSeed(options.seed, preset.chainId, 4)),
           intervalMs,
@@ -250,7 +260,9 @@ async function assertPairs(
   );
   pools.forEach((pool, i) => {
     if (onChain[i]?.toLowerCase() !== pool.address) {
-      throw new Error(`devnet: pair ${pool.a.symbol}/${pool.b.symbol} is at ${onChain[i]}, expected ${pool.address}`);
+      throw new Error(
+        `devnet: pair ${pool.a.symbol}/${pool.b.symbol} is at ${onChain[i]}, expected ${pool.address}`,
+      );
     }
   });
 }

@@ -8,9 +8,11 @@ import type { NetworkConfig } from "../config/types.js";
  */
 export async function writeManifest(path: string, networks: readonly NetworkConfig[]): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const json = JSON.stringify({ networks }, (_key, value: unknown) =>
-    typeof value === "bigint" ? value.toString() : value,
-  2);
+  const json = JSON.stringify(
+    { networks },
+    (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value),
+    2,
+  );
   // Write then rename: a reader never sees half a manifest.
   const partial = `${path}.${process.pid}.tmp`;
   await writeFile(partial, `${json}\n`);

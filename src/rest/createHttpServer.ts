@@ -66,11 +66,13 @@ export function createHttpServer(options: HttpServerOptions): Server {
       ...(options.listCacheMs === undefined ? {} : { listCacheMs: options.listCacheMs }),
     }),
   );
-  routes.set("/health", async () => '{"status":"ok"}');
+  const alive = Buffer.from('{"status":"ok"}');
+  const readyBody = Buffer.from('{"status":"ready"}');
+  routes.set("/health", async () => alive);
   routes.set("/ready", async () => {
     if (!ready())
       throw new SwapgraphError("NOT_READY", "Not ready: indexing has not caught up on every network yet.");
-    return '{"status":"ready"}';
+    return readyBody;
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -103,7 +105,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
         );
       }
       const body = await route(new URLSearchParams(queryStart === -1 ? "" : target.slice(queryStart + 1)));
-      sendJson(res, 200, body, { head, serialized: true });
+      sendJson(res, 200, body, { head });
     } catch (error) {
       const { status, body, headers } = toRestError(error, logger);
       if (res.headersSent) {

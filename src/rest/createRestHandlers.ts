@@ -7,8 +7,8 @@ import { createMicroCache } from "./createMicroCache.js";
 import { readNetwork, readTokenParam } from "./readQueryParams.js";
 import { parseRestOperations } from "./restOperations.js";
 
-/** A REST handler: query parameters in, the success body as JSON text out; throws on error. */
-export type RestHandler = (params: URLSearchParams) => Promise<string>;
+/** A REST handler: query parameters in, the success body as UTF-8 JSON bytes out; throws on error. */
+export type RestHandler = (params: URLSearchParams) => Promise<Buffer>;
 
 /** Options of createRestHandlers. */
 export interface RestHandlersOptions {
@@ -55,6 +55,11 @@ interface DailyVolumesData {
 
 const DAY = 86_400;
 
+// Bytes, not text: a shared (cached) answer is then written without encoding it again.
+function toJson(body: unknown): Buffer {
+  return Buffer.from(JSON.stringify(body));
+}
+
 // Field order is the spec's table order.
 function tokenBody(token: TokenFields) {
   return { name: token.name, symbol: token.symbol, decimals: String(token.decimals), address: token.address };
@@ -76,8 +81,8 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
   const listCacheMs = options.listCacheMs ?? 1000;
   // A list answer is about a megabyte of JSON built from thousands of swaps: requests within
   // the same second share one computation instead of repeating it (at most 1 s stale).
-  const listCache = createMicroCache<string>(Math.max(listCacheMs, 1));
-  const shared = (key: string, compute: (nowMs: number) => Promise<string>) =>
+  const listCache = createMicroCache<Buffer>(Math.max(listCacheMs, 1));
+  const shared = (key: string, compute: (nowMs: number) => Promise<Buffer>) =>
     listCacheMs > 0 ? listCache(key, compute) : compute(Date.now());
 
   function newContext(nowMs = Date.now()): GraphqlContext {
@@ -105,12 +110,12 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     };
     const data = await run<QuoteData>(operations.quote, variables, newContext());
     const { network, sellToken, buyToken, price } = data.quote;
-    return JSON.stringify({
+    return toJson({
       result: { network, sell_token: tokenBody(sellToken), buy_token: tokenBody(buyToken), price },
     });
   };
 
-  async function listSwaps24h(network: string, nowMs: number): Promise<string> {
+  async function listSwaps24h(network: string, nowMs: number): Promise<Buffer> {
     const context = newContext(nowMs);
     // One window for every page: the pages share the request's clock and token cache.
     const from = context.now - DAY;
@@ -127,14 +132,14 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
           trade_volume_usd: node.volumeUSD,
         });
       }
-      if (!data.swaps.pageInfo.hasNextPage) return JSON.stringify(body);
+      if (!data.swaps.pageInfo.hasNextPage) return toJson(body);
       after = data.swaps.pageInfo.endCursor;
     }
   }
 
-  async function listDailyVolumes7d(network: string, nowMs: number): Promise<string> {
+  async function listDailyVolumes7d(network: string, nowMs: number): Promise<Buffer> {
     const data = await run<DailyVolumesData>(operations.dailyVolumes, { network }, newContext(nowMs));
-    return JSON.stringify(
+    return toJson(
       data.dailyVolumes.map((day) => ({
         date: day.date,
         address_count: String(day.addressCount),

@@ -7,18 +7,17 @@ export const JSON_HEADERS = {
   "X-Content-Type-Options": "nosniff",
 } as const;
 
-/** Writes a JSON answer (a value, or JSON text already serialized); for HEAD, the same status and headers without the body. */
+/**
+ * Writes a JSON answer: a value to serialize, or JSON bytes already serialized (a Buffer);
+ * for HEAD, the same status and headers without the body.
+ */
 export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
-  options: { head?: boolean; headers?: Record<string, string>; serialized?: boolean } = {},
+  options: { head?: boolean; headers?: Record<string, string> } = {},
 ): void {
-  const payload = options.serialized === true ? (body as string) : JSON.stringify(body);
-  res.writeHead(status, {
-    ...JSON_HEADERS,
-    ...options.headers,
-    "Content-Length": Buffer.byteLength(payload),
-  });
+  const payload = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
+  res.writeHead(status, { ...JSON_HEADERS, ...options.headers, "Content-Length": payload.length });
   res.end(options.head === true ? undefined : payload);
 }

@@ -91,6 +91,24 @@ describe("createRpcClient", () => {
     expect(retried!.at - limited!.at).toBeGreaterThanOrEqual(950);
   });
 
+  test("args: maxRetryDelayMs caps a long Retry-After", async () => {
+    first.rules.push({
+      match: (r) => r.method === "eth_chainId",
+      fault: { kind: "status", status: 429, headers: { "Retry-After": "3600" } },
+      times: 1,
+    });
+    const client = createRpcClient({
+      urls: [first.url],
+      chainId: CHAIN_ID,
+      retryCount: 1,
+      maxRetryDelayMs: 200,
+    });
+    const start = performance.now();
+    expect(await client.getChainId()).toBe(CHAIN_ID);
+    expect(performance.now() - start).toBeGreaterThanOrEqual(190);
+    expect(performance.now() - start).toBeLessThan(2000);
+  });
+
   test("behavior: a 429 on the first URL fails over without waiting", async () => {
     first.rules.push({
       match: () => true,

@@ -15,7 +15,7 @@ import { devnetTokenAbi, swapEvent, uniswapV2RouterAbi } from "../../src/devnet/
 import { startAnvil } from "../../src/devnet/startAnvil.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
-import { sendSwap, snapshot, revert, startTestDevnet } from "../support/devnet.js";
+import { revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
 
 let devnet: Devnet;
 let chain: DevnetChainInfo;
@@ -80,7 +80,9 @@ describe("startDevnet", () => {
     ];
     for (const address of addresses) expect(address).toMatch(/^0x[0-9a-f]{40}$/);
 
-    const manifest = JSON.parse(await readFile(devnet.manifestPath, "utf8")) as { networks: Record<string, unknown>[] };
+    const manifest = JSON.parse(await readFile(devnet.manifestPath, "utf8")) as {
+      networks: Record<string, unknown>[];
+    };
     expect(manifest.networks).toHaveLength(1);
     expect(manifest.networks[0]?.minLiquidityUsd).toBe("10000000000000000000000");
     expect(manifest.networks[0]?.tokenList).toEqual(config.tokenList);
@@ -129,7 +131,10 @@ describe("startDevnet", () => {
     const btcInUsdt = await quote(pancake.router, parseEther("0.01"), [t.BTCB as Address, t.USDT as Address]);
     expect(Number(btcInUsdt / 10n ** 18n)).toBeGreaterThan(560);
     expect(Number(btcInUsdt / 10n ** 18n)).toBeLessThan(630);
-    const dogeInBnb = await quote(pancake.router, parseUnits("1000", 8), [t.DOGE as Address, t.WBNB as Address]);
+    const dogeInBnb = await quote(pancake.router, parseUnits("1000", 8), [
+      t.DOGE as Address,
+      t.WBNB as Address,
+    ]);
     expect(Number(dogeInBnb / 10n ** 15n) / 1000).toBeGreaterThan(0.22); // ~150 USD at ~600 USD/BNB
     expect(Number(dogeInBnb / 10n ** 15n) / 1000).toBeLessThan(0.28);
     // CAKE is ~2.5 USD; the thin biswap pool prices it around 250 USD.
@@ -241,7 +246,8 @@ describe("startDevnet", () => {
     let logs: Awaited<ReturnType<typeof client.getLogs<typeof swapEvent>>> = [];
     while (logs.length === 0 && Date.now() < deadline) {
       const latest = await client.getBlockNumber();
-      if (latest > head) logs = await client.getLogs({ event: swapEvent, fromBlock: head + 1n, toBlock: latest });
+      if (latest > head)
+        logs = await client.getLogs({ event: swapEvent, fromBlock: head + 1n, toBlock: latest });
       if (logs.length === 0) await new Promise((r) => setTimeout(r, 50));
     }
     await devnet.stopLive();

@@ -4,17 +4,17 @@ import { join, resolve } from "node:path";
 import {
   type Address,
   createTestClient,
+  createWalletClient,
   encodeFunctionData,
   type Hash,
   type Hex,
   http,
   maxUint256,
-  toHex,
 } from "viem";
-import { NATIVE } from "../../src/domain/types.js";
 import { devnetTokenAbi, uniswapV2RouterAbi } from "../../src/devnet/devnetAbis.js";
-import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import { type Devnet, type StartDevnetOptions, startDevnet } from "../../src/devnet/startDevnet.js";
+import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
+import { NATIVE } from "../../src/domain/types.js";
 
 /**
  * Starts a small, fast devnet for a test file: one network (bsc), 300 swaps by 60 traders over
@@ -62,7 +62,8 @@ export async function revert(rpcUrl: string, id: Hex): Promise<void> {
 /** Mines one block with everything pending, at `timestamp` (unix seconds) when given. */
 export async function mine(rpcUrl: string, options: { timestamp?: number } = {}): Promise<void> {
   const client = testClient(rpcUrl);
-  if (options.timestamp !== undefined) await client.setNextBlockTimestamp({ timestamp: BigInt(options.timestamp) });
+  if (options.timestamp !== undefined)
+    await client.setNextBlockTimestamp({ timestamp: BigInt(options.timestamp) });
   await client.mine({ blocks: 1 });
 }
 
@@ -84,8 +85,10 @@ export interface TestSwap {
  * it unless told not to. Returns the swap's transaction hash.
  */
 export async function sendSwap(chain: DevnetChainInfo, swap: TestSwap): Promise<Hash> {
-  const client = testClient(chain.rpcUrl);
-  const dex = typeof swap.dex === "number" ? chain.dexes[swap.dex] : chain.dexes.find((d) => d.name === (swap.dex ?? chain.dexes[0]?.name));
+  const dex =
+    typeof swap.dex === "number"
+      ? chain.dexes[swap.dex]
+      : chain.dexes.find((d) => d.name === (swap.dex ?? chain.dexes[0]?.name));
   if (dex === undefined) throw new Error(`sendSwap: no DEX ${String(swap.dex)} on ${chain.network}`);
   const trader = swap.trader ?? (chain.traders[0] as Address);
   const first = swap.path[0];
@@ -99,11 +102,10 @@ export async function sendSwap(chain: DevnetChainInfo, swap: TestSwap): Promise<
     return address.toLowerCase() as Address;
   });
   const deadline = 2n ** 40n;
+  const wallet = createWalletClient({ account: trader, transport: http(chain.rpcUrl, { retryCount: 0 }) });
+  // Explicit gas: with --no-mining, estimating against the pending approval would fail.
   const send = (to: Address, data: Hex, value = 0n) =>
-    client.request({
-      method: "eth_sendTransaction",
-      params: [{ from: trader, to, data, value: toHex(value), gas: toHex(1_500_000n) }],
-    });
+    wallet.sendTransaction({ chain: null, to, data, value, gas: 1_500_000n });
   if (!nativeIn) {
     await send(
       path[0] as Address,

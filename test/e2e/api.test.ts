@@ -1,0 +1,338 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { createPublicClient, http, parseAbi } from "viem";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { NetworkConfig } from "../../src/config/types.js";
+import { createIndexing, type Indexing } from "../../src/createIndexing.js";
+import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
+import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
+import type { Address, NetworkName, Trade } from "../../src/domain/types.js";
+import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
+import { createHttpServer } from "../../src/rest/createHttpServer.js";
+import { createSqliteStore } from "../../src/store/createSqliteStore.js";
+import type { Store } from "../../src/store/types.js";
+import {
+  assertSpecHeaders,
+  assertSpecShapeDailyVolumes,
+  assertSpecShapeError,
+  assertSpecShapeQuote,
+  assertSpecShapeSwaps,
+} from "../support/specShape.js";
+import { waitFor } from "../support/waitFor.js";
+
+const routerAbi = parseAbi(["function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[])"]);
+const silent = { info() {}, warn() {}, error() {} };
+
+let devnet: Devnet;
+let dataDir: string;
+let store: Store;
+let indexing: Indexing;
+let server: Server;
+let base: string;
+
+function chainOf(network: NetworkName): DevnetChainInfo {
+  return devnet.chains.find((c) => c.network === network)!;
+}
+function configOf(network: NetworkName): NetworkConfig {
+  return devnet.networks.find((c) => c.name === network)!;
+}
+function clientOf(network: NetworkName) {
+  return createPublicClient({ transport: http(configOf(network).rpcUrls[0]) });
+}
+
+async function get(path: string, init?: RequestInit): Promise<{ status: number; body: unknown; response: Response }> {
+  const response = await fetch(base + path, init);
+  const text = await response.text();
+  return { status: response.status, body: text === "" ? undefined : JSON.parse(text), response };
+}
+
+async function graphql(query: string, variables: Record<string, unknown> = {}) {
+  const response = await fetch(`${base}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await response.json()) as { data?: Record<string, unknown>; errors?: { message: string }[] };
+}
+
+/** Exact decimal of `amount / 10^decimals` with trailing zeros removed, as the API writes prices. */
+function toDecimal(amount: bigint, decimals: number): string {
+  const scale = 10n ** BigInt(decimals);
+  const frac = (amount % scale).toString().padStart(decimals, "0").replace(/0+$/, "");
+  return frac === "" ? (amount / scale).toString() : `${amount / scale}.${frac}`;
+}
+
+/** Output of the chain's own routers hop by hop along a route (each hop on its pool's DEX). */
+async function chainOutput(network: NetworkName, route: RouteResult, amountIn: bigint): Promise<bigint> {
+  const config = configOf(network);
+  let amount = amountIn;
+  for (const [i, pool] of route.pools.entries()) {
+    const router = config.dexes.find((dex) => dex.name === pool.dex)!.router!;
+    const amounts = await clientOf(network).readContract({
+      address: router,
+      abi: routerAbi,
+      functionName: "getAmountsOut",
+      args: [amount, [route.path[i] as Address, route.path[i + 1] as Address]],
+    });
+    amount = amounts[amounts.length - 1]!;
+  }
+  return amount;
+}
+
+/** Best output of any single router over the direct path and every one-hop path through a base token. */
+async function bestRouterOutput(network: NetworkName, sell: Address, buy: Address, amountIn: bigint): Promise<bigint> {
+  const config = configOf(network);
+  const paths: Address[][] = [[sell, buy]];
+  for (const baseToken of config.baseTokens) {
+    if (baseToken !== sell && baseToken !== buy) paths.push([sell, baseToken, buy]);
+  }
+  let best = 0n;
+  for (const dex of config.dexes) {
+    for (const path of paths) {
+      try {
+        const amounts = await clientOf(network).readContract({
+          address: dex.router!,
+          abi: routerAbi,
+          functionName: "getAmountsOut",
+          args: [amountIn, path],
+        });
+        const out = amounts[amounts.length - 1]!;
+        if (out > best) best = out;
+      } catch {
+        // No pair on this DEX for this path.
+      }
+    }
+  }
+  return best;
+}
+
+interface RouteResult {
+  pools: { address: string; dex: string }[];
+  path: string[];
+}
+
+async function quoteRoute(network: NetworkName, sellToken: string, buyToken: string) {
+  const result = await graphql(
+    `query Q($network: Network!, $sell: String!, $buy: String!) {
+      quote(network: $network, sellToken: $sell, buyToken: $buy) {
+        sellAmount buyAmount price route { pools { address dex } path }
+      }
+    }`,
+    { network, sell: sellToken, buy: buyToken },
+  );
+  expect(result.errors).toBeUndefined();
+  return result.data!.quote as { sellAmount: string; buyAmount: string; price: string; route: RouteResult };
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "swapgraph-e2e-"));
+  devnet = await startDevnet({
+    networks: ["bsc", "eth"],
+    swapsPerNetwork: 300,
+    traders: 52,
+    liveIntervalMs: 0,
+    dataDir,
+    seed: 11,
+  });
+  store = createSqliteStore({ path: ":memory:" });
+  await store.migrate();
+  const networks = devnet.networks.map((n) => ({ ...n, pollIntervalMs: 100 }));
+  indexing = createIndexing({ networks, store, log: silent });
+  server = createHttpServer({
+    reader: indexing.views,
+    graphql: createGraphqlServer({ reader: indexing.views, logger: pino({ level: "silent" }) }),
+    logger: pino({ level: "silent" }),
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Before the backfill is done the data endpoints answer 503, /ready too.
+  const early = await get("/api/trade_volume_usd_7d");
+  expect([200, 503]).toContain(early.status);
+  indexing.start();
+  await waitFor(async () => (await fetch(`${base}/ready`)).status === 200, 120_000, "/ready");
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => {
+    if (server === undefined) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+  await indexing?.stop();
+  await store?.close();
+  await devnet?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("GET /api/quote on the demo chains", () => {
+  const cases: [string, NetworkName, (c: DevnetChainInfo) => [string, string]][] = [
+    ["symbols", "bsc", () => ["CAKE", "USDT"]],
+    ["symbols, case-insensitive", "bsc", () => ["btcb", "Eth"]],
+    ["addresses in mixed case", "bsc", (c) => [c.tokens.ETH!.toUpperCase().replace("0X", "0x"), c.tokens.USDC!]],
+    ["native coin sold", "bsc", () => ["BNB", "USDT"]],
+    ["native coin bought", "bsc", () => ["USDT", "BNB"]],
+    ["an unlisted token by address", "bsc", (c) => [c.unlisted.MOON!, "USDT"]],
+    ["6-decimal stablecoin on eth", "eth", () => ["ETH", "USDC"]],
+    ["8-decimal WBTC on eth", "eth", () => ["WBTC", "USDT"]],
+  ];
+
+  test.each(cases)("behavior: %s equals the routers' output along the returned route", async (_, network, pick) => {
+    const chain = chainOf(network);
+    const [sell, buy] = pick(chain);
+    const rest = await get(
+      `/api/quote?sellToken=${encodeURIComponent(sell)}&buyToken=${encodeURIComponent(buy)}&network=${network}`,
+    );
+    expect(rest.status).toBe(200);
+    assertSpecHeaders(rest.response);
+    assertSpecShapeQuote(rest.body, { network });
+    const result = (rest.body as { result: Record<string, Record<string, string>> }).result;
+    const sellDecimals = Number(result.sell_token!.decimals);
+    const buyDecimals = Number(result.buy_token!.decimals);
+
+    const { route, sellAmount, buyAmount, price } = await quoteRoute(network, sell, buy);
+    expect(price).toBe((result as unknown as { price: string }).price);
+    expect(BigInt(sellAmount)).toBe(10n ** BigInt(sellDecimals));
+    const onChain = await chainOutput(network, route, BigInt(sellAmount));
+    expect(BigInt(buyAmount)).toBe(onChain);
+    expect(price).toBe(toDecimal(onChain, buyDecimals));
+
+    const best = await bestRouterOutput(
+      network,
+      route.path[0] as Address,
+      route.path[route.path.length - 1] as Address,
+      BigInt(sellAmount),
+    );
+    expect(BigInt(buyAmount)).toBeGreaterThanOrEqual(best);
+    expect(best).toBeGreaterThan(0n);
+  });
+
+  test("behavior: the native coin shows with an empty address and its own metadata", async () => {
+    const { body } = await get("/api/quote?sellToken=BNB&buyToken=USDT");
+    const result = (body as { result: Record<string, unknown> }).result;
+    expect(result.network).toBe("bsc");
+    expect(result.sell_token).toEqual({ name: "BNB", symbol: "BNB", decimals: "18", address: "" });
+    expect(result.buy_token).toMatchObject({ symbol: "USDT", decimals: "18", address: chainOf("bsc").tokens.USDT });
+  });
+
+  test("behavior: an unlisted token's metadata is read from the chain", async () => {
+    const moon = chainOf("bsc").unlisted.MOON!;
+    const { body } = await get(`/api/quote?sellToken=${moon}&buyToken=BNB`);
+    expect((body as { result: Record<string, unknown> }).result.sell_token).toEqual({
+      name: "Moon Shot",
+      symbol: "MOON",
+      decimals: "18",
+      address: moon,
+    });
+  });
+});
+
+describe("GET /api/swaps_24h and /api/trade_volume_usd_7d on the demo chains", () => {
+  function trades(network: NetworkName, from: number, to: number): readonly Trade[] {
+    return indexing.views.listTrades(network, { from, to });
+  }
+
+  test("behavior: swaps_24h is the window of indexed trades, in the spec's shape and order", async () => {
+    for (const network of ["bsc", "eth"] as const) {
+      const before = Math.floor(Date.now() / 1000);
+      const { status, body, response } = await get(`/api/swaps_24h?network=${network}`);
+      const after = Math.floor(Date.now() / 1000);
+      expect(status).toBe(200);
+      assertSpecHeaders(response);
+      assertSpecShapeSwaps(body);
+      const list = body as { tx_hash: string; block_number: string; sell_token: { address: string; amount: string } }[];
+      const wide = trades(network, before - 86_400 - 2, after + 1);
+      const narrow = trades(network, after - 86_400 + 1, before);
+      expect(list.length).toBeGreaterThanOrEqual(narrow.length);
+      expect(list.length).toBeLessThanOrEqual(wide.length);
+      expect(list.length).toBeGreaterThan(10);
+      const byHash = new Map(wide.map((t) => [t.txHash, t]));
+      for (const item of list) {
+        const trade = byHash.get(item.tx_hash as `0x${string}`)!;
+        expect(trade).toBeDefined();
+        expect(item.block_number).toBe(trade.blockNumber.toString());
+        expect(item.sell_token.address).toBe(trade.tokenIn);
+        expect(item.sell_token.amount).toBe(trade.amountIn.toString());
+      }
+      const keys = list.map((item) => [BigInt(item.block_number), byHash.get(item.tx_hash as `0x${string}`)!.txIndex]);
+      const sorted = [...keys].sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : Number(a[1]) - Number(b[1])));
+      expect(keys).toEqual(sorted);
+    }
+  });
+
+  test("behavior: trade_volume_usd_7d has 7 UTC days newest first whose sums equal the trades", async () => {
+    const { status, body } = await get("/api/trade_volume_usd_7d?network=eth");
+    const now = Math.floor(Date.now() / 1000);
+    expect(status).toBe(200);
+    assertSpecShapeDailyVolumes(body, { now });
+    const days = body as { date: string; address_count: string; trade_volume_usd: string }[];
+    const all = trades("eth", 0, now + 86_400);
+    let nonEmpty = 0;
+    for (const day of days) {
+      const of = all.filter((t) => new Date(t.timestamp * 1000).toISOString().slice(0, 10) === day.date);
+      const sum = of.reduce((s, t) => s + t.volumeUsd, 0n);
+      expect(day.trade_volume_usd).toBe(toDecimal(sum, 18));
+      expect(day.address_count).toBe(String(new Set(of.map((t) => t.sender)).size));
+      if (of.length > 0) nonEmpty++;
+    }
+    expect(nonEmpty).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe("errors and operations over real HTTP", () => {
+  const errorCases: [string, string, number, RegExp][] = [
+    ["missing sellToken", "/api/quote?buyToken=USDT", 400, /sellToken/],
+    ["unknown network", "/api/quote?sellToken=BNB&buyToken=USDT&network=solana", 400, /bsc, eth, polygon/],
+    ["same token", "/api/quote?sellToken=USDT&buyToken=usdt", 400, /same/i],
+    ["unknown symbol", "/api/quote?sellToken=NOPE&buyToken=USDT", 400, /contract address/],
+    ["malformed address", "/api/quote?sellToken=0x1234&buyToken=USDT", 400, /./],
+    ["network not indexed here", "/api/quote?sellToken=POL&buyToken=USDT&network=polygon", 503, /polygon/],
+    ["unknown path", "/api/nope", 404, /./],
+  ];
+
+  test.each(errorCases)("error: %s", async (_, path, status, message) => {
+    const res = await get(path);
+    expect(res.status).toBe(status);
+    expect(assertSpecShapeError(res.body)).toMatch(message);
+    expect(res.response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+  });
+
+  test("error: an address that is not an ERC-20 contract is a 400", async () => {
+    const trader = chainOf("bsc").traders[0]!;
+    const res = await get(`/api/quote?sellToken=${trader}&buyToken=USDT`);
+    expect(res.status).toBe(400);
+    expect(assertSpecShapeError(res.body)).toMatch(/not an ERC-20/);
+  });
+
+  test("error: a token with no liquidity route is a 422", async () => {
+    // A pair's LP token is an ERC-20 that no pool holds.
+    const lp = chainOf("bsc").pools[0]!.address;
+    const res = await get(`/api/quote?sellToken=${lp}&buyToken=USDT`);
+    expect(res.status).toBe(422);
+    expect(assertSpecShapeError(res.body)).toMatch(/route/i);
+  });
+
+  test("error: methods other than GET/HEAD are a 405", async () => {
+    const res = await get("/api/quote?sellToken=BNB&buyToken=USDT", { method: "POST" });
+    expect(res.status).toBe(405);
+    assertSpecShapeError(res.body);
+  });
+
+  test("behavior: GraphiQL answers, /health and /ready are up, status tells each network", async () => {
+    const page = await fetch(`${base}/graphql`, { headers: { accept: "text/html" } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/graphiql/i);
+    expect((await fetch(`${base}/health`)).status).toBe(200);
+    expect((await fetch(`${base}/ready`)).status).toBe(200);
+    const status = await graphql("{ status { network ready indexedBlock headBlock } }");
+    const list = status.data!.status as { network: string; ready: boolean; indexedBlock: string }[];
+    expect(list.map((s) => s.network).sort()).toEqual(["bsc", "eth"]);
+    for (const s of list) {
+      expect(s.ready).toBe(true);
+      expect(BigInt(s.indexedBlock)).toBe(await clientOf(s.network as NetworkName).getBlockNumber({ cacheTime: 0 }));
+    }
+  });
+});
