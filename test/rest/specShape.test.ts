@@ -48,7 +48,15 @@ describe("specShape", () => {
   test("error: rejects numbers, wrong field order, rounding, uppercase, trailing zeros", () => {
     const bad = [
       [{ ...swap, block_number: 100 }],
-      [{ block_number: swap.block_number, ...swap }],
+      [
+        {
+          block_number: "100",
+          tx_hash: swap.tx_hash,
+          sell_token: swap.sell_token,
+          buy_token: swap.buy_token,
+          trade_volume_usd: "1",
+        },
+      ],
       [{ ...swap, sell_token: { ...swap.sell_token, amount_decimal: "2737.78867027" } }],
       [{ ...swap, sell_token: { ...swap.sell_token, amount_decimal: "2737.788670" } }],
       [{ ...swap, sell_token: { ...swap.sell_token, address: token.address.toUpperCase() } }],

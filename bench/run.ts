@@ -1,0 +1,72 @@
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import autocannon from "autocannon";
+import { benchBackfill } from "./backfill.js";
+
+/**
+ * `npm run bench`: every figure is printed next to a reference measured in the same run on the
+ * same machine: the REST and GraphQL quote against a bare node:http server answering the same
+ * bytes, and the backfill against the chain's raw eth_getLogs rate.
+ */
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+
+interface Row {
+  target: string;
+  "req/s": number;
+  "p50 ms": number;
+  "p99 ms": number;
+  errors: number;
+  "vs bare": string;
+}
+
+async function load(title: string, options: autocannon.Options): Promise<Omit<Row, "vs bare">> {
+  const result = await autocannon({ connections, duration: seconds, ...options });
+  const bad = result.non2xx + result.errors + result.timeouts;
+  return {
+    target: title,
+    "req/s": Math.round(result.requests.average),
+    "p50 ms": result.latency.p50,
+    "p99 ms": result.latency.p99,
+    errors: bad,
+  };
+}
+
+async function benchHttp(): Promise<Row[]> {
+  const child = spawn(process.execPath, ["--import", "tsx", new URL("./servers.ts", import.meta.url).pathname], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`bench servers exited with ${code}`)));
+  });
+  const { swapgraphUrl, bareUrl } = JSON.parse(line) as { swapgraphUrl: string; bareUrl: string };
+  try {
+    const graphqlBody = JSON.stringify({
+      query: 'query { quote(network: bsc, sellToken: "CAKE", buyToken: "USDT") { price sellToken { symbol } buyToken { symbol } } }',
+    });
+    // Warm up each target (JIT, caches) before measuring.
+    await autocannon({ url: `${swapgraphUrl}/api/quote?sellToken=CAKE&buyToken=USDT`, connections, duration: 2 });
+    const rows = [
+      await load("bare node:http, same bytes", { url: `${bareUrl}/api/quote?sellToken=CAKE&buyToken=USDT` }),
+      await load("GET /api/quote (REST)", { url: `${swapgraphUrl}/api/quote?sellToken=CAKE&buyToken=USDT` }),
+      await load("POST /graphql quote", {
+        url: `${swapgraphUrl}/graphql`,
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: graphqlBody,
+      }),
+      await load("GET /api/swaps_24h (REST)", { url: `${swapgraphUrl}/api/swaps_24h` }),
+    ];
+    const bare = rows[0]!["req/s"];
+    return rows.map((row) => ({ ...row, "vs bare": (row["req/s"] / bare).toFixed(2) }));
+  } finally {
+    child.stdin!.end();
+    await new Promise((resolve) => child.once("exit", resolve));
+  }
+}
+
+console.log(`HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process`);
+console.table(await benchHttp());
+console.log("Backfill: one bsc devnet with 3,000 swap transactions, against the raw eth_getLogs rate of the same chain");
+console.table(await benchBackfill({ swaps: Number(process.env.BENCH_SWAPS ?? 3000) }));

@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { createIndexing } from "../src/createIndexing.js";
+import { startDevnet } from "../src/devnet/startDevnet.js";
+import { createGraphqlServer } from "../src/graphql/createGraphqlServer.js";
+import { createHttpServer } from "../src/rest/createHttpServer.js";
+import { createSqliteStore } from "../src/store/createSqliteStore.js";
+
+// The servers under load, in a process of their own so the load generator does not share its event loop.
+const dir = mkdtempSync(join(tmpdir(), "swapgraph-bench-http-"));
+const devnet = await startDevnet({ networks: ["bsc"], swapsPerNetwork: 1000, liveIntervalMs: 0, dataDir: dir });
+const store = createSqliteStore({ path: ":memory:" });
+await store.migrate();
+const silent = pino({ level: "silent" });
+const indexing = createIndexing({ networks: devnet.networks, store, log: { info() {}, warn() {}, error() {} } });
+indexing.start();
+const swapgraph = createHttpServer({
+  reader: indexing.views,
+  graphql: createGraphqlServer({ reader: indexing.views, logger: silent }),
+  logger: silent,
+});
+await new Promise<void>((resolve) => swapgraph.listen(0, "127.0.0.1", resolve));
+const swapgraphUrl = `http://127.0.0.1:${(swapgraph.address() as AddressInfo).port}`;
+for (;;) {
+  if ((await fetch(`${swapgraphUrl}/ready`)).status === 200) break;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+// The reference: bare node:http answering the very bytes /api/quote answers.
+const quote = await fetch(`${swapgraphUrl}/api/quote?sellToken=CAKE&buyToken=USDT`);
+const bytes = Buffer.from(await quote.arrayBuffer());
+const bare = createServer((_req, res) => {
+  res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": bytes.length });
+  res.end(bytes);
+});
+await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
+const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+process.stdout.write(`${JSON.stringify({ swapgraphUrl, bareUrl, quoteBytes: bytes.length })}\n`);
+
+const stop = async () => {
+  bare.close();
+  swapgraph.closeAllConnections();
+  swapgraph.close();
+  await indexing.stop();
+  await store.close();
+  await devnet.stop();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+};
+process.on("SIGTERM", () => void stop());
+process.stdin.on("end", () => void stop());
+process.stdin.resume();
