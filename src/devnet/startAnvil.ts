@@ -87,20 +87,26 @@ async function launch(options: StartAnvilOptions, port: number): Promise<Anvil> 
   child.stderr?.on("data", (chunk: string) => {
     stderr = (stderr + chunk).slice(-4000);
   });
+  let spawnError: Error | undefined;
   const exited = new Promise<number | null>((resolve) => {
     child.once("exit", (code) => {
       running.delete(child);
       resolve(code);
     });
+    // A spawn failure (e.g. ENOENT) emits "error" and never "exit".
+    child.once("error", (error) => {
+      spawnError = error;
+      running.delete(child);
+      resolve(null);
+    });
   });
-  child.once("error", () => running.delete(child));
   const watchdog = child.pid === undefined ? undefined : spawnWatchdog(child.pid);
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       watchdog?.kill("SIGKILL");
-      if (child.exitCode === null && child.signalCode === null) {
+      if (child.exitCode === null && child.signalCode === null && spawnError === undefined) {
         child.kill("SIGTERM");
         const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
         await exited;
@@ -112,8 +118,17 @@ async function launch(options: StartAnvilOptions, port: number): Promise<Anvil> 
 
   const rpcUrl = `http://127.0.0.1:${port}`;
   try {
-    if (child.pid === undefined) throw new Error("anvil: spawn failed");
-    await waitUntilReady(rpcUrl, options.chainId, exited, options.startTimeoutMs ?? 20_000, () => stderr);
+    if (child.pid === undefined) {
+      await exited;
+      throw new Error(`anvil could not be started: ${spawnError?.message ?? "no pid"}`);
+    }
+    await waitUntilReady(
+      rpcUrl,
+      options.chainId,
+      exited,
+      options.startTimeoutMs ?? 20_000,
+      () => spawnError?.message ?? stderr,
+    );
   } catch (error) {
     await stop();
     throw error;

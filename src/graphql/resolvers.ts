@@ -105,5 +105,7 @@ export const resolvers = {
 
   NetworkStatus: {
     lag: (status: NetworkStatus) => status.lagBlocks,
+    // RPC URLs often carry API keys in their path: the public status names no URL.
+    error: (status: NetworkStatus) => status.error?.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, "[url]") ?? null,
   },
 };

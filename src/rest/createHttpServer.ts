@@ -80,17 +80,18 @@ export function createHttpServer(options: HttpServerOptions): Server {
     const head = method === "HEAD";
     try {
       const target = req.url ?? "/";
+      const queryStart = target.indexOf("?");
+      const path = queryStart === -1 ? target : target.slice(0, queryStart);
+      // GraphQL GET queries may be long; node's header size limit (16 KB) bounds them.
+      if (path === GRAPHQL_PATH) {
+        await graphql(req, res);
+        return;
+      }
       if (target.length > maxUrlLength) {
         throw new SwapgraphError(
           "BAD_REQUEST",
           `The request URL is too long: at most ${maxUrlLength} characters.`,
         );
-      }
-      const queryStart = target.indexOf("?");
-      const path = queryStart === -1 ? target : target.slice(0, queryStart);
-      if (path === GRAPHQL_PATH) {
-        await graphql(req, res);
-        return;
       }
       const route = routes.get(path);
       if (route === undefined) throw new SwapgraphError("NOT_FOUND", `Unknown path ${shortPath(path)}.`);

@@ -452,6 +452,11 @@ describe("server", () => {
       }
     `);
     expect(JSON.stringify(response.body)).not.toContain("rpc.example");
+    const status = await gql(server, "{ status { network error } }");
+    expect(status.body.data?.status).toEqual([
+      { network: "bsc", error: "eth_getLogs failed at [url]" },
+      { network: "eth", error: null },
+    ]);
   });
 
   test("error: aliases, tokens and cost are limited; field suggestions are hidden", async () => {
