@@ -14,7 +14,12 @@ import { createSqliteStore } from "../src/store/createSqliteStore.js";
 export async function benchBackfill(options: { swaps: number }): Promise<Record<string, number | string>> {
   const dir = mkdtempSync(join(tmpdir(), "swapgraph-bench-"));
   const started = performance.now();
-  const devnet = await startDevnet({ networks: ["bsc"], swapsPerNetwork: options.swaps, liveIntervalMs: 0, dataDir: dir });
+  const devnet = await startDevnet({
+    networks: ["bsc"],
+    swapsPerNetwork: options.swaps,
+    liveIntervalMs: 0,
+    dataDir: dir,
+  });
   const devnetSeconds = (performance.now() - started) / 1000;
   try {
     const config = devnet.networks[0]!;

@@ -33,9 +33,14 @@ async function load(title: string, options: autocannon.Options): Promise<Omit<Ro
 }
 
 async function benchHttp(): Promise<Row[]> {
-  const child = spawn(process.execPath, ["--import", "tsx", new URL("./servers.ts", import.meta.url).pathname], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", new URL("./servers.ts", import.meta.url).pathname],
+    {
+      env: { ...process.env, NODE_ENV: "production" },
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", resolve);
     child.once("exit", (code) => reject(new Error(`bench servers exited with ${code}`)));
@@ -43,10 +48,15 @@ async function benchHttp(): Promise<Row[]> {
   const { swapgraphUrl, bareUrl } = JSON.parse(line) as { swapgraphUrl: string; bareUrl: string };
   try {
     const graphqlBody = JSON.stringify({
-      query: 'query { quote(network: bsc, sellToken: "CAKE", buyToken: "USDT") { price sellToken { symbol } buyToken { symbol } } }',
+      query:
+        'query { quote(network: bsc, sellToken: "CAKE", buyToken: "USDT") { price sellToken { symbol } buyToken { symbol } } }',
     });
     // Warm up each target (JIT, caches) before measuring.
-    await autocannon({ url: `${swapgraphUrl}/api/quote?sellToken=CAKE&buyToken=USDT`, connections, duration: 2 });
+    await autocannon({
+      url: `${swapgraphUrl}/api/quote?sellToken=CAKE&buyToken=USDT`,
+      connections,
+      duration: 2,
+    });
     const rows = [
       await load("bare node:http, same bytes", { url: `${bareUrl}/api/quote?sellToken=CAKE&buyToken=USDT` }),
       await load("GET /api/quote (REST)", { url: `${swapgraphUrl}/api/quote?sellToken=CAKE&buyToken=USDT` }),
@@ -66,7 +76,11 @@ async function benchHttp(): Promise<Row[]> {
   }
 }
 
-console.log(`HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process`);
+console.log(
+  `HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process`,
+);
 console.table(await benchHttp());
-console.log("Backfill: one bsc devnet with 3,000 swap transactions, against the raw eth_getLogs rate of the same chain");
+console.log(
+  "Backfill: one bsc devnet with 3,000 swap transactions, against the raw eth_getLogs rate of the same chain",
+);
 console.table(await benchBackfill({ swaps: Number(process.env.BENCH_SWAPS ?? 3000) }));

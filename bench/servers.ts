@@ -12,11 +12,20 @@ import { createSqliteStore } from "../src/store/createSqliteStore.js";
 
 // The servers under load, in a process of their own so the load generator does not share its event loop.
 const dir = mkdtempSync(join(tmpdir(), "swapgraph-bench-http-"));
-const devnet = await startDevnet({ networks: ["bsc"], swapsPerNetwork: 1000, liveIntervalMs: 0, dataDir: dir });
+const devnet = await startDevnet({
+  networks: ["bsc"],
+  swapsPerNetwork: 1000,
+  liveIntervalMs: 0,
+  dataDir: dir,
+});
 const store = createSqliteStore({ path: ":memory:" });
 await store.migrate();
 const silent = pino({ level: "silent" });
-const indexing = createIndexing({ networks: devnet.networks, store, log: { info() {}, warn() {}, error() {} } });
+const indexing = createIndexing({
+  networks: devnet.networks,
+  store,
+  log: { info() {}, warn() {}, error() {} },
+});
 indexing.start();
 const swapgraph = createHttpServer({
   reader: indexing.views,

@@ -1,5 +1,5 @@
-import type { NetworkConfig } from "./config/types.js";
 import { createRpcClient } from "./chain/createRpcClient.js";
+import type { NetworkConfig } from "./config/types.js";
 import { createLiveViews, type LiveViews } from "./indexer/createLiveViews.js";
 import {
   createNetworkIndexer,
@@ -29,7 +29,12 @@ export function createIndexing(deps: {
   const views = createLiveViews(deps.networks);
   const indexers = new Map<string, NetworkIndexer>();
   for (const config of deps.networks) {
-    const client = createRpcClient({ urls: config.rpcUrls, chainId: config.chainId, name: config.name, batch: true });
+    const client = createRpcClient({
+      urls: config.rpcUrls,
+      chainId: config.chainId,
+      name: config.name,
+      batch: true,
+    });
     const indexer = createNetworkIndexer({
       config,
       client,

@@ -6,8 +6,9 @@ import type { NetworkConfig } from "./config/types.js";
 import { createIndexing } from "./createIndexing.js";
 import { startDevnet } from "./devnet/startDevnet.js";
 import { SwapgraphError } from "./errors.js";
-import type { IndexerProgress } from "./indexer/createNetworkIndexer.js";
+import { buildSchema } from "./graphql/buildSchema.js";
 import { createGraphqlServer } from "./graphql/createGraphqlServer.js";
+import type { IndexerProgress } from "./indexer/createNetworkIndexer.js";
 import { createHttpServer } from "./rest/createHttpServer.js";
 import { createStore } from "./store/createStore.js";
 
@@ -56,9 +57,12 @@ async function main(): Promise<void> {
   const indexing = createIndexing({ networks, store, log, onProgress: progress });
   cleanups.push(() => indexing.stop());
 
+  // One schema: GraphQL serves it and the REST facade executes against it.
+  const schema = buildSchema();
   const server = createHttpServer({
     reader: indexing.views,
-    graphql: createGraphqlServer({ reader: indexing.views }),
+    schema,
+    graphql: createGraphqlServer({ reader: indexing.views, schema, logger: log }),
     logger: log,
   });
   await new Promise<void>((resolve, reject) => {

@@ -29,12 +29,16 @@ function deepFreeze<T>(value: T): T {
 }
 
 /** Validates configuration JSON (a file's or the devnet manifest's) into network configs. */
-export function parseConfigJson(json: unknown, source: string): { networks: NetworkConfig[]; http: AppConfig["http"]; logLevel: string | undefined } {
+export function parseConfigJson(
+  json: unknown,
+  source: string,
+): { networks: NetworkConfig[]; http: AppConfig["http"]; logLevel: string | undefined } {
   const parsed = configFileSchema.safeParse(json);
   if (!parsed.success) throw new ConfigError(describe(parsed.error, source));
   const names = parsed.data.networks.map((network) => network.name);
   const duplicate = names.find((name, i) => names.indexOf(name) !== i);
-  if (duplicate !== undefined) throw new ConfigError(`Invalid configuration in ${source}: network ${duplicate} is listed twice`);
+  if (duplicate !== undefined)
+    throw new ConfigError(`Invalid configuration in ${source}: network ${duplicate} is listed twice`);
   // exactOptionalPropertyTypes: optional keys are left out rather than set to undefined.
   const networks = parsed.data.networks.map((network): NetworkConfig => {
     const { startBlock, dexes, tokenList, ...rest } = network;
@@ -43,7 +47,9 @@ export function parseConfigJson(json: unknown, source: string): { networks: Netw
       dexes: dexes.map(({ router, ...dex }) => (router === undefined ? dex : { ...dex, router })),
       tokenList: {
         ...tokenList,
-        tokens: tokenList.tokens.map(({ tags, ...entry }) => (tags === undefined ? entry : { ...entry, tags })),
+        tokens: tokenList.tokens.map(({ tags, ...entry }) =>
+          tags === undefined ? entry : { ...entry, tags },
+        ),
       },
     };
     return startBlock === undefined ? config : { ...config, startBlock };
@@ -56,7 +62,10 @@ export function parseConfigJson(json: unknown, source: string): { networks: Netw
  * Without SWAPGRAPH_CONFIG (or a --config argument) there are no networks: the caller starts the
  * embedded demo chains and fills them in. DATABASE_URL selects PostgreSQL, else SQLite.
  */
-export function loadConfig(env: ConfigEnv, argv: readonly string[] = []): { config: AppConfig; demo: boolean } {
+export function loadConfig(
+  env: ConfigEnv,
+  argv: readonly string[] = [],
+): { config: AppConfig; demo: boolean } {
   const flag = argv.indexOf("--config");
   const path = flag >= 0 ? argv[flag + 1] : env.SWAPGRAPH_CONFIG;
   if (flag >= 0 && (path === undefined || path.startsWith("--"))) {

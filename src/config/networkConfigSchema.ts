@@ -32,7 +32,7 @@ const tokenList = z.object({
 const usd = z
   .union([z.string(), z.number()])
   .transform((value) => String(value))
-  .refine((value) => /^\d+(\.\d{1,18})?$/.test(value), "expected a non-negative USD amount like \"10000\"")
+  .refine((value) => /^\d+(\.\d{1,18})?$/.test(value), 'expected a non-negative USD amount like "10000"')
   .transform((value) => {
     const [whole = "0", frac = ""] = value.split(".");
     return BigInt(whole) * USD_SCALE + BigInt(frac.padEnd(18, "0"));

@@ -3,7 +3,10 @@ import type { ConfigFile } from "./networkConfigSchema.js";
 import type { NetworkConfig } from "./types.js";
 
 /** Writes network configs in the configuration-file shape (what loadConfig reads back). */
-export function toConfigJson(networks: readonly NetworkConfig[], http?: { host: string; port: number }): ConfigFile {
+export function toConfigJson(
+  networks: readonly NetworkConfig[],
+  http?: { host: string; port: number },
+): ConfigFile {
   return {
     ...(http === undefined ? {} : { http }),
     networks: networks.map(({ minLiquidityUsd, startBlock, ...rest }) => {

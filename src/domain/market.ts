@@ -1,6 +1,6 @@
 import type { NetworkConfig } from "../config/types.js";
-import type { Address, NetworkName, Token, Trade } from "./types.js";
 import type { PoolIndex, PoolState } from "../pricing/types.js";
+import type { Address, NetworkName, Token, Trade } from "./types.js";
 
 /** Indexing status of one network. */
 export interface NetworkStatus {

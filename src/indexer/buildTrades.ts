@@ -25,7 +25,12 @@ export interface TxInfo {
 }
 
 /** The side of a pair a swap took in and gave out. */
-function sides(swap: SwapEvent): { tokenIn: Address; amountIn: bigint; tokenOut: Address; amountOut: bigint } {
+function sides(swap: SwapEvent): {
+  tokenIn: Address;
+  amountIn: bigint;
+  tokenOut: Address;
+  amountOut: bigint;
+} {
   const { pair } = swap;
   // A pair can see input on both sides (flash swaps); the side with the larger net input is what went in.
   const net0 = swap.amount0In - swap.amount0Out;

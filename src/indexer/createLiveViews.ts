@@ -136,7 +136,8 @@ export function createLiveViews(configs: readonly NetworkConfig[]): LiveViews {
     for (const date of [...view.days.keys()]) {
       if (fromDate === undefined || date >= fromDate) view.days.delete(date);
     }
-    const start = fromDate === undefined ? 0 : lowerBound(view.trades, Date.parse(`${fromDate}T00:00:00Z`) / 1000);
+    const start =
+      fromDate === undefined ? 0 : lowerBound(view.trades, Date.parse(`${fromDate}T00:00:00Z`) / 1000);
     for (let i = start; i < view.trades.length; i++) addToDays(view.days, view.trades[i]!);
   }
 

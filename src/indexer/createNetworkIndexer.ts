@@ -1,8 +1,8 @@
 import { type Log, parseEventLogs } from "viem";
 import { pairEventsAbi } from "../chain/abis.js";
-import { findBlockByTimestamp } from "../chain/findBlockByTimestamp.js";
 import { createLogFetcher } from "../chain/createLogFetcher.js";
 import type { RpcClient } from "../chain/createRpcClient.js";
+import { findBlockByTimestamp } from "../chain/findBlockByTimestamp.js";
 import { getPairAddress } from "../chain/getPairAddress.js";
 import { readPairInfo } from "../chain/readPairInfo.js";
 import { readReserves } from "../chain/readReserves.js";
@@ -20,10 +20,10 @@ import type {
 } from "../domain/types.js";
 import { NATIVE } from "../domain/types.js";
 import { DeepReorgError, SwapgraphError } from "../errors.js";
-import { valueTradeUsd } from "../pricing/valueTradeUsd.js";
 import type { PoolState, PricingParams } from "../pricing/types.js";
+import { valueTradeUsd } from "../pricing/valueTradeUsd.js";
 import type { Store } from "../store/types.js";
-import { type SwapEvent, type TxInfo, buildTrade } from "./buildTrades.js";
+import { buildTrade, type SwapEvent, type TxInfo } from "./buildTrades.js";
 import { type LiveViews, listTokens } from "./createLiveViews.js";
 
 /** Minimal logger the indexer writes to (pino fits). */
@@ -152,7 +152,9 @@ export function createNetworkIndexer(deps: {
 
   /** Checks unknown pool addresses against the configured factories; returns the accepted ones. */
   async function classifyPairs(addresses: Iterable<Address>): Promise<Pair[]> {
-    const unknown = [...new Set(addresses)].filter((address) => !pairs.has(address) && !rejected.has(address));
+    const unknown = [...new Set(addresses)].filter(
+      (address) => !pairs.has(address) && !rejected.has(address),
+    );
     if (unknown.length === 0) return [];
     const infos = await Promise.all(unknown.map((address) => readPairInfo(client, address, factories)));
     const accepted: Pair[] = [];
@@ -169,7 +171,10 @@ export function createNetworkIndexer(deps: {
         await ensureTokens([pair.token0, pair.token1]);
         usable.push(pair);
       } catch (error) {
-        log.warn({ network, pair: pair.address, err: String(error) }, "pair refused: token metadata unreadable");
+        log.warn(
+          { network, pair: pair.address, err: String(error) },
+          "pair refused: token metadata unreadable",
+        );
         refused.push(pair.address);
       }
     }
@@ -217,7 +222,9 @@ export function createNetworkIndexer(deps: {
     const before = start > 0n ? start - 1n : 0n;
     const ref = await getBlockRef(before);
     // Pools that hold listed tokens but do not trade early in the window still price and route.
-    const listed = [...new Set([...listTokens(config).map((t) => t.address as Address), ...config.baseTokens])];
+    const listed = [
+      ...new Set([...listTokens(config).map((t) => t.address as Address), ...config.baseTokens]),
+    ];
     const seen = new Set<string>();
     const lookups: Promise<Address>[] = [];
     for (const dex of config.dexes) {
@@ -235,7 +242,13 @@ export function createNetworkIndexer(deps: {
     const reserves = await Promise.all(
       found.map(async (pair) => {
         const r = await readReserves(client, pair.address, before);
-        return { pair: pair.address, blockNumber: before, logIndex: -1, reserve0: r.reserve0, reserve1: r.reserve1 };
+        return {
+          pair: pair.address,
+          blockNumber: before,
+          logIndex: -1,
+          reserve0: r.reserve0,
+          reserve1: r.reserve1,
+        };
       }),
     );
     const cp = { blockNumber: before, blockHash: ref.hash };
@@ -255,7 +268,10 @@ export function createNetworkIndexer(deps: {
       if (canonical.hash !== block.hash) continue;
       const depth = checkpoint!.blockNumber - block.number;
       if (depth > BigInt(config.finalityDepth)) break;
-      log.warn({ network, from: checkpoint!.blockNumber, to: block.number, depth, head }, "reorg: rolling back");
+      log.warn(
+        { network, from: checkpoint!.blockNumber, to: block.number, depth, head },
+        "reorg: rolling back",
+      );
       await store.rollback(network, { blockNumber: block.number, blockHash: block.hash });
       await reload();
       return;

@@ -71,7 +71,9 @@ describe("loadConfig", () => {
   });
 
   test("error: unreadable file, bad JSON, bad PORT and DATABASE_URL", () => {
-    expect(() => loadConfig({ SWAPGRAPH_CONFIG: "/nonexistent/x.json" })).toThrow(/Cannot read the configuration file/);
+    expect(() => loadConfig({ SWAPGRAPH_CONFIG: "/nonexistent/x.json" })).toThrow(
+      /Cannot read the configuration file/,
+    );
     expect(() => loadConfig({ SWAPGRAPH_CONFIG: writeJson("{nope") })).toThrow(/is not valid JSON/);
     expect(() => loadConfig({ PORT: "http" })).toThrow(/PORT must be an integer/);
     expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL must be a postgres/);

@@ -9,6 +9,7 @@ import {
   toFunctionSelector,
 } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { loadConfig } from "../../src/config/loadConfig.js";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createPrng } from "../../src/devnet/createPrng.js";
 import { devnetTokenAbi, swapEvent, uniswapV2RouterAbi } from "../../src/devnet/devnetAbis.js";
@@ -84,9 +85,11 @@ describe("startDevnet", () => {
       networks: Record<string, unknown>[];
     };
     expect(manifest.networks).toHaveLength(1);
-    expect(manifest.networks[0]?.minLiquidityUsd).toBe("10000000000000000000000");
-    expect(manifest.networks[0]?.tokenList).toEqual(config.tokenList);
-    expect(manifest.networks[0]?.dexes).toEqual(config.dexes);
+    expect(manifest.networks[0]?.minLiquidityUsd).toBe("10000");
+    // The manifest is a configuration file: loadConfig reads back exactly the devnet's config.
+    const { config: loaded, demo } = loadConfig({}, ["--config", devnet.manifestPath]);
+    expect(demo).toBe(false);
+    expect(loaded.networks).toEqual([config]);
   });
 
   test("behavior: the token list holds the wrapped native and 8+ tokens, not the unlisted ones", () => {

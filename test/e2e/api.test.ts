@@ -8,8 +8,8 @@ import { createPublicClient, http, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
+import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import type { Address, NetworkName, Trade } from "../../src/domain/types.js";
 import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
 import { createHttpServer } from "../../src/rest/createHttpServer.js";
@@ -24,7 +24,9 @@ import {
 } from "../support/specShape.js";
 import { waitFor } from "../support/waitFor.js";
 
-const routerAbi = parseAbi(["function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[])"]);
+const routerAbi = parseAbi([
+  "function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[])",
+]);
 const silent = { info() {}, warn() {}, error() {} };
 
 let devnet: Devnet;
@@ -44,7 +46,10 @@ function clientOf(network: NetworkName) {
   return createPublicClient({ transport: http(configOf(network).rpcUrls[0]) });
 }
 
-async function get(path: string, init?: RequestInit): Promise<{ status: number; body: unknown; response: Response }> {
+async function get(
+  path: string,
+  init?: RequestInit,
+): Promise<{ status: number; body: unknown; response: Response }> {
   const response = await fetch(base + path, init);
   const text = await response.text();
   return { status: response.status, body: text === "" ? undefined : JSON.parse(text), response };
@@ -84,7 +89,12 @@ async function chainOutput(network: NetworkName, route: RouteResult, amountIn: b
 }
 
 /** Best output of any single router over the direct path and every one-hop path through a base token. */
-async function bestRouterOutput(network: NetworkName, sell: Address, buy: Address, amountIn: bigint): Promise<bigint> {
+async function bestRouterOutput(
+  network: NetworkName,
+  sell: Address,
+  buy: Address,
+  amountIn: bigint,
+): Promise<bigint> {
   const config = configOf(network);
   const paths: Address[][] = [[sell, buy]];
   for (const baseToken of config.baseTokens) {
@@ -172,7 +182,11 @@ describe("GET /api/quote on the demo chains", () => {
   const cases: [string, NetworkName, (c: DevnetChainInfo) => [string, string]][] = [
     ["symbols", "bsc", () => ["CAKE", "USDT"]],
     ["symbols, case-insensitive", "bsc", () => ["btcb", "Eth"]],
-    ["addresses in mixed case", "bsc", (c) => [c.tokens.ETH!.toUpperCase().replace("0X", "0x"), c.tokens.USDC!]],
+    [
+      "addresses in mixed case",
+      "bsc",
+      (c) => [c.tokens.ETH!.toUpperCase().replace("0X", "0x"), c.tokens.USDC!],
+    ],
     ["native coin sold", "bsc", () => ["BNB", "USDT"]],
     ["native coin bought", "bsc", () => ["USDT", "BNB"]],
     ["an unlisted token by address", "bsc", (c) => [c.unlisted.MOON!, "USDT"]],
@@ -180,42 +194,49 @@ describe("GET /api/quote on the demo chains", () => {
     ["8-decimal WBTC on eth", "eth", () => ["WBTC", "USDT"]],
   ];
 
-  test.each(cases)("behavior: %s equals the routers' output along the returned route", async (_, network, pick) => {
-    const chain = chainOf(network);
-    const [sell, buy] = pick(chain);
-    const rest = await get(
-      `/api/quote?sellToken=${encodeURIComponent(sell)}&buyToken=${encodeURIComponent(buy)}&network=${network}`,
-    );
-    expect(rest.status).toBe(200);
-    assertSpecHeaders(rest.response);
-    assertSpecShapeQuote(rest.body, { network });
-    const result = (rest.body as { result: Record<string, Record<string, string>> }).result;
-    const sellDecimals = Number(result.sell_token!.decimals);
-    const buyDecimals = Number(result.buy_token!.decimals);
+  test.each(cases)(
+    "behavior: %s equals the routers' output along the returned route",
+    async (_, network, pick) => {
+      const chain = chainOf(network);
+      const [sell, buy] = pick(chain);
+      const rest = await get(
+        `/api/quote?sellToken=${encodeURIComponent(sell)}&buyToken=${encodeURIComponent(buy)}&network=${network}`,
+      );
+      expect(rest.status).toBe(200);
+      assertSpecHeaders(rest.response);
+      assertSpecShapeQuote(rest.body, { network });
+      const result = (rest.body as { result: Record<string, Record<string, string>> }).result;
+      const sellDecimals = Number(result.sell_token!.decimals);
+      const buyDecimals = Number(result.buy_token!.decimals);
 
-    const { route, sellAmount, buyAmount, price } = await quoteRoute(network, sell, buy);
-    expect(price).toBe((result as unknown as { price: string }).price);
-    expect(BigInt(sellAmount)).toBe(10n ** BigInt(sellDecimals));
-    const onChain = await chainOutput(network, route, BigInt(sellAmount));
-    expect(BigInt(buyAmount)).toBe(onChain);
-    expect(price).toBe(toDecimal(onChain, buyDecimals));
+      const { route, sellAmount, buyAmount, price } = await quoteRoute(network, sell, buy);
+      expect(price).toBe((result as unknown as { price: string }).price);
+      expect(BigInt(sellAmount)).toBe(10n ** BigInt(sellDecimals));
+      const onChain = await chainOutput(network, route, BigInt(sellAmount));
+      expect(BigInt(buyAmount)).toBe(onChain);
+      expect(price).toBe(toDecimal(onChain, buyDecimals));
 
-    const best = await bestRouterOutput(
-      network,
-      route.path[0] as Address,
-      route.path[route.path.length - 1] as Address,
-      BigInt(sellAmount),
-    );
-    expect(BigInt(buyAmount)).toBeGreaterThanOrEqual(best);
-    expect(best).toBeGreaterThan(0n);
-  });
+      const best = await bestRouterOutput(
+        network,
+        route.path[0] as Address,
+        route.path[route.path.length - 1] as Address,
+        BigInt(sellAmount),
+      );
+      expect(BigInt(buyAmount)).toBeGreaterThanOrEqual(best);
+      expect(best).toBeGreaterThan(0n);
+    },
+  );
 
   test("behavior: the native coin shows with an empty address and its own metadata", async () => {
     const { body } = await get("/api/quote?sellToken=BNB&buyToken=USDT");
     const result = (body as { result: Record<string, unknown> }).result;
     expect(result.network).toBe("bsc");
     expect(result.sell_token).toEqual({ name: "BNB", symbol: "BNB", decimals: "18", address: "" });
-    expect(result.buy_token).toMatchObject({ symbol: "USDT", decimals: "18", address: chainOf("bsc").tokens.USDT });
+    expect(result.buy_token).toMatchObject({
+      symbol: "USDT",
+      decimals: "18",
+      address: chainOf("bsc").tokens.USDT,
+    });
   });
 
   test("behavior: an unlisted token's metadata is read from the chain", async () => {
@@ -243,7 +264,11 @@ describe("GET /api/swaps_24h and /api/trade_volume_usd_7d on the demo chains", (
       expect(status).toBe(200);
       assertSpecHeaders(response);
       assertSpecShapeSwaps(body);
-      const list = body as { tx_hash: string; block_number: string; sell_token: { address: string; amount: string } }[];
+      const list = body as {
+        tx_hash: string;
+        block_number: string;
+        sell_token: { address: string; amount: string };
+      }[];
       const wide = trades(network, before - 86_400 - 2, after + 1);
       const narrow = trades(network, after - 86_400 + 1, before);
       expect(list.length).toBeGreaterThanOrEqual(narrow.length);
@@ -257,8 +282,13 @@ describe("GET /api/swaps_24h and /api/trade_volume_usd_7d on the demo chains", (
         expect(item.sell_token.address).toBe(trade.tokenIn);
         expect(item.sell_token.amount).toBe(trade.amountIn.toString());
       }
-      const keys = list.map((item) => [BigInt(item.block_number), byHash.get(item.tx_hash as `0x${string}`)!.txIndex]);
-      const sorted = [...keys].sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : Number(a[1]) - Number(b[1])));
+      const keys = list.map((item) => [
+        BigInt(item.block_number),
+        byHash.get(item.tx_hash as `0x${string}`)!.txIndex,
+      ]);
+      const sorted = [...keys].sort((a, b) =>
+        a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : Number(a[1]) - Number(b[1]),
+      );
       expect(keys).toEqual(sorted);
     }
   });
@@ -332,7 +362,9 @@ describe("errors and operations over real HTTP", () => {
     expect(list.map((s) => s.network).sort()).toEqual(["bsc", "eth"]);
     for (const s of list) {
       expect(s.ready).toBe(true);
-      expect(BigInt(s.indexedBlock)).toBe(await clientOf(s.network as NetworkName).getBlockNumber({ cacheTime: 0 }));
+      expect(BigInt(s.indexedBlock)).toBe(
+        await clientOf(s.network as NetworkName).getBlockNumber({ cacheTime: 0 }),
+      );
     }
   });
 });

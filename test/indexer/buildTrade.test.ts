@@ -56,7 +56,7 @@ describe("buildTrade", () => {
     });
   });
 
-  test("behavior: the native coin shows as \"\" when the router wrapped or unwrapped it", () => {
+  test('behavior: the native coin shows as "" when the router wrapped or unwrapped it', () => {
     const routers = new Set([ROUTER]);
     const paid = buildTrade({
       network: "bsc",
@@ -86,9 +86,9 @@ describe("buildTrade", () => {
   });
 
   test("error: no swaps is a programming error", () => {
-    expect(() => buildTrade({ network: "bsc", swaps: [], tx, wrappedNative: WRAPPED, routers: new Set() })).toThrow(
-      "buildTrade needs at least one swap",
-    );
+    expect(() =>
+      buildTrade({ network: "bsc", swaps: [], tx, wrappedNative: WRAPPED, routers: new Set() }),
+    ).toThrow("buildTrade needs at least one swap");
   });
 
   test("args: utcDate gives the UTC calendar day", () => {

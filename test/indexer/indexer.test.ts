@@ -12,13 +12,13 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
+import { createIndexing, type Indexing } from "../../src/createIndexing.js";
+import { DEVNET_PRESETS } from "../../src/devnet/devnetPresets.js";
+import type { Devnet } from "../../src/devnet/startDevnet.js";
+import { startDevnet } from "../../src/devnet/startDevnet.js";
 import type { Address, Trade } from "../../src/domain/types.js";
 import { USD_SCALE } from "../../src/domain/types.js";
 import { DeepReorgError } from "../../src/errors.js";
-import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import type { Devnet } from "../../src/devnet/startDevnet.js";
-import { DEVNET_PRESETS } from "../../src/devnet/devnetPresets.js";
-import { startDevnet } from "../../src/devnet/startDevnet.js";
 import { createSqliteStore } from "../../src/store/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
@@ -35,7 +35,10 @@ const eventsAbi = parseAbi([
 ]);
 const silent = { info() {}, warn() {}, error() {} };
 
-type Expected = Pick<Trade, "txHash" | "blockNumber" | "sender" | "tokenIn" | "amountIn" | "tokenOut" | "amountOut">;
+type Expected = Pick<
+  Trade,
+  "txHash" | "blockNumber" | "sender" | "tokenIn" | "amountIn" | "tokenOut" | "amountOut"
+>;
 
 let devnet: Devnet;
 let config: NetworkConfig;
@@ -71,7 +74,9 @@ async function deriveTrades(cfg: NetworkConfig, fromTimestamp: number): Promise<
       const path = (call.args[call.functionName === "swapExactETHForTokens" ? 1 : 2] as Address[]).map(
         (a) => a.toLowerCase() as Address,
       );
-      const recipient = (call.args[call.functionName === "swapExactETHForTokens" ? 2 : 3] as Address).toLowerCase();
+      const recipient = (
+        call.args[call.functionName === "swapExactETHForTokens" ? 2 : 3] as Address
+      ).toLowerCase();
       const last = path[path.length - 1]!;
       let amountOut = 0n;
       for (const log of receipt.logs) {
@@ -127,14 +132,18 @@ async function runUntilReady(indexing: Indexing, cfg: NetworkConfig): Promise<vo
   const client = clientOf(cfg);
   await waitFor(async () => {
     const status = indexing.views.status(cfg.name);
-    if (status.error !== undefined && status.error.includes("deeper")) throw new Error(status.error);
+    if (status.error?.includes("deeper")) throw new Error(status.error);
     const head = await client.getBlockNumber({ cacheTime: 0 });
     return status.ready && status.indexedBlock === head;
   }, 120_000);
 }
 
 /** Sends native-coin swaps from traders and mines them into one block. */
-async function mineSwaps(cfg: NetworkConfig, traders: readonly Address[], amountsWei: readonly bigint[]): Promise<Hex[]> {
+async function mineSwaps(
+  cfg: NetworkConfig,
+  traders: readonly Address[],
+  amountsWei: readonly bigint[],
+): Promise<Hex[]> {
   const wallet = createWalletClient({ transport: http(cfg.rpcUrls[0]) });
   const client = clientOf(cfg);
   const router = cfg.dexes[0]!.router!;
@@ -314,9 +323,9 @@ describe("indexer restarts and reorgs", () => {
       ...(await mineSwaps(config, traders.slice(2, 3), [3n * 10n ** 17n])),
     ];
     await waitFor(async () => (await store.getCheckpoint(config.name))?.blockNumber === base + 2n, 30_000);
-    expect((await store.listTrades(config.name, 0)).filter((t) => t.blockNumber > base).map((t) => t.txHash)).toEqual(
-      orphaned,
-    );
+    expect(
+      (await store.listTrades(config.name, 0)).filter((t) => t.blockNumber > base).map((t) => t.txHash),
+    ).toEqual(orphaned);
 
     await rpc(config, "evm_revert", [snapshot]);
     const canonical = [
@@ -328,11 +337,15 @@ describe("indexer restarts and reorgs", () => {
     const after = (await store.listTrades(config.name, 0)).filter((t) => t.blockNumber > base);
     expect(after.map((t) => t.txHash)).toEqual(canonical);
     expect(after.map((t) => t.amountIn)).toEqual([5n, 6n, 7n, 8n].map((n) => n * 10n ** 17n));
-    expect(indexing.views.listTrades(config.name, { from: 0, to: NOW + 86_400 }).filter((t) => t.blockNumber > base)).toEqual(
-      after.map(({ seq: _seq, ...t }) => t),
-    );
+    expect(
+      indexing.views
+        .listTrades(config.name, { from: 0, to: NOW + 86_400 })
+        .filter((t) => t.blockNumber > base),
+    ).toEqual(after.map(({ seq: _seq, ...t }) => t));
     // The indexed result equals an independent reading of the new chain.
-    expect(project(await store.listTrades(config.name, 0))).toEqual(await deriveTrades(config, NOW - 7 * 86_400));
+    expect(project(await store.listTrades(config.name, 0))).toEqual(
+      await deriveTrades(config, NOW - 7 * 86_400),
+    );
     await indexing.stop();
     await store.close();
   });

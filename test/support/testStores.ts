@@ -28,7 +28,8 @@ async function reachable(url: string): Promise<boolean> {
 }
 
 const pgAvailable = (await reachable(PG_URL)) || process.env.CI === "true";
-if (!pgAvailable) console.warn(`PostgreSQL unreachable at ${PG_URL}: PostgreSQL runs of this file are skipped.`);
+if (!pgAvailable)
+  console.warn(`PostgreSQL unreachable at ${PG_URL}: PostgreSQL runs of this file are skipped.`);
 
 /** SQLite in memory, and PostgreSQL in a fresh schema (unless unreachable outside CI). */
 export function createTestStores(): TestStore[] {

@@ -1,5 +1,9 @@
 /** Polls `condition` until it holds (awaiting a condition, not sleeping a fixed time); throws on timeout. */
-export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 30_000, what = "condition"): Promise<void> {
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 30_000,
+  what = "condition",
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let delay = 10;
   for (;;) {
