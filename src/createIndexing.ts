@@ -1,5 +1,7 @@
 import { createRpcClient } from "./chain/createRpcClient.js";
 import type { NetworkConfig } from "./config/types.js";
+import type { NetworkName } from "./domain/types.js";
+import { DeepReorgError } from "./errors.js";
 import { createLiveViews, type LiveViews } from "./indexer/createLiveViews.js";
 import {
   createNetworkIndexer,
@@ -7,57 +9,113 @@ import {
   type IndexerProgress,
   type NetworkIndexer,
 } from "./indexer/createNetworkIndexer.js";
+import { createStoreFollower, type StoreFollower } from "./indexer/createStoreFollower.js";
 import type { Store } from "./store/types.js";
 
-/** The data side of the process: one indexer per network feeding shared live views. */
+/**
+ * `all`: index a network when this process gets its writer lock, else follow the store and try
+ * again (a standby takes over when the writer dies). `api`: only follow the store (a replica).
+ */
+export type ProcessRole = "all" | "api";
+
+/** The data side of the process: per network an indexer or a store follower, feeding shared live views. */
 export interface Indexing {
   views: LiveViews;
-  indexers: Map<string, NetworkIndexer>;
-  /** Starts every indexer; a network that halts (deep reorg) keeps its error in its status. */
+  /** The indexer of each network this process currently writes. */
+  indexers: Map<NetworkName, NetworkIndexer>;
+  /** Starts every network; a network that halts (deep reorg) keeps its error in its status. */
   start(): void;
   stop(): Promise<void>;
 }
 
-/** Wires store, RPC clients, indexers and live views for the configured networks. */
+/** Wires store, RPC clients, indexers, followers and live views for the configured networks. */
 export function createIndexing(deps: {
   networks: readonly NetworkConfig[];
   store: Store;
   log: IndexerLogger;
+  role?: ProcessRole;
+  /** How long a standby follows the store before it tries the writer lock again (default 5 s). */
+  lockRetryMs?: number;
   onProgress?: (progress: IndexerProgress) => void;
   now?: () => number;
 }): Indexing {
+  const { store, log } = deps;
+  const role = deps.role ?? "all";
   const views = createLiveViews(deps.networks);
-  const indexers = new Map<string, NetworkIndexer>();
-  for (const config of deps.networks) {
+  const indexers = new Map<NetworkName, NetworkIndexer>();
+  const followers = new Map<NetworkName, StoreFollower>();
+  const runs: Promise<void>[] = [];
+  let stopping = false;
+
+  function newIndexer(config: NetworkConfig): NetworkIndexer {
     const client = createRpcClient({
       urls: config.rpcUrls,
       chainId: config.chainId,
       name: config.name,
       batch: true,
+      log,
     });
     const indexer = createNetworkIndexer({
       config,
       client,
-      store: deps.store,
+      store,
       views,
-      log: deps.log,
+      log,
       ...(deps.onProgress === undefined ? {} : { onProgress: deps.onProgress }),
       ...(deps.now === undefined ? {} : { now: deps.now }),
     });
-    views.setTokenResolver(config.name, (address) => indexer.resolveToken(address));
     indexers.set(config.name, indexer);
+    return indexer;
   }
+
+  async function runNetwork(config: NetworkConfig): Promise<void> {
+    const client = createRpcClient({ urls: config.rpcUrls, chainId: config.chainId, name: config.name, log });
+    const follower = createStoreFollower({
+      config,
+      store,
+      views,
+      log,
+      client,
+      ...(deps.now === undefined ? {} : { now: deps.now }),
+    });
+    followers.set(config.name, follower);
+    while (!stopping) {
+      let writer = false;
+      try {
+        writer = role === "all" && (await store.tryAcquireWriter(config.name));
+      } catch (error) {
+        log.warn({ network: config.name, err: String(error) }, "writer lock unavailable");
+      }
+      if (writer && !stopping) {
+        const indexer = newIndexer(config);
+        views.setTokenResolver(config.name, (address) => indexer.resolveToken(address));
+        try {
+          await indexer.run();
+        } catch (error) {
+          // A deep reorg halts the network (its status says why); a lost lock makes it a standby.
+          if (error instanceof DeepReorgError) return;
+        } finally {
+          indexers.delete(config.name);
+        }
+        continue;
+      }
+      if (stopping) return;
+      views.setTokenResolver(config.name, (address) => follower.resolveToken(address));
+      await follower.run(role === "all" ? Date.now() + (deps.lockRetryMs ?? 5_000) : undefined);
+    }
+  }
+
   return {
     views,
     indexers,
     start() {
-      for (const indexer of indexers.values()) {
-        // A halted network is reported through its status; the others keep serving.
-        indexer.run().catch(() => undefined);
-      }
+      for (const config of deps.networks) runs.push(runNetwork(config).catch(() => undefined));
     },
     async stop() {
+      stopping = true;
+      for (const follower of followers.values()) follower.stop();
       await Promise.all([...indexers.values()].map((indexer) => indexer.stop()));
+      await Promise.all(runs);
     },
   };
 }

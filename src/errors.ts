@@ -9,6 +9,7 @@ export type ErrorCode =
   | "CONFIG_INVALID"
   | "RPC_ERROR"
   | "DEEP_REORG"
+  | "LOST_WRITER_LOCK"
   | "INTERNAL";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -20,6 +21,7 @@ const STATUS: Record<ErrorCode, number> = {
   CONFIG_INVALID: 500,
   RPC_ERROR: 503,
   DEEP_REORG: 503,
+  LOST_WRITER_LOCK: 503,
   INTERNAL: 500,
 };
 
@@ -83,5 +85,13 @@ export class DeepReorgError extends SwapgraphError {
   override name = "DeepReorgError";
   constructor(message: string, options: { details?: string; cause?: unknown } = {}) {
     super("DEEP_REORG", message, options);
+  }
+}
+
+/** This process no longer holds a network's writer lock: another indexer may be writing. */
+export class LostWriterLockError extends SwapgraphError {
+  override name = "LostWriterLockError";
+  constructor(network: string) {
+    super("LOST_WRITER_LOCK", `Lost the writer lock of ${network}: the write was refused.`);
   }
 }

@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   cleanups.push(() => store.close());
 
   const progress = createProgressLog(log);
-  const indexing = createIndexing({ networks, store, log, onProgress: progress });
+  const indexing = createIndexing({ networks, store, log, role: config.role, onProgress: progress });
   cleanups.push(() => indexing.stop());
 
   // One schema: GraphQL serves it and the REST facade executes against it.

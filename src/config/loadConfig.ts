@@ -13,6 +13,7 @@ export interface ConfigEnv {
   PORT?: string | undefined;
   HOST?: string | undefined;
   LOG_LEVEL?: string | undefined;
+  SWAPGRAPH_ROLE?: string | undefined;
 }
 
 function describe(error: ZodError, source: string): string {
@@ -96,6 +97,10 @@ export function loadConfig(
   if (databaseUrl !== undefined && databaseUrl !== "" && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError("DATABASE_URL must be a postgres:// or postgresql:// URL");
   }
+  const role = env.SWAPGRAPH_ROLE ?? "all";
+  if (role !== "all" && role !== "api") {
+    throw new ConfigError(`SWAPGRAPH_ROLE must be "all" or "api", got "${role}"`);
+  }
   const dataDir = env.SWAPGRAPH_DATA_DIR ?? ".data";
   const demo = file === undefined;
   const config: AppConfig = {
@@ -106,6 +111,10 @@ export function loadConfig(
         : { kind: "sqlite", path: resolve(dataDir, demo ? "demo.sqlite" : "swapgraph.sqlite") },
     http: { host: env.HOST ?? file?.http.host ?? "127.0.0.1", port },
     logLevel: env.LOG_LEVEL ?? file?.logLevel ?? "info",
+    role,
   };
+  if (demo && role === "api") {
+    throw new ConfigError("SWAPGRAPH_ROLE=api needs a configuration file and the store an indexer writes");
+  }
   return { config: deepFreeze(config), demo };
 }

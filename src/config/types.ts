@@ -69,5 +69,7 @@ export interface AppConfig {
   /** "sqlite" with a file path (":memory:" for tests) or "postgres" with a URL. */
   store: { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
   http: { host: string; port: number };
+  /** "all": index (when holding a network's writer lock) and serve; "api": serve from the store only. */
+  role: "all" | "api";
   logLevel: string;
 }

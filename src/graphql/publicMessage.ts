@@ -18,6 +18,7 @@ export function publicMessage(error: SwapgraphError): string {
       return error.message;
     case "RPC_ERROR":
     case "DEEP_REORG":
+    case "LOST_WRITER_LOCK":
       return UNAVAILABLE_MESSAGE;
     case "CONFIG_INVALID":
     case "INTERNAL":

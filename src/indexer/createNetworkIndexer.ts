@@ -19,7 +19,7 @@ import type {
   Trade,
 } from "../domain/types.js";
 import { NATIVE } from "../domain/types.js";
-import { DeepReorgError, SwapgraphError } from "../errors.js";
+import { DeepReorgError, LostWriterLockError, SwapgraphError } from "../errors.js";
 import type { PoolState, PricingParams } from "../pricing/types.js";
 import { valueTradeUsd } from "../pricing/valueTradeUsd.js";
 import type { Store } from "../store/types.js";
@@ -492,6 +492,10 @@ export function createNetworkIndexer(deps: {
         if (error instanceof DeepReorgError) {
           log.error({ network, err: error.message }, "indexer halted");
           views.setStatus(network, { ready: false, error: error.message });
+          throw error;
+        }
+        if (error instanceof LostWriterLockError) {
+          log.warn({ network }, "lost the writer lock: another indexer writes this network now");
           throw error;
         }
         failures++;

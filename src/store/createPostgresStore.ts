@@ -9,7 +9,7 @@ import type {
   Token,
   TokenRef,
 } from "../domain/types.js";
-import { ConfigError } from "../errors.js";
+import { ConfigError, LostWriterLockError } from "../errors.js";
 import { MIGRATIONS } from "./migrations.js";
 import { assertTradeNetworks, decodePools, encodePools, lastByKey } from "./rowCodec.js";
 import type { Store, StoredTrade } from "./types.js";
@@ -43,6 +43,26 @@ interface TradeRow {
 
 /** First key of the two-key advisory lock that serialises migrations ("swgr"); the second is the schema. */
 const MIGRATION_LOCK = 0x73776772;
+// Session-level advisory lock of the single indexer (writer) of a network: class key.
+const WRITER_LOCK = 0x73777772;
+
+/** The pg_locks (classid, objid) of a network's writer lock: for operators' queries and tests. */
+export function writerLockKey(
+  schema: string | undefined,
+  network: NetworkName,
+): { classid: number; objid: number } {
+  return { classid: WRITER_LOCK, objid: lockKey(`${schema ?? ""}:${network}`) };
+}
+
+/** A non-negative int4 from a string (FNV-1a), so pg_locks.objid can be compared directly. */
+function lockKey(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 1) & 0x7fffffff;
+}
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -98,8 +118,55 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     connection: schema === undefined ? {} : { search_path: schema },
   });
 
+  // The writer locks live on one reserved session for the life of the store: if that session
+  // dies, PostgreSQL drops the locks and every write below refuses to commit (fencing).
+  let lockSession: postgres.ReservedSql | undefined;
+  let lockPid: number | undefined;
+  const held = new Set<NetworkName>();
+  const writerKey = (network: NetworkName) => writerLockKey(schema, network).objid;
+
+  // Networks whose lock this store held and lost: their writes are refused until it is taken again.
+  const lost = new Set<NetworkName>();
+
+  async function assertWriter(tx: postgres.TransactionSql, network: NetworkName): Promise<void> {
+    if (lost.has(network)) throw new LostWriterLockError(network);
+    if (!held.has(network)) return;
+    const [row] = await tx<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM pg_locks
+      WHERE locktype = 'advisory' AND granted AND pid = ${lockPid!}
+        AND classid = ${WRITER_LOCK}::oid AND objid = ${writerKey(network)}::oid AND objsubid = 2`;
+    if (row?.n !== 1) {
+      held.delete(network);
+      lost.add(network);
+      throw new LostWriterLockError(network);
+    }
+  }
+
   return {
     kind: "postgres",
+
+    async tryAcquireWriter(network) {
+      if (held.has(network)) return true;
+      try {
+        if (lockSession === undefined) {
+          lockSession = await sql.reserve();
+          const [row] = await lockSession<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+          lockPid = row!.pid;
+        }
+        const [row] = await lockSession<{ locked: boolean }[]>`
+          SELECT pg_try_advisory_lock(${WRITER_LOCK}::int4, ${writerKey(network)}::int4) AS locked`;
+        if (row?.locked !== true) return false;
+        held.add(network);
+        lost.delete(network);
+        return true;
+      } catch (error) {
+        // The lock session died: every lock it held is gone; the next try opens a new one.
+        for (const name of held) lost.add(name);
+        held.clear();
+        lockSession = undefined;
+        throw error;
+      }
+    },
 
     async migrate() {
       await sql.begin(async (tx) => {
@@ -119,6 +186,8 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     },
 
     async close() {
+      // Ending the sessions releases the writer locks.
+      held.clear();
       await sql.end({ timeout: 5 });
     },
 
@@ -137,6 +206,7 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       const pairs = lastByKey(batch.pairs, (p) => p.address);
       const reserves = lastByKey(batch.reserves, (r) => `${r.pair}:${r.blockNumber}`);
       await sql.begin(async (tx) => {
+        await assertWriter(tx, network);
         if (trades.length > 0) {
           const hashes = textArray(trades.map((t) => t.txHash));
           // Delete then insert: a replaced trade gets a new seq, so replicas tailing by seq see it again.
@@ -201,6 +271,7 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     async rollback(network, ancestor) {
       const above = ancestor.blockNumber.toString();
       await sql.begin(async (tx) => {
+        await assertWriter(tx, network);
         await tx`DELETE FROM trades WHERE network = ${network} AND block_number > ${above}::int8`;
         await tx`DELETE FROM blocks WHERE network = ${network} AND number > ${above}::int8`;
         await tx`DELETE FROM reserves WHERE network = ${network} AND block_number > ${above}::int8`;

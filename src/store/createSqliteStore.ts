@@ -294,6 +294,10 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       if (db.open) db.close();
     },
 
+    async tryAcquireWriter() {
+      return true;
+    },
+
     async getCheckpoint(network) {
       const row = stmts().getCheckpoint.get(network);
       return row === undefined

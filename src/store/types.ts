@@ -38,6 +38,14 @@ export interface Store {
   migrate(): Promise<void>;
   close(): Promise<void>;
 
+  /**
+   * Tries to become the single writer (indexer) of a network; true when this store holds it.
+   * PostgreSQL: a session advisory lock, released when the process or its connection dies, and
+   * every later write of the network checks it still holds the lock. SQLite: always true (one
+   * process owns an SQLite store).
+   */
+  tryAcquireWriter(network: NetworkName): Promise<boolean>;
+
   getCheckpoint(network: NetworkName): Promise<Checkpoint | undefined>;
   /** Commits trades, blocks, pairs, reserves and the checkpoint in one transaction. */
   commitRange(network: NetworkName, batch: RangeBatch): Promise<void>;

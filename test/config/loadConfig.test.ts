@@ -78,5 +78,7 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ PORT: "http" })).toThrow(/PORT must be an integer/);
     expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL must be a postgres/);
     expect(() => loadConfig({}, ["--config"])).toThrow(/--config needs a path/);
+    expect(() => loadConfig({ SWAPGRAPH_ROLE: "worker" })).toThrow(/SWAPGRAPH_ROLE must be "all" or "api"/);
+    expect(() => loadConfig({ SWAPGRAPH_ROLE: "api" })).toThrow(/needs a configuration file/);
   });
 });

@@ -356,6 +356,7 @@ describe("indexer restarts and reorgs", () => {
     await store.migrate();
     const indexing = createIndexing({ networks: [shallow], store, log: silent, now: () => NOW });
     await runUntilReady(indexing, shallow);
+    const indexer = indexing.indexers.get(config.name)!;
     const traders = devnet.chains[0]!.traders;
     const snapshot = (await rpc(config, "evm_snapshot")) as string;
     const base = await clientOf(config).getBlockNumber({ cacheTime: 0 });
@@ -363,7 +364,7 @@ describe("indexer restarts and reorgs", () => {
     await waitFor(async () => (await store.getCheckpoint(config.name))?.blockNumber === base + 5n, 30_000);
     await rpc(config, "evm_revert", [snapshot]);
     for (let i = 0; i < 6; i++) await mineSwaps(config, traders.slice(10 + i, 11 + i), [2n * 10n ** 16n]);
-    const run = indexing.indexers.get(config.name)!.run();
+    const run = indexer.run();
     await expect(run).rejects.toBeInstanceOf(DeepReorgError);
     await expect(run).rejects.toThrow(/deeper than the unfinalized window of 2 blocks/);
     expect(indexing.views.status(config.name).error).toMatch(/deeper than the unfinalized window/);

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Address, Hash, PairReserves, Trade } from "../../src/domain/types.js";
-import { createPostgresStore } from "../../src/store/createPostgresStore.js";
+import { createPostgresStore, writerLockKey } from "../../src/store/createPostgresStore.js";
 import { createSqliteStore } from "../../src/store/createSqliteStore.js";
 import type { RangeBatch, Store, StoredTrade } from "../../src/store/types.js";
 
@@ -540,5 +540,59 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
       `[${backend.name}] inserted ${count} trades in ${insertMs.toFixed(0)} ms ` +
         `(${Math.round(count / (insertMs / 1000))} rows/s); 24h window read: ${window.length} rows in ${readMs.toFixed(0)} ms`,
     );
+  });
+});
+
+describe.skipIf(PG_SKIP)("store: postgres writer lock", () => {
+  const schema = `t_${randomBytes(6).toString("hex")}`;
+  const opened: Store[] = [];
+  const open = () => {
+    const store = createPostgresStore({ url: PG_URL, schema });
+    opened.push(store);
+    return store;
+  };
+
+  afterAll(async () => {
+    for (const store of opened) await store.close().catch(() => undefined);
+    const sql = postgres(PG_URL, { max: 1, onnotice: () => {} });
+    await sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await sql.end({ timeout: 1 });
+  });
+
+  test("behavior: one writer per network; a lost lock refuses writes until the lock is taken again", async () => {
+    const a = open();
+    const b = open();
+    await a.migrate();
+    expect(await a.tryAcquireWriter("bsc")).toBe(true);
+    expect(await a.tryAcquireWriter("bsc")).toBe(true);
+    expect(await b.tryAcquireWriter("bsc")).toBe(false);
+    expect(await b.tryAcquireWriter("eth")).toBe(true);
+    const batch = {
+      checkpoint: { blockNumber: 5n, blockHash: `0x${"11".repeat(32)}` as Hash },
+      blocks: [],
+      pairs: [],
+      reserves: [],
+      trades: [],
+    };
+    await a.commitRange("bsc", batch);
+
+    // The lock session dies (a network blip, a killed backend): PostgreSQL drops its locks.
+    const admin = postgres(PG_URL, { max: 1, onnotice: () => {} });
+    const key = writerLockKey(schema, "bsc");
+    const killed = await admin`SELECT pg_terminate_backend(pid) FROM pg_locks
+      WHERE locktype = 'advisory' AND granted AND classid = ${key.classid}::oid AND objid = ${key.objid}::oid`;
+    expect(killed).toHaveLength(1);
+    await admin.end({ timeout: 1 });
+
+    await expect(
+      a.commitRange("bsc", { ...batch, checkpoint: { ...batch.checkpoint, blockNumber: 6n } }),
+    ).rejects.toThrow("Lost the writer lock of bsc: the write was refused.");
+    expect((await b.getCheckpoint("bsc"))?.blockNumber).toBe(5n);
+    // The lock is free again: the other store takes it and writes.
+    expect(await b.tryAcquireWriter("bsc")).toBe(true);
+    await b.commitRange("bsc", { ...batch, checkpoint: { ...batch.checkpoint, blockNumber: 7n } });
+    expect((await b.getCheckpoint("bsc"))?.blockNumber).toBe(7n);
+    // Still refused for the store that lost it.
+    await expect(a.commitRange("bsc", batch)).rejects.toThrow(/Lost the writer lock/);
   });
 });

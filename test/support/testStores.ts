@@ -27,7 +27,7 @@ async function reachable(url: string): Promise<boolean> {
   }
 }
 
-const pgAvailable = (await reachable(PG_URL)) || process.env.CI === "true";
+export const pgAvailable = (await reachable(PG_URL)) || process.env.CI === "true";
 if (!pgAvailable)
   console.warn(`PostgreSQL unreachable at ${PG_URL}: PostgreSQL runs of this file are skipped.`);
 

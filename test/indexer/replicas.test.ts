@@ -1,0 +1,148 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { createPublicClient, type Hex, http } from "viem";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { NetworkConfig } from "../../src/config/types.js";
+import { createIndexing, type Indexing } from "../../src/createIndexing.js";
+import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
+import { createPostgresStore } from "../../src/store/createPostgresStore.js";
+import type { Store } from "../../src/store/types.js";
+import { sendSwap } from "../support/devnet.js";
+import { PG_URL, pgAvailable } from "../support/testStores.js";
+import { waitFor } from "../support/waitFor.js";
+
+const silent = { info() {}, warn() {}, error() {} };
+const schema = `t_${randomBytes(6).toString("hex")}`;
+
+let devnet: Devnet;
+let dataDir: string;
+let config: NetworkConfig;
+const stores: Store[] = [];
+const processes: Indexing[] = [];
+
+function openStore(): Store {
+  const store = createPostgresStore({ url: PG_URL, schema });
+  stores.push(store);
+  return store;
+}
+
+function hashesOf(indexing: Indexing): Set<string> {
+  return new Set(indexing.views.listTrades(config.name, { from: 0, to: 2 ** 40 }).map((t) => t.txHash));
+}
+
+async function swapBlock(count: number): Promise<Hex[]> {
+  const chain = devnet.chains[0]!;
+  const hashes: Hex[] = [];
+  for (let i = 0; i < count; i++) {
+    hashes.push(
+      await sendSwap(chain, {
+        path: ["", "USDT"],
+        amountIn: BigInt(i + 1) * 10n ** 16n,
+        trader: chain.traders[i % chain.traders.length]!,
+        mine: false,
+      }),
+    );
+  }
+  await createPublicClient({ transport: http(config.rpcUrls[0]) }).request({
+    method: "evm_mine" as never,
+    params: [] as never,
+  });
+  return hashes.map((h) => h.toLowerCase() as Hex);
+}
+
+beforeAll(async () => {
+  if (!pgAvailable) return;
+  dataDir = mkdtempSync(join(tmpdir(), "swapgraph-replicas-"));
+  devnet = await startDevnet({
+    networks: ["bsc"],
+    swapsPerNetwork: 150,
+    liveIntervalMs: 0,
+    dataDir,
+    seed: 5,
+  });
+  config = { ...devnet.networks[0]!, pollIntervalMs: 100 };
+});
+
+afterAll(async () => {
+  for (const indexing of processes) await indexing.stop();
+  for (const store of stores) await store.close();
+  if (pgAvailable) {
+    const sql = postgres(PG_URL, { max: 1, onnotice: () => {} });
+    await sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await sql.end({ timeout: 1 });
+  }
+  await devnet?.stop();
+  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe.skipIf(!pgAvailable)("several processes on one PostgreSQL", () => {
+  test("behavior: one writer per network; standbys and API replicas follow it, through reorgs and a failover", async () => {
+    const storeA = openStore();
+    await storeA.migrate();
+    const a = createIndexing({ networks: [config], store: storeA, log: silent });
+    processes.push(a);
+    a.start();
+    await waitFor(
+      () => a.views.status(config.name).ready && a.indexers.has(config.name),
+      60_000,
+      "writer ready",
+    );
+
+    const storeB = openStore();
+    await storeB.migrate();
+    const b = createIndexing({ networks: [config], store: storeB, log: silent, lockRetryMs: 200 });
+    const storeC = openStore();
+    const c = createIndexing({ networks: [config], store: storeC, log: silent, role: "api" });
+    processes.push(b, c);
+    b.start();
+    c.start();
+    await waitFor(
+      () => b.views.status(config.name).ready && c.views.status(config.name).ready,
+      30_000,
+      "followers",
+    );
+    // B could not take the lock: it follows instead of writing.
+    expect(b.indexers.size).toBe(0);
+    expect(c.indexers.size).toBe(0);
+    expect(hashesOf(b)).toEqual(hashesOf(a));
+    expect(hashesOf(c).size).toBeGreaterThan(100);
+
+    // New blocks reach the followers through the store.
+    const fresh = await swapBlock(3);
+    await waitFor(() => fresh.every((h) => hashesOf(b).has(h) && hashesOf(c).has(h)), 20_000, "new trades");
+
+    // A reorg: the followers drop the orphaned trades and take the canonical ones.
+    const client = createPublicClient({ transport: http(config.rpcUrls[0]) });
+    const snapshot = (await client.request({
+      method: "evm_snapshot" as never,
+      params: [] as never,
+    })) as string;
+    const orphaned = await swapBlock(2);
+    await waitFor(() => orphaned.every((h) => hashesOf(c).has(h)), 20_000, "orphaned trades seen");
+    await client.request({ method: "evm_revert" as never, params: [snapshot] as never });
+    const canonical = [...(await swapBlock(1)), ...(await swapBlock(1)), ...(await swapBlock(1))];
+    for (const follower of [b, c]) {
+      await waitFor(
+        () =>
+          canonical.every((h) => hashesOf(follower).has(h)) &&
+          orphaned.every((h) => !hashesOf(follower).has(h)),
+        20_000,
+        "reorg followed",
+      );
+    }
+    expect(hashesOf(b)).toEqual(hashesOf(a));
+
+    // Failover: the writer stops (its session and lock end); the standby takes over and indexes on.
+    await a.stop();
+    await storeA.close();
+    await waitFor(() => b.indexers.has(config.name), 20_000, "standby takes the lock");
+    const after = await swapBlock(2);
+    await waitFor(() => after.every((h) => hashesOf(b).has(h) && hashesOf(c).has(h)), 20_000, "indexed by B");
+    expect(c.indexers.size).toBe(0);
+    const stored = new Set((await storeB.listTrades(config.name, 0)).map((t) => t.txHash));
+    expect(stored).toEqual(hashesOf(b));
+  });
+});
