@@ -30,6 +30,7 @@ async function main(): Promise<void> {
   }
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGHUP", () => void shutdown("SIGHUP"));
 
   let networks: readonly NetworkConfig[] = config.networks;
   if (demo) {
