@@ -6,6 +6,7 @@ import type { MarketReader } from "../domain/market.js";
 import { SwapgraphError } from "../errors.js";
 import { buildSchema } from "../graphql/buildSchema.js";
 import type { GraphqlServer } from "../graphql/createGraphqlServer.js";
+import { createMetrics, type Metrics } from "./createMetrics.js";
 import { createRestHandlers, type RestHandler } from "./createRestHandlers.js";
 import { JSON_HEADERS, sendJson } from "./sendJson.js";
 import { ALLOWED_METHODS, toRestError } from "./toRestError.js";
@@ -23,6 +24,8 @@ export interface HttpServerOptions {
   logger?: Logger;
   /** How long /api/swaps_24h and /api/trade_volume_usd_7d answers are shared, in ms (default 1000; 0: off). */
   listCacheMs?: number;
+  /** Prometheus metrics served on /metrics (default: a new registry). */
+  metrics?: Metrics;
   /** Longest accepted request target (path and query string), default 2048 characters. */
   maxUrlLength?: number;
 }
@@ -75,16 +78,29 @@ export function createHttpServer(options: HttpServerOptions): Server {
     return readyBody;
   });
 
+  const metrics = options.metrics ?? createMetrics(reader);
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? "GET";
     const head = method === "HEAD";
+    const started = performance.now();
+    let route = "other";
+    res.once("finish", () => metrics.observe(route, res.statusCode, (performance.now() - started) / 1000));
     try {
       const target = req.url ?? "/";
       const queryStart = target.indexOf("?");
       const path = queryStart === -1 ? target : target.slice(0, queryStart);
       // GraphQL GET queries may be long; node's header size limit (16 KB) bounds them.
       if (path === GRAPHQL_PATH) {
+        route = GRAPHQL_PATH;
         await graphql(req, res);
+        return;
+      }
+      if (path === "/metrics" && (method === "GET" || head)) {
+        route = path;
+        const text = await metrics.registry.metrics();
+        res.writeHead(200, { "Content-Type": metrics.registry.contentType });
+        res.end(head ? undefined : text);
         return;
       }
       if (target.length > maxUrlLength) {
@@ -93,8 +109,9 @@ export function createHttpServer(options: HttpServerOptions): Server {
           `The request URL is too long: at most ${maxUrlLength} characters.`,
         );
       }
-      const route = routes.get(path);
-      if (route === undefined) throw new SwapgraphError("NOT_FOUND", `Unknown path ${shortPath(path)}.`);
+      const handler = routes.get(path);
+      if (handler === undefined) throw new SwapgraphError("NOT_FOUND", `Unknown path ${shortPath(path)}.`);
+      route = path;
       if (method === "OPTIONS") {
         sendPreflight(req, res);
         return;
@@ -105,7 +122,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
           `Method ${shortMethod(method)} is not allowed; use GET.`,
         );
       }
-      const body = await route(new URLSearchParams(queryStart === -1 ? "" : target.slice(queryStart + 1)));
+      const body = await handler(new URLSearchParams(queryStart === -1 ? "" : target.slice(queryStart + 1)));
       sendJson(res, 200, body, { head });
     } catch (error) {
       const { status, body, headers } = toRestError(error, logger);
