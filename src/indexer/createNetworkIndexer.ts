@@ -25,6 +25,7 @@ import { valueTradeUsd } from "../pricing/valueTradeUsd.js";
 import type { Store } from "../store/types.js";
 import { buildTrade, type SwapEvent, type TxInfo } from "./buildTrades.js";
 import { type LiveViews, listTokens } from "./createLiveViews.js";
+import { createSleeper } from "./createSleeper.js";
 
 /** Minimal logger the indexer writes to (pino fits). */
 export interface IndexerLogger {
@@ -91,7 +92,7 @@ export function createNetworkIndexer(deps: {
   const tokens = new Map<Address, Token>();
   let checkpoint: Checkpoint | undefined;
   let stopping = false;
-  let wake: (() => void) | undefined;
+  const sleeper = createSleeper();
   let running: Promise<void> | undefined;
   // The range the provider accepts is learned once and carries over from range to range.
   const fetcher = createLogFetcher({ client, events: pairEventsAbi, maxRange: config.maxLogRange, log });
@@ -428,17 +429,6 @@ export function createNetworkIndexer(deps: {
     views.prune(network, before);
   }
 
-  async function sleep(ms: number): Promise<void> {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-    wake = undefined;
-  }
-
   async function loop(): Promise<void> {
     await loadFromStore();
     let failures = 0;
@@ -467,7 +457,7 @@ export function createNetworkIndexer(deps: {
             await prune(head);
             lastPrune = now();
           }
-          await sleep(config.pollIntervalMs);
+          await sleeper.sleep(config.pollIntervalMs);
           continue;
         }
         const from = checkpoint.blockNumber + 1n;
@@ -506,7 +496,7 @@ export function createNetworkIndexer(deps: {
         }
         // The live pool graph may hold reserves of the range that did not commit.
         await reload().catch(() => undefined);
-        if (!stopping) await sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
+        if (!stopping) await sleeper.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
       }
     }
   }
@@ -518,7 +508,7 @@ export function createNetworkIndexer(deps: {
     },
     async stop() {
       stopping = true;
-      wake?.();
+      sleeper.wake();
       await running?.catch(() => undefined);
     },
     async resolveToken(address) {

@@ -7,6 +7,7 @@ import type { Store } from "../store/types.js";
 import type { LiveViews } from "./createLiveViews.js";
 import { listTokens } from "./createLiveViews.js";
 import type { IndexerLogger } from "./createNetworkIndexer.js";
+import { createSleeper } from "./createSleeper.js";
 
 /** Keeps a network's live views current from the store another process writes (an API replica). */
 export interface StoreFollower {
@@ -39,7 +40,7 @@ export function createStoreFollower(deps: {
   let seen: Checkpoint | undefined;
   let lastSeq = -1n;
   let stopping = false;
-  let wake: (() => void) | undefined;
+  const sleeper = createSleeper();
 
   async function pools(): Promise<PoolState[]> {
     const reserves = new Map((await store.listReserves(network)).map((row) => [row.pair, row]));
@@ -92,17 +93,6 @@ export function createStoreFollower(deps: {
     views.setStatus(network, { indexedBlock: indexed, headBlock: head ?? indexed, ready, error: undefined });
   }
 
-  async function sleep(ms: number): Promise<void> {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-    wake = undefined;
-  }
-
   return {
     async run(untilMs) {
       stopping = false;
@@ -117,12 +107,12 @@ export function createStoreFollower(deps: {
           log.warn({ network, failures, err: String(error) }, "following the store failed; retrying");
           if (failures >= 3) views.setStatus(network, { error: "store or RPC unavailable" });
         }
-        await sleep(config.pollIntervalMs);
+        await sleeper.sleep(config.pollIntervalMs);
       }
     },
     stop() {
       stopping = true;
-      wake?.();
+      sleeper.wake();
     },
     async resolveToken(address) {
       if (client === undefined) throw new Error("no RPC client to read token metadata");

@@ -363,8 +363,12 @@ describe("errors and operations over real HTTP", () => {
     const head = await clientOf("bsc").getBlockNumber({ cacheTime: 0 });
     expect(text).toContain(`swapgraph_indexed_block{network="bsc"} ${head}`);
     expect(text).toContain('swapgraph_ready{network="eth"} 1');
-    expect(text).toMatch(/swapgraph_http_request_duration_seconds_count\{route="\/api\/quote",status="200"\} [1-9]/);
-    expect(text).toMatch(/swapgraph_http_request_duration_seconds_count\{route="\/api\/quote",status="400"\} [1-9]/);
+    expect(text).toMatch(
+      /swapgraph_http_request_duration_seconds_count\{route="\/api\/quote",status="200"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /swapgraph_http_request_duration_seconds_count\{route="\/api\/quote",status="400"\} [1-9]/,
+    );
     const status = await graphql("{ status { network ready indexedBlock headBlock } }");
     const list = status.data!.status as { network: string; ready: boolean; indexedBlock: string }[];
     expect(list.map((s) => s.network).sort()).toEqual(["bsc", "eth"]);

@@ -8,31 +8,9 @@ import type { Address, Hash, PairReserves, Trade } from "../../src/domain/types.
 import { createPostgresStore, writerLockKey } from "../../src/store/createPostgresStore.js";
 import { createSqliteStore } from "../../src/store/createSqliteStore.js";
 import type { RangeBatch, Store, StoredTrade } from "../../src/store/types.js";
+import { PG_SHOWN, PG_URL, pgAvailable, pgReachable } from "../support/testStores.js";
 
-const PG_URL = process.env.DATABASE_TEST_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const PG_REQUIRED = process.env.CI === "true";
-/** The URL as shown in messages: without its password. */
-const PG_SHOWN = PG_URL.replace(/:[^:@/]*@/, ":***@");
-
-async function postgresReachable(url: string): Promise<boolean> {
-  const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
-  try {
-    await sql`SELECT 1`;
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await sql.end({ timeout: 1 });
-  }
-}
-
-const PG_REACHABLE = await postgresReachable(PG_URL);
-const PG_SKIP = !PG_REACHABLE && !PG_REQUIRED;
-if (PG_SKIP) {
-  console.warn(
-    `PostgreSQL unreachable at ${PG_SHOWN}: skipping the postgres store tests (required when CI=true).`,
-  );
-}
+const PG_SKIP = !pgAvailable;
 
 /** One database the suite can open stores on (two stores on one database for the concurrency checks). */
 interface TestDatabase {
@@ -89,7 +67,7 @@ function postgresBackend(): Backend {
     shared: true,
     skip: PG_SKIP,
     async setup() {
-      if (!PG_REACHABLE) throw new Error(`PostgreSQL is required (CI=true) but unreachable at ${PG_SHOWN}`);
+      if (!pgReachable) throw new Error(`PostgreSQL is required (CI=true) but unreachable at ${PG_SHOWN}`);
     },
     newDatabase() {
       const schema = `swapgraph_test_${run}_${schemas.length + 1}`;
@@ -97,7 +75,7 @@ function postgresBackend(): Backend {
       return { open: () => createPostgresStore({ url: PG_URL, schema, max: 4 }) };
     },
     async teardown() {
-      if (schemas.length === 0 || !PG_REACHABLE) return;
+      if (schemas.length === 0 || !pgReachable) return;
       const sql = postgres(PG_URL, { max: 1, onnotice: () => {} });
       try {
         for (const schema of schemas) await sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
