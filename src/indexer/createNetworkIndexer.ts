@@ -19,7 +19,7 @@ import type {
   Trade,
 } from "../domain/types.js";
 import { NATIVE } from "../domain/types.js";
-import { DeepReorgError, LostWriterLockError, SwapgraphError } from "../errors.js";
+import { BadRequestError, DeepReorgError, LostWriterLockError, SwapgraphError } from "../errors.js";
 import type { PoolState, PricingParams } from "../pricing/types.js";
 import { valueTradeUsd } from "../pricing/valueTradeUsd.js";
 import type { Store } from "../store/types.js";
@@ -172,10 +172,9 @@ export function createNetworkIndexer(deps: {
         await ensureTokens([pair.token0, pair.token1]);
         usable.push(pair);
       } catch (error) {
-        log.warn(
-          { network, pair: pair.address, err: String(error) },
-          "pair refused: token metadata unreadable",
-        );
+        // Only a definite "not an ERC-20" refuses for good; RPC trouble retries the range.
+        if (!(error instanceof BadRequestError)) throw error;
+        log.warn({ network, pair: pair.address, err: error.message }, "pair refused: token is not an ERC-20");
         refused.push(pair.address);
       }
     }
