@@ -1,0 +1,117 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
+import { createSqliteStore } from "../../src/store/createSqliteStore.js";
+import { waitFor } from "../support/waitFor.js";
+
+const root = new URL("../..", import.meta.url).pathname;
+let devnet: Devnet;
+let dataDir: string;
+
+interface Running {
+  child: ChildProcess;
+  base: string;
+  output: string[];
+  exited: Promise<number | null>;
+}
+
+/** Runs the real entry point (`npm start` minus npm) on a config file, as an operator would. */
+async function startMain(env: Record<string, string>, args: string[]): Promise<Running> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/start.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  for (const stream of [child.stdout!, child.stderr!]) {
+    createInterface({ input: stream }).on("line", (line) => output.push(line));
+  }
+  await waitFor(
+    () => output.some((line) => line.includes("swapgraph is serving on")) || child.exitCode !== null,
+    60_000,
+  );
+  const banner = output.find((line) => line.includes("swapgraph is serving on"));
+  if (banner === undefined) throw new Error(`swapgraph did not start:\n${output.join("\n")}`);
+  return { child, base: /http:\/\/[\d.]+:\d+/.exec(banner)![0], output, exited };
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "swapgraph-main-"));
+  devnet = await startDevnet({
+    networks: ["bsc"],
+    swapsPerNetwork: 200,
+    liveIntervalMs: 0,
+    dataDir,
+    seed: 3,
+  });
+});
+
+afterAll(async () => {
+  await devnet?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("the swapgraph process", () => {
+  test("behavior: indexes the chains a config file names, serves them, shuts down cleanly and resumes", async () => {
+    const env = { SWAPGRAPH_DATA_DIR: join(dataDir, "store") };
+    const first = await startMain(env, ["--config", devnet.manifestPath]);
+    await waitFor(async () => (await fetch(`${first.base}/ready`)).status === 200, 60_000, "/ready");
+    const quote = await fetch(`${first.base}/api/quote?sellToken=BNB&buyToken=USDT`);
+    expect(quote.status).toBe(200);
+    expect(((await quote.json()) as { result: { network: string } }).result.network).toBe("bsc");
+    expect(first.output.some((line) => line.includes("backfill reached the head"))).toBe(true);
+
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    expect(first.output.some((line) => line.includes('"signal":"SIGTERM"'))).toBe(true);
+
+    // The store on disk holds the trades and the checkpoint.
+    const store = createSqliteStore({ path: join(dataDir, "store", "swapgraph.sqlite") });
+    await store.migrate();
+    const trades = await store.listTrades("bsc", 0);
+    const checkpoint = await store.getCheckpoint("bsc");
+    await store.close();
+    expect(trades.length).toBeGreaterThan(150);
+
+    // A restart resumes from the checkpoint: no new backfill, same answers.
+    const second = await startMain(env, ["--config", devnet.manifestPath]);
+    await waitFor(async () => (await fetch(`${second.base}/ready`)).status === 200, 60_000, "/ready again");
+    expect(second.output.some((line) => line.includes("backfill starts"))).toBe(false);
+    const swaps = (await (await fetch(`${second.base}/api/swaps_24h`)).json()) as unknown[];
+    expect(swaps.length).toBeGreaterThan(0);
+    const status = (await (
+      await fetch(`${second.base}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "{ status { indexedBlock } }" }),
+      })
+    ).json()) as { data: { status: { indexedBlock: string }[] } };
+    expect(BigInt(status.data.status[0]!.indexedBlock)).toBeGreaterThanOrEqual(checkpoint!.blockNumber);
+    second.child.kill("SIGINT");
+    expect(await second.exited).toBe(0);
+  });
+
+  test("error: a bad configuration stops the process with a message that names the field", async () => {
+    const bad = join(dataDir, "bad.json");
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(bad, JSON.stringify({ networks: [{ name: "bsc", chainId: 56, rpcUrls: ["nope"] }] }));
+    const child = spawn(process.execPath, ["--import", "tsx", "src/start.ts", "--config", bad], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr!.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain("swapgraph failed to start: Invalid configuration in");
+    expect(stderr).toContain("networks.0.rpcUrls.0: expected an http(s) URL");
+    expect(stderr).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
