@@ -6,7 +6,6 @@ import {
   defineChain,
   type EIP1193RequestFn,
   type EIP1193RequestOptions,
-  fallback,
   http,
   type PublicClient,
   TimeoutError,
@@ -46,7 +45,7 @@ export interface CreateRpcClientOptions {
   log?: RpcLogger;
 }
 
-/** Thrown for a URL that is cooling down, so viem's fallback moves on to the next URL at once. */
+/** Thrown when every URL asked to be left alone (Retry-After): the retry waits for the soonest. */
 export class UrlCoolingDownError extends BaseError {
   readonly retryAfterMs: number | undefined;
   constructor(label: string, untilMs: number, retryAfterMs: number | undefined) {
@@ -146,12 +145,6 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
           retryCount: 0,
           timeout,
           request: (async (args: RequestArgs, requestOptions?: EIP1193RequestOptions) => {
-            const now = Date.now();
-            // Skip a cooling URL unless every URL is cooling: then trying beats failing.
-            if (state.downUntil > now && health.some((other) => other.downUntil <= now)) {
-              const waitMs = state.retryAfterUntil > now ? state.retryAfterUntil - now : undefined;
-              throw new UrlCoolingDownError(state.label, state.downUntil, waitMs);
-            }
             try {
               const result = await inner.request(args, requestOptions);
               state.failures = 0;
@@ -186,10 +179,39 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
     };
   };
 
-  const failover = fallback(options.urls.map(guarded), { rank: false, retryCount: 0 });
-
+  // Failover: each attempt tries the URLs healthy first, in configured order, then the cooling
+  // ones (trying beats failing when every healthy URL failed too); a URL that asked to be left
+  // alone with Retry-After is skipped until then.
   const retrying: Transport = (params) => {
-    const inner = failover({ ...params, retryCount: 0, timeout });
+    const urls = options.urls.map((url, i) => guarded(url, i)({ ...params, retryCount: 0, timeout }));
+    const first = urls[0]!;
+
+    async function attempt(args: RequestArgs, requestOptions?: EIP1193RequestOptions): Promise<unknown> {
+      const now = Date.now();
+      const order = health
+        .map((state, i) => ({ state, i }))
+        .filter(({ state }) => state.retryAfterUntil <= now)
+        .sort((a, b) => Number(a.state.downUntil > now) - Number(b.state.downUntil > now) || a.i - b.i);
+      if (order.length === 0) {
+        const soonest = health.reduce(
+          (min, state) => Math.min(min, state.retryAfterUntil),
+          Number.POSITIVE_INFINITY,
+        );
+        throw new UrlCoolingDownError("(every URL)", soonest, soonest - now);
+      }
+      let lastError: unknown;
+      for (const { i } of order) {
+        try {
+          return await urls[i]!.request(args as never, requestOptions);
+        } catch (error) {
+          // Errors a URL did not cause (reverts, bad requests, range limits) would fail anywhere.
+          if (classifyRpcError(error, args.method) !== "transient") throw error;
+          lastError = error;
+        }
+      }
+      throw lastError;
+    }
+
     return createTransport(
       {
         key: "swapgraph-rpc",
@@ -199,18 +221,18 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
         timeout,
         request: (async (args: RequestArgs, requestOptions?: EIP1193RequestOptions) => {
           const signal = requestOptions?.signal;
-          for (let attempt = 0; ; attempt++) {
+          for (let n = 0; ; n++) {
             try {
-              return await inner.request(args, requestOptions);
+              return await attempt(args, requestOptions);
             } catch (error) {
               const retryable = classifyRpcError(error, args.method) === "transient";
-              if (!retryable || attempt >= retryCount || signal?.aborted) throw error;
-              const backoff = retryDelayMs * 2 ** attempt * (1 + Math.random() * 0.25);
+              if (!retryable || n >= retryCount || signal?.aborted) throw error;
+              const backoff = retryDelayMs * 2 ** n * (1 + Math.random() * 0.25);
               const delay = Math.min(Math.max(backoff, retryAfterMs(error) ?? 0), maxRetryDelayMs);
               log?.warn(
                 {
                   method: args.method,
-                  attempt: attempt + 1,
+                  attempt: n + 1,
                   delayMs: Math.round(delay),
                   error: errorText(error),
                 },
@@ -221,7 +243,7 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
           }
         }) as EIP1193RequestFn,
       },
-      inner.value,
+      first.value,
     );
   };
 

@@ -490,7 +490,17 @@ export function createNetworkIndexer(deps: {
         failures++;
         const message = error instanceof SwapgraphError ? error.message : String(error);
         if (!(error instanceof ChainMovedError)) {
-          log.warn({ network, failures, err: message }, "indexing failed; retrying");
+          log.warn(
+            {
+              network,
+              failures,
+              err: message,
+              ...(error instanceof SwapgraphError && error.details !== undefined
+                ? { details: error.details }
+                : {}),
+            },
+            "indexing failed; retrying",
+          );
           if (failures >= 3) views.setStatus(network, { error: `RPC unavailable: ${message}` });
         }
         // The live pool graph may hold reserves of the range that did not commit.

@@ -20,7 +20,8 @@ export type Fault =
 
 /** A fault injected for requests that match, at most `times` times (default: always). */
 export interface FaultRule {
-  match: (request: { method: string; params: unknown[] }) => boolean;
+  /** `index` is the call's position in a JSON-RPC batch (0 for a single call): one HTTP request each. */
+  match: (request: { method: string; params: unknown[]; index: number }) => boolean;
   /** The fault, or a function of the request (e.g. to name its block range in the message). */
   fault: Fault | ((request: { method: string; params: unknown[] }) => Fault);
   times?: number;
@@ -59,54 +60,90 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const seen: SeenRequest[] = [];
   const sockets = new Set<Socket>();
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const text = await readBody(req);
-    const body = JSON.parse(text) as { id?: unknown; method?: string; params?: unknown[] };
-    // Batches are forwarded untouched; the clients under test send single requests.
-    const method = Array.isArray(body) ? "batch" : (body.method ?? "");
-    const params = Array.isArray(body) ? [] : (body.params ?? []);
-    const rule = rules.find((candidate) => (candidate.times ?? 1) > 0 && candidate.match({ method, params }));
+  type Call = { id?: unknown; method?: string; params?: unknown[] };
+
+  // The first rule that matches a call (and still has times left), used up by the match.
+  const take = (call: Call, index: number): Fault | undefined => {
+    const method = call.method ?? "";
+    const params = call.params ?? [];
+    const rule = rules.find(
+      (candidate) => (candidate.times ?? 1) > 0 && candidate.match({ method, params, index }),
+    );
     const record: SeenRequest = { method, params, at: Date.now() - started, outcome: "forward" };
     seen.push(record);
-    if (rule !== undefined) {
-      if (rule.times !== undefined) rule.times--;
-      const fault = typeof rule.fault === "function" ? rule.fault({ method, params }) : rule.fault;
-      record.outcome = fault.kind;
-      switch (fault.kind) {
-        case "hang":
-          return; // never answered; the socket is destroyed on close()
-        case "status":
-          res.writeHead(fault.status, { "content-type": "text/plain", ...fault.headers });
-          res.end(fault.body ?? `injected ${fault.status}`);
-          return;
-        case "rpcError":
-          res.writeHead(fault.status ?? 200, { "content-type": "application/json" });
-          res.end(
-            JSON.stringify({
-              jsonrpc: "2.0",
-              id: body.id ?? null,
-              error: { code: fault.code, message: fault.message },
-            }),
-          );
-          return;
-        case "body":
-          res.writeHead(200, { "content-type": "application/json" });
-          res.end(fault.body.replace("__ID__", JSON.stringify(body.id ?? null)));
-          return;
-        default: {
-          const never: never = fault;
-          throw new Error(`unknown fault ${JSON.stringify(never)}`);
-        }
-      }
-    }
+    if (rule === undefined) return undefined;
+    if (rule.times !== undefined) rule.times--;
+    const fault = typeof rule.fault === "function" ? rule.fault({ method, params }) : rule.fault;
+    record.outcome = fault.kind;
+    return fault;
+  };
+
+  const forward = async (text: string): Promise<{ status: number; body: string }> => {
     const upstream = await fetch(target, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: text,
     });
-    const answer = await upstream.text();
-    res.writeHead(upstream.status, { "content-type": "application/json" });
-    res.end(answer);
+    return { status: upstream.status, body: await upstream.text() };
+  };
+
+  const rpcErrorOf = (call: Call, fault: { code: number; message: string }) => ({
+    jsonrpc: "2.0",
+    id: call.id ?? null,
+    error: { code: fault.code, message: fault.message },
+  });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const text = await readBody(req);
+    const body = JSON.parse(text) as Call | Call[];
+    // A batch: each call meets the rules; an HTTP-level fault of any call fails the whole batch,
+    // JSON-RPC errors answer their own calls, and the rest is forwarded.
+    const calls = Array.isArray(body) ? body : [body];
+    const faults = calls.map(take);
+    const http = faults.find(
+      (fault): fault is Exclude<Fault, { kind: "rpcError" }> =>
+        fault !== undefined && fault.kind !== "rpcError",
+    );
+    if (http !== undefined) {
+      switch (http.kind) {
+        case "hang":
+          return; // never answered; the socket is destroyed on close()
+        case "status":
+          res.writeHead(http.status, { "content-type": "text/plain", ...http.headers });
+          res.end(http.body ?? `injected ${http.status}`);
+          return;
+        case "body":
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(http.body.replace("__ID__", JSON.stringify(calls[0]?.id ?? null)));
+          return;
+        default: {
+          const never: never = http;
+          throw new Error(`unknown fault ${JSON.stringify(never)}`);
+        }
+      }
+    }
+    if (!Array.isArray(body)) {
+      const fault = faults[0];
+      if (fault?.kind === "rpcError") {
+        res.writeHead(fault.status ?? 200, { "content-type": "application/json" });
+        res.end(JSON.stringify(rpcErrorOf(body, fault)));
+        return;
+      }
+      const answer = await forward(text);
+      res.writeHead(answer.status, { "content-type": "application/json" });
+      res.end(answer.body);
+      return;
+    }
+    const passed = calls.filter((_, i) => faults[i] === undefined);
+    const answers =
+      passed.length === 0 ? [] : (JSON.parse((await forward(JSON.stringify(passed))).body) as Call[]);
+    const byId = new Map(answers.map((answer) => [JSON.stringify(answer.id), answer]));
+    const merged = calls.map((call, i) => {
+      const fault = faults[i];
+      return fault?.kind === "rpcError" ? rpcErrorOf(call, fault) : byId.get(JSON.stringify(call.id));
+    });
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(merged));
   };
 
   const server = createServer((req, res) => {

@@ -13,6 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
+import { createPrng } from "../../src/devnet/createPrng.js";
 import { DEVNET_PRESETS } from "../../src/devnet/devnetPresets.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import { startDevnet } from "../../src/devnet/startDevnet.js";
@@ -21,6 +22,7 @@ import { USD_SCALE } from "../../src/domain/types.js";
 import { DeepReorgError } from "../../src/errors.js";
 import { createSqliteStore } from "../../src/store/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
+import { getLogsSpan, startFaultProxy } from "../chain/faultProxy.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
 
@@ -127,7 +129,7 @@ function project(trades: readonly Trade[]): Expected[] {
   }));
 }
 
-async function runUntilReady(indexing: Indexing, cfg: NetworkConfig): Promise<void> {
+async function runUntilReady(indexing: Indexing, cfg: NetworkConfig, timeoutMs = 120_000): Promise<void> {
   indexing.start();
   const client = clientOf(cfg);
   await waitFor(async () => {
@@ -135,7 +137,7 @@ async function runUntilReady(indexing: Indexing, cfg: NetworkConfig): Promise<vo
     if (status.error?.includes("deeper")) throw new Error(status.error);
     const head = await client.getBlockNumber({ cacheTime: 0 });
     return status.ready && status.indexedBlock === head;
-  }, 120_000);
+  }, timeoutMs);
 }
 
 /** Sends native-coin swaps from traders and mines them into one block. */
@@ -308,6 +310,46 @@ describe("indexer restarts and reorgs", () => {
     const expected = await deriveTrades(config, NOW - 7 * 86_400);
     expect(project(await reopened.listTrades(config.name, 0))).toEqual(expected);
     await reopened.close();
+  });
+
+  test("behavior: a dead first URL and a flaky, range-limited second one still give exactly the trades", async () => {
+    const proxy = await startFaultProxy(config.rpcUrls[0]!);
+    const prng = createPrng(17);
+    proxy.rules.push(
+      {
+        match: ({ method, params }) => method === "eth_getLogs" && getLogsSpan(params) > 25,
+        fault: { kind: "rpcError", code: -32005, message: "block range too large: at most 25 blocks" },
+      },
+      // One HTTP request in ten fails (seeded); one is rate-limited with Retry-After.
+      { match: ({ index }) => index === 0 && prng.next() < 0.1, fault: { kind: "status", status: 503 } },
+      {
+        match: ({ index }) => index === 0,
+        fault: { kind: "status", status: 429, headers: { "Retry-After": "1" } },
+        times: 1,
+      },
+    );
+    const flaky = { ...config, rpcUrls: ["http://127.0.0.1:9", proxy.url], maxLogRange: 200 };
+    const store = createSqliteStore({ path: ":memory:" });
+    await store.migrate();
+    const indexing = createIndexing({
+      networks: [flaky],
+      store,
+      log: silent,
+      now: () => NOW,
+    });
+    try {
+      await runUntilReady(indexing, config, 45_000);
+      expect(project(await store.listTrades(config.name, 0))).toEqual(
+        await deriveTrades(config, NOW - 7 * 86_400),
+      );
+      // The faults were really served: ranges were refused, requests failed and were retried.
+      expect(proxy.seen.filter((r) => r.outcome === "rpcError").length).toBeGreaterThan(0);
+      expect(proxy.seen.filter((r) => r.outcome === "status").length).toBeGreaterThan(3);
+    } finally {
+      await indexing.stop();
+      await store.close();
+      await proxy.close();
+    }
   });
 
   test("behavior: a reorg leaves the store equal to the new canonical chain", async () => {
