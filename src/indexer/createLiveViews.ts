@@ -37,8 +37,6 @@ export interface LiveViews extends MarketReader {
   /** Adds the trades of a committed range (ascending, after every trade held). */
   appendTrades(network: NetworkName, trades: readonly Trade[], indexedBlock: bigint): void;
   addTokens(network: NetworkName, tokens: readonly Token[]): void;
-  /** Drops trades above `blockNumber` (a reorg) and re-derives the day aggregates they touched. */
-  rollback(network: NetworkName, blockNumber: bigint): void;
   /** Drops trades older than `before` (unix seconds). */
   prune(network: NetworkName, before: number): void;
   setStatus(network: NetworkName, patch: Partial<Omit<NetworkStatus, "network">>): void;
@@ -211,16 +209,6 @@ export function createLiveViews(configs: readonly NetworkConfig[]): LiveViews {
     },
 
     addTokens: (network, tokens) => addTokens(get(network), tokens),
-
-    rollback(network, blockNumber) {
-      const view = get(network);
-      let cut = view.trades.length;
-      while (cut > 0 && view.trades[cut - 1]!.blockNumber > blockNumber) cut--;
-      if (cut === view.trades.length) return;
-      const firstDropped = view.trades[cut]!;
-      view.trades.length = cut;
-      rebuildDays(view, utcDate(firstDropped.timestamp));
-    },
 
     prune(network, before) {
       const view = get(network);
