@@ -23,6 +23,7 @@ import { DeepReorgError } from "../../src/errors.js";
 import { createSqliteStore } from "../../src/store/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 import { getLogsSpan, startFaultProxy } from "../chain/faultProxy.js";
+import { sendSwap } from "../support/devnet.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
 
@@ -349,6 +350,55 @@ describe("indexer restarts and reorgs", () => {
       await indexing.stop();
       await store.close();
       await proxy.close();
+    }
+  });
+
+  test("behavior: a token no indexed pool holds is discovered through the factories, then followed", async () => {
+    const chain = devnet.chains[0]!;
+    const moon = chain.unlisted.MOON! as Address;
+    const head = await clientOf(config).getBlockNumber({ cacheTime: 0 });
+    // The window starts after every trade: no Sync of MOON's pool is ever seen in the logs.
+    const late = { ...config, startBlock: head + 1n };
+    const store = createSqliteStore({ path: ":memory:" });
+    await store.migrate();
+    const indexing = createIndexing({ networks: [late], store, log: silent, now: () => NOW });
+    try {
+      await runUntilReady(indexing, late);
+      const index = indexing.views.getPoolIndex(config.name);
+      expect([...index.poolsOf(moon)]).toHaveLength(0);
+
+      const token = await indexing.views.resolveTokenAddress(config.name, moon);
+      expect(token).toEqual({ address: moon, name: "Moon Shot", symbol: "MOON", decimals: 18 });
+      const pools = [...index.poolsOf(moon)];
+      expect(pools.map((p) => p.address)).toEqual([
+        chain.pools.find((p) => p.symbols.includes("MOON"))!.address,
+      ]);
+      const reserves = () =>
+        clientOf(config).readContract({
+          address: pools[0]!.address,
+          abi: parseAbi(["function getReserves() view returns (uint112, uint112, uint32)"]),
+          functionName: "getReserves",
+        });
+      const [r0, r1] = await reserves();
+      expect([index.get(pools[0]!.address)!.reserve0, index.get(pools[0]!.address)!.reserve1]).toEqual([
+        r0,
+        r1,
+      ]);
+
+      // From now on its swaps are indexed like any other pool's.
+      const hash = (await sendSwap(chain, { path: ["", "MOON"], amountIn: 10n ** 17n })).toLowerCase();
+      await waitFor(() =>
+        indexing.views.listTrades(config.name, { from: 0, to: 2 ** 40 }).some((t) => t.txHash === hash),
+      );
+      const [n0, n1] = await reserves();
+      expect([index.get(pools[0]!.address)!.reserve0, index.get(pools[0]!.address)!.reserve1]).toEqual([
+        n0,
+        n1,
+      ]);
+      expect(n0).not.toBe(r0);
+    } finally {
+      await indexing.stop();
+      await store.close();
     }
   });
 
