@@ -2,7 +2,7 @@ import type { NetworkConfig } from "../config/types.js";
 import type { MarketReader } from "../domain/market.js";
 import { type Address, NATIVE, type NetworkName, type Token } from "../domain/types.js";
 import { BadRequestError, UnprocessableError } from "../errors.js";
-import { findBestRoute } from "../pricing/findBestRoute.js";
+import { createRouteCache } from "../pricing/createRouteCache.js";
 import type { PoolState, Route } from "../pricing/types.js";
 import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
 import { formatDecimal } from "./formatDecimal.js";
@@ -33,6 +33,9 @@ const MAX_UINT256 = 2n ** 256n - 1n;
 // Uniswap V2 reserves are uint112: selling this much through any pool with liquidity yields something.
 const PROBE_AMOUNT = 2n ** 112n;
 const baseTokenSets = new WeakMap<NetworkConfig, ReadonlySet<Address>>();
+// Routes only change when pool reserves do: popular pairs are computed once per block.
+const routes = createRouteCache();
+const findBestRoute = routes.findBestRoute;
 
 // Routing intermediates: the configured base tokens, always with the wrapped native coin.
 function baseTokensOf(config: NetworkConfig): ReadonlySet<Address> {

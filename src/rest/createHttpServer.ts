@@ -8,7 +8,7 @@ import { buildSchema } from "../graphql/buildSchema.js";
 import type { GraphqlServer } from "../graphql/createGraphqlServer.js";
 import { createMetrics, type Metrics } from "./createMetrics.js";
 import { createRestHandlers, type RestHandler } from "./createRestHandlers.js";
-import { JSON_HEADERS, sendJson } from "./sendJson.js";
+import { acceptsGzip, JSON_HEADERS, sendJson } from "./sendJson.js";
 import { ALLOWED_METHODS, toRestError } from "./toRestError.js";
 
 /** Options of createHttpServer. */
@@ -123,7 +123,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
         );
       }
       const body = await handler(new URLSearchParams(queryStart === -1 ? "" : target.slice(queryStart + 1)));
-      sendJson(res, 200, body, { head });
+      sendJson(res, 200, body, { head, gzip: acceptsGzip(req.headers["accept-encoding"]) });
     } catch (error) {
       const { status, body, headers } = toRestError(error, logger);
       if (res.headersSent) {

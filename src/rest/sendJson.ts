@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { gzipSync } from "node:zlib";
 
 /** Headers of every JSON answer: public read-only data, so CORS is open. */
 export const JSON_HEADERS = {
@@ -7,17 +8,50 @@ export const JSON_HEADERS = {
   "X-Content-Type-Options": "nosniff",
 } as const;
 
+// Below this, compressing costs more than it saves.
+const GZIP_MIN_BYTES = 1024;
+// A shared answer (the same Buffer for every request within its second) is compressed once.
+const gzipped = new WeakMap<Buffer, Buffer>();
+
+function gzipOnce(payload: Buffer): Buffer {
+  let packed = gzipped.get(payload);
+  if (packed === undefined) {
+    packed = gzipSync(payload, { level: 6 });
+    gzipped.set(payload, packed);
+  }
+  return packed;
+}
+
+/** True when the request's Accept-Encoding allows gzip (and does not refuse it with q=0). */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  if (acceptEncoding === undefined) return false;
+  return acceptEncoding.split(",").some((part) => {
+    const [coding = "", ...params] = part.trim().toLowerCase().split(";");
+    if (coding.trim() !== "gzip" && coding.trim() !== "*") return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
 /**
  * Writes a JSON answer: a value to serialize, or JSON bytes already serialized (a Buffer);
- * for HEAD, the same status and headers without the body.
+ * gzip when the client accepts it and the body is large; for HEAD, the same status and
+ * headers without the body.
  */
 export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
-  options: { head?: boolean; headers?: Record<string, string> } = {},
+  options: { head?: boolean; headers?: Record<string, string>; gzip?: boolean } = {},
 ): void {
   const payload = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
-  res.writeHead(status, { ...JSON_HEADERS, ...options.headers, "Content-Length": payload.length });
-  res.end(options.head === true ? undefined : payload);
+  const compress = options.gzip === true && payload.length >= GZIP_MIN_BYTES;
+  const bytes = compress ? gzipOnce(payload) : payload;
+  res.writeHead(status, {
+    ...JSON_HEADERS,
+    ...options.headers,
+    ...(compress ? { "Content-Encoding": "gzip", Vary: "Accept-Encoding" } : {}),
+    "Content-Length": bytes.length,
+  });
+  res.end(options.head === true ? undefined : bytes);
 }

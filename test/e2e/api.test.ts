@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
+import { get as httpGet, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { pino } from "pino";
 import { createPublicClient, http, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -291,6 +292,27 @@ describe("GET /api/swaps_24h and /api/trade_volume_usd_7d on the demo chains", (
       );
       expect(keys).toEqual(sorted);
     }
+  });
+
+  test("behavior: large answers are gzipped for clients that accept it, byte-identical once unpacked", async () => {
+    const raw = (headers: Record<string, string>) =>
+      new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        const req = httpGet(`${base}/api/swaps_24h?network=eth`, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on("error", reject);
+      });
+    const plain = await raw({});
+    const packed = await raw({ "accept-encoding": "br;q=1, gzip;q=0.8" });
+    const refused = await raw({ "accept-encoding": "gzip;q=0" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(refused.headers["content-encoding"]).toBeUndefined();
+    expect(packed.headers["content-encoding"]).toBe("gzip");
+    expect(packed.headers.vary).toBe("Accept-Encoding");
+    expect(packed.body.length).toBeLessThan(plain.body.length / 3);
+    expect(gunzipSync(packed.body).equals(plain.body)).toBe(true);
   });
 
   test("behavior: trade_volume_usd_7d has 7 UTC days newest first whose sums equal the trades", async () => {

@@ -1,0 +1,38 @@
+import { type FindBestRouteArgs, findBestRoute } from "./findBestRoute.js";
+import type { PoolIndex, Route } from "./types.js";
+
+/** Best routes remembered per pool graph until the graph changes (its version moves). */
+export interface RouteCache {
+  findBestRoute(args: FindBestRouteArgs): Route | undefined;
+}
+
+interface Entry {
+  version: number;
+  route: Route | undefined;
+}
+
+/**
+ * Creates a cache in front of findBestRoute: a quote only changes when a pool's reserves do, and
+ * the same pairs are asked for again and again between two blocks. `maxEntries` bounds memory
+ * (the cache of a graph starts over when it is full).
+ */
+export function createRouteCache(maxEntries = 10_000): RouteCache {
+  const byIndex = new WeakMap<PoolIndex, Map<string, Entry>>();
+  return {
+    findBestRoute(args) {
+      let entries = byIndex.get(args.index);
+      if (entries === undefined) {
+        entries = new Map();
+        byIndex.set(args.index, entries);
+      }
+      const key = `${args.sell}|${args.buy}|${args.amountIn}|${args.maxHops ?? 3}|${[...args.baseTokens].join(",")}`;
+      const version = args.index.version;
+      const hit = entries.get(key);
+      if (hit !== undefined && hit.version === version) return hit.route;
+      const route = findBestRoute(args);
+      if (entries.size >= maxEntries) entries.clear();
+      entries.set(key, { version, route });
+      return route;
+    },
+  };
+}
