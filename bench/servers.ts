@@ -47,9 +47,25 @@ const bare = createServer((_req, res) => {
 });
 await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
 const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+// BENCH_PROFILE=dir: a CPU profile of the serving phase only (not the devnet set-up).
+const profileDir = process.env.BENCH_PROFILE;
+let stopProfile: (() => Promise<void>) | undefined;
+if (profileDir !== undefined && profileDir !== "") {
+  const { Session } = await import("node:inspector/promises");
+  const { writeFileSync } = await import("node:fs");
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  stopProfile = async () => {
+    const { profile } = await session.post("Profiler.stop");
+    writeFileSync(join(profileDir, `serve-${process.pid}.cpuprofile`), JSON.stringify(profile));
+  };
+}
 process.stdout.write(`${JSON.stringify({ swapgraphUrl, bareUrl, quoteBytes: bytes.length })}\n`);
 
 const stop = async () => {
+  await stopProfile?.();
   bare.close();
   swapgraph.closeAllConnections();
   swapgraph.close();
