@@ -1,11 +1,11 @@
 import { rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { pino } from "pino";
 import { loadConfig } from "./config/loadConfig.js";
 import type { NetworkConfig } from "./config/types.js";
 import { createIndexing } from "./createIndexing.js";
 import { startDevnet } from "./devnet/startDevnet.js";
-import { SwapgraphError } from "./errors.js";
+import { ConfigError, SwapgraphError } from "./errors.js";
 import { buildSchema } from "./graphql/buildSchema.js";
 import { createGraphqlServer } from "./graphql/createGraphqlServer.js";
 import type { IndexerProgress } from "./indexer/createNetworkIndexer.js";
@@ -31,6 +31,9 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGHUP", () => void shutdown("SIGHUP"));
+
+  // Fail before the slow part (building the demo chains) if the port is taken.
+  await assertPortFree(config.http.host, config.http.port);
 
   let networks: readonly NetworkConfig[] = config.networks;
   if (demo) {
@@ -92,6 +95,22 @@ async function main(): Promise<void> {
     `    curl '${base}/api/trade_volume_usd_7d'`,
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+/** Throws a ConfigError that says what to do when the HTTP port is already taken. */
+async function assertPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once("error", (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === "EADDRINUSE"
+          ? new ConfigError(`Port ${port} on ${host} is already in use: stop the other process or set PORT.`)
+          : new ConfigError(`Cannot listen on ${host}:${port}: ${error.message}`),
+      );
+    });
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
 }
 
 /** Logs backfill progress per network at most every two seconds, and once when it reaches the head. */

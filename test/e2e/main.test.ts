@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -113,5 +114,28 @@ describe("the swapgraph process", () => {
     expect(stderr).toContain("swapgraph failed to start: Invalid configuration in");
     expect(stderr).toContain("networks.0.rpcUrls.0: expected an http(s) URL");
     expect(stderr).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  test("error: a taken port stops the process at once, before the demo chains are built", async () => {
+    const taken = createNetServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as { port: number }).port;
+    const started = Date.now();
+    const child = spawn(process.execPath, ["--import", "tsx", "src/start.ts"], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), SWAPGRAPH_DATA_DIR: join(dataDir, "taken") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr!.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    taken.close();
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `Port ${port} on 127.0.0.1 is already in use: stop the other process or set PORT.`,
+    );
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
