@@ -1,7 +1,7 @@
 import { createRpcClient } from "./chain/createRpcClient.js";
 import type { NetworkConfig } from "./config/types.js";
 import type { NetworkName } from "./domain/types.js";
-import { DeepReorgError } from "./errors.js";
+import { DeepReorgError, LostWriterLockError } from "./errors.js";
 import { createLiveViews, type LiveViews } from "./indexer/createLiveViews.js";
 import {
   createNetworkIndexer,
@@ -9,6 +9,7 @@ import {
   type IndexerProgress,
   type NetworkIndexer,
 } from "./indexer/createNetworkIndexer.js";
+import { createSleeper, type Sleeper } from "./indexer/createSleeper.js";
 import { createStoreFollower, type StoreFollower } from "./indexer/createStoreFollower.js";
 import type { Store } from "./store/types.js";
 
@@ -46,6 +47,7 @@ export function createIndexing(deps: {
   const followers = new Map<NetworkName, StoreFollower>();
   const runs: Promise<void>[] = [];
   let stopping = false;
+  const sleepers = new Set<Sleeper>();
 
   function newIndexer(config: NetworkConfig): NetworkIndexer {
     const client = createRpcClient({
@@ -69,6 +71,8 @@ export function createIndexing(deps: {
   }
 
   async function runNetwork(config: NetworkConfig): Promise<void> {
+    const sleeper = createSleeper();
+    sleepers.add(sleeper);
     const client = createRpcClient({ urls: config.rpcUrls, chainId: config.chainId, name: config.name, log });
     const follower = createStoreFollower({
       config,
@@ -94,6 +98,11 @@ export function createIndexing(deps: {
         } catch (error) {
           // A deep reorg halts the network (its status says why); a lost lock makes it a standby.
           if (error instanceof DeepReorgError) return;
+          if (!(error instanceof LostWriterLockError)) {
+            log.warn({ network: config.name, err: String(error) }, "indexer stopped; starting again");
+            views.setStatus(config.name, { error: "store unavailable" });
+            await sleeper.sleep(config.pollIntervalMs * 10);
+          }
         } finally {
           indexers.delete(config.name);
         }
@@ -101,7 +110,14 @@ export function createIndexing(deps: {
       }
       if (stopping) return;
       views.setTokenResolver(config.name, (address) => follower.resolveToken(address));
-      await follower.run(role === "all" ? Date.now() + (deps.lockRetryMs ?? 5_000) : undefined);
+      try {
+        await follower.run(role === "all" ? Date.now() + (deps.lockRetryMs ?? 5_000) : undefined);
+      } catch (error) {
+        // The store is unreachable even to load from: say so and try again, never give up silently.
+        log.warn({ network: config.name, err: String(error) }, "following the store failed; retrying");
+        views.setStatus(config.name, { error: "store unavailable" });
+        await sleeper.sleep(config.pollIntervalMs * 10);
+      }
     }
   }
 
@@ -113,6 +129,7 @@ export function createIndexing(deps: {
     },
     async stop() {
       stopping = true;
+      for (const sleeper of sleepers) sleeper.wake();
       for (const follower of followers.values()) follower.stop();
       await Promise.all([...indexers.values()].map((indexer) => indexer.stop()));
       await Promise.all(runs);
