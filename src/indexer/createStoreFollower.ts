@@ -19,6 +19,8 @@ export interface StoreFollower {
 }
 
 const DAY = 86_400;
+// How often a follower reloads every pool and token, not only the reserves that changed.
+const FULL_REFRESH_MS = 30_000;
 
 /**
  * Creates a follower: it loads the views from the store, then polls the checkpoint and applies
@@ -39,6 +41,7 @@ export function createStoreFollower(deps: {
   const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
   let seen: Checkpoint | undefined;
   let lastSeq = -1n;
+  let poolsLoadedAt = 0;
   let stopping = false;
   const sleeper = createSleeper();
 
@@ -57,6 +60,7 @@ export function createStoreFollower(deps: {
     lastSeq = trades.reduce((max, t) => (t.seq > max ? t.seq : max), lastSeq);
     const tokens = [...listTokens(config), ...(await store.listTokens(network))];
     views.load(network, { tokens, pools: await pools(), trades });
+    poolsLoadedAt = Date.now();
   }
 
   async function step(): Promise<void> {
@@ -72,9 +76,24 @@ export function createStoreFollower(deps: {
           a.blockNumber === b.blockNumber ? a.txIndex - b.txIndex : a.blockNumber < b.blockNumber ? -1 : 1,
         );
         for (const trade of fresh) if (trade.seq > lastSeq) lastSeq = trade.seq;
-        views.addTokens(network, await store.listTokens(network));
         const index = views.getPoolIndex(network);
-        for (const pool of await pools()) index.update(pool);
+        let full = Date.now() - poolsLoadedAt > FULL_REFRESH_MS;
+        if (!full) {
+          // Between refreshes only the pairs whose reserves changed since the last checkpoint.
+          const changed = await store.listReserves(network, (seen?.blockNumber ?? -1n) + 1n);
+          full = changed.some((row) => index.get(row.pair) === undefined);
+          if (!full) {
+            for (const row of changed) {
+              index.update({ ...index.get(row.pair)!, reserve0: row.reserve0, reserve1: row.reserve1 });
+            }
+          }
+        }
+        if (full) {
+          // Now and then, or when a pair is new here: every pool and token.
+          views.addTokens(network, await store.listTokens(network));
+          for (const pool of await pools()) index.update(pool);
+          poolsLoadedAt = Date.now();
+        }
         const from = now() - config.windowDays * DAY;
         views.appendTrades(
           network,

@@ -342,11 +342,12 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       );
     },
 
-    async listReserves(network) {
+    async listReserves(network, sinceBlock = 0n) {
       const rows = await sql<
         { pair: string; block_number: string; log_index: number; reserve0: string; reserve1: string }[]
       >`SELECT DISTINCT ON (pair) pair, block_number, log_index, reserve0, reserve1 FROM reserves
-        WHERE network = ${network} ORDER BY pair, block_number DESC`;
+        WHERE network = ${network} AND block_number >= ${sinceBlock.toString()}::int8
+        ORDER BY pair, block_number DESC`;
       return rows.map(
         (row): PairReserves => ({
           pair: row.pair as Address,

@@ -153,10 +153,10 @@ function prepareStatements(db: Database.Database) {
     listPairs: db.prepare<[string], PairRow>(
       "SELECT address, dex, factory, token0, token1, fee_bps FROM pairs WHERE network = ? ORDER BY address",
     ),
-    listReserves: db.prepare<[string], ReservesRow>(
+    listReserves: db.prepare<[string, bigint], ReservesRow>(
       `SELECT pair, block_number, log_index, reserve0, reserve1 FROM (
          SELECT *, row_number() OVER (PARTITION BY pair ORDER BY block_number DESC) AS rank
-         FROM reserves WHERE network = ?)
+         FROM reserves WHERE network = ? AND block_number >= ?)
        WHERE rank = 1 ORDER BY pair`,
     ),
     upsertToken: db.prepare<[string, string, string, string, number]>(
@@ -354,9 +354,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
         );
     },
 
-    async listReserves(network) {
+    async listReserves(network, sinceBlock = 0n) {
       return stmts()
-        .listReserves.all(network)
+        .listReserves.all(network, sinceBlock)
         .map(
           (row): PairReserves => ({
             pair: row.pair as Address,

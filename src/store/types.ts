@@ -67,8 +67,8 @@ export interface Store {
   /** Trades with seq > afterSeq, ascending by seq (replicas tail the store with this). */
   listTradesAfter(network: NetworkName, afterSeq: bigint): Promise<StoredTrade[]>;
   listPairs(network: NetworkName): Promise<Pair[]>;
-  /** The newest reserves row of each pair. */
-  listReserves(network: NetworkName): Promise<PairReserves[]>;
+  /** The newest reserves row of each pair (of the pairs whose newest row is at or above `sinceBlock`). */
+  listReserves(network: NetworkName, sinceBlock?: bigint): Promise<PairReserves[]>;
 
   /** Token metadata cache (outside ranges: metadata does not reorg). Upsert. */
   upsertTokens(network: NetworkName, tokens: Token[]): Promise<void>;

@@ -29,6 +29,13 @@ function openStore(): Store {
   return store;
 }
 
+/** Every pool's reserves as one process's live views hold them. */
+function reservesOf(indexing: Indexing): Map<string, [bigint, bigint]> {
+  return new Map(
+    [...indexing.views.getPoolIndex(config.name).all()].map((p) => [p.address, [p.reserve0, p.reserve1]]),
+  );
+}
+
 function hashesOf(indexing: Indexing): Set<string> {
   return new Set(indexing.views.listTrades(config.name, { from: 0, to: 2 ** 40 }).map((t) => t.txHash));
 }
@@ -113,6 +120,12 @@ describe.skipIf(!pgAvailable)("several processes on one PostgreSQL", () => {
     // New blocks reach the followers through the store.
     const fresh = await swapBlock(3);
     await waitFor(() => fresh.every((h) => hashesOf(b).has(h) && hashesOf(c).has(h)), 20_000, "new trades");
+    // The pools' reserves follow too (incrementally, by the reserves that changed).
+    await waitFor(
+      () => c.views.status(config.name).indexedBlock === a.views.status(config.name).indexedBlock,
+    );
+    expect(reservesOf(c)).toEqual(reservesOf(a));
+    expect(reservesOf(b)).toEqual(reservesOf(a));
 
     // A reorg: the followers drop the orphaned trades and take the canonical ones.
     const client = createPublicClient({ transport: http(config.rpcUrls[0]) });

@@ -326,6 +326,9 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
     await store.commitRange("bsc", makeBatch(trades, blocks, reserves));
     await store.commitRange("eth", { ...makeBatch([makeTrade(9, 104n, { network: "eth" })], [104n]) });
     expect(await store.listReserves("bsc")).toHaveLength(3);
+    // Only the pairs that changed since a block, each with its newest row (what followers poll).
+    expect(await store.listReserves("bsc", 104n)).toEqual([reserves[2], reserves[3]]);
+    expect(await store.listReserves("bsc", 106n)).toEqual([]);
 
     const ancestor = { blockNumber: 102n, blockHash: hash(102n) };
     await store.rollback("bsc", ancestor);
