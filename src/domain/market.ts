@@ -1,5 +1,5 @@
 import type { NetworkConfig } from "../config/types.js";
-import type { PoolIndex, PoolState } from "../pricing/types.js";
+import type { PoolIndex } from "../pricing/types.js";
 import type { Address, NetworkName, Token, Trade } from "./types.js";
 
 /** Indexing status of one network. */
@@ -42,8 +42,6 @@ export interface MarketReader {
   listTrades(network: NetworkName, window: { from: number; to: number }): readonly Trade[];
   /** `days` UTC days ending with the day of `now` (unix seconds), newest first; empty days are zero. */
   listDailyVolumes(network: NetworkName, days: number, now: number): DailyVolume[];
-  /** Indexed pools with their current reserves. */
-  listPools(network: NetworkName): readonly PoolState[];
   /** The live pool graph of the network (routing and pricing read it; only the indexer updates it). */
   getPoolIndex(network: NetworkName): PoolIndex;
   /** The indexed head the pools reflect. */

@@ -167,7 +167,6 @@ export function createLiveViews(configs: readonly NetworkConfig[]): LiveViews {
       return out;
     },
 
-    listPools: (network) => [...get(network).index.all()],
     getPoolIndex: (network) => get(network).index,
     poolsBlock: (network) => get(network).poolsBlock,
 

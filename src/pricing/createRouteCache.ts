@@ -1,3 +1,4 @@
+import type { Address } from "../domain/types.js";
 import { type FindBestRouteArgs, findBestRoute } from "./findBestRoute.js";
 import type { PoolIndex, Route } from "./types.js";
 
@@ -17,15 +18,22 @@ interface Entry {
  * (the cache of a graph starts over when it is full).
  */
 export function createRouteCache(maxEntries = 10_000): RouteCache {
-  const byIndex = new WeakMap<PoolIndex, Map<string, Entry>>();
+  // Per graph, then per base-token set (one constant set per network): no per-call key building
+  // for the set itself.
+  const byIndex = new WeakMap<PoolIndex, WeakMap<ReadonlySet<Address>, Map<string, Entry>>>();
   return {
     findBestRoute(args) {
-      let entries = byIndex.get(args.index);
+      let bySet = byIndex.get(args.index);
+      if (bySet === undefined) {
+        bySet = new WeakMap();
+        byIndex.set(args.index, bySet);
+      }
+      let entries = bySet.get(args.baseTokens);
       if (entries === undefined) {
         entries = new Map();
-        byIndex.set(args.index, entries);
+        bySet.set(args.baseTokens, entries);
       }
-      const key = `${args.sell}|${args.buy}|${args.amountIn}|${args.maxHops ?? 3}|${[...args.baseTokens].join(",")}`;
+      const key = `${args.sell}|${args.buy}|${args.amountIn}|${args.maxHops ?? 3}`;
       const version = args.index.version;
       const hit = entries.get(key);
       if (hit !== undefined && hit.version === version) return hit.route;

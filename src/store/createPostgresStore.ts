@@ -1,18 +1,23 @@
 import postgres from "postgres";
-import type {
-  Address,
-  BlockRef,
-  Hash,
-  NetworkName,
-  Pair,
-  PairReserves,
-  Token,
-  TokenRef,
-} from "../domain/types.js";
+import type { Address, Hash, NetworkName } from "../domain/types.js";
 import { ConfigError, LostWriterLockError } from "../errors.js";
 import { MIGRATIONS } from "./migrations.js";
-import { assertTradeNetworks, decodePools, encodePools, lastByKey } from "./rowCodec.js";
-import type { Store, StoredTrade } from "./types.js";
+import {
+  assertTradeNetworks,
+  type BlockRow,
+  decodeBlock,
+  decodePair,
+  decodeReserves,
+  decodeToken,
+  decodeTrade,
+  encodePools,
+  lastByKey,
+  type PairRow,
+  type ReservesRow,
+  type TokenRow,
+  type TradeRow,
+} from "./rowCodec.js";
+import type { Store } from "./types.js";
 
 export interface PostgresStoreOptions {
   /** A postgres:// connection URL. */
@@ -21,24 +26,6 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** Pool size (default 10). */
   max?: number;
-}
-
-// postgres.js returns int8 and numeric as strings: they are converted to bigint here, never to number.
-interface TradeRow {
-  seq: string;
-  network: string;
-  tx_hash: string;
-  block_number: string;
-  timestamp: string;
-  tx_index: number;
-  sender: string;
-  token_in: string;
-  amount_in: string;
-  token_out: string;
-  amount_out: string;
-  volume_usd: string;
-  tracked: boolean;
-  pools: string;
 }
 
 /** First key of the two-key advisory lock that serialises migrations ("swgr"); the second is the schema. */
@@ -65,25 +52,6 @@ function lockKey(text: string): number {
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-
-function toTrade(row: TradeRow): StoredTrade {
-  return {
-    seq: BigInt(row.seq),
-    network: row.network as NetworkName,
-    txHash: row.tx_hash as Hash,
-    blockNumber: BigInt(row.block_number),
-    timestamp: Number(row.timestamp),
-    txIndex: row.tx_index,
-    sender: row.sender as Address,
-    tokenIn: row.token_in as TokenRef,
-    amountIn: BigInt(row.amount_in),
-    tokenOut: row.token_out as TokenRef,
-    amountOut: BigInt(row.amount_out),
-    volumeUsd: BigInt(row.volume_usd),
-    tracked: row.tracked,
-    pools: decodePools(row.pools),
-  };
-}
 
 // Bulk writes send one array literal per column through unnest() instead of one parameter per value
 // (which would pass the 65,535-parameter limit at 20k rows and costs far more to bind).
@@ -294,17 +262,10 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     },
 
     async listBlocks(network, fromBlock = 0n) {
-      const rows = await sql<{ number: string; hash: string; parent_hash: string; timestamp: string }[]>`
+      const rows = await sql<BlockRow[]>`
         SELECT number, hash, parent_hash, timestamp FROM blocks
         WHERE network = ${network} AND number >= ${fromBlock.toString()}::int8 ORDER BY number`;
-      return rows.map(
-        (row): BlockRef => ({
-          number: BigInt(row.number),
-          hash: row.hash as Hash,
-          parentHash: row.parent_hash as Hash,
-          timestamp: Number(row.timestamp),
-        }),
-      );
+      return rows.map(decodeBlock);
     },
 
     async listTrades(network, sinceTimestamp) {
@@ -314,7 +275,7 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
         token_out, amount_out, volume_usd, tracked, pools FROM trades
         WHERE network = ${network} AND timestamp >= ${sinceTimestamp}::int8
         ORDER BY block_number, tx_index, seq`;
-      return rows.map(toTrade);
+      return rows.map(decodeTrade);
     },
 
     async listTradesAfter(network, afterSeq) {
@@ -323,40 +284,23 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       >`SELECT seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in,
         token_out, amount_out, volume_usd, tracked, pools FROM trades
         WHERE network = ${network} AND seq > ${afterSeq.toString()}::int8 ORDER BY seq`;
-      return rows.map(toTrade);
+      return rows.map(decodeTrade);
     },
 
     async listPairs(network) {
       const rows = await sql<
-        { address: string; dex: string; factory: string; token0: string; token1: string; fee_bps: number }[]
+        PairRow[]
       >`SELECT address, dex, factory, token0, token1, fee_bps FROM pairs WHERE network = ${network} ORDER BY address`;
-      return rows.map(
-        (row): Pair => ({
-          address: row.address as Address,
-          dex: row.dex,
-          factory: row.factory as Address,
-          token0: row.token0 as Address,
-          token1: row.token1 as Address,
-          feeBps: row.fee_bps,
-        }),
-      );
+      return rows.map(decodePair);
     },
 
     async listReserves(network, sinceBlock = 0n) {
       const rows = await sql<
-        { pair: string; block_number: string; log_index: number; reserve0: string; reserve1: string }[]
+        ReservesRow[]
       >`SELECT DISTINCT ON (pair) pair, block_number, log_index, reserve0, reserve1 FROM reserves
         WHERE network = ${network} AND block_number >= ${sinceBlock.toString()}::int8
         ORDER BY pair, block_number DESC`;
-      return rows.map(
-        (row): PairReserves => ({
-          pair: row.pair as Address,
-          blockNumber: BigInt(row.block_number),
-          logIndex: row.log_index,
-          reserve0: BigInt(row.reserve0),
-          reserve1: BigInt(row.reserve1),
-        }),
-      );
+      return rows.map(decodeReserves);
     },
 
     async upsertTokens(network, tokens) {
@@ -375,16 +319,9 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     },
 
     async listTokens(network) {
-      const rows = await sql<{ address: string; name: string; symbol: string; decimals: number }[]>`
+      const rows = await sql<TokenRow[]>`
         SELECT address, name, symbol, decimals FROM tokens WHERE network = ${network} ORDER BY address`;
-      return rows.map(
-        (row): Token => ({
-          address: row.address as TokenRef,
-          name: row.name,
-          symbol: row.symbol,
-          decimals: row.decimals,
-        }),
-      );
+      return rows.map(decodeToken);
     },
 
     async addRejectedPairs(network, pairs) {

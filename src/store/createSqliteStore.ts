@@ -1,96 +1,36 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import type {
-  Address,
-  BlockRef,
-  Checkpoint,
-  Hash,
-  NetworkName,
-  Pair,
-  PairReserves,
-  Token,
-  TokenRef,
-} from "../domain/types.js";
+import type { Address, Checkpoint, Hash, NetworkName, Token } from "../domain/types.js";
 import { MIGRATIONS } from "./migrations.js";
-import { assertTradeNetworks, decodePools, encodePools } from "./rowCodec.js";
-import type { RangeBatch, Store, StoredTrade } from "./types.js";
+import {
+  assertTradeNetworks,
+  type BlockRow,
+  decodeBlock,
+  decodePair,
+  decodeReserves,
+  decodeToken,
+  decodeTrade,
+  encodePools,
+  type PairRow,
+  type ReservesRow,
+  type TokenRow,
+  type TradeRow,
+} from "./rowCodec.js";
+import type { RangeBatch, Store } from "./types.js";
 
 export interface SqliteStoreOptions {
   /** A file path (its directory is created) or ":memory:". */
   path: string;
 }
 
-// Rows as better-sqlite3 returns them with safeIntegers on: every INTEGER is a bigint.
-interface TradeRow {
-  seq: bigint;
-  network: string;
-  tx_hash: string;
-  block_number: bigint;
-  timestamp: bigint;
-  tx_index: bigint;
-  sender: string;
-  token_in: string;
-  amount_in: string;
-  token_out: string;
-  amount_out: string;
-  volume_usd: string;
-  tracked: bigint;
-  pools: string;
-}
-interface BlockRow {
-  number: bigint;
-  hash: string;
-  parent_hash: string;
-  timestamp: bigint;
-}
+// better-sqlite3 with safeIntegers: every INTEGER is a bigint.
 interface CheckpointRow {
   block_number: bigint;
   block_hash: string;
 }
-interface PairRow {
-  address: string;
-  dex: string;
-  factory: string;
-  token0: string;
-  token1: string;
-  fee_bps: bigint;
-}
-interface ReservesRow {
-  pair: string;
-  block_number: bigint;
-  log_index: bigint;
-  reserve0: string;
-  reserve1: string;
-}
-interface TokenRow {
-  address: string;
-  name: string;
-  symbol: string;
-  decimals: bigint;
-}
-
 const TRADE_COLUMNS =
   "seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in, token_out, amount_out, volume_usd, tracked, pools";
-
-function toTrade(row: TradeRow): StoredTrade {
-  return {
-    seq: row.seq,
-    network: row.network as NetworkName,
-    txHash: row.tx_hash as Hash,
-    blockNumber: row.block_number,
-    timestamp: Number(row.timestamp),
-    txIndex: Number(row.tx_index),
-    sender: row.sender as Address,
-    tokenIn: row.token_in as TokenRef,
-    amountIn: BigInt(row.amount_in),
-    tokenOut: row.token_out as TokenRef,
-    amountOut: BigInt(row.amount_out),
-    volumeUsd: BigInt(row.volume_usd),
-    tracked: row.tracked !== 0n,
-    pools: decodePools(row.pools),
-  };
-}
 
 function prepareStatements(db: Database.Database) {
   return {
@@ -319,53 +259,23 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
 
     async listBlocks(network, fromBlock = 0n) {
-      return stmts()
-        .listBlocks.all(network, fromBlock)
-        .map(
-          (row): BlockRef => ({
-            number: row.number,
-            hash: row.hash as Hash,
-            parentHash: row.parent_hash as Hash,
-            timestamp: Number(row.timestamp),
-          }),
-        );
+      return stmts().listBlocks.all(network, fromBlock).map(decodeBlock);
     },
 
     async listTrades(network, sinceTimestamp) {
-      return stmts().listTrades.all(network, sinceTimestamp).map(toTrade);
+      return stmts().listTrades.all(network, sinceTimestamp).map(decodeTrade);
     },
 
     async listTradesAfter(network, afterSeq) {
-      return stmts().listTradesAfter.all(network, afterSeq).map(toTrade);
+      return stmts().listTradesAfter.all(network, afterSeq).map(decodeTrade);
     },
 
     async listPairs(network) {
-      return stmts()
-        .listPairs.all(network)
-        .map(
-          (row): Pair => ({
-            address: row.address as Address,
-            dex: row.dex,
-            factory: row.factory as Address,
-            token0: row.token0 as Address,
-            token1: row.token1 as Address,
-            feeBps: Number(row.fee_bps),
-          }),
-        );
+      return stmts().listPairs.all(network).map(decodePair);
     },
 
     async listReserves(network, sinceBlock = 0n) {
-      return stmts()
-        .listReserves.all(network, sinceBlock)
-        .map(
-          (row): PairReserves => ({
-            pair: row.pair as Address,
-            blockNumber: row.block_number,
-            logIndex: Number(row.log_index),
-            reserve0: BigInt(row.reserve0),
-            reserve1: BigInt(row.reserve1),
-          }),
-        );
+      return stmts().listReserves.all(network, sinceBlock).map(decodeReserves);
     },
 
     async upsertTokens(network, tokens) {
@@ -373,16 +283,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
 
     async listTokens(network) {
-      return stmts()
-        .listTokens.all(network)
-        .map(
-          (row): Token => ({
-            address: row.address as TokenRef,
-            name: row.name,
-            symbol: row.symbol,
-            decimals: Number(row.decimals),
-          }),
-        );
+      return stmts().listTokens.all(network).map(decodeToken);
     },
 
     async addRejectedPairs(network, pairs) {

@@ -1,5 +1,16 @@
-import type { Address, NetworkName, Trade } from "../domain/types.js";
+import type {
+  Address,
+  BlockRef,
+  Hash,
+  NetworkName,
+  Pair,
+  PairReserves,
+  Token,
+  TokenRef,
+  Trade,
+} from "../domain/types.js";
 import { SwapgraphError } from "../errors.js";
+import type { StoredTrade } from "./types.js";
 
 /** Pools as one text column: addresses joined by commas, in route order ("" for none). */
 export function encodePools(pools: readonly Address[]): string {
@@ -30,4 +41,122 @@ export function assertTradeNetworks(network: NetworkName, trades: readonly Trade
       });
     }
   }
+}
+
+// Rows as the drivers return them: better-sqlite3 (safeIntegers) gives INTEGER as bigint,
+// postgres.js gives int8 and numeric as strings and int4 as number. Amounts are decimal text in
+// both. BigInt() and Number() read all three, so one decoder per table serves both stores;
+// values past 2^53 only ever go through BigInt().
+type Int = bigint | number | string;
+
+export interface TradeRow {
+  seq: Int;
+  network: string;
+  tx_hash: string;
+  block_number: Int;
+  timestamp: Int;
+  tx_index: Int;
+  sender: string;
+  token_in: string;
+  amount_in: string;
+  token_out: string;
+  amount_out: string;
+  volume_usd: string;
+  /** boolean in PostgreSQL, 0/1 in SQLite. */
+  tracked: boolean | Int;
+  pools: string;
+}
+
+export interface BlockRow {
+  number: Int;
+  hash: string;
+  parent_hash: string;
+  timestamp: Int;
+}
+
+export interface PairRow {
+  address: string;
+  dex: string;
+  factory: string;
+  token0: string;
+  token1: string;
+  fee_bps: Int;
+}
+
+export interface ReservesRow {
+  pair: string;
+  block_number: Int;
+  log_index: Int;
+  reserve0: string;
+  reserve1: string;
+}
+
+export interface TokenRow {
+  address: string;
+  name: string;
+  symbol: string;
+  decimals: Int;
+}
+
+/** A trades row as a StoredTrade. */
+export function decodeTrade(row: TradeRow): StoredTrade {
+  return {
+    seq: BigInt(row.seq),
+    network: row.network as NetworkName,
+    txHash: row.tx_hash as Hash,
+    blockNumber: BigInt(row.block_number),
+    timestamp: Number(row.timestamp),
+    txIndex: Number(row.tx_index),
+    sender: row.sender as Address,
+    tokenIn: row.token_in as TokenRef,
+    amountIn: BigInt(row.amount_in),
+    tokenOut: row.token_out as TokenRef,
+    amountOut: BigInt(row.amount_out),
+    volumeUsd: BigInt(row.volume_usd),
+    tracked: typeof row.tracked === "boolean" ? row.tracked : BigInt(row.tracked) !== 0n,
+    pools: decodePools(row.pools),
+  };
+}
+
+/** A blocks row as a BlockRef. */
+export function decodeBlock(row: BlockRow): BlockRef {
+  return {
+    number: BigInt(row.number),
+    hash: row.hash as Hash,
+    parentHash: row.parent_hash as Hash,
+    timestamp: Number(row.timestamp),
+  };
+}
+
+/** A pairs row as a Pair. */
+export function decodePair(row: PairRow): Pair {
+  return {
+    address: row.address as Address,
+    dex: row.dex,
+    factory: row.factory as Address,
+    token0: row.token0 as Address,
+    token1: row.token1 as Address,
+    feeBps: Number(row.fee_bps),
+  };
+}
+
+/** A reserves row as PairReserves. */
+export function decodeReserves(row: ReservesRow): PairReserves {
+  return {
+    pair: row.pair as Address,
+    blockNumber: BigInt(row.block_number),
+    logIndex: Number(row.log_index),
+    reserve0: BigInt(row.reserve0),
+    reserve1: BigInt(row.reserve1),
+  };
+}
+
+/** A tokens row as a Token. */
+export function decodeToken(row: TokenRow): Token {
+  return {
+    address: row.address as TokenRef,
+    name: row.name,
+    symbol: row.symbol,
+    decimals: Number(row.decimals),
+  };
 }
