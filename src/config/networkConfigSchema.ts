@@ -74,6 +74,14 @@ export const networkConfigSchema = z
     finalityDepth: z.number().int().min(1).default(64),
     pollIntervalMs: z.number().int().min(50).default(2000),
     maxLogRange: z.number().int().min(1).default(2000),
+    maxStalenessSeconds: z.number().int().min(1).default(600),
+    rpc: z
+      .object({
+        timeoutMs: z.number().int().min(100).max(600_000).default(10_000),
+        requestsPerSecond: z.number().min(0).default(0),
+      })
+      .strict()
+      .default({}),
   })
   .strict();
 

@@ -61,6 +61,17 @@ export interface NetworkConfig {
   pollIntervalMs: number;
   /** Largest eth_getLogs range in blocks (it shrinks on provider errors and grows back). */
   maxLogRange: number;
+  /**
+   * The API keeps serving indexed data through an RPC outage; once the data is older than this
+   * (seconds since the indexed block last equalled the head) market queries answer 503.
+   */
+  maxStalenessSeconds: number;
+  rpc: {
+    /** Deadline of one JSON-RPC call per attempt, in ms. */
+    timeoutMs: number;
+    /** Client-side rate limit per RPC URL (calls per second, batched calls counted one by one); 0: none. */
+    requestsPerSecond: number;
+  };
 }
 
 /** The validated, frozen configuration of the whole process. */

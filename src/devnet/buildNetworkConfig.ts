@@ -63,5 +63,7 @@ export function buildNetworkConfig(
     finalityDepth: 32,
     pollIntervalMs: 500,
     maxLogRange: 2000,
+    maxStalenessSeconds: 600,
+    rpc: { timeoutMs: 10_000, requestsPerSecond: 0 },
   };
 }

@@ -1,6 +1,6 @@
 import type { NetworkConfig } from "../config/types.js";
 import type { PoolIndex } from "../pricing/types.js";
-import type { Address, NetworkName, Token, Trade } from "./types.js";
+import type { Address, NetworkName, Token, TokenRef, Trade } from "./types.js";
 
 /** Indexing status of one network. */
 export interface NetworkStatus {
@@ -11,8 +11,43 @@ export interface NetworkStatus {
   headBlock: bigint | undefined;
   /** Blocks between the indexed block and the head (0 when caught up). */
   lagBlocks: bigint | undefined;
-  /** Set when the indexer halted (e.g. a reorg deeper than the window) or cannot reach RPC. */
+  /** Unix ms of the last head the indexer (on a replica: the writer) got from RPC. */
+  headCheckedAt: number | undefined;
+  /** Unix ms when the indexed block last equalled that head: the data is at least this fresh. */
+  syncedAt: number | undefined;
+  /**
+   * The head has not been refreshed for a few poll intervals (an RPC outage, or the writer is
+   * gone): the API keeps serving the indexed data until it is older than the staleness limit.
+   */
+  degraded: boolean;
+  /** The indexer stopped for good (a reorg deeper than the window): 503 until an operator acts. */
+  halted: boolean;
+  /** Why the network is halted or degraded (operator text; may name internals). */
   error: string | undefined;
+}
+
+/** A position in the (blockNumber, txIndex) order of trades: the keyset of list pages. */
+export interface TradePosition {
+  blockNumber: bigint;
+  txIndex: number;
+}
+
+/** One keyset page of trades, read over an index; never the whole window at once. */
+export interface TradePageQuery {
+  /** Block timestamps at or after this (unix seconds). */
+  fromTimestamp: number;
+  /** Block timestamps before this (unix seconds); default: no end. */
+  toTimestamp?: number;
+  /** Only trades strictly after this position. */
+  after?: TradePosition;
+  /** Only trades at or below this block: pins a multi-page read to one indexed state. */
+  maxBlock?: bigint;
+  /** Only trades that sold or bought this token ("" is the native coin, not its wrapped token). */
+  token?: TokenRef;
+  /** Only trades signed by this account (lowercase). */
+  sender?: Address;
+  /** At most this many trades (1..10,000). */
+  limit: number;
 }
 
 /** Per-UTC-day aggregate of tracked trades. */
@@ -28,9 +63,10 @@ export interface DailyVolume {
 }
 
 /**
- * The one read interface the API uses: answered from memory, never from SQL or RPC per
- * request, except `resolveTokenAddress`, which may read an unknown token's metadata and
- * discover its pools once.
+ * The one read interface the API uses. Pools, tokens and status are answered from memory;
+ * trade lists and daily aggregates from the store over indexes, a bounded page at a time;
+ * never RPC per request, except `resolveTokenAddress`, which may read an unknown token's
+ * metadata and discover its pools once.
  */
 export interface MarketReader {
   /** Configured networks. */
@@ -38,10 +74,12 @@ export interface MarketReader {
   /** The configuration of a configured network (native coin, DEXes, base tokens, stablecoins). */
   getConfig(network: NetworkName): NetworkConfig;
   status(network: NetworkName): NetworkStatus;
-  /** Trades with from <= timestamp < to (unix seconds), ascending by (blockNumber, txIndex). */
-  listTrades(network: NetworkName, window: { from: number; to: number }): readonly Trade[];
+  /** One page of trades ascending by (blockNumber, txIndex), read from the store over an index. */
+  listTrades(network: NetworkName, query: TradePageQuery): Promise<readonly Trade[]>;
+  /** Trades with timestamp >= since (unix seconds). */
+  countTrades(network: NetworkName, since: number): Promise<number>;
   /** `days` UTC days ending with the day of `now` (unix seconds), newest first; empty days are zero. */
-  listDailyVolumes(network: NetworkName, days: number, now: number): DailyVolume[];
+  listDailyVolumes(network: NetworkName, days: number, now: number): Promise<DailyVolume[]>;
   /** The live pool graph of the network (routing and pricing read it; only the indexer updates it). */
   getPoolIndex(network: NetworkName): PoolIndex;
   /** The indexed head the pools reflect. */

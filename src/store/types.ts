@@ -8,6 +8,9 @@ import type {
   Token,
   Trade,
 } from "../domain/types.js";
+import type { TradePageQuery } from "../domain/market.js";
+
+export type { TradePageQuery, TradePosition } from "../domain/market.js";
 
 /** Everything the indexer commits for one block range, atomically with its checkpoint. */
 export interface RangeBatch {
@@ -21,6 +24,27 @@ export interface RangeBatch {
   reserves: PairReserves[];
   /** Trades of the range. A re-commit of the same transaction replaces it (idempotent). */
   trades: Trade[];
+}
+
+/** The store's per-UTC-day aggregate, maintained with the trades in the same transactions. */
+export interface DayAggregate {
+  /** Days since 1970-01-01 (UTC): floor(timestamp / 86,400). */
+  day: number;
+  /** Exact sum of the day's trades' volumeUsd (10^18-scaled). */
+  volumeUsd: bigint;
+  tradeCount: number;
+  untrackedCount: number;
+  /** Distinct transaction senders that day. */
+  traderCount: number;
+}
+
+/** What the writer last learned of the chain head: replicas judge freshness by it. */
+export interface HeadRecord {
+  headBlock: bigint;
+  /** Unix milliseconds when the writer last got an answer for the head from RPC. */
+  checkedAt: number;
+  /** Unix milliseconds when the checkpoint last equalled the head the writer saw. */
+  syncedAt: number | undefined;
 }
 
 /** A trade row as read back, with the store's increasing sequence (for replicas that tail the store). */
@@ -47,23 +71,37 @@ export interface Store {
   tryAcquireWriter(network: NetworkName): Promise<boolean>;
 
   getCheckpoint(network: NetworkName): Promise<Checkpoint | undefined>;
-  /** Commits trades, blocks, pairs, reserves and the checkpoint in one transaction. */
+  /**
+   * Commits trades, blocks, pairs, reserves, the checkpoint and the trades' daily aggregates in
+   * one transaction (a re-committed transaction replaces its earlier contribution).
+   */
   commitRange(network: NetworkName, batch: RangeBatch): Promise<void>;
   /**
    * Removes everything above `ancestor.blockNumber` (trades, blocks, reserves) and sets the
-   * checkpoint to `ancestor`, in one transaction.
+   * checkpoint to `ancestor`, in one transaction; the daily aggregates lose exactly the
+   * removed trades (volume, counts, and senders with no other trade that day).
    */
   rollback(network: NetworkName, ancestor: Checkpoint): Promise<void>;
   /**
    * Deletes trades older than `tradesBefore` (unix seconds), blocks below `blocksBelow`, and
-   * reserves rows below `blocksBelow` except the newest row of each pair.
+   * reserves rows below `blocksBelow` except the newest row of each pair. Daily aggregates of
+   * days entirely before `tradesBefore`'s day go too (the day it falls in is kept whole).
    */
   prune(network: NetworkName, opts: { tradesBefore: number; blocksBelow: bigint }): Promise<void>;
 
   /** Stored blocks at or above `fromBlock`, ascending by number. */
   listBlocks(network: NetworkName, fromBlock?: bigint): Promise<BlockRef[]>;
-  /** Trades with timestamp >= sinceTimestamp, ascending by (blockNumber, txIndex). */
+  /** Trades with timestamp >= sinceTimestamp, ascending by (blockNumber, txIndex). Tests and tools only: unbounded. */
   listTrades(network: NetworkName, sinceTimestamp: number): Promise<StoredTrade[]>;
+  /** One page of trades ascending by (blockNumber, txIndex), read over an index (what the API lists). */
+  listTradePage(network: NetworkName, query: TradePageQuery): Promise<Trade[]>;
+  /** Trades with timestamp >= sinceTimestamp (an index count, for metrics). */
+  countTrades(network: NetworkName, sinceTimestamp: number): Promise<number>;
+  /** Daily aggregates of the days fromDay..toDay inclusive (day numbers) that have trades, any order. */
+  listDayAggregates(network: NetworkName, fromDay: number, toDay: number): Promise<DayAggregate[]>;
+  /** Records the head the writer last saw (outside ranges; one row per network). */
+  saveHead(network: NetworkName, head: HeadRecord): Promise<void>;
+  getHead(network: NetworkName): Promise<HeadRecord | undefined>;
   /** Trades with seq > afterSeq, ascending by seq (replicas tail the store with this). */
   listTradesAfter(network: NetworkName, afterSeq: bigint): Promise<StoredTrade[]>;
   listPairs(network: NetworkName): Promise<Pair[]>;

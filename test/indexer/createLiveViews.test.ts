@@ -27,6 +27,8 @@ const config: NetworkConfig = {
   finalityDepth: 8,
   pollIntervalMs: 100,
   maxLogRange: 100,
+  maxStalenessSeconds: 600,
+  rpc: { timeoutMs: 10_000, requestsPerSecond: 0 },
 };
 
 const DAY = 86_400;

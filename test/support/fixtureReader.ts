@@ -89,6 +89,8 @@ function networkConfig(name: NetworkName, chainId: number, extra: Partial<Networ
     finalityDepth: 15,
     pollIntervalMs: 1_000,
     maxLogRange: 1_000,
+    maxStalenessSeconds: 600,
+    rpc: { timeoutMs: 10_000, requestsPerSecond: 0 },
     ...extra,
   };
 }
