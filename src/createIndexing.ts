@@ -42,7 +42,7 @@ export function createIndexing(deps: {
 }): Indexing {
   const { store, log } = deps;
   const role = deps.role ?? "all";
-  const views = createLiveViews(deps.networks);
+  const views = createLiveViews(deps.networks, store);
   const indexers = new Map<NetworkName, NetworkIndexer>();
   const followers = new Map<NetworkName, StoreFollower>();
   const runs: Promise<void>[] = [];
@@ -55,6 +55,7 @@ export function createIndexing(deps: {
       chainId: config.chainId,
       name: config.name,
       batch: true,
+      timeoutMs: config.rpc.timeoutMs,
       log,
     });
     const indexer = createNetworkIndexer({
@@ -73,14 +74,19 @@ export function createIndexing(deps: {
   async function runNetwork(config: NetworkConfig): Promise<void> {
     const sleeper = createSleeper();
     sleepers.add(sleeper);
-    const client = createRpcClient({ urls: config.rpcUrls, chainId: config.chainId, name: config.name, log });
+    const client = createRpcClient({
+      urls: config.rpcUrls,
+      chainId: config.chainId,
+      name: config.name,
+      timeoutMs: config.rpc.timeoutMs,
+      log,
+    });
     const follower = createStoreFollower({
       config,
       store,
       views,
       log,
       client,
-      ...(deps.now === undefined ? {} : { now: deps.now }),
     });
     followers.set(config.name, follower);
     while (!stopping) {

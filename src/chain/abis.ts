@@ -45,3 +45,9 @@ export const erc20Bytes32Abi = parseAbi([
   "function name() view returns (bytes32)",
   "function symbol() view returns (bytes32)",
 ]);
+
+/** Events of the wrapped native coin (WETH9 and its clones): routers wrap and unwrap through them. */
+export const wrappedNativeEventsAbi = parseAbi([
+  "event Deposit(address indexed dst, uint256 wad)",
+  "event Withdrawal(address indexed src, uint256 wad)",
+]);

@@ -15,13 +15,16 @@ export interface SwapEvent {
   to: Address;
 }
 
-/** What the indexer knows of a transaction that swapped. */
+/** What the indexer knows of a transaction that swapped (from its logs and its sender). */
 export interface TxInfo {
   txIndex: number;
+  /** The account that signed it. */
   from: Address;
-  to: Address | undefined;
-  value: bigint;
   timestamp: number;
+  /** A configured router wrapped native coin in this transaction (a Deposit of the wrapped token to it). */
+  routerWrapped: boolean;
+  /** A configured router unwrapped the wrapped token in this transaction (a Withdrawal by it). */
+  routerUnwrapped: boolean;
 }
 
 /** The side of a pair a swap took in and gave out. */
@@ -42,8 +45,9 @@ function sides(swap: SwapEvent): {
 
 /**
  * Folds the swaps of one transaction into one trade: the first token in and the last token out.
- * The native coin shows as "" where a router wrapped what the trader paid (tx value) or unwrapped
- * what the last pool sent to it. Returns the trade without its USD value.
+ * The native coin shows as "" where a router wrapped what the trader paid (its Deposit to the
+ * wrapped token) or unwrapped what the last pool sent to it (its Withdrawal). Returns the trade
+ * without its USD value.
  */
 export function buildTrade(args: {
   network: NetworkName;
@@ -58,9 +62,9 @@ export function buildTrade(args: {
   if (first === undefined || last === undefined) throw new Error("buildTrade needs at least one swap");
   const head = sides(first);
   const tail = sides(last);
-  const viaRouter = tx.to !== undefined && routers.has(tx.to);
-  const tokenIn = head.tokenIn === wrappedNative && viaRouter && tx.value > 0n ? NATIVE : head.tokenIn;
-  const tokenOut = tail.tokenOut === wrappedNative && routers.has(last.to) ? NATIVE : tail.tokenOut;
+  const tokenIn = head.tokenIn === wrappedNative && tx.routerWrapped ? NATIVE : head.tokenIn;
+  const tokenOut =
+    tail.tokenOut === wrappedNative && tx.routerUnwrapped && routers.has(last.to) ? NATIVE : tail.tokenOut;
   return {
     network: args.network,
     txHash: first.txHash,

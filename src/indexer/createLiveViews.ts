@@ -1,28 +1,25 @@
 import type { NetworkConfig } from "../config/types.js";
 import type { DailyVolume, MarketReader, NetworkStatus } from "../domain/market.js";
-import { type Address, NATIVE, type NetworkName, type Token, type Trade } from "../domain/types.js";
-import { NotReadyError } from "../errors.js";
+import { type Address, NATIVE, type NetworkName, type Token } from "../domain/types.js";
+import { BadRequestError, NotReadyError } from "../errors.js";
 import { createPoolIndex, type PoolIndex } from "../pricing/createPoolIndex.js";
 import type { PoolState } from "../pricing/types.js";
+import type { Store } from "../store/types.js";
 import { utcDate } from "./utcDate.js";
 
-interface DayAggregate {
-  volumeUsd: bigint;
-  traders: Set<Address>;
-  tradeCount: number;
-  untrackedCount: number;
-}
+/** The part of the store the views read: lists and aggregates stay in the store, a page at a time. */
+export type StoreReader = Pick<Store, "listTradePage" | "countTrades" | "listDayAggregates">;
 
-/** Everything the API reads of one network, held in memory. */
+/**
+ * What the API reads of one network from memory: bounded by the pools and tokens, never by the
+ * number of trades (those are read from the store a page at a time).
+ */
 interface NetworkView {
   config: NetworkConfig;
   tokens: Map<Address, Token>;
   bySymbol: Map<string, Token>;
   native: Token;
   index: PoolIndex;
-  /** Ascending by (blockNumber, txIndex). */
-  trades: Trade[];
-  days: Map<string, DayAggregate>;
   status: NetworkStatus;
   poolsBlock: bigint | undefined;
 }
@@ -32,48 +29,24 @@ export type TokenResolver = (address: Address) => Promise<Token>;
 
 /** The write side of the live views: only the indexer calls these. */
 export interface LiveViews extends MarketReader {
-  /** Replaces a network's state (used at start, from the store, and after a rollback). */
-  load(network: NetworkName, state: { tokens: Token[]; pools: PoolState[]; trades: Trade[] }): void;
-  /** Adds the trades of a committed range (ascending, after every trade held). */
-  appendTrades(network: NetworkName, trades: readonly Trade[], indexedBlock: bigint): void;
+  /** Replaces a network's pools and tokens (at start, from the store, and after a rollback). */
+  load(network: NetworkName, state: { tokens: Token[]; pools: PoolState[]; indexedBlock?: bigint }): void;
+  /** Records that the store now holds everything up to `indexedBlock` (after a commit). */
+  markIndexed(network: NetworkName, indexedBlock: bigint): void;
   addTokens(network: NetworkName, tokens: readonly Token[]): void;
-  /** Drops trades older than `before` (unix seconds). */
-  prune(network: NetworkName, before: number): void;
   setStatus(network: NetworkName, patch: Partial<Omit<NetworkStatus, "network">>): void;
   setTokenResolver(network: NetworkName, resolver: TokenResolver): void;
 }
 
-function createDay(): DayAggregate {
-  return { volumeUsd: 0n, traders: new Set(), tradeCount: 0, untrackedCount: 0 };
-}
+const DAY = 86_400;
+// A page bounds one read of the store: memory per request stays flat however large the window.
+const MAX_PAGE = 10_000;
 
-function addToDays(days: Map<string, DayAggregate>, trade: Trade): void {
-  const date = utcDate(trade.timestamp);
-  let day = days.get(date);
-  if (day === undefined) {
-    day = createDay();
-    days.set(date, day);
-  }
-  day.volumeUsd += trade.volumeUsd;
-  day.traders.add(trade.sender);
-  day.tradeCount++;
-  if (!trade.tracked) day.untrackedCount++;
-}
-
-// First index whose trade is at or after `timestamp` (trades ascend by block, so by timestamp).
-function lowerBound(trades: readonly Trade[], timestamp: number): number {
-  let lo = 0;
-  let hi = trades.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (trades[mid]!.timestamp < timestamp) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Creates the in-memory live views of every configured network: the one MarketReader the API uses. */
-export function createLiveViews(configs: readonly NetworkConfig[]): LiveViews {
+/**
+ * Creates the live views of every configured network: the one MarketReader the API uses. Pools,
+ * tokens and status live in memory; trade pages and daily aggregates are read from the store.
+ */
+export function createLiveViews(configs: readonly NetworkConfig[], store: StoreReader): LiveViews {
   const views = new Map<NetworkName, NetworkView>();
   const resolvers = new Map<NetworkName, TokenResolver>();
 
@@ -90,14 +63,16 @@ export function createLiveViews(configs: readonly NetworkConfig[]): LiveViews {
       bySymbol: new Map(),
       native,
       index: createPoolIndex(),
-      trades: [],
-      days: new Map(),
       status: {
         network: config.name,
         ready: false,
         indexedBlock: undefined,
         headBlock: undefined,
         lagBlocks: undefined,
+        headCheckedAt: undefined,
+        syncedAt: undefined,
+        degraded: false,
+        halted: false,
         error: undefined,
       },
       poolsBlock: undefined,
@@ -130,36 +105,42 @@ export function createLiveViews(configs: readonly NetworkConfig[]): LiveViews {
     }
   }
 
-  function rebuildDays(view: NetworkView, fromDate: string | undefined): void {
-    for (const date of [...view.days.keys()]) {
-      if (fromDate === undefined || date >= fromDate) view.days.delete(date);
-    }
-    const start =
-      fromDate === undefined ? 0 : lowerBound(view.trades, Date.parse(`${fromDate}T00:00:00Z`) / 1000);
-    for (let i = start; i < view.trades.length; i++) addToDays(view.days, view.trades[i]!);
-  }
-
   return {
     networks: () => [...views.keys()],
     getConfig: (network) => get(network).config,
-    status: (network) => ({ ...get(network).status }),
-
-    listTrades(network, { from, to }) {
-      const { trades } = get(network);
-      return trades.slice(lowerBound(trades, from), lowerBound(trades, to));
+    status(network) {
+      const { status, config } = get(network);
+      // Degraded is a matter of time: a hanging RPC never reports a failure, its answers just stop.
+      const quietMs = Math.max(3 * config.pollIntervalMs, config.rpc.timeoutMs);
+      const silent = status.headCheckedAt !== undefined && Date.now() - status.headCheckedAt > quietMs;
+      return { ...status, degraded: status.degraded || silent || status.error !== undefined };
     },
 
-    listDailyVolumes(network, days, now) {
-      const view = get(network);
+    async listTrades(network, query) {
+      get(network);
+      if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > MAX_PAGE) {
+        throw new BadRequestError(`A page holds 1 to ${MAX_PAGE} trades.`);
+      }
+      return store.listTradePage(network, query);
+    },
+
+    async countTrades(network, since) {
+      get(network);
+      return store.countTrades(network, since);
+    },
+
+    async listDailyVolumes(network, days, now) {
+      get(network);
+      const today = Math.floor(now / DAY);
+      const rows = await store.listDayAggregates(network, today - days + 1, today);
+      const byDay = new Map(rows.map((row) => [row.day, row]));
       const out: DailyVolume[] = [];
-      const today = Date.parse(`${utcDate(now)}T00:00:00Z`) / 1000;
       for (let i = 0; i < days; i++) {
-        const date = utcDate(today - i * 86_400);
-        const day = view.days.get(date);
+        const day = byDay.get(today - i);
         out.push({
-          date,
+          date: utcDate((today - i) * DAY),
           volumeUsd: day?.volumeUsd ?? 0n,
-          traderCount: day?.traders.size ?? 0,
+          traderCount: day?.traderCount ?? 0,
           tradeCount: day?.tradeCount ?? 0,
           untrackedCount: day?.untrackedCount ?? 0,
         });
@@ -194,31 +175,14 @@ export function createLiveViews(configs: readonly NetworkConfig[]): LiveViews {
       view.tokens.clear();
       addTokens(view, [...listTokens(view.config), ...state.tokens]);
       view.index = createPoolIndex(state.pools);
-      view.trades = [...state.trades];
-      rebuildDays(view, undefined);
+      if (state.indexedBlock !== undefined) view.poolsBlock = state.indexedBlock;
     },
 
-    appendTrades(network, trades, indexedBlock) {
-      const view = get(network);
-      for (const trade of trades) {
-        view.trades.push(trade);
-        addToDays(view.days, trade);
-      }
-      view.poolsBlock = indexedBlock;
+    markIndexed(network, indexedBlock) {
+      get(network).poolsBlock = indexedBlock;
     },
 
     addTokens: (network, tokens) => addTokens(get(network), tokens),
-
-    prune(network, before) {
-      const view = get(network);
-      const cut = lowerBound(view.trades, before);
-      if (cut === 0) return;
-      view.trades.splice(0, cut);
-      const firstKept = utcDate(before);
-      for (const date of [...view.days.keys()]) if (date < firstKept) view.days.delete(date);
-      // The day `before` falls in lost part of its trades: re-derive it from what is kept.
-      rebuildDays(view, firstKept);
-    },
 
     setStatus(network, patch) {
       const view = get(network);

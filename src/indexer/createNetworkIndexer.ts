@@ -1,5 +1,4 @@
-import { type Log, parseEventLogs } from "viem";
-import { pairEventsAbi } from "../chain/abis.js";
+import { pairEventsAbi, wrappedNativeEventsAbi } from "../chain/abis.js";
 import { createLogFetcher } from "../chain/createLogFetcher.js";
 import type { RpcClient } from "../chain/createRpcClient.js";
 import { findBlockByTimestamp } from "../chain/findBlockByTimestamp.js";
@@ -8,24 +7,16 @@ import { readPairInfo } from "../chain/readPairInfo.js";
 import { readReserves } from "../chain/readReserves.js";
 import { readTokenMetadata } from "../chain/readTokenMetadata.js";
 import type { NetworkConfig } from "../config/types.js";
-import type {
-  Address,
-  BlockRef,
-  Checkpoint,
-  Hash,
-  Pair,
-  PairReserves,
-  Token,
-  Trade,
-} from "../domain/types.js";
-import { NATIVE } from "../domain/types.js";
+import type { Address, BlockRef, Checkpoint, Pair, PairReserves, Token } from "../domain/types.js";
 import { BadRequestError, DeepReorgError, LostWriterLockError, SwapgraphError } from "../errors.js";
+import { createPoolOverlay } from "../pricing/createPoolOverlay.js";
 import type { PoolState, PricingParams } from "../pricing/types.js";
-import { valueTradeUsd } from "../pricing/valueTradeUsd.js";
 import type { Store } from "../store/types.js";
-import { buildTrade, type SwapEvent, type TxInfo } from "./buildTrades.js";
 import { type LiveViews, listTokens } from "./createLiveViews.js";
 import { createSleeper } from "./createSleeper.js";
+import { decodeRange } from "./decodeRange.js";
+import { type RangeRead, readHeader, readRange } from "./readRange.js";
+import { validateRange } from "./validateRange.js";
 
 /** Minimal logger the indexer writes to (pino fits). */
 export interface IndexerLogger {
@@ -58,9 +49,17 @@ export interface NetworkIndexer {
   resolveToken(address: Address): Promise<Token>;
 }
 
-interface BlockData extends BlockRef {
-  txs: Map<Hash, TxInfo>;
-}
+/** What applying one read range came to; the loop switches on it exhaustively. */
+export type RangeOutcome =
+  /** Committed: the checkpoint moved to `to`. */
+  | { type: "range"; to: bigint; trades: number }
+  /** The range does not link to the checkpoint: the stored chain was replaced. */
+  | { type: "reorg" }
+  /** The chain changed while the range was read, or pools were added meanwhile: read it again. */
+  | { type: "retry"; reason: string };
+
+/** Aim of one range read: bounds the memory of a range on dense chains (BSC: ~2,000 logs a block). */
+const TARGET_LOGS_PER_RANGE = 20_000;
 
 const DAY = 86_400;
 
@@ -87,15 +86,29 @@ export function createNetworkIndexer(deps: {
   const routers = new Set(config.dexes.flatMap((dex) => (dex.router === undefined ? [] : [dex.router])));
   const factories = config.dexes.map((dex) => ({ name: dex.name, factory: dex.factory, feeBps: dex.feeBps }));
 
+  /** Accepted pairs (committed or about to be); the store's pairs table holds `committedPairs`. */
   const pairs = new Map<Address, Pair>();
+  const committedPairs = new Set<Address>();
   const rejected = new Set<Address>();
   const tokens = new Map<Address, Token>();
+  // Grows whenever pairs are accepted outside the range reads (token discovery): a range read
+  // before that may have dropped their logs, so it is read again.
+  let pairsEpoch = 0;
   let checkpoint: Checkpoint | undefined;
   let stopping = false;
   const sleeper = createSleeper();
   let running: Promise<void> | undefined;
   // The range the provider accepts is learned once and carries over from range to range.
-  const fetcher = createLogFetcher({ client, events: pairEventsAbi, maxRange: config.maxLogRange, log });
+  const pairLogs = createLogFetcher({ client, events: pairEventsAbi, maxRange: config.maxLogRange, log });
+  const wrappedLogs = createLogFetcher({
+    client,
+    address: wrapped,
+    events: wrappedNativeEventsAbi,
+    maxRange: config.maxLogRange,
+    log,
+  });
+  // Blocks per range: shrinks on dense chains so that one range holds about TARGET_LOGS_PER_RANGE logs.
+  let span = config.maxLogRange;
   // Store writes of the loop and of token discovery (an API request) never interleave.
   let writes: Promise<unknown> = Promise.resolve();
   function exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -115,14 +128,31 @@ export function createNetworkIndexer(deps: {
   async function loadFromStore(): Promise<void> {
     for (const token of listTokens(config)) tokens.set(token.address as Address, token);
     for (const token of await store.listTokens(network)) tokens.set(token.address as Address, token);
-    for (const pair of await store.listPairs(network)) pairs.set(pair.address, pair);
+    for (const pair of await store.listPairs(network)) {
+      pairs.set(pair.address, pair);
+      committedPairs.add(pair.address);
+    }
     for (const address of await store.listRejectedPairs(network)) rejected.add(address);
     const reserves = await store.listReserves(network);
-    const pools = poolsFrom(reserves);
-    const trades = await store.listTrades(network, windowStart());
-    views.load(network, { tokens: [...tokens.values()], pools, trades });
     checkpoint = await store.getCheckpoint(network);
-    views.setStatus(network, { indexedBlock: checkpoint?.blockNumber });
+    views.load(network, {
+      tokens: [...tokens.values()],
+      pools: poolsFrom(reserves),
+      ...(checkpoint === undefined ? {} : { indexedBlock: checkpoint.blockNumber }),
+    });
+    // A restart serves what the store holds at once: its freshness is the writer's last record.
+    const head = await store.getHead(network);
+    views.setStatus(network, {
+      indexedBlock: checkpoint?.blockNumber,
+      ...(head === undefined
+        ? {}
+        : {
+            headBlock: head.headBlock,
+            headCheckedAt: head.checkedAt,
+            syncedAt: head.syncedAt,
+            ready: head.syncedAt !== undefined,
+          }),
+    });
   }
 
   function poolsFrom(reserves: readonly PairReserves[]): PoolState[] {
@@ -151,7 +181,7 @@ export function createNetworkIndexer(deps: {
     return read;
   }
 
-  /** Checks unknown pool addresses against the configured factories; returns the accepted ones. */
+  /** Checks unknown pool addresses against the configured factories; returns the newly accepted ones. */
   async function classifyPairs(addresses: Iterable<Address>): Promise<Pair[]> {
     const unknown = [...new Set(addresses)].filter(
       (address) => !pairs.has(address) && !rejected.has(address),
@@ -184,43 +214,16 @@ export function createNetworkIndexer(deps: {
     return usable;
   }
 
-  async function getBlockRef(number: bigint): Promise<BlockRef> {
-    const block = await client.getBlock({ blockNumber: number });
-    return {
-      number,
-      hash: block.hash as Hash,
-      parentHash: block.parentHash as Hash,
-      timestamp: Number(block.timestamp),
-    };
-  }
-
-  async function getBlockData(number: bigint): Promise<BlockData> {
-    const block = await client.getBlock({ blockNumber: number, includeTransactions: true });
-    const timestamp = Number(block.timestamp);
-    const txs = new Map<Hash, TxInfo>();
-    for (const tx of block.transactions) {
-      txs.set(tx.hash.toLowerCase() as Hash, {
-        txIndex: tx.transactionIndex ?? 0,
-        from: tx.from.toLowerCase() as Address,
-        to: tx.to === null ? undefined : (tx.to.toLowerCase() as Address),
-        value: tx.value,
-        timestamp,
-      });
-    }
-    return {
-      number,
-      hash: block.hash as Hash,
-      parentHash: block.parentHash as Hash,
-      timestamp,
-      txs,
-    };
+  async function acceptPairs(addresses: ReadonlySet<Address>): Promise<ReadonlySet<Address>> {
+    await classifyPairs(addresses);
+    return new Set([...addresses].filter((address) => pairs.has(address)));
   }
 
   /** First indexing of this network: find the start block and seed the pools of the token list. */
   async function initialize(): Promise<Checkpoint> {
     const start = config.startBlock ?? (await findBlockByTimestamp(client, windowStart()));
     const before = start > 0n ? start - 1n : 0n;
-    const ref = await getBlockRef(before);
+    const ref = await readHeader(client, before);
     // Pools that hold listed tokens but do not trade early in the window still price and route.
     const listed = [
       ...new Set([...listTokens(config).map((t) => t.address as Address), ...config.baseTokens]),
@@ -253,6 +256,12 @@ export function createNetworkIndexer(deps: {
     );
     const cp = { blockNumber: before, blockHash: ref.hash };
     await store.commitRange(network, { checkpoint: cp, blocks: [ref], pairs: found, reserves, trades: [] });
+    for (const pair of found) committedPairs.add(pair.address);
+    const index = views.getPoolIndex(network);
+    for (const [i, pair] of found.entries()) {
+      index.update({ ...pair, reserve0: reserves[i]!.reserve0, reserve1: reserves[i]!.reserve1 });
+    }
+    views.markIndexed(network, before);
     log.info({ network, startBlock: start, seededPools: found.length }, "backfill starts");
     return cp;
   }
@@ -264,7 +273,7 @@ export function createNetworkIndexer(deps: {
       const block = stored[i]!;
       // Blocks above the new head are gone with the old branch.
       if (block.number > head) continue;
-      const canonical = await getBlockRef(block.number);
+      const canonical = await readHeader(client, block.number);
       if (canonical.hash !== block.hash) continue;
       const depth = checkpoint!.blockNumber - block.number;
       if (depth > BigInt(config.finalityDepth)) break;
@@ -283,204 +292,190 @@ export function createNetworkIndexer(deps: {
 
   async function reload(): Promise<void> {
     pairs.clear();
+    committedPairs.clear();
     rejected.clear();
     await loadFromStore();
   }
 
-  /** Indexes blocks [from, to] and commits them with the checkpoint; false when a reorg was handled instead. */
-  async function indexRange(from: bigint, to: bigint, head: bigint): Promise<number> {
-    const cp = checkpoint!;
-    const first = await getBlockRef(from);
-    if (first.parentHash !== cp.blockHash) {
-      await handleReorg(head);
-      return -1;
-    }
-    const logs: Log[] = [];
-    for await (const chunk of fetcher.chunks(from, to)) for (const item of chunk.logs) logs.push(item);
-    const last = to === from ? first : await getBlockRef(to);
-
-    // Blocks within reach of a reorg are all fetched and their links checked; older ones only where logs are.
-    const unfinalizedFrom = head - BigInt(config.finalityDepth);
-    const numbers = new Set<bigint>();
-    for (const item of logs) numbers.add(item.blockNumber as bigint);
-    for (let n = from > unfinalizedFrom ? from : unfinalizedFrom; n <= to; n++) numbers.add(n);
-    const blocks = new Map<bigint, BlockData>();
-    await Promise.all(
-      [...numbers].map(async (n) => {
-        blocks.set(n, await getBlockData(n));
-      }),
-    );
-    for (const item of logs) {
-      const block = blocks.get(item.blockNumber as bigint)!;
-      if (item.blockHash?.toLowerCase() !== block.hash) throw new ChainMovedError();
-    }
-    const sorted = [...blocks.values()].sort((a, b) => (a.number < b.number ? -1 : 1));
-    const firstData = blocks.get(from);
-    if (firstData !== undefined && firstData.hash !== first.hash) throw new ChainMovedError();
-    const lastData = blocks.get(to);
-    if (lastData !== undefined && lastData.hash !== last.hash) throw new ChainMovedError();
-    for (let i = 1; i < sorted.length; i++) {
-      const prev = sorted[i - 1]!;
-      const cur = sorted[i]!;
-      if (cur.number === prev.number + 1n && cur.parentHash !== prev.hash) throw new ChainMovedError();
-    }
-
-    const decoded = parseEventLogs({ abi: pairEventsAbi, logs: logs as Log[], strict: false });
-    const newPairs = await classifyPairs(decoded.map((item) => item.address.toLowerCase() as Address));
-
-    const index = views.getPoolIndex(network);
-    const reserves = new Map<string, PairReserves>();
-    const trades: Trade[] = [];
-    let group: SwapEvent[] = [];
-
-    const flush = (): void => {
-      const head = group[0];
-      if (head === undefined) return;
-      const block = blocks.get(head.blockNumber)!;
-      const tx = block.txs.get(head.txHash);
-      group.sort((a, b) => a.logIndex - b.logIndex);
-      if (tx === undefined) throw new ChainMovedError();
-      const base = buildTrade({ network, swaps: group, tx, wrappedNative: wrapped, routers });
-      const value = valueTradeUsd({
-        index,
-        params: pricing,
-        tokenIn: base.tokenIn === NATIVE ? wrapped : base.tokenIn,
-        amountIn: base.amountIn,
-        tokenOut: base.tokenOut === NATIVE ? wrapped : base.tokenOut,
-        amountOut: base.amountOut,
-      });
-      trades.push({ ...base, volumeUsd: value.volumeUsd, tracked: value.tracked });
-      group = [];
-    };
-
-    for (const item of decoded) {
-      const address = item.address.toLowerCase() as Address;
-      const pair = pairs.get(address);
-      if (pair === undefined || item.blockNumber === null || item.logIndex === null) continue;
-      const blockNumber = item.blockNumber;
-      const txHash = (item.transactionHash ?? "0x").toLowerCase() as Hash;
-      if (group.length > 0 && group[0]!.txHash !== txHash) flush();
-      if (item.eventName === "Sync") {
-        const args = item.args as { reserve0?: bigint; reserve1?: bigint };
-        if (args.reserve0 === undefined || args.reserve1 === undefined) continue;
-        index.update({ ...pair, reserve0: args.reserve0, reserve1: args.reserve1 });
-        reserves.set(`${address}:${blockNumber}`, {
-          pair: address,
-          blockNumber,
-          logIndex: item.logIndex,
-          reserve0: args.reserve0,
-          reserve1: args.reserve1,
-        });
-      } else if (item.eventName === "Swap") {
-        const args = item.args as {
-          amount0In?: bigint;
-          amount1In?: bigint;
-          amount0Out?: bigint;
-          amount1Out?: bigint;
-          to?: Address;
-        };
-        if (args.amount0In === undefined || args.to === undefined) continue;
-        group.push({
-          txHash,
-          blockNumber,
-          logIndex: item.logIndex,
-          pair,
-          amount0In: args.amount0In,
-          amount1In: args.amount1In ?? 0n,
-          amount0Out: args.amount0Out ?? 0n,
-          amount1Out: args.amount1Out ?? 0n,
-          to: args.to.toLowerCase() as Address,
-        });
-      }
-    }
-    flush();
-
-    const keep = sorted.filter((block) => block.number > unfinalizedFrom - 1n || block.number === to);
-    const blockRefs: BlockRef[] = keep.map(({ number, hash, parentHash, timestamp }) => ({
-      number,
-      hash,
-      parentHash,
-      timestamp,
-    }));
-    if (!blockRefs.some((b) => b.number === to)) blockRefs.push(last);
-    const next = { blockNumber: to, blockHash: last.hash };
-    await store.commitRange(network, {
-      checkpoint: next,
-      blocks: blockRefs,
-      pairs: newPairs,
-      reserves: [...reserves.values()],
-      trades,
-    });
-    checkpoint = next;
-    const windowFrom = windowStart();
-    views.appendTrades(
-      network,
-      trades.filter((trade) => trade.timestamp >= windowFrom),
+  /** Step 1: read a range (logs, then senders and the headers needed), sized to the chain's density. */
+  function startRead(from: bigint, head: bigint): PendingRead {
+    const to = from + BigInt(span) - 1n < head ? from + BigInt(span) - 1n : head;
+    const epoch = pairsEpoch;
+    const read = readRange(
+      { client, pairLogs, wrappedLogs, acceptPairs, unfinalizedFrom: head - BigInt(config.finalityDepth) },
+      from,
       to,
     );
-    return trades.length;
+    // A read that is dropped (reorg, stop) must not surface as an unhandled rejection.
+    read.catch(() => undefined);
+    return { read, epoch };
   }
 
-  async function prune(head: bigint): Promise<void> {
-    const before = windowStart();
-    const blocksBelow = head - BigInt(config.finalityDepth) * 2n;
-    await store.prune(network, { tradesBefore: before, blocksBelow: blocksBelow > 0n ? blocksBelow : 0n });
-    views.prune(network, before);
+  /** Steps 2-5 of one range: validate, decode (against an overlay), commit, apply to the views. */
+  async function applyRange(read: RangeRead, epoch: number, head: bigint): Promise<RangeOutcome> {
+    const cp = checkpoint!;
+    if (epoch !== pairsEpoch) return { type: "retry", reason: "pools were added while the range was read" };
+    const validity = validateRange(read, cp);
+    switch (validity.kind) {
+      case "reorg":
+        return { type: "reorg" };
+      case "moved":
+        return { type: "retry", reason: validity.reason };
+      case "ok":
+        break;
+      default:
+        return assertNever(validity);
+    }
+    const live = views.getPoolIndex(network);
+    const overlay = createPoolOverlay(live);
+    const decoded = decodeRange(read, {
+      network,
+      pairs,
+      pools: overlay,
+      pricing,
+      wrappedNative: wrapped,
+      routers,
+    });
+    const newPairs: Pair[] = [];
+    for (const event of read.events) {
+      if ((event.kind === "swap" || event.kind === "sync") && !committedPairs.has(event.pair)) {
+        const pair = pairs.get(event.pair)!;
+        if (!newPairs.includes(pair)) newPairs.push(pair);
+      }
+    }
+    // Blocks within reach of a reorg keep their hash links; the last one anchors the checkpoint.
+    const unfinalizedFrom = head - BigInt(config.finalityDepth);
+    const last = read.headers.get(read.to)!;
+    const blocks: BlockRef[] = [...read.headers.values()].filter(
+      (block) => block.number >= unfinalizedFrom || block.number === read.to,
+    );
+    const next = { blockNumber: read.to, blockHash: last.hash };
+    await store.commitRange(network, {
+      checkpoint: next,
+      blocks,
+      pairs: newPairs,
+      reserves: decoded.reserves,
+      trades: decoded.trades,
+    });
+    // Only now does the live graph the API reads change.
+    checkpoint = next;
+    for (const pair of newPairs) committedPairs.add(pair.address);
+    for (const pool of overlay.changes()) live.update(pool);
+    views.markIndexed(network, read.to);
+    return { type: "range", to: read.to, trades: decoded.trades.length };
+  }
+
+  // The next range's span from this one's density: about TARGET_LOGS_PER_RANGE logs, at most doubling.
+  function resize(read: RangeRead): void {
+    const blocks = Number(read.to - read.from + 1n);
+    const fit = Math.floor((blocks * TARGET_LOGS_PER_RANGE) / Math.max(1, read.logCount));
+    span = Math.max(1, Math.min(config.maxLogRange, fit, span * 2));
+  }
+
+  /** Asks the chain for its head; the answer's time is the network's freshness. */
+  async function refreshHead(): Promise<bigint> {
+    const head = await client.getBlockNumber({ cacheTime: 0 });
+    const checkedAt = Date.now();
+    const status = views.status(network);
+    const synced = checkpoint !== undefined && checkpoint.blockNumber >= head;
+    const syncedAt = synced ? checkedAt : status.syncedAt;
+    views.setStatus(network, {
+      headBlock: head,
+      headCheckedAt: checkedAt,
+      syncedAt,
+      indexedBlock: checkpoint?.blockNumber,
+      error: undefined,
+    });
+    await store.saveHead(network, { headBlock: head, checkedAt, syncedAt });
+    return head;
+  }
+
+  /** Pipelined backfill up to `head`: the next range is read while the current one is applied. */
+  async function catchUp(startHead: bigint, progress: ProgressState): Promise<void> {
+    let head = startHead;
+    let pending: PendingRead | undefined = startRead(checkpoint!.blockNumber + 1n, head);
+    while (pending !== undefined && !stopping) {
+      const { read, epoch } = pending;
+      const data: RangeRead = await read;
+      resize(data);
+      const nextFrom = data.to + 1n;
+      pending = nextFrom <= head ? startRead(nextFrom, head) : undefined;
+      const outcome = await exclusive(() => applyRange(data, epoch, head));
+      switch (outcome.type) {
+        case "range":
+          progress.trades += outcome.trades;
+          if (!views.status(network).ready) {
+            deps.onProgress?.({
+              network,
+              fromBlock: progress.fromBlock ?? data.from,
+              indexedBlock: outcome.to,
+              headBlock: head,
+              trades: progress.trades,
+              elapsedMs: performance.now() - progress.startedAt,
+              done: outcome.to >= head,
+            });
+          }
+          // A long backfill still says the RPC is alive, and follows a head that moves on.
+          if (Date.now() - (views.status(network).headCheckedAt ?? 0) > config.pollIntervalMs) {
+            head = await refreshHead();
+            if (pending === undefined && checkpoint!.blockNumber < head) {
+              pending = startRead(checkpoint!.blockNumber + 1n, head);
+            }
+          }
+          break;
+        case "reorg":
+          await exclusive(() => handleReorg(head));
+          return;
+        case "retry":
+          log.info(
+            { network, from: data.from, to: data.to, reason: outcome.reason },
+            "reading the range again",
+          );
+          return;
+        default:
+          assertNever(outcome);
+      }
+    }
+  }
+
+  async function atHead(head: bigint, lastPrune: { at: number }): Promise<void> {
+    const cp = checkpoint!;
+    // Caught up: the chain may have been replaced under us without growing past our tip.
+    const tip = head === cp.blockNumber ? await readHeader(client, head) : undefined;
+    if (head < cp.blockNumber || (tip !== undefined && tip.hash !== cp.blockHash)) {
+      await exclusive(() => handleReorg(head));
+      return;
+    }
+    if (!views.status(network).ready) log.info({ network, block: head }, "backfill done: following the head");
+    views.setStatus(network, { ready: true, error: undefined });
+    if (now() - lastPrune.at > 600) {
+      const blocksBelow = head - BigInt(config.finalityDepth) * 2n;
+      await store.prune(network, {
+        tradesBefore: windowStart(),
+        blocksBelow: blocksBelow > 0n ? blocksBelow : 0n,
+      });
+      lastPrune.at = now();
+    }
+    await sleeper.sleep(config.pollIntervalMs);
   }
 
   async function loop(): Promise<void> {
     await loadFromStore();
     let failures = 0;
-    let lastPrune = 0;
-    let backfillFrom: bigint | undefined;
-    let backfillTrades = 0;
-    const startedAt = performance.now();
+    const lastPrune = { at: 0 };
+    const progress: ProgressState = { fromBlock: undefined, trades: 0, startedAt: performance.now() };
     while (!stopping) {
       try {
         if (checkpoint === undefined) checkpoint = await initialize();
-        backfillFrom ??= checkpoint.blockNumber;
-        const head = await client.getBlockNumber({ cacheTime: 0 });
-        views.setStatus(network, { headBlock: head, indexedBlock: checkpoint.blockNumber });
-        if (checkpoint.blockNumber >= head) {
-          // Caught up: the chain may have been replaced under us without growing past our tip.
-          const tip = head === checkpoint.blockNumber ? await getBlockRef(head) : undefined;
-          if (head < checkpoint.blockNumber || (tip !== undefined && tip.hash !== checkpoint.blockHash)) {
-            await exclusive(() => handleReorg(head));
-            continue;
-          }
-          if (!views.status(network).ready) {
-            log.info({ network, block: head }, "backfill done: following the head");
-          }
-          views.setStatus(network, { ready: true, error: undefined });
-          if (now() - lastPrune > 600) {
-            await prune(head);
-            lastPrune = now();
-          }
-          await sleeper.sleep(config.pollIntervalMs);
-          continue;
-        }
-        const from = checkpoint.blockNumber + 1n;
-        const span = BigInt(fetcher.range);
-        const to = from + span - 1n < head ? from + span - 1n : head;
-        const count = await exclusive(() => indexRange(from, to, head));
+        progress.fromBlock ??= checkpoint.blockNumber;
+        const head = await refreshHead();
+        if (checkpoint.blockNumber >= head) await atHead(head, lastPrune);
+        else await catchUp(head, progress);
         failures = 0;
-        views.setStatus(network, { indexedBlock: checkpoint.blockNumber, error: undefined });
-        if (count >= 0 && !views.status(network).ready) {
-          backfillTrades += count;
-          deps.onProgress?.({
-            network,
-            fromBlock: backfillFrom,
-            indexedBlock: to,
-            headBlock: head,
-            trades: backfillTrades,
-            elapsedMs: performance.now() - startedAt,
-            done: to >= head,
-          });
-        }
       } catch (error) {
         if (error instanceof DeepReorgError) {
           log.error({ network, err: error.message }, "indexer halted");
-          views.setStatus(network, { ready: false, error: error.message });
+          views.setStatus(network, { halted: true, error: error.message });
           throw error;
         }
         if (error instanceof LostWriterLockError) {
@@ -489,22 +484,19 @@ export function createNetworkIndexer(deps: {
         }
         failures++;
         const message = error instanceof SwapgraphError ? error.message : String(error);
-        if (!(error instanceof ChainMovedError)) {
-          log.warn(
-            {
-              network,
-              failures,
-              err: message,
-              ...(error instanceof SwapgraphError && error.details !== undefined
-                ? { details: error.details }
-                : {}),
-            },
-            "indexing failed; retrying",
-          );
-          if (failures >= 3) views.setStatus(network, { error: `RPC unavailable: ${message}` });
-        }
-        // The live pool graph may hold reserves of the range that did not commit.
-        await reload().catch(() => undefined);
+        log.warn(
+          {
+            network,
+            failures,
+            err: message,
+            ...(error instanceof SwapgraphError && error.details !== undefined
+              ? { details: error.details }
+              : {}),
+          },
+          "indexing failed; retrying",
+        );
+        // The API keeps serving what is indexed; the status says why it is not moving.
+        if (failures >= 3) views.setStatus(network, { error: `RPC unavailable: ${message}` });
         if (!stopping) await sleeper.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
       }
     }
@@ -533,6 +525,7 @@ export function createNetworkIndexer(deps: {
       );
       const found = await classifyPairs(candidates.filter((a: Address) => !/^0x0{40}$/.test(a)));
       if (found.length > 0) {
+        pairsEpoch++;
         await exclusive(async () => {
           const at = checkpoint?.blockNumber;
           const reserves = await Promise.all(
@@ -541,12 +534,13 @@ export function createNetworkIndexer(deps: {
               return { pair: pair.address, blockNumber: at ?? 0n, logIndex: -1, ...r };
             }),
           );
+          if (checkpoint !== undefined) {
+            await store.commitRange(network, { checkpoint, blocks: [], pairs: found, reserves, trades: [] });
+            for (const pair of found) committedPairs.add(pair.address);
+          }
           const index = views.getPoolIndex(network);
           for (const [i, pair] of found.entries()) {
             index.update({ ...pair, reserve0: reserves[i]!.reserve0, reserve1: reserves[i]!.reserve1 });
-          }
-          if (checkpoint !== undefined) {
-            await store.commitRange(network, { checkpoint, blocks: [], pairs: found, reserves, trades: [] });
           }
         });
       }
@@ -555,10 +549,18 @@ export function createNetworkIndexer(deps: {
   };
 }
 
-/** The chain changed under a range being read (a reorg in progress): the range is read again. */
-class ChainMovedError extends Error {
-  override name = "ChainMovedError";
-  constructor() {
-    super("the chain changed while a range was read");
-  }
+/** A range read in flight, with the pool epoch it was started in. */
+interface PendingRead {
+  read: Promise<RangeRead>;
+  epoch: number;
+}
+
+interface ProgressState {
+  fromBlock: bigint | undefined;
+  trades: number;
+  startedAt: number;
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unhandled case: ${JSON.stringify(value)}`);
 }

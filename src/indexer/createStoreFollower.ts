@@ -18,29 +18,26 @@ export interface StoreFollower {
   resolveToken(address: Address): Promise<Token>;
 }
 
-const DAY = 86_400;
 // How often a follower reloads every pool and token, not only the reserves that changed.
 const FULL_REFRESH_MS = 30_000;
 
 /**
- * Creates a follower: it loads the views from the store, then polls the checkpoint and applies
- * new trades by their increasing sequence number, new reserves and pairs; a checkpoint whose
- * block is no longer stored with the same hash means a rollback, and the views are reloaded.
+ * Creates a follower: it loads pools and tokens from the store, then polls the checkpoint and
+ * applies the reserves and pairs that changed (trade lists and aggregates are read from the
+ * store per request); a checkpoint whose block is no longer stored with the same hash means a
+ * rollback, and the views are reloaded. Status and freshness come from the writer's head record.
  */
 export function createStoreFollower(deps: {
   config: NetworkConfig;
   store: Store;
   views: LiveViews;
   log: IndexerLogger;
-  /** Reads the head (lag, readiness) and unknown tokens' metadata; optional. */
+  /** Reads unknown tokens' metadata; optional. */
   client?: RpcClient;
-  now?: () => number;
 }): StoreFollower {
   const { config, store, views, log, client } = deps;
   const network = config.name;
-  const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
   let seen: Checkpoint | undefined;
-  let lastSeq = -1n;
   let poolsLoadedAt = 0;
   let stopping = false;
   const sleeper = createSleeper();
@@ -56,10 +53,12 @@ export function createStoreFollower(deps: {
 
   async function reload(): Promise<void> {
     seen = await store.getCheckpoint(network);
-    const trades = await store.listTrades(network, now() - config.windowDays * DAY);
-    lastSeq = trades.reduce((max, t) => (t.seq > max ? t.seq : max), lastSeq);
     const tokens = [...listTokens(config), ...(await store.listTokens(network))];
-    views.load(network, { tokens, pools: await pools(), trades });
+    views.load(network, {
+      tokens,
+      pools: await pools(),
+      ...(seen === undefined ? {} : { indexedBlock: seen.blockNumber }),
+    });
     poolsLoadedAt = Date.now();
   }
 
@@ -72,10 +71,6 @@ export function createStoreFollower(deps: {
       if (rolledBack) {
         await reload();
       } else {
-        const fresh = (await store.listTradesAfter(network, lastSeq)).sort((a, b) =>
-          a.blockNumber === b.blockNumber ? a.txIndex - b.txIndex : a.blockNumber < b.blockNumber ? -1 : 1,
-        );
-        for (const trade of fresh) if (trade.seq > lastSeq) lastSeq = trade.seq;
         const index = views.getPoolIndex(network);
         let full = Date.now() - poolsLoadedAt > FULL_REFRESH_MS;
         if (!full) {
@@ -94,22 +89,20 @@ export function createStoreFollower(deps: {
           for (const pool of await pools()) index.update(pool);
           poolsLoadedAt = Date.now();
         }
-        const from = now() - config.windowDays * DAY;
-        views.appendTrades(
-          network,
-          fresh.filter((trade) => trade.timestamp >= from),
-          checkpoint.blockNumber,
-        );
-        views.prune(network, from);
+        views.markIndexed(network, checkpoint.blockNumber);
         seen = checkpoint;
       }
     }
-    const head = client === undefined ? undefined : await client.getBlockNumber({ cacheTime: 0 });
-    const indexed = seen?.blockNumber;
-    // Ready once the writer's checkpoint is within reach of the head (the writer may be mid-range).
-    const ready =
-      indexed !== undefined && (head === undefined || indexed + BigInt(config.finalityDepth) >= head);
-    views.setStatus(network, { indexedBlock: indexed, headBlock: head ?? indexed, ready, error: undefined });
+    // Freshness is the writer's: when it last reached the head and when it last heard from RPC.
+    const head = await store.getHead(network);
+    views.setStatus(network, {
+      indexedBlock: seen?.blockNumber,
+      headBlock: head?.headBlock ?? seen?.blockNumber,
+      headCheckedAt: head?.checkedAt,
+      syncedAt: head?.syncedAt,
+      ready: head?.syncedAt !== undefined,
+      error: undefined,
+    });
   }
 
   return {

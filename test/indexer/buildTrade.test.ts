@@ -9,7 +9,7 @@ const USDT = a(2);
 const CAKE = a(3);
 const ROUTER = a(9);
 const TRADER = a(7);
-const tx = { txIndex: 4, from: TRADER, to: ROUTER, value: 0n, timestamp: 1_700_000_000 };
+const tx = { txIndex: 4, from: TRADER, timestamp: 1_700_000_000, routerWrapped: false, routerUnwrapped: false };
 
 function pair(address: Address, token0: Address, token1: Address): Pair {
   return { address, dex: "dex", factory: a(100), token0, token1, feeBps: 30 };
@@ -61,7 +61,7 @@ describe("buildTrade", () => {
     const paid = buildTrade({
       network: "bsc",
       swaps: [swap(wbnbUsdt, { amount0In: 5n, amount1Out: 3000n }, 1)],
-      tx: { ...tx, value: 5n },
+      tx: { ...tx, routerWrapped: true },
       wrappedNative: WRAPPED,
       routers,
     });
@@ -69,16 +69,25 @@ describe("buildTrade", () => {
     const received = buildTrade({
       network: "bsc",
       swaps: [swap(wbnbUsdt, { amount1In: 3000n, amount0Out: 5n }, 1, ROUTER)],
-      tx,
+      tx: { ...tx, routerUnwrapped: true },
       wrappedNative: WRAPPED,
       routers,
     });
     expect([received.tokenIn, received.tokenOut]).toEqual([USDT, ""]);
+    // A router that kept the wrapped token (no Withdrawal) did not pay out the native coin.
+    const kept = buildTrade({
+      network: "bsc",
+      swaps: [swap(wbnbUsdt, { amount1In: 3000n, amount0Out: 5n }, 1, ROUTER)],
+      tx,
+      wrappedNative: WRAPPED,
+      routers,
+    });
+    expect(kept.tokenOut).toBe(WRAPPED);
     // WBNB sent straight to the trader stays the wrapped token.
     const wrapped = buildTrade({
       network: "bsc",
       swaps: [swap(wbnbUsdt, { amount1In: 3000n, amount0Out: 5n }, 1)],
-      tx,
+      tx: { ...tx, routerUnwrapped: true },
       wrappedNative: WRAPPED,
       routers,
     });
