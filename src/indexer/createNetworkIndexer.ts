@@ -497,7 +497,8 @@ export function createNetworkIndexer(deps: {
         );
         // The API keeps serving what is indexed; the status says why it is not moving.
         if (failures >= 3) views.setStatus(network, { error: `RPC unavailable: ${message}` });
-        if (!stopping) await sleeper.sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
+        // The client already retried with backoff: the loop itself comes back within seconds of a recovery.
+        if (!stopping) await sleeper.sleep(Math.min(5_000, 250 * 2 ** Math.min(failures, 7)));
       }
     }
   }

@@ -34,7 +34,10 @@ export interface FaultProxy {
   seen: SeenRequest[];
   /** Requests seen for one method. */
   count(method: string): number;
+  /** Stops listening and drops every connection: new connections are refused until `open()`. */
   close(): Promise<void>;
+  /** Listens again on the same port after `close()`. */
+  open(): Promise<void>;
 }
 
 /** Blocks spanned by an eth_getLogs request (0 when it is not a block-range query). */
@@ -168,6 +171,14 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
+      }),
+    open: () =>
+      new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, "127.0.0.1", () => {
+          server.off("error", reject);
+          resolve();
+        });
       }),
   };
 }

@@ -9,7 +9,13 @@ const USDT = a(2);
 const CAKE = a(3);
 const ROUTER = a(9);
 const TRADER = a(7);
-const tx = { txIndex: 4, from: TRADER, timestamp: 1_700_000_000, routerWrapped: false, routerUnwrapped: false };
+const tx = {
+  txIndex: 4,
+  from: TRADER,
+  timestamp: 1_700_000_000,
+  routerWrapped: false,
+  routerUnwrapped: false,
+};
 
 function pair(address: Address, token0: Address, token1: Address): Pair {
   return { address, dex: "dex", factory: a(100), token0, token1, feeBps: 30 };

@@ -3,6 +3,8 @@ import type { NetworkConfig } from "../../src/config/types.js";
 import type { Address, Hash, Trade } from "../../src/domain/types.js";
 import { USD_SCALE } from "../../src/domain/types.js";
 import { createLiveViews } from "../../src/indexer/createLiveViews.js";
+import { createSqliteStore } from "../../src/store/createSqliteStore.js";
+import type { Store } from "../../src/store/types.js";
 
 const a = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
 const config: NetworkConfig = {
@@ -52,53 +54,84 @@ function trade(n: number, timestamp: number, sender: number, usd: bigint): Trade
   };
 }
 
+async function openStore(): Promise<Store> {
+  const store = createSqliteStore({ path: ":memory:" });
+  await store.migrate();
+  return store;
+}
+
+async function commit(store: Store, block: bigint, trades: Trade[]): Promise<void> {
+  const hash = `0x${block.toString(16).padStart(64, "0")}` as Hash;
+  await store.commitRange("bsc", {
+    checkpoint: { blockNumber: block, blockHash: hash },
+    blocks: [],
+    pairs: [],
+    reserves: [],
+    trades,
+  });
+}
+
+// Tests that never list trades need no store behind the views.
+const noStore = {} as Store;
+
 describe("createLiveViews", () => {
-  test("behavior: daily volumes are exact per UTC day, newest first, with empty days", () => {
-    const views = createLiveViews([config]);
-    views.load("bsc", {
-      tokens: [],
-      pools: [],
-      trades: [trade(1, T0 + 10, 7, 5n), trade(2, T0 + DAY - 1, 8, 7n), trade(3, T0 + DAY, 7, 0n)],
-    });
-    expect(views.listDailyVolumes("bsc", 3, T0 + DAY + 50)).toEqual([
+  test("behavior: daily volumes are the store's exact per-UTC-day aggregates, newest first, with empty days", async () => {
+    const store = await openStore();
+    const views = createLiveViews([config], store);
+    await commit(store, 3n, [
+      trade(1, T0 + 10, 7, 5n),
+      trade(2, T0 + DAY - 1, 8, 7n),
+      trade(3, T0 + DAY, 7, 0n),
+    ]);
+    expect(await views.listDailyVolumes("bsc", 3, T0 + DAY + 50)).toEqual([
       { date: "2026-11-21", volumeUsd: 0n, traderCount: 1, tradeCount: 1, untrackedCount: 1 },
       { date: "2026-11-20", volumeUsd: 12n * USD_SCALE, traderCount: 2, tradeCount: 2, untrackedCount: 0 },
       { date: "2026-11-19", volumeUsd: 0n, traderCount: 0, tradeCount: 0, untrackedCount: 0 },
     ]);
-    views.appendTrades("bsc", [trade(4, T0 + DAY + 20, 9, 3n)], 4n);
-    expect(views.listDailyVolumes("bsc", 1, T0 + DAY + 50)[0]).toMatchObject({
+    await commit(store, 4n, [trade(4, T0 + DAY + 20, 9, 3n)]);
+    expect((await views.listDailyVolumes("bsc", 1, T0 + DAY + 50))[0]).toMatchObject({
       volumeUsd: 3n * USD_SCALE,
       traderCount: 2,
     });
-    expect(views.listTrades("bsc", { from: T0 + DAY, to: T0 + 2 * DAY }).map((t) => t.blockNumber)).toEqual([
-      3n,
-      4n,
-    ]);
+    const page = await views.listTrades("bsc", {
+      fromTimestamp: T0 + DAY,
+      toTimestamp: T0 + 2 * DAY,
+      limit: 10,
+    });
+    expect(page.map((t) => t.blockNumber)).toEqual([3n, 4n]);
+    await store.close();
   });
 
-  test("behavior: prune drops old trades and re-derives the day it cuts into", () => {
-    const views = createLiveViews([config]);
-    views.load("bsc", {
-      tokens: [],
-      pools: [],
-      trades: [trade(1, T0 + 10, 7, 5n), trade(2, T0 + 100, 8, 7n), trade(3, T0 + DAY, 7, 1n)],
-    });
-    views.prune("bsc", T0 + 50);
-    expect(views.listTrades("bsc", { from: 0, to: T0 + 2 * DAY }).map((t) => t.blockNumber)).toEqual([
-      2n,
-      3n,
-    ]);
-    expect(views.listDailyVolumes("bsc", 2, T0 + DAY)[1]).toEqual({
-      date: "2026-11-20",
-      volumeUsd: 7n * USD_SCALE,
-      traderCount: 1,
-      tradeCount: 1,
-      untrackedCount: 0,
-    });
+  test("error: a page outside 1..10,000 trades is refused before the store is asked", async () => {
+    const store = await openStore();
+    const views = createLiveViews([config], store);
+    await expect(views.listTrades("bsc", { fromTimestamp: 0, limit: 0 })).rejects.toThrow(
+      "A page holds 1 to 10000 trades.",
+    );
+    await expect(views.listTrades("bsc", { fromTimestamp: 0, limit: 10_001 })).rejects.toThrow(
+      "A page holds 1 to 10000 trades.",
+    );
+    await store.close();
+  });
+
+  test("behavior: a network is degraded once its head has not been refreshed for three polls", async () => {
+    const store = await openStore();
+    const views = createLiveViews([config], store);
+    views.setStatus("bsc", { headCheckedAt: Date.now(), ready: true });
+    expect(views.status("bsc").degraded).toBe(false);
+    // The quiet limit is max(3 polls, the RPC timeout): 10 s here.
+    views.setStatus("bsc", { headCheckedAt: Date.now() - 10_500 });
+    expect(views.status("bsc")).toMatchObject({ degraded: true, ready: true, halted: false });
+    views.setStatus("bsc", { headCheckedAt: Date.now(), error: "RPC unavailable: refused" });
+    expect(views.status("bsc").degraded).toBe(true);
+    await store.close();
   });
 
   test("args: symbols resolve through the token list of the network's own chain and the native aliases", () => {
-    const views = createLiveViews([{ ...config, native: { ...config.native, aliases: ["WBNB-NATIVE"] } }]);
+    const views = createLiveViews(
+      [{ ...config, native: { ...config.native, aliases: ["WBNB-NATIVE"] } }],
+      noStore,
+    );
     expect(views.findTokenBySymbol("bsc", "usdt")?.address).toBe(a(3));
     expect(views.findTokenBySymbol("bsc", "OTH")).toBeUndefined();
     expect(views.findTokenBySymbol("bsc", "bnb")).toEqual({
@@ -111,7 +144,7 @@ describe("createLiveViews", () => {
   });
 
   test("error: a network that is not configured is not ready", () => {
-    const views = createLiveViews([config]);
+    const views = createLiveViews([config], noStore);
     expect(() => views.status("eth")).toThrow("Network eth is not configured on this server.");
   });
 });

@@ -17,7 +17,8 @@ import { createPrng } from "../../src/devnet/createPrng.js";
 import { DEVNET_PRESETS } from "../../src/devnet/devnetPresets.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import { startDevnet } from "../../src/devnet/startDevnet.js";
-import type { Address, Trade } from "../../src/domain/types.js";
+import type { MarketReader } from "../../src/domain/market.js";
+import type { Address, NetworkName, Trade } from "../../src/domain/types.js";
 import { USD_SCALE } from "../../src/domain/types.js";
 import { DeepReorgError } from "../../src/errors.js";
 import { createSqliteStore } from "../../src/store/createSqliteStore.js";
@@ -130,6 +131,48 @@ function project(trades: readonly Trade[]): Expected[] {
   }));
 }
 
+/** Every trade the reader lists, read page by page as the API does. */
+async function listAll(reader: MarketReader, network: NetworkName, pageSize = 97): Promise<Trade[]> {
+  const out: Trade[] = [];
+  for (;;) {
+    const last = out.at(-1);
+    const page = await reader.listTrades(network, {
+      fromTimestamp: 0,
+      limit: pageSize,
+      ...(last === undefined ? {} : { after: { blockNumber: last.blockNumber, txIndex: last.txIndex } }),
+    });
+    out.push(...page);
+    if (page.length < pageSize) return out;
+  }
+}
+
+/** The store's daily aggregates must equal a recompute from its trades. */
+async function expectAggregatesMatchTrades(store: Store, network: NetworkName): Promise<void> {
+  const trades = await store.listTrades(network, 0);
+  const days = new Map<number, { volume: bigint; trades: number; untracked: number; senders: Set<string> }>();
+  for (const t of trades) {
+    const day = Math.floor(t.timestamp / 86_400);
+    const agg = days.get(day) ?? { volume: 0n, trades: 0, untracked: 0, senders: new Set<string>() };
+    agg.volume += t.volumeUsd;
+    agg.trades++;
+    if (!t.tracked) agg.untracked++;
+    agg.senders.add(t.sender);
+    days.set(day, agg);
+  }
+  const stored = await store.listDayAggregates(network, 0, 2 ** 31);
+  expect(stored.length).toBe(days.size);
+  for (const row of stored) {
+    const want = days.get(row.day)!;
+    expect(row).toEqual({
+      day: row.day,
+      volumeUsd: want.volume,
+      tradeCount: want.trades,
+      untrackedCount: want.untracked,
+      traderCount: want.senders.size,
+    });
+  }
+}
+
 async function runUntilReady(indexing: Indexing, cfg: NetworkConfig, timeoutMs = 120_000): Promise<void> {
   indexing.start();
   const client = clientOf(cfg);
@@ -213,8 +256,8 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
     const stored = await store.listTrades(config.name, 0);
     expect(expected.length).toBeGreaterThan(300);
     expect(project(stored)).toEqual(expected);
-    // The live views hold the same trades as the store.
-    expect(project(indexing.views.listTrades(config.name, { from: 0, to: NOW + 86_400 }))).toEqual(expected);
+    // The API's reader pages through the same trades, in the same order.
+    expect(project(await listAll(indexing.views, config.name))).toEqual(expected);
   });
 
   test("behavior: a multi-hop transaction is one trade; native-coin sides show as native", async () => {
@@ -260,9 +303,10 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
     expect(total).toBeGreaterThan(fairTotal / 2n);
   });
 
-  test("behavior: daily volumes are the exact sums of the day's trades", () => {
-    const days = indexing.views.listDailyVolumes(config.name, 7, NOW);
-    const trades = indexing.views.listTrades(config.name, { from: 0, to: NOW + 86_400 });
+  test("behavior: daily volumes are the exact sums of the day's trades", async () => {
+    const days = await indexing.views.listDailyVolumes(config.name, 7, NOW);
+    const trades = await store.listTrades(config.name, 0);
+    await expectAggregatesMatchTrades(store, config.name);
     expect(days).toHaveLength(7);
     for (const day of days) {
       const of = trades.filter((t) => new Date(t.timestamp * 1000).toISOString().startsWith(day.date));
@@ -310,6 +354,7 @@ describe("indexer restarts and reorgs", () => {
     await second.stop();
     const expected = await deriveTrades(config, NOW - 7 * 86_400);
     expect(project(await reopened.listTrades(config.name, 0))).toEqual(expected);
+    await expectAggregatesMatchTrades(reopened, config.name);
     await reopened.close();
   });
 
@@ -353,6 +398,76 @@ describe("indexer restarts and reorgs", () => {
     }
   });
 
+  test("behavior: an RPC that accepts and never answers marks the network degraded within a few polls; the data stays served", async () => {
+    const proxy = await startFaultProxy(config.rpcUrls[0]!);
+    const hanging = { ...config, rpcUrls: [proxy.url], rpc: { timeoutMs: 400, requestsPerSecond: 0 } };
+    const store = createSqliteStore({ path: ":memory:" });
+    await store.migrate();
+    const indexing = createIndexing({ networks: [hanging], store, log: silent, now: () => NOW });
+    try {
+      await runUntilReady(indexing, config);
+      expect(indexing.views.status(config.name).degraded).toBe(false);
+      const before = await indexing.views.listDailyVolumes(config.name, 7, NOW);
+      proxy.rules.push({ match: () => true, fault: { kind: "hang" } });
+      // max(3 polls, the 400 ms timeout) of silence, then the next look at the status says so.
+      await waitFor(() => indexing.views.status(config.name).degraded, 5_000, "degraded");
+      const status = indexing.views.status(config.name);
+      expect(status).toMatchObject({ ready: true, halted: false, degraded: true });
+      expect(Date.now() - status.headCheckedAt!).toBeGreaterThanOrEqual(400);
+      // What is indexed is still served, from the store.
+      expect(await indexing.views.listDailyVolumes(config.name, 7, NOW)).toEqual(before);
+      expect((await indexing.views.listTrades(config.name, { fromTimestamp: 0, limit: 5 })).length).toBe(5);
+      // The RPC answers again: the network recovers on its own.
+      proxy.rules.length = 0;
+      await waitFor(() => !indexing.views.status(config.name).degraded, 15_000, "recovered");
+    } finally {
+      await indexing.stop();
+      await store.close();
+      await proxy.close();
+    }
+  });
+
+  test("behavior: an RPC refusing connections for 30 s loses and duplicates nothing", async () => {
+    const proxy = await startFaultProxy(config.rpcUrls[0]!);
+    const refused = { ...config, rpcUrls: [proxy.url], rpc: { timeoutMs: 1_000, requestsPerSecond: 0 } };
+    const store = createSqliteStore({ path: ":memory:" });
+    await store.migrate();
+    const indexing = createIndexing({ networks: [refused], store, log: silent, now: () => NOW });
+    try {
+      await runUntilReady(indexing, config);
+      const outageStarted = Date.now();
+      await proxy.close();
+      // The chain goes on while the indexer cannot reach it.
+      const traders = devnet.chains[0]!.traders;
+      const mined = [
+        ...(await mineSwaps(config, traders.slice(20, 22), [10n ** 16n, 2n * 10n ** 16n])),
+        ...(await mineSwaps(config, traders.slice(22, 23), [3n * 10n ** 16n])),
+      ].map((h) => h.toLowerCase());
+      await waitFor(() => indexing.views.status(config.name).degraded, 10_000, "degraded");
+      expect(indexing.views.status(config.name).ready).toBe(true);
+      // The outage lasts 30 s: that is the scenario, not a wait for a condition.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 30_000 - (Date.now() - outageStarted))));
+      await proxy.open();
+      await waitFor(
+        async () => {
+          const stored = await store.listTrades(config.name, 0);
+          return mined.every((hash) => stored.some((t) => t.txHash === hash));
+        },
+        30_000,
+        "the outage's trades indexed",
+      );
+      expect(project(await store.listTrades(config.name, 0))).toEqual(
+        await deriveTrades(config, NOW - 7 * 86_400),
+      );
+      await expectAggregatesMatchTrades(store, config.name);
+      await waitFor(() => !indexing.views.status(config.name).degraded, 10_000, "recovered");
+    } finally {
+      await indexing.stop();
+      await store.close();
+      await proxy.close().catch(() => undefined);
+    }
+  }, 90_000);
+
   test("behavior: a token no indexed pool holds is discovered through the factories, then followed", async () => {
     const chain = devnet.chains[0]!;
     const moon = chain.unlisted.MOON! as Address;
@@ -387,9 +502,7 @@ describe("indexer restarts and reorgs", () => {
 
       // From now on its swaps are indexed like any other pool's.
       const hash = (await sendSwap(chain, { path: ["", "MOON"], amountIn: 10n ** 17n })).toLowerCase();
-      await waitFor(() =>
-        indexing.views.listTrades(config.name, { from: 0, to: 2 ** 40 }).some((t) => t.txHash === hash),
-      );
+      await waitFor(async () => (await store.listTrades(config.name, 0)).some((t) => t.txHash === hash));
       const [n0, n1] = await reserves();
       expect([index.get(pools[0]!.address)!.reserve0, index.get(pools[0]!.address)!.reserve1]).toEqual([
         n0,
@@ -429,11 +542,10 @@ describe("indexer restarts and reorgs", () => {
     const after = (await store.listTrades(config.name, 0)).filter((t) => t.blockNumber > base);
     expect(after.map((t) => t.txHash)).toEqual(canonical);
     expect(after.map((t) => t.amountIn)).toEqual([5n, 6n, 7n, 8n].map((n) => n * 10n ** 17n));
-    expect(
-      indexing.views
-        .listTrades(config.name, { from: 0, to: NOW + 86_400 })
-        .filter((t) => t.blockNumber > base),
-    ).toEqual(after.map(({ seq: _seq, ...t }) => t));
+    const listed = (await listAll(indexing.views, config.name)).filter((t) => t.blockNumber > base);
+    expect(listed.map((t) => ({ ...t, seq: 0n }))).toEqual(after.map((t) => ({ ...t, seq: 0n })));
+    // The rolled-back trades left the daily aggregates with them.
+    await expectAggregatesMatchTrades(store, config.name);
     // The indexed result equals an independent reading of the new chain.
     expect(project(await store.listTrades(config.name, 0))).toEqual(
       await deriveTrades(config, NOW - 7 * 86_400),
@@ -460,7 +572,7 @@ describe("indexer restarts and reorgs", () => {
     await expect(run).rejects.toBeInstanceOf(DeepReorgError);
     await expect(run).rejects.toThrow(/deeper than the unfinalized window of 2 blocks/);
     expect(indexing.views.status(config.name).error).toMatch(/deeper than the unfinalized window/);
-    expect(indexing.views.status(config.name).ready).toBe(false);
+    expect(indexing.views.status(config.name).halted).toBe(true);
     // Nothing past the fork was committed from the new branch.
     expect((await store.getCheckpoint(config.name))!.blockNumber).toBe(base + 5n);
     await indexing.stop();

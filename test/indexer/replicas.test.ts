@@ -20,6 +20,8 @@ const schema = `t_${randomBytes(6).toString("hex")}`;
 let devnet: Devnet;
 let dataDir: string;
 let config: NetworkConfig;
+/** bsc, eth and polygon: every process runs all three (the writer lock is per network). */
+let configs: NetworkConfig[];
 const stores: Store[] = [];
 const processes: Indexing[] = [];
 
@@ -36,8 +38,29 @@ function reservesOf(indexing: Indexing): Map<string, [bigint, bigint]> {
   );
 }
 
-function hashesOf(indexing: Indexing): Set<string> {
-  return new Set(indexing.views.listTrades(config.name, { from: 0, to: 2 ** 40 }).map((t) => t.txHash));
+/** The bsc trades a process serves, up to the block its views say is indexed, read page by page. */
+async function hashesOf(indexing: Indexing): Promise<Set<string>> {
+  const upTo = indexing.views.poolsBlock(config.name);
+  const hashes = new Set<string>();
+  if (upTo === undefined) return hashes;
+  let after: { blockNumber: bigint; txIndex: number } | undefined;
+  for (;;) {
+    const page = await indexing.views.listTrades(config.name, {
+      fromTimestamp: 0,
+      maxBlock: upTo,
+      limit: 500,
+      ...(after === undefined ? {} : { after }),
+    });
+    for (const trade of page) hashes.add(trade.txHash);
+    const last = page.at(-1);
+    if (last === undefined || page.length < 500) return hashes;
+    after = { blockNumber: last.blockNumber, txIndex: last.txIndex };
+  }
+}
+
+/** True once every network of `indexing` has finished its backfill (its own or the writer's). */
+function allReady(indexing: Indexing): boolean {
+  return configs.every((cfg) => indexing.views.status(cfg.name).ready);
 }
 
 async function swapBlock(count: number): Promise<Hex[]> {
@@ -64,13 +87,14 @@ beforeAll(async () => {
   if (!pgAvailable) return;
   dataDir = mkdtempSync(join(tmpdir(), "swapgraph-replicas-"));
   devnet = await startDevnet({
-    networks: ["bsc"],
+    networks: ["bsc", "eth", "polygon"],
     swapsPerNetwork: 150,
     liveIntervalMs: 0,
     dataDir,
     seed: 5,
   });
-  config = { ...devnet.networks[0]!, pollIntervalMs: 100 };
+  configs = devnet.networks.map((network) => ({ ...network, pollIntervalMs: 100 }));
+  config = configs.find((network) => network.name === "bsc")!;
 });
 
 afterAll(async () => {
@@ -89,37 +113,42 @@ describe.skipIf(!pgAvailable)("several processes on one PostgreSQL", () => {
   test("behavior: one writer per network; standbys and API replicas follow it, through reorgs and a failover", async () => {
     const storeA = openStore();
     await storeA.migrate();
-    const a = createIndexing({ networks: [config], store: storeA, log: silent });
+    // One process takes all three networks' writer locks at once (they are acquired concurrently).
+    const a = createIndexing({ networks: configs, store: storeA, log: silent });
     processes.push(a);
     a.start();
-    await waitFor(
-      () => a.views.status(config.name).ready && a.indexers.has(config.name),
-      60_000,
-      "writer ready",
-    );
+    await waitFor(() => allReady(a) && a.indexers.size === 3, 90_000, "writer ready on every network");
+    for (const cfg of configs) {
+      expect((await storeA.listTrades(cfg.name, 0)).length).toBeGreaterThan(100);
+      const days = await a.views.listDailyVolumes(cfg.name, 7, Math.floor(Date.now() / 1000));
+      expect(days.reduce((sum, day) => sum + day.tradeCount, 0)).toBeGreaterThan(100);
+    }
 
     const storeB = openStore();
     await storeB.migrate();
-    const b = createIndexing({ networks: [config], store: storeB, log: silent, lockRetryMs: 200 });
+    const b = createIndexing({ networks: configs, store: storeB, log: silent, lockRetryMs: 200 });
     const storeC = openStore();
-    const c = createIndexing({ networks: [config], store: storeC, log: silent, role: "api" });
+    const c = createIndexing({ networks: configs, store: storeC, log: silent, role: "api" });
     processes.push(b, c);
     b.start();
     c.start();
-    await waitFor(
-      () => b.views.status(config.name).ready && c.views.status(config.name).ready,
-      30_000,
-      "followers",
-    );
-    // B could not take the lock: it follows instead of writing.
+    await waitFor(() => allReady(b) && allReady(c), 30_000, "followers");
+    // B could not take any lock: it follows instead of writing.
     expect(b.indexers.size).toBe(0);
     expect(c.indexers.size).toBe(0);
-    expect(hashesOf(b)).toEqual(hashesOf(a));
-    expect(hashesOf(c).size).toBeGreaterThan(100);
+    expect(await hashesOf(b)).toEqual(await hashesOf(a));
+    expect((await hashesOf(c)).size).toBeGreaterThan(100);
 
     // New blocks reach the followers through the store.
     const fresh = await swapBlock(3);
-    await waitFor(() => fresh.every((h) => hashesOf(b).has(h) && hashesOf(c).has(h)), 20_000, "new trades");
+    await waitFor(
+      async () => {
+        const [inB, inC] = [await hashesOf(b), await hashesOf(c)];
+        return fresh.every((h) => inB.has(h) && inC.has(h));
+      },
+      20_000,
+      "new trades",
+    );
     // The pools' reserves follow too (incrementally, by the reserves that changed).
     await waitFor(
       () => c.views.status(config.name).indexedBlock === a.views.status(config.name).indexedBlock,
@@ -134,28 +163,43 @@ describe.skipIf(!pgAvailable)("several processes on one PostgreSQL", () => {
       params: [] as never,
     })) as string;
     const orphaned = await swapBlock(2);
-    await waitFor(() => orphaned.every((h) => hashesOf(c).has(h)), 20_000, "orphaned trades seen");
+    await waitFor(
+      async () => {
+        const inC = await hashesOf(c);
+        return orphaned.every((h) => inC.has(h));
+      },
+      20_000,
+      "orphaned trades seen",
+    );
     await client.request({ method: "evm_revert" as never, params: [snapshot] as never });
     const canonical = [...(await swapBlock(1)), ...(await swapBlock(1)), ...(await swapBlock(1))];
     for (const follower of [b, c]) {
       await waitFor(
-        () =>
-          canonical.every((h) => hashesOf(follower).has(h)) &&
-          orphaned.every((h) => !hashesOf(follower).has(h)),
+        async () => {
+          const seen = await hashesOf(follower);
+          return canonical.every((h) => seen.has(h)) && orphaned.every((h) => !seen.has(h));
+        },
         20_000,
         "reorg followed",
       );
     }
-    expect(hashesOf(b)).toEqual(hashesOf(a));
+    expect(await hashesOf(b)).toEqual(await hashesOf(a));
 
     // Failover: the writer stops (its session and lock end); the standby takes over and indexes on.
     await a.stop();
     await storeA.close();
-    await waitFor(() => b.indexers.has(config.name), 20_000, "standby takes the lock");
+    await waitFor(() => b.indexers.size === 3, 20_000, "standby takes every lock");
     const after = await swapBlock(2);
-    await waitFor(() => after.every((h) => hashesOf(b).has(h) && hashesOf(c).has(h)), 20_000, "indexed by B");
+    await waitFor(
+      async () => {
+        const [inB, inC] = [await hashesOf(b), await hashesOf(c)];
+        return after.every((h) => inB.has(h) && inC.has(h));
+      },
+      20_000,
+      "indexed by B",
+    );
     expect(c.indexers.size).toBe(0);
     const stored = new Set((await storeB.listTrades(config.name, 0)).map((t) => t.txHash));
-    expect(stored).toEqual(hashesOf(b));
+    expect(stored).toEqual(await hashesOf(b));
   });
 });
