@@ -1,5 +1,5 @@
-import { type Log, parseEventLogs } from "viem";
-import { pairEventsAbi, wrappedNativeEventsAbi } from "../chain/abis.js";
+import { type Hex, type Log, toEventSelector } from "viem";
+import { swapEventAbi, syncEventAbi, wrappedNativeEventsAbi } from "../chain/abis.js";
 import type { LogFetcher } from "../chain/createLogFetcher.js";
 import type { RpcClient } from "../chain/createRpcClient.js";
 import type { Address, BlockRef, Hash } from "../domain/types.js";
@@ -61,7 +61,24 @@ export interface ReadRangeDeps {
 }
 
 // eth_getTransactionByHash calls in flight at once (the client batches them 100 to a request).
-const SENDER_WINDOW = 1_000;
+const SENDER_WINDOW = 2_000;
+
+const SWAP = toEventSelector(swapEventAbi);
+const SYNC = toEventSelector(syncEventAbi);
+const DEPOSIT = toEventSelector(wrappedNativeEventsAbi[0]);
+const WITHDRAWAL = toEventSelector(wrappedNativeEventsAbi[1]);
+
+// The events have fixed layouts: reading their words directly costs a fraction of a generic ABI
+// decoder, and the hot path of a backfill is decoding. A log whose layout does not match (another
+// contract's event with the same signature but other indexed fields) is skipped, as viem's
+// non-strict parsing would.
+function word(data: Hex, i: number): bigint {
+  return BigInt(`0x${data.slice(2 + 64 * i, 66 + 64 * i)}`);
+}
+
+function topicAddress(topic: Hex | undefined): Address | undefined {
+  return topic === undefined || topic.length !== 66 ? undefined : lower<Address>(`0x${topic.slice(26)}`);
+}
 
 const lower = <T extends string>(value: string): T => value.toLowerCase() as T;
 
@@ -126,51 +143,41 @@ export async function readRange(deps: ReadRangeDeps, from: bigint, to: bigint): 
     if (typeof stamp === "bigint") timestamps.set(at.blockNumber, Number(stamp));
   };
 
-  const ofPairs = pairLogs.filter((item) => accepted.has(lower<Address>(item.address)));
-  for (const item of parseEventLogs({ abi: pairEventsAbi, logs: ofPairs, strict: false })) {
+  for (const item of pairLogs) {
+    const pair = lower<Address>(item.address);
+    if (!accepted.has(pair)) continue;
     const at = position(item);
     if (at === undefined) continue;
-    const pair = lower<Address>(item.address);
-    if (item.eventName === "Sync") {
-      const { reserve0, reserve1 } = item.args;
-      if (reserve0 === undefined || reserve1 === undefined) continue;
-      events.push({ ...at, kind: "sync", pair, reserve0, reserve1 });
-    } else {
-      const { amount0In, amount1In, amount0Out, amount1Out, to: recipient } = item.args;
-      if (
-        amount0In === undefined ||
-        amount1In === undefined ||
-        amount0Out === undefined ||
-        amount1Out === undefined ||
-        recipient === undefined
-      )
-        continue;
+    const topic0 = item.topics[0]?.toLowerCase();
+    if (topic0 === SYNC && item.topics.length === 1 && item.data.length === 2 + 128) {
+      events.push({ ...at, kind: "sync", pair, reserve0: word(item.data, 0), reserve1: word(item.data, 1) });
+    } else if (topic0 === SWAP && item.topics.length === 3 && item.data.length === 2 + 256) {
+      const recipient = topicAddress(item.topics[2]);
+      if (recipient === undefined) continue;
       events.push({
         ...at,
         kind: "swap",
         pair,
-        amount0In,
-        amount1In,
-        amount0Out,
-        amount1Out,
-        to: lower<Address>(recipient),
+        amount0In: word(item.data, 0),
+        amount1In: word(item.data, 1),
+        amount0Out: word(item.data, 2),
+        amount1Out: word(item.data, 3),
+        to: recipient,
       });
       swapTxs.set(at.txHash, at.blockNumber);
-    }
+    } else continue;
     note(item, at);
   }
-  for (const item of parseEventLogs({ abi: wrappedNativeEventsAbi, logs: wrappedLogs, strict: false })) {
+  for (const item of wrappedLogs) {
     const at = position(item);
     // Only the transactions that swapped need to know whether a router wrapped or unwrapped.
     if (at === undefined || !swapTxs.has(at.txHash)) continue;
-    const args = item.args as { dst?: string; src?: string };
-    const account = item.eventName === "Deposit" ? args.dst : args.src;
-    if (account === undefined) continue;
-    events.push({
-      ...at,
-      kind: item.eventName === "Deposit" ? "deposit" : "withdrawal",
-      account: lower<Address>(account),
-    });
+    const topic0 = item.topics[0]?.toLowerCase();
+    const account = topicAddress(item.topics[1]);
+    if (account === undefined || item.topics.length !== 2 || item.data.length !== 2 + 64) continue;
+    if (topic0 === DEPOSIT) events.push({ ...at, kind: "deposit", account });
+    else if (topic0 === WITHDRAWAL) events.push({ ...at, kind: "withdrawal", account });
+    else continue;
     note(item, at);
   }
   events.sort((a, b) =>
