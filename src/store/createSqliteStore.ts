@@ -2,16 +2,37 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type { Address, Checkpoint, Hash, NetworkName, Token } from "../domain/types.js";
+import {
+  addTraderCounts,
+  buildDayDeltas,
+  type DayDeltas,
+  dayOf,
+  type TradeContribution,
+  traderCountChange,
+} from "./buildDayDeltas.js";
+import {
+  assertTradePageQuery,
+  buildTradePageSql,
+  buildTradeWindowSql,
+  decodeTradeWindow,
+  TRADE_COLUMNS,
+} from "./buildTradePageSql.js";
 import { MIGRATIONS } from "./migrations.js";
 import {
   assertTradeNetworks,
   type BlockRow,
+  type ContributionRow,
+  type DayAggregateRow,
   decodeBlock,
+  decodeContribution,
+  decodeDayAggregate,
+  decodeHead,
   decodePair,
   decodeReserves,
   decodeToken,
   decodeTrade,
   encodePools,
+  type HeadRow,
   type PairRow,
   type ReservesRow,
   type TokenRow,
@@ -29,8 +50,9 @@ interface CheckpointRow {
   block_number: bigint;
   block_hash: string;
 }
-const TRADE_COLUMNS =
-  "seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in, token_out, amount_out, volume_usd, tracked, pools";
+/** What a deleted trade row hands back for its day aggregate. */
+const CONTRIBUTION = "RETURNING timestamp, sender, volume_usd, tracked";
+const DAY_COLUMNS = "day, volume_usd, trade_count, untracked_count, trader_count";
 
 function prepareStatements(db: Database.Database) {
   return {
@@ -41,7 +63,9 @@ function prepareStatements(db: Database.Database) {
       `INSERT INTO checkpoints (network, block_number, block_hash) VALUES (?, ?, ?)
        ON CONFLICT (network) DO UPDATE SET block_number = excluded.block_number, block_hash = excluded.block_hash`,
     ),
-    deleteTrade: db.prepare<[string, string]>("DELETE FROM trades WHERE network = ? AND tx_hash = ?"),
+    deleteTrade: db.prepare<[string, string], ContributionRow>(
+      `DELETE FROM trades WHERE network = ? AND tx_hash = ? ${CONTRIBUTION}`,
+    ),
     insertTrade: db.prepare<
       [string, string, bigint, number, number, string, string, string, string, string, string, number, string]
     >(
@@ -64,8 +88,8 @@ function prepareStatements(db: Database.Database) {
        ON CONFLICT (network, pair, block_number) DO UPDATE SET log_index = excluded.log_index,
          reserve0 = excluded.reserve0, reserve1 = excluded.reserve1`,
     ),
-    deleteTradesAbove: db.prepare<[string, bigint]>(
-      "DELETE FROM trades WHERE network = ? AND block_number > ?",
+    deleteTradesAbove: db.prepare<[string, bigint], ContributionRow>(
+      `DELETE FROM trades WHERE network = ? AND block_number > ? ${CONTRIBUTION}`,
     ),
     deleteBlocksAbove: db.prepare<[string, bigint]>("DELETE FROM blocks WHERE network = ? AND number > ?"),
     deleteReservesAbove: db.prepare<[string, bigint]>(
@@ -75,6 +99,48 @@ function prepareStatements(db: Database.Database) {
       "DELETE FROM trades WHERE network = ? AND timestamp < ?",
     ),
     deleteBlocksBelow: db.prepare<[string, bigint]>("DELETE FROM blocks WHERE network = ? AND number < ?"),
+    deleteDayTradersBefore: db.prepare<[string, number]>(
+      "DELETE FROM day_traders WHERE network = ? AND day < ?",
+    ),
+    deleteDayAggregatesBefore: db.prepare<[string, number]>(
+      "DELETE FROM day_aggregates WHERE network = ? AND day < ?",
+    ),
+    // Rows never hold 0 trades, so the count before is the count after minus the change.
+    addDayTrader: db.prepare<[string, number, string, number], { trades: bigint }>(
+      `INSERT INTO day_traders (network, day, sender, trades) VALUES (?, ?, ?, ?)
+       ON CONFLICT (network, day, sender) DO UPDATE SET trades = trades + excluded.trades
+       RETURNING trades`,
+    ),
+    deleteDayTrader: db.prepare<[string, number, string]>(
+      "DELETE FROM day_traders WHERE network = ? AND day = ? AND sender = ?",
+    ),
+    getDayAggregate: db.prepare<[string, number], DayAggregateRow>(
+      `SELECT ${DAY_COLUMNS} FROM day_aggregates WHERE network = ? AND day = ?`,
+    ),
+    upsertDayAggregate: db.prepare<[string, number, string, number, number, number]>(
+      `INSERT INTO day_aggregates (network, day, volume_usd, trade_count, untracked_count, trader_count)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (network, day) DO UPDATE SET volume_usd = excluded.volume_usd,
+         trade_count = excluded.trade_count, untracked_count = excluded.untracked_count,
+         trader_count = excluded.trader_count`,
+    ),
+    deleteDayAggregate: db.prepare<[string, number]>(
+      "DELETE FROM day_aggregates WHERE network = ? AND day = ?",
+    ),
+    listDayAggregates: db.prepare<[string, number, number], DayAggregateRow>(
+      `SELECT ${DAY_COLUMNS} FROM day_aggregates WHERE network = ? AND day >= ? AND day <= ? ORDER BY day`,
+    ),
+    countTrades: db.prepare<[string, number], { n: bigint }>(
+      "SELECT count(*) AS n FROM trades WHERE network = ? AND timestamp >= ?",
+    ),
+    upsertHead: db.prepare<[string, bigint, number, number | null]>(
+      `INSERT INTO heads (network, head_block, checked_at, synced_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (network) DO UPDATE SET head_block = excluded.head_block, checked_at = excluded.checked_at,
+         synced_at = excluded.synced_at`,
+    ),
+    getHead: db.prepare<[string], HeadRow>(
+      "SELECT head_block, checked_at, synced_at FROM heads WHERE network = ?",
+    ),
     // A pair's newest row is its current state however old it is: only rows with a newer one go.
     deleteReservesBelow: db.prepare<[string, bigint]>(
       `DELETE FROM reserves AS r WHERE r.network = ? AND r.block_number < ? AND EXISTS (
@@ -118,6 +184,38 @@ function prepareStatements(db: Database.Database) {
 
 type Statements = ReturnType<typeof prepareStatements>;
 
+/**
+ * Applies trade contributions to day_traders and day_aggregates. Volumes are decimal TEXT, so each
+ * touched day is read, added up with bigint and written back (a batch touches a handful of days).
+ */
+function applyDayDeltas(s: Statements, network: NetworkName, deltas: DayDeltas): void {
+  const traderChanges = new Map<number, number>();
+  for (const t of deltas.traders) {
+    const after = Number(s.addDayTrader.get(network, t.day, t.sender, t.trades)!.trades);
+    if (after <= 0) s.deleteDayTrader.run(network, t.day, t.sender);
+    const change = traderCountChange(after - t.trades, after);
+    traderChanges.set(t.day, (traderChanges.get(t.day) ?? 0) + change);
+  }
+  addTraderCounts(deltas.days, traderChanges);
+  for (const delta of deltas.days.values()) {
+    const row = s.getDayAggregate.get(network, delta.day);
+    const current = row === undefined ? undefined : decodeDayAggregate(row);
+    const tradeCount = (current?.tradeCount ?? 0) + delta.tradeCount;
+    if (tradeCount <= 0) {
+      s.deleteDayAggregate.run(network, delta.day);
+      continue;
+    }
+    s.upsertDayAggregate.run(
+      network,
+      delta.day,
+      ((current?.volumeUsd ?? 0n) + delta.volumeUsd).toString(),
+      tradeCount,
+      (current?.untrackedCount ?? 0) + delta.untrackedCount,
+      (current?.traderCount ?? 0) + delta.traderCount,
+    );
+  }
+}
+
 /** The embedded store: SQLite through better-sqlite3 (WAL, synchronous=NORMAL, exact amounts as TEXT). */
 export function createSqliteStore(options: SqliteStoreOptions): Store {
   const { path } = options;
@@ -152,6 +250,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     for (const migration of MIGRATIONS) {
       if (applied.has(migration.version)) continue;
       db.exec(migration.sqlite);
+      migration.sqliteAfter?.(db);
       record.run(migration.version, migration.name, Math.floor(Date.now() / 1000));
     }
   });
@@ -160,7 +259,11 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     const s = stmts();
     // Delete every replaced trade before inserting any, so a transaction listed twice in one batch
     // fails on the unique key (as on PostgreSQL) instead of silently replacing itself.
-    for (const trade of batch.trades) s.deleteTrade.run(network, trade.txHash);
+    const removed: TradeContribution[] = [];
+    for (const trade of batch.trades) {
+      const old = s.deleteTrade.get(network, trade.txHash);
+      if (old !== undefined) removed.push(decodeContribution(old));
+    }
     for (const t of batch.trades) {
       s.insertTrade.run(
         network,
@@ -192,12 +295,14 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
         r.reserve1.toString(),
       );
     }
+    applyDayDeltas(s, network, buildDayDeltas(batch.trades, removed));
     s.upsertCheckpoint.run(network, batch.checkpoint.blockNumber, batch.checkpoint.blockHash);
   });
 
   const rollbackTx = db.transaction((network: NetworkName, ancestor: Checkpoint) => {
     const s = stmts();
-    s.deleteTradesAbove.run(network, ancestor.blockNumber);
+    const removed = s.deleteTradesAbove.all(network, ancestor.blockNumber).map(decodeContribution);
+    applyDayDeltas(s, network, buildDayDeltas([], removed));
     s.deleteBlocksAbove.run(network, ancestor.blockNumber);
     s.deleteReservesAbove.run(network, ancestor.blockNumber);
     s.upsertCheckpoint.run(network, ancestor.blockNumber, ancestor.blockHash);
@@ -207,10 +312,25 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     (network: NetworkName, opts: { tradesBefore: number; blocksBelow: bigint }) => {
       const s = stmts();
       s.deleteTradesBefore.run(network, opts.tradesBefore);
+      // The day tradesBefore falls in keeps its aggregate whole: only earlier days go.
+      const firstKept = dayOf(opts.tradesBefore);
+      s.deleteDayTradersBefore.run(network, firstKept);
+      s.deleteDayAggregatesBefore.run(network, firstKept);
       s.deleteBlocksBelow.run(network, opts.blocksBelow);
       s.deleteReservesBelow.run(network, opts.blocksBelow);
     },
   );
+
+  // Page statements vary with the filters given: a handful of shapes, each prepared once.
+  const pageStatements = new Map<string, Database.Statement<unknown[], unknown>>();
+  const prepared = (text: string): Database.Statement<unknown[], unknown> => {
+    let statement = pageStatements.get(text);
+    if (statement === undefined) {
+      statement = db.prepare<unknown[], unknown>(text);
+      pageStatements.set(text, statement);
+    }
+    return statement;
+  };
 
   const upsertTokensTx = db.transaction((network: NetworkName, tokens: Token[]) => {
     const s = stmts();
@@ -264,6 +384,32 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 
     async listTrades(network, sinceTimestamp) {
       return stmts().listTrades.all(network, sinceTimestamp).map(decodeTrade);
+    },
+
+    async listTradePage(network, query) {
+      assertTradePageQuery(query);
+      const probe = buildTradeWindowSql("sqlite", network, query.fromTimestamp, query.toTimestamp);
+      const bounds = prepared(probe.text).get(...probe.params) as Parameters<typeof decodeTradeWindow>[0];
+      const page = buildTradePageSql("sqlite", network, query, decodeTradeWindow(bounds, query.toTimestamp));
+      if (page === undefined) return [];
+      return (prepared(page.text).all(...page.params) as TradeRow[]).map(decodeTrade);
+    },
+
+    async countTrades(network, sinceTimestamp) {
+      return Number(stmts().countTrades.get(network, sinceTimestamp)!.n);
+    },
+
+    async listDayAggregates(network, fromDay, toDay) {
+      return stmts().listDayAggregates.all(network, fromDay, toDay).map(decodeDayAggregate);
+    },
+
+    async saveHead(network, head) {
+      stmts().upsertHead.run(network, head.headBlock, head.checkedAt, head.syncedAt ?? null);
+    },
+
+    async getHead(network) {
+      const row = stmts().getHead.get(network);
+      return row === undefined ? undefined : decodeHead(row);
     },
 
     async listTradesAfter(network, afterSeq) {

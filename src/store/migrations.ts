@@ -1,9 +1,14 @@
+import type Database from "better-sqlite3";
+import { backfillSqliteDayVolumes } from "./backfillSqliteDayVolumes.js";
+
 /** One schema change, written once per backend; applied in `version` order and recorded in `schema_migrations`. */
 export interface Migration {
   version: number;
   name: string;
   sqlite: string;
   postgres: string;
+  /** Work SQLite cannot do exactly in SQL, run after `sqlite` in the same transaction. */
+  sqliteAfter?: (db: Database.Database) => void;
 }
 
 // Amounts, reserves and USD never touch a float column: SQLite keeps them as decimal TEXT in STRICT
@@ -162,7 +167,103 @@ CREATE TABLE rejected_pairs (
 );
 `;
 
+// Version 2: the store becomes the source of truth for lists and per-day aggregates.
+// day = floor(timestamp / 86,400); integer division equals floor because timestamps are positive.
+// day_traders keeps a trade count per (day, sender) so that removing trades (re-commit, rollback)
+// can tell exactly when a sender leaves a day. Rows never hold 0 trades: they are deleted instead.
+// The sender and token indexes end in (block_number, tx_index) so filtered pages are keyset scans.
+
+const SQLITE_2 = `
+CREATE TABLE day_aggregates (
+  network TEXT NOT NULL,
+  day INTEGER NOT NULL,
+  volume_usd TEXT NOT NULL,
+  trade_count INTEGER NOT NULL,
+  untracked_count INTEGER NOT NULL,
+  trader_count INTEGER NOT NULL,
+  PRIMARY KEY (network, day)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE day_traders (
+  network TEXT NOT NULL,
+  day INTEGER NOT NULL,
+  sender TEXT NOT NULL,
+  trades INTEGER NOT NULL,
+  PRIMARY KEY (network, day, sender)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE heads (
+  network TEXT PRIMARY KEY,
+  head_block INTEGER NOT NULL,
+  checked_at INTEGER NOT NULL,
+  synced_at INTEGER
+) STRICT, WITHOUT ROWID;
+
+CREATE INDEX trades_network_sender ON trades (network, sender, block_number, tx_index);
+CREATE INDEX trades_network_token_in ON trades (network, token_in, block_number, tx_index);
+CREATE INDEX trades_network_token_out ON trades (network, token_out, block_number, tx_index);
+
+INSERT INTO day_traders (network, day, sender, trades)
+  SELECT network, timestamp / 86400, sender, count(*) FROM trades GROUP BY 1, 2, 3;
+-- SQLite cannot add decimal TEXT exactly: volumes start at '0' and sqliteAfter sums them with bigint.
+INSERT INTO day_aggregates (network, day, volume_usd, trade_count, untracked_count, trader_count)
+  SELECT t.network, t.day, '0', t.trades, t.untracked, c.traders
+  FROM (SELECT network, timestamp / 86400 AS day, count(*) AS trades, sum(tracked = 0) AS untracked
+        FROM trades GROUP BY 1, 2) AS t
+  JOIN (SELECT network, day, count(*) AS traders FROM day_traders GROUP BY 1, 2) AS c
+    ON c.network = t.network AND c.day = t.day;
+`;
+
+const POSTGRES_2 = `
+CREATE TABLE day_aggregates (
+  network text NOT NULL,
+  -- int8 like timestamp: any stored timestamp has a day.
+  day int8 NOT NULL,
+  volume_usd numeric(78, 0) NOT NULL,
+  trade_count int8 NOT NULL,
+  untracked_count int8 NOT NULL,
+  trader_count int8 NOT NULL,
+  PRIMARY KEY (network, day)
+);
+
+CREATE TABLE day_traders (
+  network text NOT NULL,
+  day int8 NOT NULL,
+  sender text NOT NULL,
+  trades int4 NOT NULL,
+  PRIMARY KEY (network, day, sender)
+);
+
+CREATE TABLE heads (
+  network text PRIMARY KEY,
+  head_block int8 NOT NULL,
+  checked_at int8 NOT NULL,
+  synced_at int8
+);
+
+CREATE INDEX trades_network_sender ON trades (network, sender, block_number, tx_index);
+CREATE INDEX trades_network_token_in ON trades (network, token_in, block_number, tx_index);
+CREATE INDEX trades_network_token_out ON trades (network, token_out, block_number, tx_index);
+
+INSERT INTO day_traders (network, day, sender, trades)
+  SELECT network, timestamp / 86400, sender, count(*) FROM trades GROUP BY 1, 2, 3;
+INSERT INTO day_aggregates (network, day, volume_usd, trade_count, untracked_count, trader_count)
+  SELECT t.network, t.day, t.volume_usd, t.trades, t.untracked, c.traders
+  FROM (SELECT network, timestamp / 86400 AS day, sum(volume_usd) AS volume_usd,
+          count(*) AS trades, count(*) FILTER (WHERE NOT tracked) AS untracked
+        FROM trades GROUP BY 1, 2) AS t
+  JOIN (SELECT network, day, count(*) AS traders FROM day_traders GROUP BY 1, 2) AS c
+    USING (network, day);
+`;
+
 /** The ordered schema history of both backends. Append only: never edit an applied migration. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial", sqlite: SQLITE_1, postgres: POSTGRES_1 },
+  {
+    version: 2,
+    name: "day aggregates, heads, filtered trade indexes",
+    sqlite: SQLITE_2,
+    postgres: POSTGRES_2,
+    sqliteAfter: backfillSqliteDayVolumes,
+  },
 ];

@@ -10,7 +10,8 @@ import type {
   Trade,
 } from "../domain/types.js";
 import { SwapgraphError } from "../errors.js";
-import type { StoredTrade } from "./types.js";
+import type { TradeContribution } from "./buildDayDeltas.js";
+import type { DayAggregate, HeadRecord, StoredTrade } from "./types.js";
 
 /** Pools as one text column: addresses joined by commas, in route order ("" for none). */
 export function encodePools(pools: readonly Address[]): string {
@@ -98,6 +99,11 @@ export interface TokenRow {
   decimals: Int;
 }
 
+/** The tracked column: boolean in PostgreSQL, 0/1 in SQLite. */
+function isTracked(tracked: boolean | Int): boolean {
+  return typeof tracked === "boolean" ? tracked : BigInt(tracked) !== 0n;
+}
+
 /** A trades row as a StoredTrade. */
 export function decodeTrade(row: TradeRow): StoredTrade {
   return {
@@ -113,7 +119,7 @@ export function decodeTrade(row: TradeRow): StoredTrade {
     tokenOut: row.token_out as TokenRef,
     amountOut: BigInt(row.amount_out),
     volumeUsd: BigInt(row.volume_usd),
-    tracked: typeof row.tracked === "boolean" ? row.tracked : BigInt(row.tracked) !== 0n,
+    tracked: isTracked(row.tracked),
     pools: decodePools(row.pools),
   };
 }
@@ -158,5 +164,57 @@ export function decodeToken(row: TokenRow): Token {
     name: row.name,
     symbol: row.symbol,
     decimals: Number(row.decimals),
+  };
+}
+
+/** The columns of a deleted trade that its day aggregate needs (from DELETE ... RETURNING). */
+export interface ContributionRow {
+  timestamp: Int;
+  sender: string;
+  volume_usd: string;
+  tracked: boolean | Int;
+}
+
+export interface DayAggregateRow {
+  day: Int;
+  volume_usd: string;
+  trade_count: Int;
+  untracked_count: Int;
+  trader_count: Int;
+}
+
+export interface HeadRow {
+  head_block: Int;
+  checked_at: Int;
+  synced_at: Int | null;
+}
+
+/** A deleted trades row as its contribution to the day aggregates. */
+export function decodeContribution(row: ContributionRow): TradeContribution {
+  return {
+    timestamp: Number(row.timestamp),
+    sender: row.sender,
+    volumeUsd: BigInt(row.volume_usd),
+    tracked: isTracked(row.tracked),
+  };
+}
+
+/** A day_aggregates row as a DayAggregate. */
+export function decodeDayAggregate(row: DayAggregateRow): DayAggregate {
+  return {
+    day: Number(row.day),
+    volumeUsd: BigInt(row.volume_usd),
+    tradeCount: Number(row.trade_count),
+    untrackedCount: Number(row.untracked_count),
+    traderCount: Number(row.trader_count),
+  };
+}
+
+/** A heads row as a HeadRecord. */
+export function decodeHead(row: HeadRow): HeadRecord {
+  return {
+    headBlock: BigInt(row.head_block),
+    checkedAt: Number(row.checked_at),
+    syncedAt: row.synced_at === null ? undefined : Number(row.synced_at),
   };
 }

@@ -1,3 +1,4 @@
+import type { TradePageQuery } from "../domain/market.js";
 import type {
   Address,
   BlockRef,
@@ -8,7 +9,6 @@ import type {
   Token,
   Trade,
 } from "../domain/types.js";
-import type { TradePageQuery } from "../domain/market.js";
 
 export type { TradePageQuery, TradePosition } from "../domain/market.js";
 

@@ -1,21 +1,49 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import Database from "better-sqlite3";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Address, Hash, PairReserves, Trade } from "../../src/domain/types.js";
+import type { TradePageQuery } from "../../src/domain/market.js";
+import type { Address, Hash, NetworkName, PairReserves, TokenRef, Trade } from "../../src/domain/types.js";
 import { createPostgresStore, writerLockKey } from "../../src/store/createPostgresStore.js";
 import { createSqliteStore } from "../../src/store/createSqliteStore.js";
-import type { RangeBatch, Store, StoredTrade } from "../../src/store/types.js";
+import { MIGRATIONS } from "../../src/store/migrations.js";
+import type { DayAggregate, RangeBatch, Store, StoredTrade } from "../../src/store/types.js";
 import { PG_SHOWN, PG_URL, pgAvailable, pgReachable } from "../support/testStores.js";
+import { waitFor } from "../support/waitFor.js";
 
 const PG_SKIP = !pgAvailable;
 
 /** One database the suite can open stores on (two stores on one database for the concurrency checks). */
 interface TestDatabase {
   open(): Store;
+  /**
+   * Writes a version-1 store (migration 1 only) holding these trades, as an older release left it;
+   * undefined where nothing outlives the store (SQLite in memory).
+   */
+  seedV1?(trades: Trade[]): Promise<void>;
 }
+
+const V1_TRADE_COLUMNS =
+  "network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in, token_out, amount_out, volume_usd, tracked, pools";
+const v1Values = (t: Trade) =>
+  [
+    t.network,
+    t.txHash,
+    t.blockNumber,
+    t.timestamp,
+    t.txIndex,
+    t.sender,
+    t.tokenIn,
+    t.amountIn.toString(),
+    t.tokenOut,
+    t.amountOut.toString(),
+    t.volumeUsd.toString(),
+    t.tracked,
+    t.pools.join(","),
+  ] as const;
 
 interface Backend {
   name: string;
@@ -51,7 +79,23 @@ function sqliteFileBackend(): Backend {
     newDatabase() {
       // A missing parent directory checks that the store creates it.
       const path = join(dir, `db${++count}`, "store.sqlite");
-      return { open: () => createSqliteStore({ path }) };
+      return {
+        open: () => createSqliteStore({ path }),
+        async seedV1(trades) {
+          mkdirSync(dirname(path), { recursive: true });
+          const db = new Database(path);
+          db.exec(`CREATE TABLE schema_migrations (
+            version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT`);
+          db.exec(MIGRATIONS[0]!.sqlite);
+          db.prepare("INSERT INTO schema_migrations VALUES (1, 'initial', 0)").run();
+          const insert = db.prepare(`INSERT INTO trades (${V1_TRADE_COLUMNS}) VALUES (${"?, ".repeat(12)}?)`);
+          for (const t of trades) {
+            const values = v1Values(t);
+            insert.run(...values.slice(0, 11), values[11] ? 1 : 0, values[12]);
+          }
+          db.close();
+        },
+      };
     },
     async teardown() {
       if (dir !== "") rmSync(dir, { recursive: true, force: true });
@@ -72,7 +116,29 @@ function postgresBackend(): Backend {
     newDatabase() {
       const schema = `swapgraph_test_${run}_${schemas.length + 1}`;
       schemas.push(schema);
-      return { open: () => createPostgresStore({ url: PG_URL, schema, max: 4 }) };
+      return {
+        open: () => createPostgresStore({ url: PG_URL, schema, max: 4 }),
+        async seedV1(trades) {
+          const sql = postgres(PG_URL, { max: 1, onnotice: () => {} });
+          try {
+            await sql.unsafe(`CREATE SCHEMA "${schema}"`);
+            await sql.unsafe(`SET search_path TO "${schema}"`);
+            await sql.unsafe(`CREATE TABLE schema_migrations (
+              version int4 PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+            await sql.unsafe(MIGRATIONS[0]!.postgres);
+            await sql.unsafe("INSERT INTO schema_migrations (version, name) VALUES (1, 'initial')");
+            for (const t of trades) {
+              const values = v1Values(t).map((v) => (typeof v === "bigint" ? v.toString() : v));
+              await sql.unsafe(
+                `INSERT INTO trades (${V1_TRADE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+                values,
+              );
+            }
+          } finally {
+            await sql.end({ timeout: 5 });
+          }
+        },
+      };
     },
     async teardown() {
       if (schemas.length === 0 || !pgReachable) return;
@@ -146,6 +212,67 @@ const range = (from: bigint, to: bigint): bigint[] => {
 };
 
 const withoutSeq = (trades: StoredTrade[]): Trade[] => trades.map(({ seq: _seq, ...trade }) => trade);
+
+const HOUR = 3_600;
+/** Midnight UTC of T0's day: blocks of the day-aggregate tests are one hour apart from it. */
+const D0 = Math.floor(T0 / DAY) * DAY;
+const DAY0 = D0 / DAY;
+const ALL_DAYS = [0, 10 ** 12] as const;
+const TRADERS = [addr(0x5a1), addr(0x5a2), addr(0x5a3), addr(0x5a4)];
+
+/**
+ * Trade i of the day-aggregate tests: two per block, blocks one hour apart (24 a day), four
+ * senders, every fifth untracked, volumes far past 2^53 with low digits a double would lose.
+ */
+function dayTrade(i: number, overrides: Partial<Trade> = {}): Trade {
+  const blockNumber = overrides.blockNumber ?? BigInt(Math.floor(i / 2));
+  const tracked = i % 5 !== 0;
+  return makeTrade(i, blockNumber, {
+    timestamp: D0 + Number(blockNumber) * HOUR,
+    txIndex: i % 2,
+    sender: TRADERS[(i * 7) % TRADERS.length]!,
+    volumeUsd: tracked ? 2n ** 200n + BigInt(i) * (10n ** 18n + 1n) : 0n,
+    tracked,
+    ...overrides,
+  });
+}
+
+/** The day aggregates recomputed from a list of trades, ascending by day (what the store must hold). */
+function recomputeDays(trades: readonly Trade[]): DayAggregate[] {
+  const days = new Map<number, DayAggregate & { senders: Set<string> }>();
+  for (const t of trades) {
+    const day = Math.floor(t.timestamp / DAY);
+    let d = days.get(day);
+    if (d === undefined) {
+      d = { day, volumeUsd: 0n, tradeCount: 0, untrackedCount: 0, traderCount: 0, senders: new Set() };
+      days.set(day, d);
+    }
+    d.volumeUsd += t.volumeUsd;
+    d.tradeCount += 1;
+    if (!t.tracked) d.untrackedCount += 1;
+    d.senders.add(t.sender);
+  }
+  return [...days.values()]
+    .sort((a, b) => a.day - b.day)
+    .map(({ senders, ...d }) => ({ ...d, traderCount: senders.size }));
+}
+
+const byDay = (days: DayAggregate[]): DayAggregate[] => [...days].sort((a, b) => a.day - b.day);
+
+/** Reads every page of a query, checking each full page has exactly `limit` trades. */
+async function readAllPages(store: Store, network: NetworkName, query: TradePageQuery): Promise<Trade[]> {
+  const out: Trade[] = [];
+  let after = query.after;
+  for (let pages = 0; pages < 10_000; pages++) {
+    const page = await store.listTradePage(network, after === undefined ? query : { ...query, after });
+    expect(page.length).toBeLessThanOrEqual(query.limit);
+    out.push(...page);
+    if (page.length < query.limit) return out;
+    const last = page[page.length - 1]!;
+    after = { blockNumber: last.blockNumber, txIndex: last.txIndex };
+  }
+  throw new Error("paging did not end");
+}
 
 describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("store: $name", (backend) => {
   if (backend.skip) {
@@ -469,6 +596,295 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
     expect(await store.listTrades("bsc", 0)).toHaveLength(2);
   });
 
+  test("behavior: day aggregates stay exact through commits, a changed re-commit, rollbacks and a prune", async () => {
+    const store = await fresh();
+    const expectExact = async () =>
+      expect(byDay(await store.listDayAggregates("bsc", ...ALL_DAYS))).toEqual(
+        recomputeDays(await store.listTrades("bsc", 0)),
+      );
+    // Blocks 0..71: three whole days, committed a day per range. Trade 130 (block 65) is its
+    // sender's only one, so the rollback below takes that sender out of a day that stays.
+    const trades = Array.from({ length: 144 }, (_, i) =>
+      dayTrade(i, i === 130 ? { sender: addr(0x5b6) } : {}),
+    );
+    for (const [from, to] of [
+      [0n, 23n],
+      [24n, 47n],
+      [48n, 71n],
+    ] as const) {
+      await store.commitRange(
+        "bsc",
+        makeBatch(
+          trades.filter((t) => t.blockNumber >= from && t.blockNumber <= to),
+          range(from, to),
+        ),
+      );
+      await expectExact();
+    }
+    const ethTrades = [dayTrade(900, { network: "eth" }), dayTrade(901, { network: "eth" })];
+    await store.commitRange("eth", makeBatch(ethTrades, [450n]));
+    const ethDays = recomputeDays(ethTrades);
+    expect(await store.listDayAggregates("eth", ...ALL_DAYS)).toEqual(ethDays);
+    const days = await store.listDayAggregates("bsc", ...ALL_DAYS);
+    expect(days.map((d) => d.day)).toEqual([DAY0, DAY0 + 1, DAY0 + 2]);
+    expect(days.map((d) => d.traderCount)).toEqual([4, 4, 5]);
+
+    // A re-commit of blocks 40..55 where some transactions changed: a sender only (the day's
+    // volume and count stay, its distinct senders change), a volume, tracked to untracked, one
+    // transaction moved from day 1 into day 2, and two new ones.
+    const changed = trades
+      .filter((t) => t.blockNumber >= 40n && t.blockNumber <= 55n)
+      .map((t) => {
+        if (t.txHash === trades[80]!.txHash) return { ...t, sender: addr(0x5b9) };
+        if (t.txHash === trades[82]!.txHash) return { ...t, volumeUsd: 7n };
+        if (t.txHash === trades[84]!.txHash) return { ...t, volumeUsd: 0n, tracked: false };
+        if (t.txHash === trades[93]!.txHash) {
+          return { ...t, blockNumber: 50n, timestamp: D0 + 50 * HOUR, txIndex: 5, sender: addr(0x5b8) };
+        }
+        return t;
+      });
+    changed.push(dayTrade(500, { blockNumber: 44n, txIndex: 9 }));
+    changed.push(dayTrade(501, { blockNumber: 52n, txIndex: 9, sender: addr(0x5b7) }));
+    await store.commitRange("bsc", makeBatch(changed, range(40n, 55n)));
+    expect(await store.listTrades("bsc", 0)).toHaveLength(146);
+    await expectExact();
+    expect((await store.listDayAggregates("bsc", DAY0 + 1, DAY0 + 2)).map((d) => d.traderCount)).toEqual([
+      5, 7,
+    ]);
+    // Trade 80 goes back to its first sender: 0x5b9 leaves day 1, which keeps its volume and count.
+    await store.commitRange("bsc", makeBatch([trades[80]!], [40n]));
+    await expectExact();
+    expect((await store.listDayAggregates("bsc", DAY0 + 1, DAY0 + 1))[0]!.traderCount).toBe(4);
+
+    await store.rollback("bsc", { blockNumber: 60n, blockHash: hash(60n) });
+    await expectExact();
+    expect((await store.listDayAggregates("bsc", DAY0 + 2, DAY0 + 2))[0]!.traderCount).toBe(6);
+    // Down into day 1: day 2 loses every trade and its row goes.
+    await store.rollback("bsc", { blockNumber: 45n, blockHash: hash(45n) });
+    await expectExact();
+    expect((await store.listDayAggregates("bsc", ...ALL_DAYS)).map((d) => d.day)).toEqual([DAY0, DAY0 + 1]);
+    await store.commitRange(
+      "bsc",
+      makeBatch(
+        Array.from({ length: 10 }, (_, i) => dayTrade(600 + i, { blockNumber: 46n + BigInt(i) })),
+        range(46n, 55n),
+      ),
+    );
+    await expectExact();
+
+    // Prune in the middle of day 1: day 0 goes, day 1 keeps its whole aggregate although its
+    // first five hours of trades are deleted.
+    const beforePrune = recomputeDays(await store.listTrades("bsc", 0));
+    await store.prune("bsc", { tradesBefore: D0 + DAY + 5 * HOUR, blocksBelow: 0n });
+    expect((await store.listTrades("bsc", 0))[0]!.timestamp).toBe(D0 + DAY + 5 * HOUR);
+    expect(byDay(await store.listDayAggregates("bsc", ...ALL_DAYS))).toEqual(
+      beforePrune.filter((d) => d.day >= DAY0 + 1),
+    );
+    expect(await store.listDayAggregates("eth", ...ALL_DAYS)).toEqual(ethDays);
+  });
+
+  test("behavior: listDayAggregates answers an inclusive day range; countTrades counts since a timestamp", async () => {
+    const store = await fresh();
+    const trades = Array.from({ length: 144 }, (_, i) => dayTrade(i));
+    await store.commitRange("bsc", makeBatch(trades, range(0n, 71n)));
+    const all = recomputeDays(trades);
+    expect(await store.listDayAggregates("bsc", DAY0 + 1, DAY0 + 1)).toEqual([all[1]]);
+    expect(byDay(await store.listDayAggregates("bsc", DAY0 + 1, DAY0 + 9))).toEqual(all.slice(1));
+    expect(await store.listDayAggregates("bsc", DAY0 + 3, DAY0 + 9)).toEqual([]);
+    expect(await store.listDayAggregates("eth", ...ALL_DAYS)).toEqual([]);
+    expect(await store.countTrades("bsc", 0)).toBe(144);
+    expect(await store.countTrades("bsc", D0 + 70 * HOUR)).toBe(4);
+    expect(await store.countTrades("bsc", D0 + 72 * HOUR)).toBe(0);
+    expect(await store.countTrades("eth", 0)).toBe(0);
+  });
+
+  test("behavior: saveHead keeps one head per network and getHead reads it back", async () => {
+    const store = await fresh();
+    expect(await store.getHead("bsc")).toBeUndefined();
+    await store.saveHead("bsc", { headBlock: 2n ** 60n, checkedAt: 1_763_000_000_123, syncedAt: undefined });
+    await store.saveHead("eth", { headBlock: 7n, checkedAt: 1, syncedAt: 2 });
+    expect(await store.getHead("bsc")).toEqual({
+      headBlock: 2n ** 60n,
+      checkedAt: 1_763_000_000_123,
+      syncedAt: undefined,
+    });
+    await store.saveHead("bsc", { headBlock: 9n, checkedAt: 1_763_000_001_000, syncedAt: 1_763_000_000_999 });
+    expect(await store.getHead("bsc")).toEqual({
+      headBlock: 9n,
+      checkedAt: 1_763_000_001_000,
+      syncedAt: 1_763_000_000_999,
+    });
+    expect(await store.getHead("eth")).toEqual({ headBlock: 7n, checkedAt: 1, syncedAt: 2 });
+  });
+
+  test("behavior: listTradePage pages equal the filtered full list for every filter and page size", async () => {
+    const store = await fresh();
+    const TOKEN_A = addr(0x7a);
+    const tokens: TokenRef[] = ["", TOKEN_A, addr(0x7b), addr(0x7c)];
+    const trades: Trade[] = [];
+    // 40 blocks with 0..4 trades; two blocks share each timestamp (timestamps never decrease).
+    for (let b = 0; b < 40; b++) {
+      for (let tx = 0; tx < (b * 7) % 5; tx++) {
+        const i = trades.length;
+        trades.push(
+          makeTrade(i, 1_000n + BigInt(b), {
+            timestamp: T0 + Math.floor(b / 2) * 12,
+            txIndex: tx * 3,
+            sender: TRADERS[i % 3]!,
+            tokenIn: tokens[i % 4]!,
+            // Every fifth trade is a cycle that sold and bought the same token.
+            tokenOut: i % 5 === 0 ? tokens[i % 4]! : tokens[(i * 3 + 1) % 4]!,
+          }),
+        );
+      }
+    }
+    await store.commitRange("bsc", makeBatch(trades, range(1_000n, 1_039n)));
+    await store.commitRange(
+      "eth",
+      makeBatch(
+        [makeTrade(999, 1_010n, { network: "eth", tokenIn: TOKEN_A, sender: TRADERS[0]! })],
+        [1_010n],
+      ),
+    );
+    const stored = await store.listTrades("bsc", 0);
+    expect(stored).toHaveLength(trades.length);
+
+    // Both window ends fall on a timestamp two blocks share: both blocks are in.
+    const fromMid = T0 + 6 * 12;
+    const cases: Omit<TradePageQuery, "limit">[] = [];
+    for (const fromTimestamp of [0, fromMid])
+      for (const toTimestamp of [undefined, T0 + 15 * 12])
+        for (const maxBlock of [undefined, 1_026n])
+          for (const token of [undefined, "" as const, TOKEN_A])
+            for (const sender of [undefined, TRADERS[1]!]) {
+              cases.push({
+                fromTimestamp,
+                ...(toTimestamp === undefined ? {} : { toTimestamp }),
+                ...(maxBlock === undefined ? {} : { maxBlock }),
+                ...(token === undefined ? {} : { token }),
+                ...(sender === undefined ? {} : { sender }),
+              });
+            }
+    for (const c of cases) {
+      const expected = stored.filter(
+        (t) =>
+          t.timestamp >= c.fromTimestamp &&
+          (c.toTimestamp === undefined || t.timestamp < c.toTimestamp) &&
+          (c.maxBlock === undefined || t.blockNumber <= c.maxBlock) &&
+          (c.token === undefined || t.tokenIn === c.token || t.tokenOut === c.token) &&
+          (c.sender === undefined || t.sender === c.sender),
+      );
+      expect(
+        expected.length,
+        JSON.stringify(c, (_, v) => (typeof v === "bigint" ? `${v}` : v)),
+      ).toBeGreaterThan(0);
+      for (const limit of [1, 7, 1000]) {
+        expect(await readAllPages(store, "bsc", { ...c, limit })).toEqual(expected);
+      }
+    }
+    // A position inside the window starts right after it; one past the end gives nothing.
+    const mid = stored[20]!;
+    expect(
+      await store.listTradePage("bsc", {
+        fromTimestamp: 0,
+        after: { blockNumber: mid.blockNumber, txIndex: mid.txIndex },
+        limit: 3,
+      }),
+    ).toEqual(stored.slice(21, 24));
+    const last = stored[stored.length - 1]!;
+    expect(
+      await store.listTradePage("bsc", {
+        fromTimestamp: 0,
+        after: { blockNumber: last.blockNumber, txIndex: last.txIndex },
+        limit: 10,
+      }),
+    ).toEqual([]);
+    // Empty windows: after the last trade, or ending before the first.
+    expect(await store.listTradePage("bsc", { fromTimestamp: T0 + 10 * DAY, limit: 10 })).toEqual([]);
+    expect(await store.listTradePage("bsc", { fromTimestamp: 0, toTimestamp: T0, limit: 10 })).toEqual([]);
+    expect(await store.listTradePage("eth", { fromTimestamp: 0, token: TOKEN_A, limit: 10 })).toHaveLength(1);
+  });
+
+  test("error: listTradePage refuses a limit outside 1..10,000", async () => {
+    const store = await fresh();
+    for (const limit of [0, 10_001, 1.5, Number.NaN]) {
+      await expect(store.listTradePage("bsc", { fromTimestamp: 0, limit })).rejects.toThrow(
+        "Invalid trade page limit.",
+      );
+    }
+    expect(await store.listTradePage("bsc", { fromTimestamp: 0, limit: 10_000 })).toEqual([]);
+  });
+
+  test("error: a failed commit leaves the day aggregates untouched", async () => {
+    const store = await fresh();
+    const trades = Array.from({ length: 60 }, (_, i) => dayTrade(i));
+    await store.commitRange("bsc", makeBatch(trades, range(0n, 29n)));
+    const before = await store.listDayAggregates("bsc", ...ALL_DAYS);
+    const storedBefore = await store.listTrades("bsc", 0);
+    expect(before).toHaveLength(2);
+
+    // Replaces stored trades with new senders and volumes (moving one to another day), then fails:
+    // once on a transaction listed twice, once on the checkpoint, the batch's last statement.
+    const changed = trades.slice(40, 50).map((t, i) => ({
+      ...t,
+      sender: addr(0x5c0 + i),
+      volumeUsd: t.volumeUsd + 1n,
+      ...(i === 9 ? { timestamp: D0 } : {}),
+    }));
+    const duplicate = makeBatch([...changed, dayTrade(70), dayTrade(70)], range(20n, 35n));
+    await expect(store.commitRange("bsc", duplicate)).rejects.toThrow(/unique|duplicate/i);
+    const noHash: RangeBatch = {
+      ...makeBatch([...changed, dayTrade(71)], range(20n, 35n)),
+      checkpoint: { blockNumber: 35n, blockHash: null as unknown as Hash },
+    };
+    await expect(store.commitRange("bsc", noHash)).rejects.toThrow(/null/i);
+
+    expect(await store.listDayAggregates("bsc", ...ALL_DAYS)).toEqual(before);
+    expect(await store.listTrades("bsc", 0)).toEqual(storedBefore);
+    // And the aggregates still move correctly afterwards.
+    await store.commitRange("bsc", makeBatch(changed, range(20n, 25n)));
+    expect(byDay(await store.listDayAggregates("bsc", ...ALL_DAYS))).toEqual(
+      recomputeDays(await store.listTrades("bsc", 0)),
+    );
+  });
+
+  test.skipIf(!backend.shared)(
+    "behavior: migration 2 backfills the day aggregates of a version-1 store exactly",
+    async () => {
+      const db = backend.newDatabase();
+      const trades = [
+        ...Array.from({ length: 100 }, (_, i) => dayTrade(i)),
+        // Sums a double cannot hold: 2^255 twice in one day, and 10^18 + 1 next to 2^200.
+        dayTrade(200, { blockNumber: 3n, txIndex: 7, volumeUsd: 2n ** 255n, tracked: true }),
+        dayTrade(201, { blockNumber: 4n, txIndex: 7, volumeUsd: 2n ** 255n }),
+        dayTrade(202, { blockNumber: 30n, txIndex: 7, volumeUsd: 10n ** 18n + 1n }),
+        ...Array.from({ length: 10 }, (_, i) => dayTrade(300 + i, { network: "eth", blockNumber: 900n })),
+      ];
+      await db.seedV1!(trades);
+      const store = open(db);
+      await store.migrate();
+      const bsc = trades.filter((t) => t.network === "bsc");
+      const eth = trades.filter((t) => t.network === "eth");
+      expect(byDay(await store.listDayAggregates("bsc", ...ALL_DAYS))).toEqual(recomputeDays(bsc));
+      expect(await store.listDayAggregates("eth", ...ALL_DAYS)).toEqual(recomputeDays(eth));
+      expect((await store.listDayAggregates("bsc", DAY0, DAY0))[0]!.volumeUsd).toBe(
+        bsc.filter((t) => t.timestamp < D0 + DAY).reduce((sum, t) => sum + t.volumeUsd, 0n),
+      );
+
+      // The backfilled rows are maintained from then on, including day_traders' counts.
+      await store.commitRange("bsc", makeBatch([{ ...trades[0]!, sender: addr(0x5d1) }], [0n]));
+      await store.rollback("bsc", { blockNumber: 20n, blockHash: hash(20n) });
+      expect(byDay(await store.listDayAggregates("bsc", ...ALL_DAYS))).toEqual(
+        recomputeDays(await store.listTrades("bsc", 0)),
+      );
+      // And the new indexes serve pages over the old rows.
+      const bySender = await readAllPages(store, "bsc", { fromTimestamp: 0, sender: TRADERS[2]!, limit: 4 });
+      expect(bySender.map((t) => t.txHash)).toEqual(
+        (await store.listTrades("bsc", 0)).filter((t) => t.sender === TRADERS[2]).map((t) => t.txHash),
+      );
+    },
+  );
+
   test("error: a trade filed under another network is refused before anything is written", async () => {
     const store = await fresh();
     const batch = makeBatch([makeTrade(0, 80n, { network: "eth" })], [80n]);
@@ -526,9 +942,11 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
 
 describe.skipIf(PG_SKIP)("store: postgres writer lock", () => {
   const schema = `t_${randomBytes(6).toString("hex")}`;
+  // Lock keys include the schema: tests on their own schema never meet each other's locks.
+  const otherSchema = `t_${randomBytes(6).toString("hex")}`;
   const opened: Store[] = [];
-  const open = () => {
-    const store = createPostgresStore({ url: PG_URL, schema });
+  const open = (inSchema = schema) => {
+    const store = createPostgresStore({ url: PG_URL, schema: inSchema });
     opened.push(store);
     return store;
   };
@@ -537,7 +955,48 @@ describe.skipIf(PG_SKIP)("store: postgres writer lock", () => {
     for (const store of opened) await store.close().catch(() => undefined);
     const sql = postgres(PG_URL, { max: 1, onnotice: () => {} });
     await sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await sql.unsafe(`DROP SCHEMA IF EXISTS ${otherSchema} CASCADE`);
     await sql.end({ timeout: 1 });
+  });
+
+  test("behavior: networks acquiring at once share one lock session; closing the store frees them all", async () => {
+    const a = open(otherSchema);
+    const b = open(otherSchema);
+    await a.migrate();
+    const networks = ["bsc", "eth", "polygon"] as const;
+    expect(await Promise.all(networks.map((n) => a.tryAcquireWriter(n)))).toEqual([true, true, true]);
+
+    const admin = postgres(PG_URL, { max: 1, onnotice: () => {} });
+    const holders = async () => {
+      const keys = networks.map((n) => writerLockKey(otherSchema, n).objid);
+      const rows = await admin<{ pid: number }[]>`SELECT pid FROM pg_locks
+        WHERE locktype = 'advisory' AND granted AND classid = ${writerLockKey(otherSchema, "bsc").classid}::oid
+          AND objid::int8 = ANY(${`{${keys.join(",")}}`}::int8[])`;
+      return rows.map((row) => row.pid);
+    };
+    try {
+      // One session holds the three locks: none is left on an orphaned session.
+      const pids = await holders();
+      expect(pids).toHaveLength(3);
+      expect(new Set(pids).size).toBe(1);
+
+      for (const [i, network] of networks.entries()) {
+        const blockNumber = BigInt(10 + i);
+        await a.commitRange(network, makeBatch([makeTrade(i, blockNumber, { network })], [blockNumber]));
+        await a.saveHead(network, { headBlock: blockNumber, checkedAt: 1, syncedAt: 1 });
+        expect(await b.getCheckpoint(network)).toEqual({ blockNumber, blockHash: hash(blockNumber) });
+      }
+      expect(await Promise.all(networks.map((n) => b.tryAcquireWriter(n)))).toEqual([false, false, false]);
+
+      await a.close();
+      // The server drops the locks when the backend exits, just after the client disconnects.
+      await waitFor(async () => (await holders()).length === 0, 10_000, "the closed store's locks to go");
+      expect(await Promise.all(networks.map((n) => b.tryAcquireWriter(n)))).toEqual([true, true, true]);
+      await b.commitRange("polygon", makeBatch([], [20n]));
+      expect((await b.getCheckpoint("polygon"))?.blockNumber).toBe(20n);
+    } finally {
+      await admin.end({ timeout: 1 });
+    }
   });
 
   test("behavior: one writer per network; a lost lock refuses writes until the lock is taken again", async () => {

@@ -1,0 +1,142 @@
+import type { NetworkName } from "../domain/types.js";
+import { BadRequestError } from "../errors.js";
+import type { TradePageQuery, TradePosition } from "./types.js";
+
+/** The largest page listTradePage returns. */
+export const MAX_TRADE_PAGE = 10_000;
+
+export type SqlDialect = "sqlite" | "postgres";
+
+/** A statement with its parameters in placeholder order (`?` for SQLite, `$n::type` for PostgreSQL). */
+export interface SqlText {
+  text: string;
+  params: (string | number | bigint)[];
+}
+
+/** The block range that holds a time window's trades (from the (network, timestamp) index). */
+export interface TradeWindow {
+  /** undefined: no trade at or after fromTimestamp. */
+  firstBlock: bigint | undefined;
+  /** undefined: no upper end (no toTimestamp), or no trade before it when `empty` is set. */
+  lastBlock: bigint | undefined;
+  /** True when toTimestamp is set and no trade is before it. */
+  empty: boolean;
+}
+
+/** The columns every page returns (a StoredTrade row). */
+export const TRADE_COLUMNS =
+  "seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in, token_out, amount_out, volume_usd, tracked, pools";
+
+/** Throws BadRequestError for a limit outside 1..10,000 or a malformed position. */
+export function assertTradePageQuery(query: TradePageQuery): void {
+  const { limit, after } = query;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_TRADE_PAGE) {
+    throw new BadRequestError("Invalid trade page limit.", {
+      details: `got ${limit}, expected an integer from 1 to ${MAX_TRADE_PAGE}`,
+    });
+  }
+  if (after !== undefined && (!Number.isInteger(after.txIndex) || after.txIndex < 0)) {
+    throw new BadRequestError("Invalid trade page position.", {
+      details: `got txIndex ${after.txIndex}, expected a non-negative integer`,
+    });
+  }
+}
+
+function placeholders(dialect: SqlDialect) {
+  const params: (string | number | bigint)[] = [];
+  // Template literals evaluate left to right, so params are pushed in the order `?` appear.
+  const p = (value: string | number | bigint, pgType: "text" | "int8" | "int4"): string => {
+    params.push(value);
+    return dialect === "sqlite" ? "?" : `$${params.length}::${pgType}`;
+  };
+  return { params, p };
+}
+
+/**
+ * The first and last block of a time window. Block timestamps never decrease along a chain, so
+ * the window is the block range from the lowest block of its first timestamp to the highest block
+ * of its last one: two index probes, however large the window.
+ */
+export function buildTradeWindowSql(
+  dialect: SqlDialect,
+  network: NetworkName,
+  fromTimestamp: number,
+  toTimestamp: number | undefined,
+): SqlText {
+  const { params, p } = placeholders(dialect);
+  // `+block_number` keeps min()/max() from walking the block index in search of the timestamp.
+  const first = `(SELECT min(+block_number) FROM trades WHERE network = ${p(network, "text")} AND timestamp =
+      (SELECT min(timestamp) FROM trades WHERE network = ${p(network, "text")} AND timestamp >= ${p(fromTimestamp, "int8")}))`;
+  const last =
+    toTimestamp === undefined
+      ? "NULL"
+      : `(SELECT max(+block_number) FROM trades WHERE network = ${p(network, "text")} AND timestamp =
+      (SELECT max(timestamp) FROM trades WHERE network = ${p(network, "text")} AND timestamp < ${p(toTimestamp, "int8")}))`;
+  return { text: `SELECT ${first} AS first_block, ${last} AS last_block`, params };
+}
+
+/** Reads the window probe's row (int8 arrives as string from postgres.js, as bigint from better-sqlite3). */
+export function decodeTradeWindow(
+  row: { first_block: bigint | string | number | null; last_block: bigint | string | number | null },
+  toTimestamp: number | undefined,
+): TradeWindow {
+  const firstBlock = row.first_block === null ? undefined : BigInt(row.first_block);
+  const lastBlock = row.last_block === null ? undefined : BigInt(row.last_block);
+  return { firstBlock, lastBlock, empty: toTimestamp !== undefined && lastBlock === undefined };
+}
+
+/**
+ * One keyset page over an index: the scan starts right after max(after, start of the window) on
+ * (block_number, tx_index) and stops at the window's last block (or maxBlock), so a page reads
+ * about `limit` index entries whatever the window's size. Unfiltered pages use the
+ * (network, block_number, tx_index) index, sender pages the sender index, token pages merge the
+ * token_in and token_out indexes. undefined: the page is empty without asking.
+ */
+export function buildTradePageSql(
+  dialect: SqlDialect,
+  network: NetworkName,
+  query: TradePageQuery,
+  window: TradeWindow,
+): SqlText | undefined {
+  if (window.firstBlock === undefined || window.empty) return undefined;
+  const start: TradePosition =
+    query.after !== undefined && query.after.blockNumber >= window.firstBlock
+      ? query.after
+      : { blockNumber: window.firstBlock, txIndex: -1 };
+  let end = window.lastBlock;
+  if (query.maxBlock !== undefined && (end === undefined || query.maxBlock < end)) end = query.maxBlock;
+  if (end !== undefined && start.blockNumber > end) return undefined;
+
+  const { params, p } = placeholders(dialect);
+  // Timestamps are checked again row by row (`+timestamp` keeps that check off the indexes): the
+  // block range already holds exactly the window when timestamps never decrease along the chain.
+  const branch = (filter: () => string): string =>
+    `SELECT ${TRADE_COLUMNS} FROM trades WHERE network = ${p(network, "text")} ${filter()}
+       AND (block_number, tx_index) > (${p(start.blockNumber, "int8")}, ${p(start.txIndex, "int4")})
+       ${end === undefined ? "" : `AND block_number <= ${p(end, "int8")}`}
+       AND +timestamp >= ${p(query.fromTimestamp, "int8")}
+       ${query.toTimestamp === undefined ? "" : `AND +timestamp < ${p(query.toTimestamp, "int8")}`}
+       ORDER BY block_number, tx_index LIMIT ${p(query.limit, "int4")}`;
+
+  const { token, sender } = query;
+  let text: string;
+  if (sender !== undefined) {
+    // A sender's trades are few next to a token's: its index leads, the token is checked per row.
+    text = branch(
+      () =>
+        `AND sender = ${p(sender, "text")}` +
+        (token === undefined
+          ? ""
+          : ` AND (token_in = ${p(token, "text")} OR token_out = ${p(token, "text")})`),
+    );
+  } else if (token !== undefined) {
+    // Two index scans merged; a trade that sold and bought the token (a cycle) comes from the first only.
+    const sold = branch(() => `AND token_in = ${p(token, "text")}`);
+    const bought = branch(() => `AND token_out = ${p(token, "text")} AND token_in <> ${p(token, "text")}`);
+    text = `SELECT * FROM (${sold}) AS sold UNION ALL SELECT * FROM (${bought}) AS bought
+      ORDER BY block_number, tx_index LIMIT ${p(query.limit, "int4")}`;
+  } else {
+    text = branch(() => "");
+  }
+  return { text, params };
+}
