@@ -2,11 +2,13 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { benchBackfill } from "./backfill.js";
+import { benchScale, scaleSizesFromEnv } from "./scale.js";
 
 /**
  * `npm run bench`: every figure is printed next to a reference measured in the same run on the
  * same machine: the REST and GraphQL quote against a bare node:http server answering the same
- * bytes, and the backfill against the chain's raw eth_getLogs rate.
+ * bytes, and the backfill against the chain's raw eth_getLogs rate. Then the scale part
+ * (bench/scale.ts; BENCH_SCALE=0 skips it, BENCH_SCALE_SIZES=20000,100000 sets its sizes).
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -84,3 +86,10 @@ console.log(
   "Backfill: one bsc devnet with 3,000 swap transactions, against the raw eth_getLogs rate of the same chain",
 );
 console.table(await benchBackfill({ swaps: Number(process.env.BENCH_SWAPS ?? 3000) }));
+
+if (process.env.BENCH_SCALE !== "0") {
+  await benchScale({
+    sizes: scaleSizesFromEnv(),
+    onePairSwaps: Number(process.env.BENCH_ONE_PAIR_SWAPS ?? 20_000),
+  });
+}

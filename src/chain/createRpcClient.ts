@@ -42,6 +42,19 @@ export interface CreateRpcClientOptions {
   maxResponseBytes?: number;
   /** Send concurrent requests as JSON-RPC batches (default false). */
   batch?: boolean;
+  /**
+   * Client-side rate limit per URL, in JSON-RPC calls per second (each call of a batch and each
+   * retry counts); calls wait for their turn, they never fail for it. Clients of this process
+   * with the same URL and limit share one budget. 0 or absent: no limit.
+   */
+  requestsPerSecond?: number;
+  /** Calls that may go out at once after a quiet spell (default: a quarter second's worth, at least 1). */
+  burst?: number;
+  /**
+   * Overall deadline of one call across its attempts, backoffs and failovers (default 4 x
+   * timeoutMs); time spent waiting for the rate limit does not count.
+   */
+  deadlineMs?: number;
   log?: RpcLogger;
 }
 
@@ -53,6 +66,19 @@ export class UrlCoolingDownError extends BaseError {
       name: "UrlCoolingDownError",
     });
     this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** Thrown when a call did not succeed within its overall deadline; the last attempt's error is its cause. */
+export class RpcDeadlineError extends BaseError {
+  constructor(method: string, deadlineMs: number, attempts: number, cause: unknown) {
+    super(
+      `RPC call ${method} did not complete within its ${deadlineMs} ms deadline (${attempts} attempt(s)).`,
+      {
+        name: "RpcDeadlineError",
+        ...(cause instanceof Error ? { cause } : {}),
+      },
+    );
   }
 }
 
@@ -106,11 +132,143 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** A token bucket: `take` resolves once a call may go out, in arrival order. */
+interface TokenBucket {
+  take(signal?: AbortSignal): Promise<void>;
+}
+
+// Shared by every client of the process: the provider limits the process, not one client.
+const buckets = new Map<string, TokenBucket>();
+
+function bucketFor(url: string, perSecond: number, burst: number): TokenBucket {
+  const key = `${perSecond}/${burst} ${url}`;
+  let bucket = buckets.get(key);
+  if (bucket === undefined) {
+    bucket = createTokenBucket(perSecond, burst);
+    buckets.set(key, bucket);
+  }
+  return bucket;
+}
+
+function createTokenBucket(perSecond: number, burst: number): TokenBucket {
+  const perMs = perSecond / 1000;
+  let tokens = burst;
+  let refilledAt = performance.now();
+  const waiters: { go: () => void }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+
+  const refill = () => {
+    const now = performance.now();
+    tokens = Math.min(burst, tokens + (now - refilledAt) * perMs);
+    refilledAt = now;
+  };
+  // Releases every waiter a token is there for (in one tick, so they still share a JSON-RPC
+  // batch), then sleeps until the next token.
+  const drain = () => {
+    timer = undefined;
+    refill();
+    while (waiters.length > 0 && tokens >= 1) {
+      tokens -= 1;
+      waiters.shift()?.go();
+    }
+    if (waiters.length > 0) timer = setTimeout(drain, Math.max(1, Math.ceil((1 - tokens) / perMs)));
+  };
+
+  return {
+    take(signal) {
+      if (waiters.length === 0) {
+        refill();
+        if (tokens >= 1) {
+          tokens -= 1;
+          return Promise.resolve();
+        }
+      }
+      return new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason);
+        const onAbort = () => {
+          const at = waiters.indexOf(waiter);
+          if (at >= 0) waiters.splice(at, 1);
+          reject(signal?.reason);
+        };
+        const waiter = {
+          go: () => {
+            signal?.removeEventListener("abort", onAbort);
+            resolve();
+          },
+        };
+        waiters.push(waiter);
+        signal?.addEventListener("abort", onAbort, { once: true });
+        if (timer === undefined) drain();
+      });
+    },
+  };
+}
+
+/** The bookkeeping of one call across its attempts. */
+interface CallState {
+  /** Aborted by the caller's signal or when the deadline passes. */
+  readonly signal: AbortSignal;
+  /** Rejects with RpcDeadlineError when the deadline passes. */
+  readonly expired: Promise<never>;
+  attempts: number;
+  lastError: unknown;
+  /** Awaits `wait` with the deadline's clock stopped (the rate limit is our own pacing, not the server's fault). */
+  withClockStopped<T>(wait: Promise<T>): Promise<T>;
+  end(): void;
+}
+
+function startCall(method: string, deadlineMs: number, callerSignal: AbortSignal | undefined): CallState {
+  const expiry = new AbortController();
+  const signal = callerSignal === undefined ? expiry.signal : AbortSignal.any([callerSignal, expiry.signal]);
+  let reject: (error: unknown) => void = () => {};
+  const expired = new Promise<never>((_, no) => {
+    reject = no;
+  });
+  let left = deadlineMs;
+  let armedAt = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let ended = false;
+  const call: CallState = {
+    signal,
+    expired,
+    attempts: 0,
+    lastError: undefined,
+    async withClockStopped(wait) {
+      clearTimeout(timer);
+      left -= performance.now() - armedAt;
+      try {
+        return await wait;
+      } finally {
+        arm();
+      }
+    },
+    end() {
+      ended = true;
+      clearTimeout(timer);
+    },
+  };
+  function arm() {
+    if (ended) return;
+    armedAt = performance.now();
+    timer = setTimeout(
+      () => {
+        const error = new RpcDeadlineError(method, deadlineMs, call.attempts, call.lastError);
+        expiry.abort(error);
+        reject(error);
+      },
+      Math.max(0, left),
+    );
+  }
+  arm();
+  return call;
+}
+
 /**
  * Creates a viem PublicClient over several JSON-RPC URLs: viem's fallback transport fails over in
  * order, a URL that times out, refuses or rate-limits is skipped for a cooldown, and whole
  * requests are retried with exponential backoff or the server's Retry-After. Errors that a
  * retry cannot fix (reverts, bad requests, eth_getLogs range errors) are thrown at once.
+ * Every call has an overall deadline, and calls can be paced per URL (`requestsPerSecond`).
  */
 export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
   if (options.urls.length === 0) throw new Error("createRpcClient: at least one RPC URL is required");
@@ -119,6 +277,13 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
   const retryDelayMs = options.retryDelayMs ?? 250;
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
   const cooldownMs = options.cooldownMs ?? 5_000;
+  const deadlineMs = options.deadlineMs ?? 4 * timeout;
+  const perSecond = options.requestsPerSecond ?? 0;
+  const burst = options.burst ?? Math.max(1, Math.ceil(perSecond / 4));
+  if (!(deadlineMs > 0)) throw new Error(`createRpcClient: deadlineMs must be positive, got ${deadlineMs}`);
+  if (!(perSecond >= 0)) throw new Error(`createRpcClient: requestsPerSecond must be >= 0, got ${perSecond}`);
+  if (!(burst >= 1)) throw new Error(`createRpcClient: burst must be >= 1, got ${burst}`);
+  const limits = options.urls.map((url) => (perSecond > 0 ? bucketFor(url, perSecond, burst) : undefined));
   const log = options.log;
   const health: UrlHealth[] = options.urls.map((url, i) => ({
     label: labelOf(url, i),
@@ -186,7 +351,12 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
     const urls = options.urls.map((url, i) => guarded(url, i)({ ...params, retryCount: 0, timeout }));
     const first = urls[0]!;
 
-    async function attempt(args: RequestArgs, requestOptions?: EIP1193RequestOptions): Promise<unknown> {
+    // One attempt over the URLs; `call` tracks the deadline and the last error across attempts.
+    async function attempt(
+      args: RequestArgs,
+      requestOptions: EIP1193RequestOptions | undefined,
+      call: CallState,
+    ): Promise<unknown> {
       const now = Date.now();
       const order = health
         .map((state, i) => ({ state, i }))
@@ -201,15 +371,47 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
       }
       let lastError: unknown;
       for (const { i } of order) {
+        call.signal.throwIfAborted();
+        const limit = limits[i];
+        if (limit !== undefined) await call.withClockStopped(limit.take(call.signal));
+        call.attempts++;
         try {
           return await urls[i]!.request(args as never, requestOptions);
         } catch (error) {
+          call.lastError = error;
           // Errors a URL did not cause (reverts, bad requests, range limits) would fail anywhere.
           if (classifyRpcError(error, args.method) !== "transient") throw error;
           lastError = error;
         }
       }
       throw lastError;
+    }
+
+    async function withRetries(
+      args: RequestArgs,
+      requestOptions: EIP1193RequestOptions | undefined,
+      call: CallState,
+    ): Promise<unknown> {
+      for (let n = 0; ; n++) {
+        try {
+          return await attempt(args, requestOptions, call);
+        } catch (error) {
+          const retryable = classifyRpcError(error, args.method) === "transient";
+          if (!retryable || n >= retryCount || call.signal.aborted) throw error;
+          const backoff = retryDelayMs * 2 ** n * (1 + Math.random() * 0.25);
+          const delay = Math.min(Math.max(backoff, retryAfterMs(error) ?? 0), maxRetryDelayMs);
+          log?.warn(
+            {
+              method: args.method,
+              attempt: n + 1,
+              delayMs: Math.round(delay),
+              error: errorText(error),
+            },
+            "rpc request failed; retrying",
+          );
+          await sleep(delay, call.signal);
+        }
+      }
     }
 
     return createTransport(
@@ -220,26 +422,11 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
         retryCount: 0,
         timeout,
         request: (async (args: RequestArgs, requestOptions?: EIP1193RequestOptions) => {
-          const signal = requestOptions?.signal;
-          for (let n = 0; ; n++) {
-            try {
-              return await attempt(args, requestOptions);
-            } catch (error) {
-              const retryable = classifyRpcError(error, args.method) === "transient";
-              if (!retryable || n >= retryCount || signal?.aborted) throw error;
-              const backoff = retryDelayMs * 2 ** n * (1 + Math.random() * 0.25);
-              const delay = Math.min(Math.max(backoff, retryAfterMs(error) ?? 0), maxRetryDelayMs);
-              log?.warn(
-                {
-                  method: args.method,
-                  attempt: n + 1,
-                  delayMs: Math.round(delay),
-                  error: errorText(error),
-                },
-                "rpc request failed; retrying",
-              );
-              await sleep(delay, signal);
-            }
+          const call = startCall(args.method, deadlineMs, requestOptions?.signal);
+          try {
+            return await Promise.race([withRetries(args, requestOptions, call), call.expired]);
+          } finally {
+            call.end();
           }
         }) as EIP1193RequestFn,
       },

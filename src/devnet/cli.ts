@@ -1,18 +1,25 @@
 /** `npm run devnet`: starts the demo chains with live trading and keeps them up until SIGINT/SIGTERM. */
 import { parseArgs } from "node:util";
 import { NETWORKS, type NetworkName } from "../domain/types.js";
+import { DEVNET_PROFILES, type DevnetPools, type DevnetProfile } from "./devnetProfiles.js";
 import { startDevnet } from "./startDevnet.js";
 
-const USAGE = `usage: npm run devnet -- [--networks bsc,eth,polygon] [--seed 1] [--days 7] [--swaps 3000]
-                         [--traders 60] [--interval 3000] [--data-dir .data/devnet]`;
+const USAGE = `usage: npm run devnet -- [--profile demo|dense] [--networks bsc,eth,polygon] [--seed 1]
+                         [--days 7] [--swaps 3000] [--traders 60] [--swaps-per-block 8]
+                         [--pools all|main|one] [--interval 3000] [--data-dir .data/devnet]
+  --profile dense: one day of 100,000 trades by 250 traders, ~150 a block, on the main pairs
+                   (the other options override its defaults)`;
 
 const { values } = parseArgs({
   options: {
+    profile: { type: "string" },
     networks: { type: "string" },
     seed: { type: "string" },
     days: { type: "string" },
     swaps: { type: "string" },
     traders: { type: "string" },
+    "swaps-per-block": { type: "string" },
+    pools: { type: "string" },
     interval: { type: "string" },
     "data-dir": { type: "string" },
     help: { type: "boolean", short: "h" },
@@ -41,16 +48,32 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 
+const profile = values.profile;
+if (profile !== undefined && !(DEVNET_PROFILES as readonly string[]).includes(profile)) {
+  console.error(`unknown profile ${profile}; expected one of ${DEVNET_PROFILES.join(", ")}\n${USAGE}`);
+  process.exit(2);
+}
+
+const pools = values.pools;
+if (pools !== undefined && !["all", "main", "one"].includes(pools)) {
+  console.error(`unknown --pools ${pools}; expected all, main or one\n${USAGE}`);
+  process.exit(2);
+}
+
 const started = Date.now();
 const log = (message: string) =>
   console.log(`${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s ${message}`);
+const liveIntervalMs = number("interval", values.interval) ?? 3000;
 const options = {
+  ...(profile === undefined ? {} : { profile: profile as DevnetProfile }),
   ...(networks === undefined ? {} : { networks: networks as NetworkName[] }),
+  ...(pools === undefined ? {} : { pools: pools as DevnetPools }),
   ...optional("seed", number("seed", values.seed)),
   ...optional("days", number("days", values.days)),
   ...optional("swapsPerNetwork", number("swaps", values.swaps)),
   ...optional("traders", number("traders", values.traders)),
-  ...optional("liveIntervalMs", number("interval", values.interval) ?? 3000),
+  ...optional("swapsPerBlock", number("swaps-per-block", values["swaps-per-block"])),
+  liveIntervalMs,
   ...(values["data-dir"] === undefined ? {} : { dataDir: values["data-dir"] }),
   log,
 };
@@ -71,17 +94,15 @@ for (const chain of devnet.chains) {
     `  history: ${h.trades} trades, ${h.swapLogs} swaps, ${h.blocks} blocks (#${h.fromBlock}-#${h.toBlock}), ` +
       `${new Date(h.fromTimestamp * 1000).toISOString()} .. ${new Date(h.toTimestamp * 1000).toISOString()}, ${h.ms} ms`,
   );
-  console.log(
-    `  unlisted: ${Object.entries(chain.unlisted)
-      .map(([s, a]) => `${s} ${a}`)
-      .join(", ")}`,
-  );
-  console.log(`  thin pool: ${chain.thinPool}`);
+  console.log(`  pools: ${chain.pools.length}, traders: ${chain.traders.length}`);
+  const unlisted = Object.entries(chain.unlisted);
+  if (unlisted.length > 0) console.log(`  unlisted: ${unlisted.map(([s, a]) => `${s} ${a}`).join(", ")}`);
+  if (chain.pools.some((p) => p.thin)) console.log(`  thin pool: ${chain.thinPool}`);
 }
 console.log(`\nmanifest: ${devnet.manifestPath}`);
 console.log(
   `compile ${devnet.timings.compileMs} ms (${devnet.timings.compileSource}), ready in ${devnet.timings.totalMs} ms; ` +
-    `live trading every ~${options.liveIntervalMs} ms. Ctrl-C stops.`,
+    `${liveIntervalMs > 0 ? `live trading every ~${liveIntervalMs} ms` : "no live trading"}. Ctrl-C stops.`,
 );
 
 const shutdown = async (signal: string) => {

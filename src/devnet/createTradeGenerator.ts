@@ -99,7 +99,13 @@ export function createTradeGenerator(
         case "ethOut":
           return plan(trader, "tokensForEth", pickRoute(byKind.ethOut), sizeUsd(prng, sizeFactor));
         case "multiHop":
-          return plan(trader, "tokensForTokens", pickRoute(byKind.multiHop), sizeUsd(prng, sizeFactor));
+          // A one-pair market has no multi-hop route: its share trades directly.
+          return plan(
+            trader,
+            "tokensForTokens",
+            pickRoute(byKind.multiHop.length > 0 ? byKind.multiHop : byKind.direct),
+            sizeUsd(prng, sizeFactor),
+          );
         default:
           return plan(trader, "tokensForTokens", pickRoute(byKind.direct), sizeUsd(prng, sizeFactor));
       }

@@ -37,8 +37,9 @@ export interface SimulateHistoryOptions {
 }
 
 const DAY = 86_400;
-// Keeps each eth_getLogs answer well under viem's 10 MB response limit.
-const LOG_CHUNK_BLOCKS = 200n;
+// Keeps each eth_getLogs answer well under viem's 10 MB response limit (a Swap log is ~0.7 KB).
+const MAX_LOG_CHUNK_BLOCKS = 200;
+const LOGS_PER_CHUNK = 4000;
 
 /**
  * Mines `days` of trading ending at `endTimestamp`: blocks spread over the period with a daily
@@ -105,8 +106,12 @@ export async function simulateHistory(
   await writer.assertPoolEmpty();
   // Every hop of every trade must have emitted a Swap: counting them is far cheaper than receipts.
   let swapLogs = 0;
-  for (let from = fromBlock; from <= toBlock; from += LOG_CHUNK_BLOCKS) {
-    const to = from + LOG_CHUNK_BLOCKS - 1n < toBlock ? from + LOG_CHUNK_BLOCKS - 1n : toBlock;
+  const fullest = perSlot.reduce((max, n) => Math.max(max, n), 0);
+  const chunk = BigInt(
+    Math.max(1, Math.min(MAX_LOG_CHUNK_BLOCKS, Math.floor(LOGS_PER_CHUNK / (2 * fullest)))),
+  );
+  for (let from = fromBlock; from <= toBlock; from += chunk) {
+    const to = from + chunk - 1n < toBlock ? from + chunk - 1n : toBlock;
     swapLogs += (await writer.client.getLogs({ event: swapEvent, fromBlock: from, toBlock: to })).length;
   }
   if (swapLogs !== expectedSwapLogs) {

@@ -1,9 +1,11 @@
 import { resolve } from "node:path";
 import type { NetworkConfig } from "../config/types.js";
 import { NETWORKS, type NetworkName } from "../domain/types.js";
+import { buildDensePreset } from "./buildDensePreset.js";
 import { buildNetworkConfig } from "./buildNetworkConfig.js";
 import { type CompiledContracts, compileContracts } from "./compileContracts.js";
-import { DEVNET_PRESETS } from "./devnetPresets.js";
+import { DEVNET_PRESETS, type DevnetPreset } from "./devnetPresets.js";
+import { DEVNET_PROFILE_DEFAULTS, type DevnetPools, type DevnetProfile } from "./devnetProfiles.js";
 import { type DevnetChainHandle, type DevnetChainInfo, startDevnetChain } from "./startDevnetChain.js";
 import type { LiveTrading } from "./startLiveTrading.js";
 import { loadUniswapArtifacts } from "./uniswapArtifacts.js";
@@ -11,11 +13,17 @@ import { writeManifest } from "./writeManifest.js";
 
 /** Options of the demo devnet. */
 export interface StartDevnetOptions {
+  /**
+   * "demo" (default): the defaults below, on every pool of the preset. "dense": one day of
+   * 100,000 trades by 250 traders, about 150 a block, on each listed token's main pairs only
+   * (see DEVNET_PROFILE_DEFAULTS); the options below override the profile's defaults.
+   */
+  profile?: DevnetProfile;
   /** Default: all three (bsc 56, eth 1, polygon 137). */
   networks?: NetworkName[];
   /** Seed of everything random: the same seed gives the same chains (default 1). */
   seed?: number;
-  /** Days of history ending now (default 7). */
+  /** Days of history ending now, fractions allowed (default 7). */
   days?: number;
   /** Swap transactions in each network's history (default 3,000). */
   swapsPerNetwork?: number;
@@ -23,6 +31,8 @@ export interface StartDevnetOptions {
   traders?: number;
   /** Average trades per history block: fewer, fuller blocks build faster (default 8). */
   swapsPerBlock?: number;
+  /** Which pools to seed and trade (default "all"; the dense profile's "main"); "one" makes a one-pair chain. */
+  pools?: DevnetPools;
   /** Average milliseconds between live blocks; 0 = no live trading (default 3,000). */
   liveIntervalMs?: number;
   /** Where the manifest goes (default ".data/devnet"). */
@@ -55,11 +65,17 @@ export interface Devnet {
  */
 export async function startDevnet(options: StartDevnetOptions = {}): Promise<Devnet> {
   const started = performance.now();
+  const profile = DEVNET_PROFILE_DEFAULTS[options.profile ?? "demo"];
+  if (profile === undefined) throw new Error(`startDevnet: unknown profile ${String(options.profile)}`);
   const networks = options.networks ?? [...NETWORKS];
   const seed = options.seed ?? 1;
-  const days = options.days ?? 7;
-  const trades = options.swapsPerNetwork ?? 3000;
-  const traders = options.traders ?? 60;
+  const days = options.days ?? profile.days;
+  const trades = options.swapsPerNetwork ?? profile.swapsPerNetwork;
+  const traders = options.traders ?? profile.traders;
+  const swapsPerBlock = options.swapsPerBlock ?? profile.swapsPerBlock;
+  const pools = options.pools ?? profile.pools;
+  const presetOf = (network: NetworkName): DevnetPreset =>
+    pools === "all" ? DEVNET_PRESETS[network] : buildDensePreset(DEVNET_PRESETS[network], pools);
   const liveIntervalMs = options.liveIntervalMs ?? 3000;
   const dataDir = resolve(options.dataDir ?? ".data/devnet");
   const log = options.log ?? (() => {});
@@ -67,6 +83,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   if (!(days > 0)) throw new Error(`startDevnet: days must be positive, got ${days}`);
   if (!Number.isInteger(trades) || trades < 1) throw new Error(`startDevnet: swapsPerNetwork must be >= 1`);
   if (!Number.isInteger(traders) || traders < 1) throw new Error(`startDevnet: traders must be >= 1`);
+  if (!(swapsPerBlock >= 1)) throw new Error(`startDevnet: swapsPerBlock must be >= 1, got ${swapsPerBlock}`);
 
   let compiled: Promise<CompiledContracts> | undefined;
   const bytecode = () => {
@@ -78,12 +95,12 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   const settled = await Promise.allSettled(
     networks.map((network) =>
       startDevnetChain({
-        preset: DEVNET_PRESETS[network],
+        preset: presetOf(network),
         seed,
         days,
         trades,
         traders,
-        ...(options.swapsPerBlock === undefined ? {} : { tradesPerBlock: options.swapsPerBlock }),
+        tradesPerBlock: swapsPerBlock,
         endTimestamp,
         bytecode,
         artifacts,
@@ -100,8 +117,9 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   }
 
   const configs = handles.map((h) =>
-    buildNetworkConfig(h.market, DEVNET_PRESETS[h.info.network], h.info.rpcUrl, {
-      windowDays: days,
+    buildNetworkConfig(h.market, presetOf(h.info.network), h.info.rpcUrl, {
+      // The config counts whole days: a fractional history fits in the next one up.
+      windowDays: Math.ceil(days),
       listTimestamp: endTimestamp,
     }),
   );

@@ -81,6 +81,8 @@ const DAY = 86_400;
 // Every trader holds this much of each token and tens of times more native coin: plenty for the history.
 const TRADER_USD_PER_TOKEN = parseUsd("3000000");
 const TRADER_NATIVE_USD = parseUsd("50000000");
+// 150 traders x 12 tokens x up to 120k gas is 216M, under anvil's 300M block gas limit.
+const TRADERS_FUNDED_PER_BLOCK = 150;
 
 /** Starts anvil for one network, deploys tokens and two DEXes, seeds pools and mines the history. */
 export async function startDevnetChain(options: StartDevnetChainOptions): Promise<DevnetChainHandle> {
@@ -146,20 +148,25 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
     });
     setupHashes.push(...seeded.hashes);
     await writer.mine(genesis + 60);
-    setupHashes.push(
-      ...(await fundTraders(writer, {
-        deployer,
-        traders,
-        tokens: deployed.tokens.values(),
-        usdPerToken: TRADER_USD_PER_TOKEN,
-      })),
-    );
-    await writer.mine(genesis + 120);
+    // A block holds the funding of about 150 traders (one mint or deposit per token each).
+    for (let from = 0, block = 0; from < traders.length; from += TRADERS_FUNDED_PER_BLOCK, block++) {
+      setupHashes.push(
+        ...(await fundTraders(writer, {
+          deployer,
+          traders: traders.slice(from, from + TRADERS_FUNDED_PER_BLOCK),
+          tokens: deployed.tokens.values(),
+          usdPerToken: TRADER_USD_PER_TOKEN,
+        })),
+      );
+      await writer.mine(genesis + 120 + block);
+    }
     await writer.assertPoolEmpty();
     await writer.assertSucceeded(setupHashes);
     await assertPairs(writer, seeded.pools, dexPair);
     const setupMs = Math.round(performance.now() - started);
-    log(`deployed ${deployed.tokens.size} tokens, 2 DEXes, ${seeded.pools.length} pools in ${setupMs} ms`);
+    log(
+      `deployed ${deployed.tokens.size} tokens, 2 DEXes, ${seeded.pools.length} pools, funded ${traders.length} traders in ${setupMs} ms`,
+    );
 
     const market: DevnetMarket = {
       network: preset.network,

@@ -1,6 +1,8 @@
-import { createPublicClient, http } from "viem";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { type Address, createPublicClient, http, numberToHex } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { createRpcClient } from "../../src/chain/createRpcClient.js";
+import { createRpcClient, RpcDeadlineError } from "../../src/chain/createRpcClient.js";
 import { findFreePort } from "../../src/devnet/findFreePort.js";
 import { type Anvil, startAnvil } from "../../src/devnet/startAnvil.js";
 import { type FaultProxy, startFaultProxy } from "./faultProxy.js";
@@ -150,5 +152,189 @@ describe("createRpcClient", () => {
     await expect(plain.getChainId()).rejects.toThrow(/exceeded the size limit/);
     const client = createRpcClient({ urls: [first.url], chainId: CHAIN_ID, retryCount: 0 });
     expect(await client.getChainId()).toBe(CHAIN_ID);
+  });
+});
+
+/** A minimal JSON-RPC server on 127.0.0.1 that records when each call (batched or not) arrived. */
+interface CountingServer {
+  url: string;
+  /** Arrival time (performance.now()) of every call, and the size of the HTTP request's batch. */
+  calls: { at: number; batchSize: number }[];
+  /** When true, requests are accepted and never answered. */
+  hang: boolean;
+  close(): Promise<void>;
+}
+
+async function startCountingServer(): Promise<CountingServer> {
+  const sockets = new Set<Socket>();
+  const state: Omit<CountingServer, "url" | "close"> = { calls: [], hang: false };
+  const read = (req: IncomingMessage) =>
+    new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      req.on("error", reject);
+    });
+  type Call = { id: unknown; method: string };
+  const answer = (call: Call) => ({
+    jsonrpc: "2.0",
+    id: call.id,
+    result: call.method === "eth_chainId" ? numberToHex(CHAIN_ID) : "0x0",
+  });
+  const server = createServer((req, res) => {
+    void read(req).then((text) => {
+      const body = JSON.parse(text) as Call | Call[];
+      const calls = Array.isArray(body) ? body : [body];
+      const at = performance.now();
+      for (const _ of calls) state.calls.push({ at, batchSize: calls.length });
+      if (state.hang) return;
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(Array.isArray(body) ? body.map(answer) : answer(body)));
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(state, {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  });
+}
+
+/** Distinct addresses, so viem neither caches nor deduplicates the calls. */
+const addressOf = (i: number) => numberToHex(i + 1, { size: 20 }) as Address;
+
+describe("createRpcClient: rate limit and deadline", () => {
+  let server: CountingServer;
+  beforeEach(async () => {
+    server = await startCountingServer();
+    return () => server.close();
+  });
+
+  test("behavior: N calls at R per second take at least (N - burst) / R seconds, and all succeed", async () => {
+    const client = createRpcClient({
+      urls: [server.url],
+      chainId: CHAIN_ID,
+      requestsPerSecond: 20,
+      burst: 2,
+    });
+    const start = performance.now();
+    const balances = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => client.getBalance({ address: addressOf(i) })),
+    );
+    const elapsed = performance.now() - start;
+    expect(balances).toEqual(Array(12).fill(0n));
+    expect(elapsed).toBeGreaterThanOrEqual(((12 - 2) / 20) * 1000 - 5);
+    // The server saw them paced: by time t after the start, never more than burst + R * t calls.
+    for (const [k, call] of server.calls.entries()) {
+      expect(k + 1).toBeLessThanOrEqual(2 + Math.floor(((call.at - start) / 1000) * 20 + 1e-6));
+    }
+  });
+
+  test("behavior: calls inside a JSON-RPC batch are counted one by one", async () => {
+    const unlimited = createRpcClient({ urls: [server.url], chainId: CHAIN_ID, batch: true });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => unlimited.getBalance({ address: addressOf(i) })));
+    // Without a limit the twenty calls go out as one batch.
+    expect(server.calls.map((c) => c.batchSize)).toEqual(Array(20).fill(20));
+    server.calls.length = 0;
+
+    const client = createRpcClient({
+      urls: [server.url],
+      chainId: CHAIN_ID,
+      batch: true,
+      requestsPerSecond: 25,
+      burst: 5,
+    });
+    const start = performance.now();
+    await Promise.all(Array.from({ length: 20 }, (_, i) => client.getBalance({ address: addressOf(i) })));
+    expect(performance.now() - start).toBeGreaterThanOrEqual(((20 - 5) / 25) * 1000 - 5);
+    expect(server.calls).toHaveLength(20);
+    // The burst still shares one batch: batching and the limit work together.
+    expect(server.calls[0]?.batchSize).toBe(5);
+  });
+
+  test("behavior: clients of one process share the budget of a URL", async () => {
+    const options = { urls: [server.url], chainId: CHAIN_ID, requestsPerSecond: 16, burst: 1 };
+    const a = createRpcClient(options);
+    const b = createRpcClient(options);
+    const start = performance.now();
+    await Promise.all(
+      Array.from({ length: 9 }, (_, i) => (i % 2 === 0 ? a : b).getBalance({ address: addressOf(i) })),
+    );
+    expect(performance.now() - start).toBeGreaterThanOrEqual(((9 - 1) / 16) * 1000 - 5);
+  });
+
+  test("behavior: waiting for the rate limit does not count against the deadline", async () => {
+    const client = createRpcClient({
+      urls: [server.url],
+      chainId: CHAIN_ID,
+      requestsPerSecond: 10,
+      burst: 1,
+      timeoutMs: 150,
+      deadlineMs: 200,
+      retryCount: 0,
+    });
+    // The last call waits about 0.7 s for its turn, far past the 200 ms deadline, and succeeds.
+    const balances = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => client.getBalance({ address: addressOf(i) })),
+    );
+    expect(balances).toHaveLength(8);
+  });
+
+  test("error: a server that accepts and never answers fails the call at its deadline", async () => {
+    server.hang = true;
+    const client = createRpcClient({
+      urls: [server.url],
+      chainId: CHAIN_ID,
+      timeoutMs: 200,
+      retryCount: 20,
+      retryDelayMs: 50,
+      maxRetryDelayMs: 200,
+      deadlineMs: 700,
+    });
+    const start = performance.now();
+    const error = await client.getChainId().catch((e: unknown) => e);
+    const elapsed = performance.now() - start;
+    expect(error).toBeInstanceOf(RpcDeadlineError);
+    expect((error as RpcDeadlineError).shortMessage).toMatch(
+      /^RPC call eth_chainId did not complete within its 700 ms deadline \(\d+ attempt\(s\)\)\.$/,
+    );
+    expect((error as Error).cause).toBeDefined();
+    expect(elapsed).toBeGreaterThanOrEqual(690);
+    // 21 attempts of 200 ms plus backoff would take over 6 s.
+    expect(elapsed).toBeLessThan(3000);
+    expect(server.calls.length).toBeGreaterThanOrEqual(2);
+  });
+
+  test("args: the default deadline is four times timeoutMs", async () => {
+    server.hang = true;
+    const client = createRpcClient({
+      urls: [server.url],
+      chainId: CHAIN_ID,
+      timeoutMs: 150,
+      retryCount: 50,
+      retryDelayMs: 1,
+      maxRetryDelayMs: 1,
+    });
+    const start = performance.now();
+    await expect(client.getChainId()).rejects.toThrow(/within its 600 ms deadline/);
+    // 51 attempts of 150 ms would take over 7 s.
+    expect(performance.now() - start).toBeLessThan(3500);
+  });
+
+  test("error: invalid limits are refused at creation", () => {
+    expect(() =>
+      createRpcClient({ urls: [server.url], chainId: CHAIN_ID, requestsPerSecond: -1 }),
+    ).toThrowErrorMatchingInlineSnapshot(`[Error: createRpcClient: requestsPerSecond must be >= 0, got -1]`);
+    expect(() =>
+      createRpcClient({ urls: [server.url], chainId: CHAIN_ID, deadlineMs: 0 }),
+    ).toThrowErrorMatchingInlineSnapshot(`[Error: createRpcClient: deadlineMs must be positive, got 0]`);
   });
 });

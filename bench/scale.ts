@@ -1,0 +1,476 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { Agent, get } from "node:http";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createPublicClient, encodeEventTopics, http, type Log, parseEventLogs } from "viem";
+import { pairEventsAbi } from "../src/chain/abis.js";
+import { type Devnet, type StartDevnetOptions, startDevnet } from "../src/devnet/startDevnet.js";
+import { writeManifest } from "../src/devnet/writeManifest.js";
+import { type CountingProxy, startCountingProxy } from "./startCountingProxy.js";
+import {
+  type ChildLogLine,
+  killSwapgraphProcesses,
+  type SwapgraphProcess,
+  startSwapgraphProcess,
+} from "./startSwapgraphProcess.js";
+
+/** One line of a scale table. */
+export interface ScaleRow {
+  metric: string;
+  value: string;
+  reference: string;
+}
+
+/** Options of the scale benchmark. */
+export interface BenchScaleOptions {
+  /** Swap transactions of each dense devnet (default 20,000 and 100,000). */
+  sizes: number[];
+  /** Trades of the one-pair reference chain (default 20,000; 0 skips it). */
+  onePairSwaps?: number;
+  /** Downloads of /api/swaps_24h per size (default 10). */
+  downloads?: number;
+  log?: (message: string) => void;
+}
+
+// 23 hours of history: every trade stays in the API's 24-hour window for the whole run.
+const DAYS = 23 / 24;
+const CACHE_DIR = resolve(new URL("..", import.meta.url).pathname, ".data/cache");
+const DOWNLOAD_TIMEOUT_MS = 120_000;
+// Temp dirs of the run in progress, removed on SIGINT/SIGTERM too.
+const tempDirs = new Set<string>();
+
+function makeTempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.add(dir);
+  return dir;
+}
+
+function removeTempDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  tempDirs.delete(dir);
+}
+
+/**
+ * `npm run bench` (scale part): for each size, a dense one-network (bsc) devnet, a counting
+ * JSON-RPC proxy in front of it and swapgraph in a child process indexing through the proxy.
+ * Backfill throughput is printed next to the raw eth_getLogs + decode rate of the same chain
+ * measured in the same run; then RPC calls and bytes per trade, memory, the /api/swaps_24h
+ * download and /health latency during it. Returns the tables it printed.
+ */
+export async function benchScale(options: BenchScaleOptions): Promise<Map<string, ScaleRow[]>> {
+  const log = options.log ?? ((message: string) => console.log(message));
+  const tables = new Map<string, ScaleRow[]>();
+  const onSignal = (signal: NodeJS.Signals) => {
+    killSwapgraphProcesses();
+    for (const dir of tempDirs) removeTempDir(dir);
+    // The exit hook of startAnvil kills the anvils.
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    for (const size of options.sizes) {
+      const title = `Scale: dense bsc devnet, ${size.toLocaleString("en-US")} swap transactions in 23 h, swapgraph in a child process behind a counting RPC proxy`;
+      try {
+        const rows = await benchSize(size, options.downloads ?? 10, log);
+        tables.set(title, rows);
+        console.log(title);
+        console.table(rows);
+      } catch (error) {
+        process.exitCode = 1;
+        console.log(`${title}: FAILED: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    const onePair = options.onePairSwaps ?? 20_000;
+    if (onePair > 0) {
+      const title = `Reference: one-pair chain, ${onePair.toLocaleString("en-US")} swaps, 50 a block: process start to /ready`;
+      try {
+        const rows = await benchOnePair(onePair, log);
+        tables.set(title, rows);
+        console.log(title);
+        console.table(rows);
+      } catch (error) {
+        process.exitCode = 1;
+        console.log(`${title}: FAILED: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+  return tables;
+}
+
+async function benchSize(
+  size: number,
+  downloads: number,
+  log: (message: string) => void,
+): Promise<ScaleRow[]> {
+  const dir = makeTempDir("swapgraph-bench-scale-");
+  const rows: ScaleRow[] = [];
+  const row = (metric: string, value: string, reference = "") => rows.push({ metric, value, reference });
+  let devnet: Devnet | undefined;
+  let proxy: CountingProxy | undefined;
+  let child: SwapgraphProcess | undefined;
+  try {
+    log(`scale ${size}: building the dense devnet`);
+    const built = await buildDevnet(
+      { profile: "dense", swapsPerNetwork: size, days: DAYS },
+      join(dir, "devnet"),
+      120_000 + size * 10,
+    );
+    devnet = built.devnet;
+    const chain = devnet.chains[0]!;
+    const history = chain.history;
+    row(
+      "devnet build",
+      `${seconds(built.ms)} s`,
+      `${history.blocks} blocks, ${Math.round(size / history.blocks)} trades a block, ${history.swapLogs} swaps, ${chain.pools.length} pools, ${chain.traders.length} traders`,
+    );
+
+    log(`scale ${size}: raw eth_getLogs + decode`);
+    const raw = await measureRaw(chain.rpcUrl, history.fromBlock, history.toBlock, size, history.blocks);
+
+    proxy = await startCountingProxy(chain.rpcUrl);
+    const configPath = join(dir, "manifest.json");
+    await writeManifest(configPath, [{ ...devnet.networks[0]!, rpcUrls: [proxy.url] }]);
+    const dataDir = join(dir, "data");
+    mkdirSync(dataDir);
+    log(`scale ${size}: swapgraph backfill`);
+    child = await startSwapgraphProcess({ configPath, dataDir });
+    const readyTimeoutMs = 120_000 + size * 5;
+    const readyAt = await child.waitForReady(readyTimeoutMs).catch((error: unknown) => {
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${child?.tail() ?? ""}`);
+    });
+    const counts = proxy.counts();
+    const httpRequests = proxy.httpRequests;
+    const rssBackfill = child.rssBytes();
+    const servingAt = child.servingAt() ?? child.spawnedAt;
+    const backfillMs = readyAt - servingAt;
+    const backfillRate = size / (backfillMs / 1000);
+    const rawRate = size / (raw.totalMs / 1000);
+    row(
+      "backfill: start of indexing to /ready 200",
+      `${seconds(backfillMs)} s, ${Math.round(backfillRate)} trades/s`,
+      `raw getLogs + decode: ${seconds(raw.totalMs)} s (${seconds(raw.fetchMs)} fetch + ${seconds(raw.decodeMs)} decode), ${Math.round(rawRate)} trades/s; ratio ${(backfillRate / rawRate).toFixed(2)}`,
+    );
+    const done = lastLog(child.logs, (line) => line.msg === "backfill reached the head");
+    row(
+      "backfill: as the indexer logs it",
+      done === undefined
+        ? "no 'backfill reached the head' line"
+        : `${String(done.line.trades)} trades in ${String(done.line.seconds)} s, ${String(done.line.tradesPerSecond)} trades/s`,
+      `${raw.logs} Swap+Sync logs in ${raw.calls} getLogs calls of ${raw.chunkBlocks} blocks`,
+    );
+    row(
+      "process start to /ready 200",
+      `${seconds(readyAt - child.spawnedAt)} s`,
+      "includes node + tsx start-up",
+    );
+
+    let totalCalls = 0;
+    let totalBytes = 0;
+    for (const count of counts.values()) {
+      totalCalls += count.calls;
+      totalBytes += count.bytes;
+    }
+    row(
+      "RPC, all methods",
+      `${perTrade(totalCalls, size)} calls/trade, ${perTrade(totalBytes, size, 0)} B/trade`,
+      `${totalCalls} calls in ${httpRequests} HTTP requests, ${mb(totalBytes)} MB`,
+    );
+    for (const [method, count] of [...counts].sort((a, b) => b[1].bytes - a[1].bytes)) {
+      row(
+        `RPC ${method}`,
+        `${perTrade(count.calls, size)} calls/trade, ${perTrade(count.bytes, size, 0)} B/trade`,
+        `${count.calls} calls, ${mb(count.bytes)} MB`,
+      );
+    }
+
+    log(`scale ${size}: /api/swaps_24h x ${downloads} with /health polled every 5 ms`);
+    const swapsUrl = `${child.baseUrl}/api/swaps_24h?network=bsc`;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const healthAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const results: Download[] = [];
+    const health: number[] = [];
+    try {
+      for (let i = 0; i < downloads; i++) {
+        const poller = pollHealth(`${child.baseUrl}/health`, healthAgent);
+        try {
+          results.push(await download(swapsUrl, agent, {}));
+        } finally {
+          health.push(...(await poller.stop()));
+        }
+      }
+      const rssDownloads = child.rssBytes();
+      row("RSS after backfill", rssBackfill === undefined ? "n/a" : `${mb(rssBackfill)} MB`);
+      row(
+        `RSS after ${downloads} downloads of /api/swaps_24h`,
+        rssDownloads === undefined ? "n/a" : `${mb(rssDownloads)} MB`,
+      );
+      const first = results[0];
+      if (first !== undefined) {
+        row(
+          "/api/swaps_24h, first download",
+          `TTFB ${ms(first.ttfbMs)} ms, total ${ms(first.totalMs)} ms`,
+          `${mb(first.bytes)} MB, status ${first.status}`,
+        );
+      }
+      const rest = results.slice(1);
+      if (rest.length > 0) {
+        row(
+          `/api/swaps_24h, median of the other ${rest.length}`,
+          `TTFB ${ms(median(rest.map((r) => r.ttfbMs)))} ms, total ${ms(median(rest.map((r) => r.totalMs)))} ms`,
+          `max total ${ms(Math.max(...rest.map((r) => r.totalMs)))} ms`,
+        );
+      }
+      const gzip = await download(swapsUrl, agent, { "accept-encoding": "gzip" });
+      row(
+        "/api/swaps_24h, gzip",
+        `TTFB ${ms(gzip.ttfbMs)} ms, total ${ms(gzip.totalMs)} ms`,
+        `${mb(gzip.bytes)} MB on the wire`,
+      );
+      row(
+        "/health while /api/swaps_24h streams",
+        `p99 ${ms(percentile(health, 0.99))} ms, max ${ms(Math.max(0, ...health))} ms`,
+        `p50 ${ms(percentile(health, 0.5))} ms, ${health.length} polls`,
+      );
+      const elements = await countElements(swapsUrl);
+      row("/api/swaps_24h elements", String(elements), `expected ${size} (every trade of the 23 h)`);
+    } finally {
+      agent.destroy();
+      healthAgent.destroy();
+    }
+    return rows;
+  } finally {
+    await child?.stop();
+    await proxy?.close();
+    await devnet?.stop();
+    removeTempDir(dir);
+  }
+}
+
+async function benchOnePair(swaps: number, log: (message: string) => void): Promise<ScaleRow[]> {
+  const dir = makeTempDir("swapgraph-bench-onepair-");
+  let devnet: Devnet | undefined;
+  let child: SwapgraphProcess | undefined;
+  try {
+    log(`one pair ${swaps}: building the devnet`);
+    const built = await buildDevnet(
+      { profile: "dense", pools: "one", swapsPerNetwork: swaps, swapsPerBlock: 50, days: DAYS },
+      join(dir, "devnet"),
+      120_000 + swaps * 10,
+    );
+    devnet = built.devnet;
+    const dataDir = join(dir, "data");
+    mkdirSync(dataDir);
+    log(`one pair ${swaps}: swapgraph start to /ready`);
+    child = await startSwapgraphProcess({ configPath: devnet.manifestPath, dataDir });
+    const readyAt = await child.waitForReady(120_000 + swaps * 5).catch((error: unknown) => {
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${child?.tail() ?? ""}`);
+    });
+    const history = devnet.chains[0]!.history;
+    return [
+      {
+        metric: "process start to /ready 200",
+        value: `${seconds(readyAt - child.spawnedAt)} s`,
+        reference: "target <= 4.7 s; Ponder 1.0 ~47 s (FACTS.md, not measured in this run)",
+      },
+      {
+        metric: "devnet build",
+        value: `${seconds(built.ms)} s`,
+        reference: `${history.blocks} blocks, ${history.swapLogs} swaps on 1 pool`,
+      },
+    ];
+  } finally {
+    await child?.stop();
+    await devnet?.stop();
+    removeTempDir(dir);
+  }
+}
+
+async function buildDevnet(
+  options: StartDevnetOptions,
+  dataDir: string,
+  timeoutMs: number,
+): Promise<{ devnet: Devnet; ms: number }> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const building = startDevnet({
+    networks: ["bsc"],
+    liveIntervalMs: 0,
+    dataDir,
+    cacheDir: CACHE_DIR,
+    ...options,
+  });
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`devnet not built within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    const devnet = await Promise.race([building, timeout]);
+    return { devnet, ms: performance.now() - started };
+  } catch (error) {
+    // A late devnet must still be stopped (its anvil would otherwise live until we exit).
+    void building.then((late) => late.stop()).catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+interface RawRate {
+  fetchMs: number;
+  decodeMs: number;
+  totalMs: number;
+  logs: number;
+  calls: number;
+  chunkBlocks: number;
+}
+
+/** eth_getLogs of Swap + Sync over the range in chunks of about 20k logs, then viem's parseEventLogs. */
+async function measureRaw(
+  rpcUrl: string,
+  fromBlock: bigint,
+  toBlock: bigint,
+  trades: number,
+  blocks: number,
+): Promise<RawRate> {
+  const client = createPublicClient({
+    transport: http(rpcUrl, { retryCount: 0, timeout: 120_000, maxResponseBodySize: 512 * 1024 * 1024 }),
+  });
+  const topics = [
+    [
+      encodeEventTopics({ abi: pairEventsAbi, eventName: "Swap" })[0]!,
+      encodeEventTopics({ abi: pairEventsAbi, eventName: "Sync" })[0]!,
+    ],
+  ];
+  // About 2.5 Swap+Sync logs a trade (multi-hop trades have more).
+  const chunkBlocks = Math.max(1, Math.floor(20_000 / Math.max(1, (trades * 2.5) / blocks)));
+  let fetchMs = 0;
+  let decodeMs = 0;
+  let logs = 0;
+  let calls = 0;
+  for (let from = fromBlock; from <= toBlock; from += BigInt(chunkBlocks)) {
+    const to = from + BigInt(chunkBlocks) - 1n < toBlock ? from + BigInt(chunkBlocks) - 1n : toBlock;
+    let started = performance.now();
+    const page = (await client.request({
+      method: "eth_getLogs",
+      params: [{ fromBlock: `0x${from.toString(16)}`, toBlock: `0x${to.toString(16)}`, topics }],
+    })) as Log[];
+    fetchMs += performance.now() - started;
+    calls++;
+    started = performance.now();
+    const decoded = parseEventLogs({ abi: pairEventsAbi, logs: page });
+    decodeMs += performance.now() - started;
+    logs += decoded.length;
+  }
+  return { fetchMs, decodeMs, totalMs: fetchMs + decodeMs, logs, calls, chunkBlocks };
+}
+
+interface Download {
+  status: number;
+  ttfbMs: number;
+  totalMs: number;
+  bytes: number;
+}
+
+/** One GET read to the end without keeping the body: time to first byte, total time, bytes. */
+function download(url: string, agent: Agent, headers: Record<string, string>): Promise<Download> {
+  return new Promise((resolvePromise, reject) => {
+    const started = performance.now();
+    const req = get(url, { agent, headers, timeout: DOWNLOAD_TIMEOUT_MS }, (res) => {
+      let ttfbMs: number | undefined;
+      let bytes = 0;
+      res.on("data", (chunk: Buffer) => {
+        ttfbMs ??= performance.now() - started;
+        bytes += chunk.length;
+      });
+      res.on("end", () =>
+        resolvePromise({
+          status: res.statusCode ?? 0,
+          ttfbMs: ttfbMs ?? performance.now() - started,
+          totalMs: performance.now() - started,
+          bytes,
+        }),
+      );
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`GET ${url} took over ${DOWNLOAD_TIMEOUT_MS} ms`)));
+    req.on("error", reject);
+  });
+}
+
+/** Polls `url` every ~5 ms (one request at a time) until stopped; resolves with the latencies. */
+function pollHealth(url: string, agent: Agent): { stop(): Promise<number[]> } {
+  const latencies: number[] = [];
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const started = performance.now();
+      await new Promise<void>((done) => {
+        const req = get(url, { agent, timeout: 10_000 }, (res) => {
+          res.resume();
+          res.on("end", () => done());
+          res.on("error", () => done());
+        });
+        req.on("timeout", () => req.destroy());
+        req.on("error", () => done());
+      });
+      latencies.push(performance.now() - started);
+      await new Promise((wait) => setTimeout(wait, 5));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      return latencies;
+    },
+  };
+}
+
+/** Elements of the JSON array a URL answers (one parse, outside the timed downloads). */
+async function countElements(url: string): Promise<number> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+  const body = (await response.json()) as unknown;
+  return Array.isArray(body) ? body.length : -1;
+}
+
+function lastLog(
+  logs: readonly ChildLogLine[],
+  match: (line: Record<string, unknown>) => boolean,
+): ChildLogLine | undefined {
+  for (let i = logs.length - 1; i >= 0; i--) if (match(logs[i]!.line)) return logs[i];
+  return undefined;
+}
+
+function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0;
+}
+
+function median(values: readonly number[]): number {
+  return percentile(values, 0.5);
+}
+
+const seconds = (msValue: number) => (msValue / 1000).toFixed(2);
+const ms = (value: number) => value.toFixed(1);
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+const perTrade = (value: number, trades: number, digits = 4) => (value / trades).toFixed(digits);
+
+/** Sizes from BENCH_SCALE_SIZES ("20000,100000" by default). */
+export function scaleSizesFromEnv(env: NodeJS.ProcessEnv = process.env): number[] {
+  const raw = env.BENCH_SCALE_SIZES ?? "20000,100000";
+  const sizes = raw.split(",").map((part) => Number(part.trim()));
+  const bad = sizes.find((size) => !Number.isInteger(size) || size < 1);
+  if (bad !== undefined) throw new Error(`BENCH_SCALE_SIZES must be positive integers, got "${raw}"`);
+  return sizes;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await benchScale({
+    sizes: scaleSizesFromEnv(),
+    onePairSwaps: Number(process.env.BENCH_ONE_PAIR_SWAPS ?? 20_000),
+  });
+}

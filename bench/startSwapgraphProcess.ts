@@ -1,0 +1,171 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { get } from "node:http";
+import { createInterface } from "node:readline";
+import { findFreePort } from "../src/devnet/findFreePort.js";
+
+/** One JSON log line of the child (pino), with the bench clock's time it was read at. */
+export interface ChildLogLine {
+  readAt: number;
+  line: Record<string, unknown>;
+}
+
+/** A swapgraph child process (`node --import tsx src/start.ts --config ...`). */
+export interface SwapgraphProcess {
+  pid: number;
+  baseUrl: string;
+  /** performance.now() just before the spawn. */
+  spawnedAt: number;
+  /** performance.now() when the "swapgraph is serving on" banner was read: indexing has started. */
+  servingAt(): number | undefined;
+  /** Every JSON log line so far. */
+  logs: ChildLogLine[];
+  /** The last lines of stdout and stderr, for error messages. */
+  tail(): string;
+  /** Resolves with performance.now() at the first /ready 200; rejects on timeout or exit. */
+  waitForReady(timeoutMs: number): Promise<number>;
+  /** Resident set size from /proc/<pid>/status, in bytes (undefined off Linux). */
+  rssBytes(): number | undefined;
+  /** SIGTERM, then SIGKILL after 5 s; safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/** Kills every swapgraph child still running; for signal handlers. */
+export function killSwapgraphProcesses(): void {
+  for (const child of running) child.kill("SIGKILL");
+}
+
+/** Starts swapgraph on a free port with its SQLite store in `dataDir`, indexing what `configPath` names. */
+export async function startSwapgraphProcess(options: {
+  configPath: string;
+  dataDir: string;
+}): Promise<SwapgraphProcess> {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on("exit", killSwapgraphProcesses);
+  }
+  const port = await findFreePort();
+  // Only what this run sets: no database URL (a shared PostgreSQL would hold earlier runs' data).
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of ["DATABASE_URL", "SWAPGRAPH_CONFIG", "SWAPGRAPH_ROLE", "HOST"]) delete env[key];
+  Object.assign(env, {
+    NODE_ENV: "production",
+    PORT: String(port),
+    SWAPGRAPH_DATA_DIR: options.dataDir,
+    LOG_LEVEL: "info",
+  });
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, ["--import", "tsx", "src/start.ts", "--config", options.configPath], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (child.pid === undefined) throw new Error("swapgraph child could not be started");
+  running.add(child);
+  const watchdog = spawnWatchdog(child.pid);
+  let exitCode: number | null | undefined;
+  const exited = new Promise<void>((resolve) => {
+    child.once("exit", (code, signal) => {
+      exitCode = code ?? (signal === null ? null : -1);
+      running.delete(child);
+      watchdog?.kill("SIGKILL");
+      resolve();
+    });
+  });
+
+  const lastLines: string[] = [];
+  const remember = (line: string) => {
+    lastLines.push(line.length > 400 ? `${line.slice(0, 400)}...` : line);
+    if (lastLines.length > 30) lastLines.shift();
+  };
+  const logs: ChildLogLine[] = [];
+  let servingAt: number | undefined;
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    const readAt = performance.now();
+    if (line.startsWith("{")) {
+      try {
+        logs.push({ readAt, line: JSON.parse(line) as Record<string, unknown> });
+      } catch {
+        // Not JSON after all: keep it only in the tail.
+      }
+    } else if (servingAt === undefined && line.startsWith("swapgraph is serving on")) {
+      servingAt = readAt;
+    }
+    remember(line);
+  });
+  createInterface({ input: child.stderr }).on("line", remember);
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      if (exitCode === undefined) {
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+    })();
+    return stopping;
+  };
+
+  return {
+    pid: child.pid,
+    baseUrl,
+    spawnedAt,
+    servingAt: () => servingAt,
+    logs,
+    tail: () => lastLines.join("\n"),
+    async waitForReady(timeoutMs) {
+      const deadline = performance.now() + timeoutMs;
+      for (;;) {
+        if (exitCode !== undefined) throw new Error(`swapgraph exited with ${exitCode} before /ready`);
+        const status = await statusOf(`${baseUrl}/ready`);
+        if (status === 200) return performance.now();
+        if (performance.now() > deadline) throw new Error(`swapgraph not ready within ${timeoutMs} ms`);
+        await Promise.race([new Promise((resolve) => setTimeout(resolve, 20)), exited]);
+      }
+    },
+    rssBytes() {
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+        const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+        return kb === undefined ? undefined : Number(kb) * 1024;
+      } catch {
+        return undefined;
+      }
+    },
+    stop,
+  };
+}
+
+/** The HTTP status of a GET (0 when nothing answers). */
+function statusOf(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = get(url, { timeout: 2000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("timeout", () => req.destroy());
+    req.on("error", () => resolve(0));
+  });
+}
+
+/**
+ * The child must not outlive the bench when the bench is SIGKILLed (no exit hook runs then): a
+ * tiny shell reads a pipe from us and kills the child when the pipe closes (as startAnvil does).
+ */
+function spawnWatchdog(pid: number): ChildProcess | undefined {
+  if (process.platform === "win32") return undefined;
+  const watchdog = spawn("/bin/sh", ["-c", `while read -r _; do :; done; kill -9 ${pid} 2>/dev/null`], {
+    stdio: ["pipe", "ignore", "ignore"],
+  });
+  watchdog.on("error", () => {});
+  watchdog.unref();
+  (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  return watchdog;
+}
