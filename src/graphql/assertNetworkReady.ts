@@ -1,4 +1,4 @@
-import type { MarketReader } from "../domain/market.js";
+import type { MarketReader, NetworkStatus } from "../domain/market.js";
 import type { NetworkName } from "../domain/types.js";
 import { NotReadyError } from "../errors.js";
 
@@ -9,17 +9,53 @@ export function assertNetworkConfigured(reader: MarketReader, network: NetworkNa
   }
 }
 
-/** Throws NotReadyError (503) unless the network is configured, caught up and not halted. */
-export function assertNetworkReady(reader: MarketReader, network: NetworkName): void {
-  assertNetworkConfigured(reader, network);
-  const status = reader.status(network);
+/** Whole seconds since the indexed block last equalled the head, or undefined before it ever did. */
+export function dataAgeSeconds(status: NetworkStatus, nowMs: number): number | undefined {
+  if (status.syncedAt === undefined) return undefined;
+  return Math.max(0, Math.floor((nowMs - status.syncedAt) / 1000));
+}
+
+/**
+ * Why market queries on a network cannot be answered at `nowMs`, or undefined when they can:
+ * never finished its backfill, halted, or data older than `maxStalenessSeconds`. A degraded
+ * network (RPC outage) whose data is still fresh answers.
+ */
+export function findNotReadyReason(
+  status: NetworkStatus,
+  maxStalenessSeconds: number,
+  nowMs: number,
+): NotReadyError | undefined {
+  const { network } = status;
+  const details = status.error === undefined ? {} : { details: status.error };
   // The status text may name internals (RPC URLs, SQL): it goes to GraphQL `status`, not here.
-  if (status.error !== undefined) {
-    throw new NotReadyError(`Network ${network} is temporarily unavailable; retry later.`, {
-      details: status.error,
-    });
+  if (status.halted) {
+    return new NotReadyError(`Network ${network} is temporarily unavailable; retry later.`, details);
   }
   if (!status.ready) {
-    throw new NotReadyError(`Network ${network} is still being indexed; retry in a few minutes.`);
+    return new NotReadyError(`Network ${network} is still being indexed; retry in a few minutes.`);
   }
+  // No syncedAt on a ready network means its age is unknown (a writer that never recorded one):
+  // readiness alone decides then, rather than refusing data that may well be current.
+  const age = dataAgeSeconds(status, nowMs);
+  if (age !== undefined && age > maxStalenessSeconds) {
+    return new NotReadyError(
+      `Network ${network}'s indexed data is ${age} seconds old, beyond its ${maxStalenessSeconds}-second freshness limit; retry later.`,
+      details,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Throws NotReadyError (503) unless the network is configured, has finished its backfill, is not
+ * halted and its data is not older than its `maxStalenessSeconds` at `nowMs` (default: now).
+ */
+export function assertNetworkReady(reader: MarketReader, network: NetworkName, nowMs = Date.now()): void {
+  assertNetworkConfigured(reader, network);
+  const reason = findNotReadyReason(
+    reader.status(network),
+    reader.getConfig(network).maxStalenessSeconds,
+    nowMs,
+  );
+  if (reason !== undefined) throw reason;
 }

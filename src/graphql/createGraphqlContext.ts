@@ -19,13 +19,16 @@ export interface GraphqlContext {
   peekToken: (network: NetworkName, ref: TokenRef) => Token | undefined;
   /** Unix seconds when the request started: one clock for the whole request. */
   now: number;
+  /** The same instant in unix milliseconds (data age and freshness are judged against it). */
+  nowMs: number;
 }
 
 /** Creates the context of one GraphQL request (loaders must never outlive a request). */
 export function createGraphqlContext(
   reader: MarketReader,
-  options: { logger?: Logger; now?: number } = {},
+  options: { logger?: Logger; nowMs?: number } = {},
 ): GraphqlContext {
+  const nowMs = options.nowMs ?? Date.now();
   const loaders = new Map<NetworkName, DataLoader<TokenRef, Token>>();
   const loaded = new Map<string, Token>();
 
@@ -40,7 +43,8 @@ export function createGraphqlContext(
 
   return {
     reader,
-    now: options.now ?? Math.floor(Date.now() / 1000),
+    now: Math.floor(nowMs / 1000),
+    nowMs,
     tokens,
     async preloadTokens(network, refs) {
       const missing = [...new Set(refs)].filter((ref) => !loaded.has(`${network}:${ref}`));

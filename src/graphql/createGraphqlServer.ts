@@ -59,7 +59,8 @@ function toYogaLogger(logger: Logger): YogaLogger {
         return;
       }
       const cause = first instanceof GraphQLError ? (first.originalError ?? first) : first;
-      const expected = cause instanceof SwapgraphError && cause.status < 500;
+      // NOT_READY (backfilling, halted, stale) is a state the indexer logs, not a failure per request.
+      const expected = cause instanceof SwapgraphError && (cause.status < 500 || cause.code === "NOT_READY");
       child[expected ? "debug" : level]({ err: cause }, rest.map(String).join(" ") || first.message);
     };
   return { debug: forward("debug"), info: forward("info"), warn: forward("warn"), error: forward("error") };

@@ -1,9 +1,9 @@
-import type { MarketReader } from "../domain/market.js";
-import type { NetworkName, TokenRef, Trade } from "../domain/types.js";
+import type { MarketReader, TradePageQuery } from "../domain/market.js";
+import type { Address, NetworkName, TokenRef, Trade } from "../domain/types.js";
 import { BadRequestError } from "../errors.js";
 import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
 import { findSymbol, parseTokenInput } from "./resolveToken.js";
-import { decodeSwapCursor, encodeSwapCursor, type SwapPosition } from "./swapCursor.js";
+import { decodeSwapCursor, encodeSwapCursor } from "./swapCursor.js";
 
 /** Arguments of the swaps query (null where GraphQL passes an explicit null). */
 export interface SwapsArgs {
@@ -14,6 +14,7 @@ export interface SwapsArgs {
   trader?: string | null | undefined;
   first?: number | null | undefined;
   after?: string | null | undefined;
+  atBlock?: bigint | null | undefined;
 }
 
 /** A Relay-style page of swaps (edge cursors are derived from the node when asked for). */
@@ -26,26 +27,6 @@ export interface SwapPage {
 export const MAX_SWAPS_PAGE = 1000;
 const DAY = 86_400;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-
-// Strictly after `position` in (blockNumber, txIndex) order.
-function isAfter(trade: Trade, position: SwapPosition): boolean {
-  return (
-    trade.blockNumber > position.blockNumber ||
-    (trade.blockNumber === position.blockNumber && trade.txIndex > position.txIndex)
-  );
-}
-
-// First index strictly after `position` (trades ascend by blockNumber, then txIndex).
-function firstAfter(trades: readonly Trade[], position: SwapPosition): number {
-  let lo = 0;
-  let hi = trades.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (isAfter(trades[mid]!, position)) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
 
 function tokenFilter(reader: MarketReader, network: NetworkName, value: string): TokenRef {
   const input = parseTokenInput(value, "token");
@@ -61,47 +42,47 @@ function tokenFilter(reader: MarketReader, network: NetworkName, value: string):
 
 /**
  * One page of the swaps with from <= timestamp < to (default: the last 24 hours), optionally of
- * one token or trader, after a cursor; throws 400 for bad arguments, 503 when not ready.
+ * one token or trader, after a cursor, at or below a block: one keyset read of first + 1 rows
+ * from the store (the extra row tells whether a next page exists). Throws 400 for bad
+ * arguments, 503 when the network is not ready or its data is stale at `nowMs`.
  */
-export function listSwaps(reader: MarketReader, args: SwapsArgs, now: number): SwapPage {
+export async function listSwaps(reader: MarketReader, args: SwapsArgs, nowMs: number): Promise<SwapPage> {
   const { network } = args;
   assertNetworkConfigured(reader, network);
   const first = args.first ?? 100;
   if (!Number.isInteger(first) || first < 1 || first > MAX_SWAPS_PAGE) {
     throw new BadRequestError(`first must be between 1 and ${MAX_SWAPS_PAGE}.`);
   }
-  const from = args.from ?? now - DAY;
-  const to = args.to ?? Number.MAX_SAFE_INTEGER;
-  if (from > to) throw new BadRequestError("from must not be later than to.");
-  let trader: string | undefined;
+  const from = args.from ?? Math.floor(nowMs / 1000) - DAY;
+  const to = args.to ?? undefined;
+  if (to !== undefined && from > to) throw new BadRequestError("from must not be later than to.");
+  let sender: Address | undefined;
   if (args.trader !== undefined && args.trader !== null) {
     if (!ADDRESS.test(args.trader)) {
       throw new BadRequestError("trader must be an address: 0x followed by 40 hex digits.");
     }
-    trader = args.trader.toLowerCase();
+    sender = args.trader.toLowerCase() as Address;
   }
+  const atBlock = args.atBlock ?? undefined;
+  if (atBlock !== undefined && atBlock < 0n) throw new BadRequestError("atBlock must not be negative.");
   const token =
     args.token === undefined || args.token === null ? undefined : tokenFilter(reader, network, args.token);
   const after = args.after === undefined || args.after === null ? undefined : decodeSwapCursor(args.after);
-  assertNetworkReady(reader, network);
+  assertNetworkReady(reader, network, nowMs);
 
-  // The cursor's timestamp narrows the read: nothing before it can come after it.
-  const trades = reader.listTrades(network, {
-    from: after === undefined ? from : Math.max(from, after.timestamp),
-    to,
-  });
-  const edges: SwapPage["edges"] = [];
-  let hasNextPage = false;
-  for (let i = after === undefined ? 0 : firstAfter(trades, after); i < trades.length; i++) {
-    const trade = trades[i]!;
-    if (trader !== undefined && trade.sender !== trader) continue;
-    if (token !== undefined && trade.tokenIn !== token && trade.tokenOut !== token) continue;
-    if (edges.length === first) {
-      hasNextPage = true;
-      break;
-    }
-    edges.push({ node: trade });
-  }
+  const query: TradePageQuery = {
+    // The cursor's timestamp narrows the read: block timestamps never decrease along the chain.
+    fromTimestamp: after === undefined ? from : Math.max(from, after.timestamp),
+    limit: first + 1,
+    ...(to === undefined ? {} : { toTimestamp: to }),
+    ...(after === undefined ? {} : { after: { blockNumber: after.blockNumber, txIndex: after.txIndex } }),
+    ...(atBlock === undefined ? {} : { maxBlock: atBlock }),
+    ...(token === undefined ? {} : { token }),
+    ...(sender === undefined ? {} : { sender }),
+  };
+  const trades = await reader.listTrades(network, query);
+  const hasNextPage = trades.length > first;
+  const edges = (hasNextPage ? trades.slice(0, first) : trades).map((node) => ({ node }));
   const last = edges.at(-1);
   return {
     edges,

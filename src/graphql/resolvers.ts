@@ -1,7 +1,12 @@
 import type { NetworkStatus } from "../domain/market.js";
 import type { NetworkName, Token, TokenRef, Trade } from "../domain/types.js";
 import { BadRequestError } from "../errors.js";
-import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
+import {
+  assertNetworkConfigured,
+  assertNetworkReady,
+  dataAgeSeconds,
+  findNotReadyReason,
+} from "./assertNetworkReady.js";
 import type { GraphqlContext } from "./createGraphqlContext.js";
 import { formatDecimal } from "./formatDecimal.js";
 import { getQuote, type QuoteArgs } from "./getQuote.js";
@@ -22,6 +27,10 @@ const MAX_DAYS = 31;
 // uint256 has 78 digits: more fixed digits can only add zeros.
 const MAX_DIGITS = 78;
 
+function toSeconds(ms: number | undefined): number | null {
+  return ms === undefined ? null : Math.floor(ms / 1000);
+}
+
 /** Resolvers of schema/*.graphql: thin, every rule lives in the functions they call. */
 export const resolvers = {
   BigInt: BigIntScalar,
@@ -32,7 +41,7 @@ export const resolvers = {
     quote: (_: unknown, args: QuoteArgs, ctx: GraphqlContext) => getQuote(ctx.reader, args),
 
     async swaps(_: unknown, args: SwapsArgs, ctx: GraphqlContext) {
-      const page = listSwaps(ctx.reader, args, ctx.now);
+      const page = await listSwaps(ctx.reader, args, ctx.nowMs);
       // One batched metadata load for the whole page, before any field asks for it.
       await ctx.preloadTokens(
         args.network,
@@ -41,12 +50,13 @@ export const resolvers = {
       return page;
     },
 
-    dailyVolumes(_: unknown, args: { network: NetworkName; days: number }, ctx: GraphqlContext) {
+    async dailyVolumes(_: unknown, args: { network: NetworkName; days: number }, ctx: GraphqlContext) {
       if (!Number.isInteger(args.days) || args.days < 1 || args.days > MAX_DAYS) {
         throw new BadRequestError(`days must be between 1 and ${MAX_DAYS}.`);
       }
-      assertNetworkReady(ctx.reader, args.network);
-      return ctx.reader.listDailyVolumes(args.network, args.days, ctx.now).map((day) => ({
+      assertNetworkReady(ctx.reader, args.network, ctx.nowMs);
+      const days = await ctx.reader.listDailyVolumes(args.network, args.days, ctx.now);
+      return days.map((day) => ({
         date: day.date,
         addressCount: day.traderCount,
         volumeUSD: formatDecimal(day.volumeUsd, USD_DECIMALS),
@@ -68,6 +78,9 @@ export const resolvers = {
 
     status: (_: unknown, __: unknown, ctx: GraphqlContext): NetworkStatus[] =>
       ctx.reader.networks().map((network) => ctx.reader.status(network)),
+
+    networkStatus: (_: unknown, args: { network: NetworkName }, ctx: GraphqlContext): NetworkStatus | null =>
+      ctx.reader.networks().includes(args.network) ? ctx.reader.status(args.network) : null,
   },
 
   Swap: {
@@ -105,6 +118,15 @@ export const resolvers = {
 
   NetworkStatus: {
     lag: (status: NetworkStatus) => status.lagBlocks,
+    headCheckedAt: (status: NetworkStatus) => toSeconds(status.headCheckedAt),
+    syncedAt: (status: NetworkStatus) => toSeconds(status.syncedAt),
+    dataAgeSeconds: (status: NetworkStatus, _: unknown, ctx: GraphqlContext) =>
+      dataAgeSeconds(status, ctx.nowMs) ?? null,
+    maxStalenessSeconds: (status: NetworkStatus, _: unknown, ctx: GraphqlContext) =>
+      ctx.reader.getConfig(status.network).maxStalenessSeconds,
+    serving: (status: NetworkStatus, _: unknown, ctx: GraphqlContext) =>
+      findNotReadyReason(status, ctx.reader.getConfig(status.network).maxStalenessSeconds, ctx.nowMs) ===
+      undefined,
     // RPC URLs often carry API keys in their path: the public status names no URL.
     error: (status: NetworkStatus) => status.error?.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, "[url]") ?? null,
   },

@@ -16,9 +16,18 @@ export function encodeSwapCursor(position: SwapPosition): string {
   );
 }
 
+function matchCursor(cursor: string): RegExpExecArray | null {
+  return cursor.length <= 80 ? CURSOR.exec(Buffer.from(cursor, "base64url").toString("latin1")) : null;
+}
+
+/** True when `cursor` has the form encodeSwapCursor makes (other layers word their own 400). */
+export function isSwapCursor(cursor: string): boolean {
+  return matchCursor(cursor) !== null;
+}
+
 /** Decodes a cursor made by encodeSwapCursor; throws BadRequestError (400) for anything else. */
 export function decodeSwapCursor(cursor: string): SwapPosition {
-  const match = cursor.length <= 80 ? CURSOR.exec(Buffer.from(cursor, "base64url").toString("latin1")) : null;
+  const match = matchCursor(cursor);
   if (match === null) {
     throw new BadRequestError("after is not a valid cursor: pass an endCursor or edge cursor from swaps.");
   }

@@ -8,6 +8,7 @@ import { buildSchema } from "../graphql/buildSchema.js";
 import type { GraphqlServer } from "../graphql/createGraphqlServer.js";
 import { createMetrics, type Metrics } from "./createMetrics.js";
 import { createRestHandlers, type RestHandler } from "./createRestHandlers.js";
+import { ClientGoneError } from "./openChunkedAnswer.js";
 import { acceptsGzip, JSON_HEADERS, sendJson } from "./sendJson.js";
 import { ALLOWED_METHODS, toRestError } from "./toRestError.js";
 
@@ -18,12 +19,17 @@ export interface HttpServerOptions {
   graphql: GraphqlServer;
   /** The schema `graphql` serves (default: buildSchema()); the REST facade executes against it. */
   schema?: GraphQLSchema;
-  /** Readiness for /ready (default: every configured network is ready and not halted). */
+  /**
+   * Readiness for /ready (default: every configured network finished its backfill once and is
+   * not halted; a degraded network, whose RPC is down, still counts as ready).
+   */
   ready?: () => boolean;
   /** Default: pino at info level. */
   logger?: Logger;
-  /** How long /api/swaps_24h and /api/trade_volume_usd_7d answers are shared, in ms (default 1000; 0: off). */
-  listCacheMs?: number;
+  /** Swaps per GraphQL page while /api/swaps_24h streams (1..1000, default 1000). */
+  swapsPageSize?: number;
+  /** How long a streamed answer waits for a client that reads nothing (ms, default 60,000). */
+  stallTimeoutMs?: number;
   /** Prometheus metrics served on /metrics (default: a new registry). */
   metrics?: Metrics;
   /** Longest accepted request target (path and query string), default 2048 characters. */
@@ -39,21 +45,23 @@ const PREFLIGHT_HEADERS = {
 };
 const HEADER_LIST = /^[A-Za-z0-9-]+(\s*,\s*[A-Za-z0-9-]+)*$/;
 
+// Whether this process can serve, not whether a remote RPC is healthy: a load balancer that
+// took every replica out during an RPC outage would turn stale-but-served data into no data.
 function everyNetworkReady(reader: MarketReader): boolean {
   const networks = reader.networks();
   return (
     networks.length > 0 &&
     networks.every((network) => {
       const status = reader.status(network);
-      return status.ready && status.error === undefined;
+      return status.ready && !status.halted;
     })
   );
 }
 
 /**
  * Creates the one HTTP server: /api/* (REST facade), /graphql (yoga), /health (alive) and
- * /ready (503 until every configured network is ready). The router is a map lookup: this is
- * the hot path. Call `.listen()` on the result.
+ * /ready (503 until every configured network finished its backfill, and while one is halted).
+ * The router is a map lookup: this is the hot path. Call `.listen()` on the result.
  */
 export function createHttpServer(options: HttpServerOptions): Server {
   const { reader, graphql } = options;
@@ -66,16 +74,17 @@ export function createHttpServer(options: HttpServerOptions): Server {
       reader,
       schema: options.schema ?? buildSchema(),
       logger,
-      ...(options.listCacheMs === undefined ? {} : { listCacheMs: options.listCacheMs }),
+      ...(options.swapsPageSize === undefined ? {} : { swapsPageSize: options.swapsPageSize }),
+      ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
     }),
   );
   const alive = Buffer.from('{"status":"ok"}');
   const readyBody = Buffer.from('{"status":"ready"}');
-  routes.set("/health", async () => alive);
-  routes.set("/ready", async () => {
+  routes.set("/health", async ({ res, head }) => sendJson(res, 200, alive, { head }));
+  routes.set("/ready", async ({ res, head }) => {
     if (!ready())
       throw new SwapgraphError("NOT_READY", "Not ready: indexing has not caught up on every network yet.");
-    return readyBody;
+    sendJson(res, 200, readyBody, { head });
   });
 
   const metrics = options.metrics ?? createMetrics(reader);
@@ -85,7 +94,14 @@ export function createHttpServer(options: HttpServerOptions): Server {
     const head = method === "HEAD";
     const started = performance.now();
     let route = "other";
-    res.once("finish", () => metrics.observe(route, res.statusCode, (performance.now() - started) / 1000));
+    // 'close' also comes when a streamed answer was cut off (client gone, or destroyed on error).
+    res.once("close", () =>
+      metrics.observe(
+        route,
+        res.writableFinished ? res.statusCode : "aborted",
+        (performance.now() - started) / 1000,
+      ),
+    );
     try {
       const target = req.url ?? "/";
       const queryStart = target.indexOf("?");
@@ -122,20 +138,28 @@ export function createHttpServer(options: HttpServerOptions): Server {
           `Method ${shortMethod(method)} is not allowed; use GET.`,
         );
       }
-      const body = await handler(new URLSearchParams(queryStart === -1 ? "" : target.slice(queryStart + 1)));
-      sendJson(res, 200, body, { head, gzip: acceptsGzip(req.headers["accept-encoding"]) });
+      await handler({
+        params: new URLSearchParams(queryStart === -1 ? "" : target.slice(queryStart + 1)),
+        head,
+        gzip: acceptsGzip(req.headers["accept-encoding"]),
+        res,
+      });
     } catch (error) {
-      const { status, body, headers } = toRestError(error, logger);
-      if (res.headersSent) {
+      if (res.headersSent || res.destroyed) {
+        // Bytes went out (or the client left): a truncated body is the only honest signal left.
+        if (error instanceof ClientGoneError) logger.debug({ route, reason: error.message }, "client gone");
+        else toRestError(error, logger);
         res.destroy();
         return;
       }
+      const { status, body, headers } = toRestError(error, logger);
       sendJson(res, status, body, { head, headers });
     }
   }
 
   const server = createServer(
-    // A slow client must not hold a socket forever; the answers themselves take milliseconds.
+    // A slow client must not hold a socket forever. These bound receiving the request only; a
+    // streamed answer gives up on a client that reads nothing for a while (openChunkedAnswer).
     { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 },
     (req, res) => void handle(req, res),
   );

@@ -1,11 +1,15 @@
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { MarketReader } from "../domain/market.js";
+import type { NetworkName } from "../domain/types.js";
 
 /** Prometheus metrics of the process: indexing state per network (read at scrape) and HTTP timings. */
 export interface Metrics {
   registry: Registry;
-  /** Records one answered request; `route` must come from a fixed set (bounded label values). */
-  observe(route: string, status: number, seconds: number): void;
+  /**
+   * Records one answered request; `route` must come from a fixed set (bounded label values);
+   * "aborted" is a streamed answer that was cut off (client gone, or an error after the first byte).
+   */
+  observe(route: string, status: number | "aborted", seconds: number): void;
 }
 
 /** Creates the registry served on /metrics. */
@@ -13,22 +17,28 @@ export function createMetrics(reader: MarketReader): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "swapgraph_" });
 
+  // Read at scrape time. A failed read (the store is down) leaves that series out of this scrape
+  // rather than failing the whole scrape: the other metrics are what tells an operator why.
   const perNetwork = (
     name: string,
     help: string,
-    read: (network: ReturnType<MarketReader["networks"]>[number]) => number | undefined,
+    read: (network: NetworkName, nowMs: number) => number | undefined | Promise<number | undefined>,
   ) =>
     new Gauge({
       name,
       help,
       labelNames: ["network"],
       registers: [registry],
-      collect() {
+      async collect() {
+        const nowMs = Date.now();
+        const networks = reader.networks();
+        const values = await Promise.allSettled(networks.map((network) => read(network, nowMs)));
         this.reset();
-        for (const network of reader.networks()) {
-          const value = read(network);
-          if (value !== undefined) this.set({ network }, value);
-        }
+        values.forEach((value, i) => {
+          if (value.status === "fulfilled" && value.value !== undefined) {
+            this.set({ network: networks[i]! }, value.value);
+          }
+        });
       },
     });
   perNetwork("swapgraph_indexed_block", "Last block committed by the indexer.", (n) =>
@@ -42,17 +52,36 @@ export function createMetrics(reader: MarketReader): Metrics {
   );
   perNetwork(
     "swapgraph_ready",
-    "1 when the network's backfill reached the head and it is not halted.",
+    "1 when the network finished its backfill once and is not halted (what /ready checks).",
     (n) => {
       const status = reader.status(n);
-      return status.ready && status.error === undefined ? 1 : 0;
+      return status.ready && !status.halted ? 1 : 0;
+    },
+  );
+  perNetwork(
+    "swapgraph_degraded",
+    "1 while the head cannot be refreshed (RPC outage, or the writing process is gone); data still served until stale.",
+    (n) => (reader.status(n).degraded ? 1 : 0),
+  );
+  perNetwork(
+    "swapgraph_halted",
+    "1 after a reorg deeper than the finality depth (503 until an operator acts).",
+    (n) => (reader.status(n).halted ? 1 : 0),
+  );
+  perNetwork(
+    "swapgraph_data_age_seconds",
+    "Seconds since the indexed block last equalled the chain head (absent until it first did).",
+    (n, nowMs) => {
+      const { syncedAt } = reader.status(n);
+      return syncedAt === undefined ? undefined : Math.max(0, (nowMs - syncedAt) / 1000);
     },
   );
   perNetwork("swapgraph_pools", "Indexed pools.", (n) => reader.getPoolIndex(n).all().length);
-  perNetwork("swapgraph_swaps_24h", "Trades in the last 24 hours.", (n) => {
-    const now = Math.floor(Date.now() / 1000);
-    return reader.listTrades(n, { from: now - 86_400, to: now + 1 }).length;
-  });
+  perNetwork(
+    "swapgraph_swaps_24h",
+    "Trades in the last 24 hours (an index count in the store).",
+    (n, nowMs) => reader.countTrades(n, Math.floor(nowMs / 1000) - 86_400),
+  );
 
   const requests = new Histogram({
     name: "swapgraph_http_request_duration_seconds",

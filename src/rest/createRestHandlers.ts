@@ -1,14 +1,30 @@
+import type { ServerResponse } from "node:http";
 import { type DocumentNode, execute, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import type { MarketReader } from "../domain/market.js";
 import { createGraphqlContext, type GraphqlContext } from "../graphql/createGraphqlContext.js";
 import { findSwapgraphError } from "../graphql/findSwapgraphError.js";
-import { createMicroCache } from "./createMicroCache.js";
-import { readNetwork, readTokenParam } from "./readQueryParams.js";
+import { MAX_SWAPS_PAGE } from "../graphql/listSwaps.js";
+import { openChunkedAnswer } from "./openChunkedAnswer.js";
+import { readCursor, readLimit, readNetwork, readTokenParam } from "./readQueryParams.js";
 import { parseRestOperations } from "./restOperations.js";
+import { JSON_HEADERS, sendJson } from "./sendJson.js";
 
-/** A REST handler: query parameters in, the success body as UTF-8 JSON bytes out; throws on error. */
-export type RestHandler = (params: URLSearchParams) => Promise<Buffer>;
+/** One REST request as its handler sees it. */
+export interface RestExchange {
+  params: URLSearchParams;
+  /** HEAD: the GET's status and headers without a body. */
+  head: boolean;
+  /** The client accepts gzip. */
+  gzip: boolean;
+  res: ServerResponse;
+}
+
+/**
+ * A REST handler answers on `res` itself. Throwing before the first byte makes the server send
+ * the JSON error answer; once bytes went out, the server destroys the socket instead.
+ */
+export type RestHandler = (exchange: RestExchange) => Promise<void>;
 
 /** Options of createRestHandlers. */
 export interface RestHandlersOptions {
@@ -16,12 +32,17 @@ export interface RestHandlersOptions {
   /** The schema the GraphQL server serves: the REST facade executes against the same one. */
   schema: GraphQLSchema;
   logger?: Logger;
-  /**
-   * How long the two list answers are shared, in ms (default 1000: one wall-clock second).
-   * Their window moves by the second anyway; 0 turns sharing off.
-   */
-  listCacheMs?: number;
+  /** Swaps per GraphQL page while /api/swaps_24h streams (1..1000, default 1000). */
+  swapsPageSize?: number;
+  /** How long a streamed answer waits for a client that reads nothing (ms, default 60,000). */
+  stallTimeoutMs?: number;
 }
+
+/** Largest `limit` of /api/swaps_24h. */
+export const MAX_SWAPS_LIMIT = 10_000;
+
+/** Response headers a browser script may read (CORS hides non-standard headers otherwise). */
+const EXPOSED_HEADERS = "X-Indexed-Block, X-Data-Age, X-Next-Cursor, Link";
 
 interface TokenFields {
   name: string;
@@ -36,29 +57,40 @@ interface AmountFields {
   amountDecimal: string;
 }
 
-interface QuoteData {
+interface SwapNode {
+  txHash: string;
+  blockNumber: string;
+  sell: AmountFields;
+  buy: AmountFields;
+  volumeUSD: string;
+}
+
+interface PageInfo {
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+interface FreshnessData {
+  networkStatus: { indexedBlock: string | null; dataAgeSeconds: number | null } | null;
+}
+
+interface QuoteData extends FreshnessData {
   quote: { network: string; sellToken: TokenFields; buyToken: TokenFields; price: string };
 }
 
 interface SwapsData {
-  swaps: {
-    pageInfo: { hasNextPage: boolean; endCursor: string | null };
-    edges: {
-      node: { txHash: string; blockNumber: string; sell: AmountFields; buy: AmountFields; volumeUSD: string };
-    }[];
-  };
+  swaps: { pageInfo: PageInfo; edges: { node: SwapNode }[] };
 }
 
-interface DailyVolumesData {
+interface SwapCursorsData {
+  swaps: { pageInfo: PageInfo };
+}
+
+interface DailyVolumesData extends FreshnessData {
   dailyVolumes: { date: string; addressCount: number; volumeUSD: string }[];
 }
 
 const DAY = 86_400;
-
-// Bytes, not text: a shared (cached) answer is then written without encoding it again.
-function toJson(body: unknown): Buffer {
-  return Buffer.from(JSON.stringify(body));
-}
 
 // Field order is the spec's table order.
 function tokenBody(token: TokenFields) {
@@ -69,25 +101,43 @@ function amountBody(side: AmountFields) {
   return { ...tokenBody(side.token), amount: side.amount, amount_decimal: side.amountDecimal };
 }
 
+function swapBody(node: SwapNode) {
+  return {
+    tx_hash: node.txHash,
+    block_number: node.blockNumber,
+    sell_token: amountBody(node.sell),
+    buy_token: amountBody(node.buy),
+    trade_volume_usd: node.volumeUSD,
+  };
+}
+
+/** X-Indexed-Block and X-Data-Age of an answer (each only when known). */
+function freshnessHeaders(status: FreshnessData["networkStatus"]): Record<string, string> {
+  const headers: Record<string, string> = { "Access-Control-Expose-Headers": EXPOSED_HEADERS };
+  if (status?.indexedBlock !== null && status?.indexedBlock !== undefined) {
+    headers["X-Indexed-Block"] = status.indexedBlock;
+  }
+  if (status?.dataAgeSeconds !== null && status?.dataAgeSeconds !== undefined) {
+    headers["X-Data-Age"] = String(status.dataAgeSeconds);
+  }
+  return headers;
+}
+
 /**
- * Creates the three REST handlers, keyed by path. Each runs one fixed GraphQL operation,
- * parsed once, with graphql's execute() in-process (no HTTP hop), and renames the result to
- * the public API's JSON.
+ * Creates the three REST handlers, keyed by path. Each runs fixed GraphQL operations, parsed
+ * once, with graphql's execute() in-process (no HTTP hop), and renames the result to the public
+ * API's JSON. /api/swaps_24h streams its array page by page; the other two answer in one piece.
  */
 export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<string, RestHandler> {
   const { reader, schema, logger } = options;
   const operations = parseRestOperations(schema);
+  const pageSize = options.swapsPageSize ?? MAX_SWAPS_PAGE;
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_SWAPS_PAGE) {
+    throw new RangeError(`swapsPageSize must be an integer from 1 to ${MAX_SWAPS_PAGE}.`);
+  }
 
-  const listCacheMs = options.listCacheMs ?? 1000;
-  // A list answer is about a megabyte of JSON built from thousands of swaps: requests within
-  // the same second share one computation instead of repeating it (at most 1 s stale).
-  const listCache = createMicroCache<Buffer>(Math.max(listCacheMs, 1));
-  const shared = (key: string, compute: (nowMs: number) => Promise<Buffer>) =>
-    listCacheMs > 0 ? listCache(key, compute) : compute(Date.now());
-
-  function newContext(nowMs = Date.now()): GraphqlContext {
-    const now = Math.floor(nowMs / 1000);
-    return createGraphqlContext(reader, logger === undefined ? { now } : { logger, now });
+  function newContext(): GraphqlContext {
+    return createGraphqlContext(reader, logger === undefined ? {} : { logger });
   }
 
   async function run<T>(
@@ -102,7 +152,7 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     return result.data as T;
   }
 
-  const quote: RestHandler = async (params) => {
+  const quote: RestHandler = async ({ params, head, gzip, res }) => {
     const variables = {
       network: readNetwork(params),
       sellToken: readTokenParam(params, "sellToken"),
@@ -110,53 +160,114 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     };
     const data = await run<QuoteData>(operations.quote, variables, newContext());
     const { network, sellToken, buyToken, price } = data.quote;
-    return toJson({
+    const body = {
       result: { network, sell_token: tokenBody(sellToken), buy_token: tokenBody(buyToken), price },
-    });
+    };
+    sendJson(res, 200, body, { head, gzip, headers: freshnessHeaders(data.networkStatus) });
   };
 
-  async function listSwaps24h(network: string, nowMs: number): Promise<Buffer> {
-    const context = newContext(nowMs);
-    // One window for every page: the pages share the request's clock and token cache.
-    const from = context.now - DAY;
-    const body: unknown[] = [];
-    let after: string | null = null;
-    for (;;) {
-      const data: SwapsData = await run<SwapsData>(operations.swaps, { network, from, after }, context);
-      for (const { node } of data.swaps.edges) {
-        body.push({
-          tx_hash: node.txHash,
-          block_number: node.blockNumber,
-          sell_token: amountBody(node.sell),
-          buy_token: amountBody(node.buy),
-          trade_volume_usd: node.volumeUSD,
-        });
-      }
-      if (!data.swaps.pageInfo.hasNextPage) return toJson(body);
-      after = data.swaps.pageInfo.endCursor;
-    }
-  }
-
-  async function listDailyVolumes7d(network: string, nowMs: number): Promise<Buffer> {
-    const data = await run<DailyVolumesData>(operations.dailyVolumes, { network }, newContext(nowMs));
-    return toJson(
-      data.dailyVolumes.map((day) => ({
-        date: day.date,
-        address_count: String(day.addressCount),
-        trade_volume_usd: day.volumeUSD,
-      })),
+  const tradeVolume7d: RestHandler = async ({ params, head, gzip, res }) => {
+    const data = await run<DailyVolumesData>(
+      operations.dailyVolumes,
+      { network: readNetwork(params) },
+      newContext(),
     );
+    const body = data.dailyVolumes.map((day) => ({
+      date: day.date,
+      address_count: String(day.addressCount),
+      trade_volume_usd: day.volumeUSD,
+    }));
+    sendJson(res, 200, body, { head, gzip, headers: freshnessHeaders(data.networkStatus) });
+  };
+
+  /**
+   * The whole window as one JSON array, written while the pages are read: every page is pinned
+   * to the block indexed when the request started (and to one clock), so the array is one
+   * indexed state however long the client takes to read it, and memory holds one page.
+   */
+  const swaps24h: RestHandler = async ({ params, head, gzip, res }) => {
+    const network = readNetwork(params);
+    const limit = readLimit(params, MAX_SWAPS_LIMIT);
+    const cursor = readCursor(params);
+    const context = newContext();
+    const { networkStatus } = await run<FreshnessData>(operations.status, { network }, context);
+    const window = { network, from: context.now - DAY, atBlock: networkStatus?.indexedBlock ?? null };
+    const readPage = (first: number, after: string | null) =>
+      run<SwapsData>(operations.swaps, { ...window, first, after }, context);
+
+    let remaining = limit ?? Number.POSITIVE_INFINITY;
+    // The first page is read before any byte goes out: bad parameters and unready networks
+    // still get their JSON error answers. HEAD reads one row for that and no page.
+    let page = await readPage(head ? 1 : Math.min(pageSize, remaining), cursor ?? null);
+    // The body size is unknown when the headers go out: gzip whenever the client takes it.
+    const headers: Record<string, string> = {
+      ...JSON_HEADERS,
+      ...freshnessHeaders(networkStatus),
+      Vary: "Accept-Encoding",
+    };
+    if (head) {
+      res.writeHead(200, gzip ? { ...headers, "Content-Encoding": "gzip" } : headers);
+      res.end();
+      return;
+    }
+    if (limit !== undefined) {
+      const next = await findNextCursor(page, limit, window, context);
+      if (next !== undefined) {
+        headers["X-Next-Cursor"] = next;
+        const query = new URLSearchParams({ network, limit: String(limit), cursor: next });
+        headers.Link = `</api/swaps_24h?${query}>; rel="next"`;
+      }
+    }
+
+    const answer = openChunkedAnswer(res, 200, headers, {
+      gzip,
+      ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
+    });
+    // The old one-piece answer was JSON.stringify(array): "[", elements joined by ",", "]".
+    let text = "[";
+    let written = 0;
+    for (;;) {
+      const bodies = page.swaps.edges.map(({ node }) => swapBody(node));
+      if (bodies.length > 0) {
+        text += (written > 0 ? "," : "") + JSON.stringify(bodies).slice(1, -1);
+        written += bodies.length;
+        remaining -= bodies.length;
+      }
+      const { hasNextPage, endCursor } = page.swaps.pageInfo;
+      if (!hasNextPage || remaining <= 0) break;
+      await answer.write(text);
+      text = "";
+      // A fast client drains at once (even synchronously): without this turn, one download
+      // would keep the event loop through many pages while other requests wait.
+      await new Promise((resolve) => setImmediate(resolve));
+      page = await readPage(Math.min(pageSize, remaining), endCursor);
+    }
+    await answer.write(`${text}]`);
+    await answer.end();
+  };
+
+  // The cursor after the `limit`-th swap, found before the headers go out; pages of cursors
+  // only (nothing formatted or held), pinned like the answer's own pages.
+  async function findNextCursor(
+    first: SwapsData,
+    limit: number,
+    window: Record<string, unknown>,
+    context: GraphqlContext,
+  ): Promise<string | undefined> {
+    let { hasNextPage, endCursor } = first.swaps.pageInfo;
+    let left = limit - first.swaps.edges.length;
+    while (hasNextPage && left > 0) {
+      const size = Math.min(MAX_SWAPS_PAGE, left);
+      const data = await run<SwapCursorsData>(
+        operations.swapCursors,
+        { ...window, first: size, after: endCursor },
+        context,
+      );
+      ({ hasNextPage, endCursor } = data.swaps.pageInfo);
+      left -= size;
+    }
+    return hasNextPage && endCursor !== null ? endCursor : undefined;
   }
-
-  const swaps24h: RestHandler = async (params) => {
-    const network = readNetwork(params);
-    return shared(`swaps:${network}`, (nowMs) => listSwaps24h(network, nowMs));
-  };
-
-  const tradeVolume7d: RestHandler = async (params) => {
-    const network = readNetwork(params);
-    return shared(`volumes:${network}`, (nowMs) => listDailyVolumes7d(network, nowMs));
-  };
 
   return new Map([
     ["/api/quote", quote],

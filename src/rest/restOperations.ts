@@ -1,8 +1,12 @@
 import { type DocumentNode, type GraphQLSchema, parse, validate } from "graphql";
 
+// What the freshness headers (X-Indexed-Block, X-Data-Age) are made of.
+const FRESHNESS = "networkStatus(network: $network) { indexedBlock dataAgeSeconds }";
+
 /** The fixed GraphQL operation behind GET /api/quote. */
 export const QUOTE_OPERATION = /* GraphQL */ `
   query RestQuote($network: Network!, $sellToken: String!, $buyToken: String!) {
+    ${FRESHNESS}
     quote(network: $network, sellToken: $sellToken, buyToken: $buyToken) {
       network
       sellToken { name symbol decimals address }
@@ -12,10 +16,17 @@ export const QUOTE_OPERATION = /* GraphQL */ `
   }
 `;
 
-/** The fixed GraphQL operation behind GET /api/swaps_24h, executed page by page. */
+/** The fixed GraphQL operation that pins GET /api/swaps_24h: the indexed block at request start. */
+export const STATUS_OPERATION = /* GraphQL */ `
+  query RestStatus($network: Network!) {
+    ${FRESHNESS}
+  }
+`;
+
+/** The fixed GraphQL operation behind GET /api/swaps_24h, executed page by page at one block. */
 export const SWAPS_OPERATION = /* GraphQL */ `
-  query RestSwaps($network: Network!, $from: Timestamp!, $after: String) {
-    swaps(network: $network, from: $from, first: 1000, after: $after) {
+  query RestSwaps($network: Network!, $from: Timestamp!, $first: Int!, $after: String, $atBlock: BigInt) {
+    swaps(network: $network, from: $from, first: $first, after: $after, atBlock: $atBlock) {
       pageInfo { hasNextPage endCursor }
       edges {
         node {
@@ -30,9 +41,22 @@ export const SWAPS_OPERATION = /* GraphQL */ `
   }
 `;
 
+/**
+ * The same pages with nothing but their cursors: a limited /api/swaps_24h answer finds its next
+ * cursor with it before the headers go out, without formatting (or holding) the swaps twice.
+ */
+export const SWAP_CURSORS_OPERATION = /* GraphQL */ `
+  query RestSwapCursors($network: Network!, $from: Timestamp!, $first: Int!, $after: String, $atBlock: BigInt) {
+    swaps(network: $network, from: $from, first: $first, after: $after, atBlock: $atBlock) {
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+`;
+
 /** The fixed GraphQL operation behind GET /api/trade_volume_usd_7d. */
 export const DAILY_VOLUMES_OPERATION = /* GraphQL */ `
   query RestDailyVolumes($network: Network!) {
+    ${FRESHNESS}
     dailyVolumes(network: $network, days: 7) { date addressCount volumeUSD }
   }
 `;
@@ -40,7 +64,9 @@ export const DAILY_VOLUMES_OPERATION = /* GraphQL */ `
 /** The REST operations, parsed and validated once. */
 export interface RestOperations {
   quote: DocumentNode;
+  status: DocumentNode;
   swaps: DocumentNode;
+  swapCursors: DocumentNode;
   dailyVolumes: DocumentNode;
 }
 
@@ -56,7 +82,9 @@ function parseValid(schema: GraphQLSchema, source: string): DocumentNode {
 export function parseRestOperations(schema: GraphQLSchema): RestOperations {
   return {
     quote: parseValid(schema, QUOTE_OPERATION),
+    status: parseValid(schema, STATUS_OPERATION),
     swaps: parseValid(schema, SWAPS_OPERATION),
+    swapCursors: parseValid(schema, SWAP_CURSORS_OPERATION),
     dailyVolumes: parseValid(schema, DAILY_VOLUMES_OPERATION),
   };
 }

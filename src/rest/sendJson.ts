@@ -10,17 +10,6 @@ export const JSON_HEADERS = {
 
 // Below this, compressing costs more than it saves.
 const GZIP_MIN_BYTES = 1024;
-// A shared answer (the same Buffer for every request within its second) is compressed once.
-const gzipped = new WeakMap<Buffer, Buffer>();
-
-function gzipOnce(payload: Buffer): Buffer {
-  let packed = gzipped.get(payload);
-  if (packed === undefined) {
-    packed = gzipSync(payload, { level: 6 });
-    gzipped.set(payload, packed);
-  }
-  return packed;
-}
 
 /** True when the request's Accept-Encoding allows gzip (and does not refuse it with q=0). */
 export function acceptsGzip(acceptEncoding: string | undefined): boolean {
@@ -46,7 +35,7 @@ export function sendJson(
 ): void {
   const payload = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
   const compress = options.gzip === true && payload.length >= GZIP_MIN_BYTES;
-  const bytes = compress ? gzipOnce(payload) : payload;
+  const bytes = compress ? gzipSync(payload, { level: 6 }) : payload;
   res.writeHead(status, {
     ...JSON_HEADERS,
     ...options.headers,

@@ -18,7 +18,10 @@ export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
  */
 export function toRestError(error: unknown, logger: Logger): RestError {
   if (error instanceof SwapgraphError) {
-    if (error.status >= 500) logger.error({ err: error }, "request failed");
+    // NOT_READY is a state (backfilling, halted, stale data) the indexer already logs: one error
+    // line per request during an RPC outage would bury everything else.
+    if (error.code === "NOT_READY") logger.debug({ err: error }, "request refused: not ready");
+    else if (error.status >= 500) logger.error({ err: error }, "request failed");
     return {
       status: error.status,
       body: { error: publicMessage(error) },

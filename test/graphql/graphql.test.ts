@@ -1,9 +1,18 @@
-import { beforeAll, describe, expect, test } from "vitest";
-import type { MarketReader } from "../../src/domain/market.js";
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
+import type { MarketReader, TradePageQuery } from "../../src/domain/market.js";
+import type { NetworkName } from "../../src/domain/types.js";
 import { createGraphqlServer, type GraphqlServer } from "../../src/graphql/createGraphqlServer.js";
 import { formatDecimal } from "../../src/graphql/formatDecimal.js";
 import { getAmountOut } from "../../src/pricing/getAmountOut.js";
-import { BSC, createFixtureReader, ETH, type Fixture, POOLS, TRADERS } from "../support/fixtureReader.js";
+import {
+  BSC,
+  createFixtureReader,
+  ETH,
+  type Fixture,
+  nextTxHash,
+  POOLS,
+  TRADERS,
+} from "../support/fixtureReader.js";
 import { createMemoryLogger, gql } from "./support.js";
 
 const E18 = 10n ** 18n;
@@ -19,8 +28,8 @@ const QUOTE = /* GraphQL */ `
   }
 `;
 const SWAPS = /* GraphQL */ `
-  query S($network: Network, $from: Timestamp, $to: Timestamp, $token: String, $trader: String, $first: Int, $after: String) {
-    swaps(network: $network, from: $from, to: $to, token: $token, trader: $trader, first: $first, after: $after) {
+  query S($network: Network, $from: Timestamp, $to: Timestamp, $token: String, $trader: String, $first: Int, $after: String, $atBlock: BigInt) {
+    swaps(network: $network, from: $from, to: $to, token: $token, trader: $trader, first: $first, after: $after, atBlock: $atBlock) {
       pageInfo { hasNextPage endCursor }
       edges {
         cursor
@@ -37,9 +46,13 @@ const SWAPS = /* GraphQL */ `
 let fixture: Fixture;
 let yoga: GraphqlServer;
 
-beforeAll(() => {
-  fixture = createFixtureReader({ notReady: ["eth"] });
+beforeAll(async () => {
+  fixture = await createFixtureReader({ notReady: ["eth"] });
   yoga = createGraphqlServer({ reader: fixture.reader, logger: createMemoryLogger("warn").logger });
+});
+
+afterAll(async () => {
+  await fixture.close();
 });
 
 function errorOf(response: Awaited<ReturnType<typeof gql>>) {
@@ -332,17 +345,75 @@ describe("swaps", () => {
     `);
   });
 
+  test("behavior: a page is one store read of first + 1 rows with the cursor and filters pushed down", async () => {
+    const queries: unknown[] = [];
+    const spy: MarketReader = Object.assign(Object.create(fixture.reader) as MarketReader, {
+      listTrades: (network: NetworkName, query: TradePageQuery) => {
+        queries.push({ network, ...query });
+        return fixture.reader.listTrades(network, query);
+      },
+    });
+    const server = createGraphqlServer({ reader: spy, logger: createMemoryLogger("silent").logger });
+    const first = await gql(server, SWAPS, { from: 0, first: 2, token: "USDT", trader: TRADERS.bob });
+    const page = first.body.data?.swaps as { pageInfo: { endCursor: string } };
+    await gql(server, SWAPS, { from: 0, first: 2, after: page.pageInfo.endCursor, atBlock: "39999999" });
+    const lastOfPage = fixture.trades.bsc.filter(
+      (t) => t.sender === TRADERS.bob && (t.tokenIn === BSC.USDT || t.tokenOut === BSC.USDT),
+    )[1]!;
+    expect(queries).toEqual([
+      { network: "bsc", fromTimestamp: 0, limit: 3, token: BSC.USDT, sender: TRADERS.bob },
+      {
+        network: "bsc",
+        fromTimestamp: lastOfPage.timestamp,
+        limit: 3,
+        after: { blockNumber: lastOfPage.blockNumber, txIndex: lastOfPage.txIndex },
+        maxBlock: 39_999_999n,
+      },
+    ]);
+  });
+
+  test("behavior: atBlock pins a multi-page read to one indexed state", async () => {
+    const local = await createFixtureReader();
+    onTestFinished(local.close);
+    const server = createGraphqlServer({ reader: local.reader, logger: createMemoryLogger("silent").logger });
+    const atBlock = local.head.bsc.toString();
+    const page1 = await gql(server, SWAPS, { first: 2, atBlock });
+    const { endCursor } = (page1.body.data!.swaps as { pageInfo: { endCursor: string } }).pageInfo;
+    const pinned = local.trades.bsc.filter((t) => t.timestamp >= local.now - 86_400).map((t) => t.txHash);
+    // Indexed between the pages: one block above the pinned one.
+    const late = { ...local.trades.bsc.at(-1)!, txHash: nextTxHash(), blockNumber: local.head.bsc + 1n };
+    await local.commit("bsc", [late]);
+    const rest = async (vars: Record<string, unknown>) =>
+      (
+        (await gql(server, SWAPS, { first: 100, after: endCursor, ...vars })).body.data!.swaps as {
+          edges: { node: { txHash: string } }[];
+        }
+      ).edges.map((e) => e.node.txHash);
+    const page1Hashes = (page1.body.data!.swaps as { edges: { node: { txHash: string } }[] }).edges.map(
+      (e) => e.node.txHash,
+    );
+    expect([...page1Hashes, ...(await rest({ atBlock }))]).toEqual(pinned);
+    expect(await rest({})).toEqual([...pinned.slice(2), late.txHash]);
+    expect(errorOf(await gql(server, SWAPS, { atBlock: "-1" })).message).toBe(
+      "atBlock must not be negative.",
+    );
+  });
+
   test("behavior: token metadata of many swaps is loaded in ONE batch per request", async () => {
-    const bulk = createFixtureReader({ bulkTrades: 500 });
-    const { logger, records } = createMemoryLogger("debug");
-    const server = createGraphqlServer({ reader: bulk.reader, logger });
-    const { body } = await gql(server, SWAPS, { first: 1000 });
-    const edges = (body.data!.swaps as { edges: unknown[] }).edges;
-    expect(edges.length).toBe(504);
-    const batches = records.filter((r) => r.msg === "token metadata batch");
-    expect(batches).toHaveLength(1);
-    // USDT, CAKE, native, BTCB, DUST: each token once.
-    expect(batches[0]).toMatchObject({ network: "bsc", size: 5 });
+    const bulk = await createFixtureReader({ bulkTrades: 500 });
+    try {
+      const { logger, records } = createMemoryLogger("debug");
+      const server = createGraphqlServer({ reader: bulk.reader, logger });
+      const { body } = await gql(server, SWAPS, { first: 1000 });
+      const edges = (body.data!.swaps as { edges: unknown[] }).edges;
+      expect(edges.length).toBe(504);
+      const batches = records.filter((r) => r.msg === "token metadata batch");
+      expect(batches).toHaveLength(1);
+      // USDT, CAKE, native, BTCB, DUST: each token once.
+      expect(batches[0]).toMatchObject({ network: "bsc", size: 5 });
+    } finally {
+      await bulk.close();
+    }
   });
 });
 
@@ -403,26 +474,111 @@ describe("dailyVolumes, token, status", () => {
   });
 
   test("behavior: status lists every configured network", async () => {
-    const { body } = await gql(yoga, "{ status { network ready indexedBlock headBlock lag error } }");
+    const { body } = await gql(
+      yoga,
+      "{ status { network ready indexedBlock headBlock lag degraded halted serving error } }",
+    );
     expect(body.data?.status).toEqual([
-      { network: "bsc", ready: true, indexedBlock: "40000000", headBlock: "40000000", lag: "0", error: null },
+      {
+        network: "bsc",
+        ready: true,
+        indexedBlock: "40000000",
+        headBlock: "40000000",
+        lag: "0",
+        degraded: false,
+        halted: false,
+        serving: true,
+        error: null,
+      },
       {
         network: "eth",
         ready: false,
         indexedBlock: "19995000",
         headBlock: "20000000",
         lag: "5000",
+        degraded: false,
+        halted: false,
+        serving: false,
         error: null,
       },
     ]);
+  });
+
+  test("args: networkStatus defaults to bsc, tells its freshness, and is null where not indexed", async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const { body } = await gql(
+      yoga,
+      `{
+        bsc: networkStatus { network indexedBlock headCheckedAt syncedAt dataAgeSeconds maxStalenessSeconds serving }
+        eth: networkStatus(network: eth) { ready syncedAt dataAgeSeconds serving }
+        polygon: networkStatus(network: polygon) { network }
+      }`,
+    );
+    const bsc = body.data?.bsc as Record<string, unknown>;
+    expect(bsc).toMatchObject({
+      network: "bsc",
+      indexedBlock: "40000000",
+      maxStalenessSeconds: 600,
+      serving: true,
+    });
+    // The fixture synced just before this test file started.
+    expect(bsc.syncedAt).toBeGreaterThanOrEqual(before - 60);
+    expect(bsc.syncedAt).toBeLessThanOrEqual(before);
+    expect(bsc.headCheckedAt).toBe(bsc.syncedAt);
+    expect(bsc.dataAgeSeconds).toBeGreaterThanOrEqual(0);
+    expect(bsc.dataAgeSeconds).toBeLessThanOrEqual(60);
+    expect(body.data?.eth).toEqual({ ready: false, syncedAt: null, dataAgeSeconds: null, serving: false });
+    expect(body.data?.polygon).toBeNull();
+  });
+
+  test("behavior: a degraded network keeps answering while fresh; beyond maxStalenessSeconds it is 503", async () => {
+    const { reader, close } = await createFixtureReader({ degraded: ["bsc"] });
+    onTestFinished(close);
+    const server = createGraphqlServer({ reader, logger: createMemoryLogger("silent").logger });
+    const probe = `{
+      networkStatus { degraded halted serving dataAgeSeconds error }
+      swaps(first: 1) { edges { node { txHash } } }
+    }`;
+    const fresh = await gql(server, probe);
+    expect(fresh.body.errors).toBeUndefined();
+    expect(fresh.body.data?.networkStatus).toMatchObject({
+      degraded: true,
+      halted: false,
+      serving: true,
+      error: "eth_getLogs failed at [url]",
+    });
+    expect((await gql(server, QUOTE, { sell: "BNB", buy: "USDT" })).body.errors).toBeUndefined();
+
+    // The limit is 600 s: 601 s without a sync is over it, for every market query.
+    reader.setStatus("bsc", { syncedAt: Date.now() - 601_000 });
+    const stale = await gql(server, `{ networkStatus { serving dataAgeSeconds } }`);
+    expect(stale.body.data?.networkStatus).toMatchObject({ serving: false });
+    expect((stale.body.data!.networkStatus as { dataAgeSeconds: number }).dataAgeSeconds).toBeGreaterThan(
+      600,
+    );
+    const answers = [
+      errorOf(await gql(server, QUOTE, { sell: "BNB", buy: "USDT" })),
+      errorOf(await gql(server, SWAPS)),
+      errorOf(await gql(server, "{ dailyVolumes { date } }")),
+    ];
+    expect(answers.map((a) => [a.status, a.code])).toEqual([
+      [503, "NOT_READY"],
+      [503, "NOT_READY"],
+      [503, "NOT_READY"],
+    ]);
+    expect(answers[0]!.message).toMatch(
+      /^Network bsc's indexed data is 60\d seconds old, beyond its 600-second freshness limit; retry later\.$/,
+    );
+    expect(answers[0]!.message).not.toContain("rpc.example");
   });
 });
 
 describe("server", () => {
   test("error: unexpected errors are masked (no internals) and logged", async () => {
-    const { reader } = createFixtureReader();
+    const { reader, close } = await createFixtureReader();
+    onTestFinished(close);
     const broken: MarketReader = Object.assign(Object.create(reader) as MarketReader, {
-      listTrades: () => {
+      listTrades: async () => {
         throw new Error('SQLITE_ERROR: no such table "trades" at /srv/swapgraph/src/store.ts:42');
       },
     });
@@ -441,7 +597,8 @@ describe("server", () => {
   });
 
   test("error: a halted network is 503 without the internal reason", async () => {
-    const { reader } = createFixtureReader({ failing: ["bsc"] });
+    const { reader, close } = await createFixtureReader({ halted: ["bsc"] });
+    onTestFinished(close);
     const server = createGraphqlServer({ reader, logger: createMemoryLogger("silent").logger });
     const response = await gql(server, QUOTE, { sell: "BNB", buy: "USDT" });
     expect(errorOf(response)).toMatchInlineSnapshot(`
@@ -454,7 +611,7 @@ describe("server", () => {
     expect(JSON.stringify(response.body)).not.toContain("rpc.example");
     const status = await gql(server, "{ status { network error } }");
     expect(status.body.data?.status).toEqual([
-      { network: "bsc", error: "eth_getLogs failed at [url]" },
+      { network: "bsc", error: "reorg deeper than 15 blocks at [url]" },
       { network: "eth", error: null },
     ]);
   });

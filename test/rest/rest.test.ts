@@ -1,5 +1,5 @@
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
 import type { MarketReader } from "../../src/domain/market.js";
 import type { Trade } from "../../src/domain/types.js";
 import { formatDecimal } from "../../src/graphql/formatDecimal.js";
@@ -17,19 +17,23 @@ import { startServer, type TestServer } from "./support.js";
 
 const E18 = 10n ** 18n;
 let fixture: Fixture;
+let coldFixture: Fixture;
 let api: TestServer;
 let cold: TestServer;
 
 beforeAll(async () => {
-  fixture = createFixtureReader();
+  fixture = await createFixtureReader();
   api = await startServer(fixture.reader);
   // eth still backfilling: readiness and 503 cases.
-  cold = await startServer(createFixtureReader({ notReady: ["eth"] }).reader);
+  coldFixture = await createFixtureReader({ notReady: ["eth"] });
+  cold = await startServer(coldFixture.reader);
 });
 
 afterAll(async () => {
   await api.close();
   await cold.close();
+  await fixture.close();
+  await coldFixture.close();
 });
 
 const META: Record<string, { name: string; symbol: string; decimals: string }> = {
@@ -264,7 +268,7 @@ describe("GET /api/swaps_24h", () => {
   });
 
   test("behavior: more swaps than one GraphQL page come back whole and in order", async () => {
-    const bulk = createFixtureReader({ bulkTrades: 2_500 });
+    const bulk = await createFixtureReader({ bulkTrades: 2_500 });
     const server = await startServer(bulk.reader);
     try {
       const started = performance.now();
@@ -279,6 +283,7 @@ describe("GET /api/swaps_24h", () => {
       expect(ms).toBeLessThan(3_000);
     } finally {
       await server.close();
+      await bulk.close();
     }
   });
 
@@ -374,14 +379,15 @@ describe("HTTP", () => {
   });
 
   test("error: unexpected failures are 500 with a masked message, logged with the cause", async () => {
-    const { reader } = createFixtureReader();
+    const { reader, close } = await createFixtureReader();
+    onTestFinished(close);
     const broken: MarketReader = Object.assign(Object.create(reader) as MarketReader, {
-      listDailyVolumes: () => {
+      listDailyVolumes: async () => {
         throw new Error("SQLITE_CORRUPT: database disk image is malformed (/var/lib/swapgraph.db)");
       },
     });
     const { logger, records } = createMemoryLogger("warn");
-    const server = await startServer(broken, logger);
+    const server = await startServer(broken, { logger });
     try {
       const { status, text, body } = await server.call("/api/trade_volume_usd_7d");
       expect(status).toBe(500);
@@ -424,6 +430,46 @@ describe("HTTP", () => {
     `);
   });
 
+  test("behavior: /ready stays 200 while a network is degraded (RPC down), 503 while one is halted", async () => {
+    const degraded = await createFixtureReader({ degraded: ["bsc"] });
+    const halted = await createFixtureReader({ halted: ["eth"] });
+    const servers = [await startServer(degraded.reader), await startServer(halted.reader)];
+    onTestFinished(async () => {
+      for (const server of servers) await server.close();
+      await degraded.close();
+      await halted.close();
+    });
+    // Degraded with data far beyond the staleness limit: the process itself can still serve.
+    degraded.reader.setStatus("bsc", { syncedAt: Date.now() - 3_600_000 });
+    expect(await servers[0]!.call("/ready")).toMatchObject({ status: 200, body: { status: "ready" } });
+    expect((await servers[1]!.call("/ready")).status).toBe(503);
+  });
+
+  test("behavior: /metrics counts the 24-hour trades in the store and tells freshness per network", async () => {
+    const degraded = await createFixtureReader({ degraded: ["eth"] });
+    const server = await startServer(degraded.reader);
+    onTestFinished(async () => {
+      await server.close();
+      await degraded.close();
+    });
+    degraded.reader.setStatus("eth", { syncedAt: Date.now() - 120_000 });
+    const { status, text } = await server.call("/metrics");
+    expect(status).toBe(200);
+    const window = (network: "bsc" | "eth") =>
+      degraded.trades[network].filter((t) => t.timestamp >= degraded.now - 86_400).length;
+    expect(text).toContain(`swapgraph_swaps_24h{network="bsc"} ${window("bsc")}`);
+    expect(text).toContain(`swapgraph_swaps_24h{network="eth"} ${window("eth")}`);
+    expect(text).toContain('swapgraph_degraded{network="bsc"} 0');
+    expect(text).toContain('swapgraph_degraded{network="eth"} 1');
+    expect(text).toContain('swapgraph_ready{network="eth"} 1');
+    expect(text).toContain('swapgraph_halted{network="eth"} 0');
+    const age = (network: string) =>
+      Number(new RegExp(`swapgraph_data_age_seconds\\{network="${network}"\\} ([\\d.]+)`).exec(text)?.[1]);
+    expect(age("bsc")).toBeLessThan(60);
+    expect(age("eth")).toBeGreaterThanOrEqual(120);
+    expect(age("eth")).toBeLessThan(180);
+  });
+
   test("behavior: /graphql is served by the same server", async () => {
     const { status, body } = await api.call("/graphql", {
       method: "POST",
@@ -432,5 +478,50 @@ describe("HTTP", () => {
     });
     expect(status).toBe(200);
     expect(body).toMatchObject({ data: { quote: { price: expect.stringMatching(/^598\./) } } });
+  });
+});
+
+describe("freshness", () => {
+  const paths = ["/api/quote?sellToken=BNB&buyToken=USDT", "/api/swaps_24h", "/api/trade_volume_usd_7d"];
+
+  test("behavior: the three answers tell the indexed block and the data age, readable by browsers", async () => {
+    for (const path of paths) {
+      const { status, headers } = await api.call(path);
+      expect(status, path).toBe(200);
+      expect(headers.get("x-indexed-block"), path).toBe("40000000");
+      expect(Number(headers.get("x-data-age")), path).toBeLessThan(60);
+      expect(headers.get("x-data-age"), path).toMatch(/^\d+$/);
+      expect(headers.get("access-control-expose-headers"), path).toBe(
+        "X-Indexed-Block, X-Data-Age, X-Next-Cursor, Link",
+      );
+    }
+    const eth = await api.call("/api/swaps_24h?network=eth");
+    expect(eth.headers.get("x-indexed-block")).toBe("20000000");
+  });
+
+  test("error: data older than maxStalenessSeconds is 503; degraded but fresh is 200", async () => {
+    const degraded = await createFixtureReader({ degraded: ["bsc"] });
+    const { logger, records } = createMemoryLogger("warn");
+    const server = await startServer(degraded.reader, { logger });
+    onTestFinished(async () => {
+      await server.close();
+      await degraded.close();
+    });
+    for (const path of paths) expect((await server.call(path)).status, path).toBe(200);
+
+    // The fixture's limit is 600 s.
+    degraded.reader.setStatus("bsc", { syncedAt: Date.now() - 700_000 });
+    for (const path of paths) {
+      const { status, body } = await server.call(path);
+      expect(status, path).toBe(503);
+      expect(assertSpecShapeError(body), path).toMatch(
+        /^Network bsc's indexed data is 70\d seconds old, beyond its 600-second freshness limit; retry later\.$/,
+      );
+    }
+    // Another network's freshness is its own.
+    expect((await server.call("/api/swaps_24h?network=eth")).status).toBe(200);
+    expect((await server.call("/ready")).status).toBe(200);
+    // A state, not a failure: an outage must not write an error line per request.
+    expect(records).toEqual([]);
   });
 });

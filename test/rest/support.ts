@@ -1,6 +1,6 @@
 import { request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { pino } from "pino";
+import { type Logger, pino } from "pino";
 import type { MarketReader } from "../../src/domain/market.js";
 import { buildSchema } from "../../src/graphql/buildSchema.js";
 import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
@@ -60,14 +60,67 @@ export interface TestServer {
   close: () => Promise<void>;
 }
 
+/** A raw answer: the bytes as they came off the wire (still gzipped), and whether it was complete. */
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  /** False when the connection ended before the whole message (a truncated body). */
+  complete: boolean;
+}
+
+/** One GET (or HEAD) on a fresh connection, reading the body as raw bytes. */
+export function rawRequest(
+  url: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      const done = () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks),
+          complete: res.complete,
+        });
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      // 'close' comes after 'end', and also when the server destroyed the socket mid-body
+      // (then with an "aborted" error first, which `complete` reports).
+      res.on("close", done);
+      res.on("error", () => {});
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** Options of startServer. */
+export interface StartServerOptions {
+  logger?: Logger;
+  /** Swaps per GraphQL page of the streamed /api/swaps_24h. */
+  swapsPageSize?: number;
+  /** How long a streamed answer waits for a client that reads nothing (ms). */
+  stallTimeoutMs?: number;
+}
+
 /** Starts the real HTTP server (REST + GraphQL) over a reader on an ephemeral port. */
 export async function startServer(
   reader: MarketReader,
-  logger = pino({ level: "silent" }),
+  options: StartServerOptions = {},
 ): Promise<TestServer> {
+  const logger = options.logger ?? pino({ level: "silent" });
   const schema = buildSchema();
   const graphql = createGraphqlServer({ reader, schema, logger });
-  const server = createHttpServer({ reader, graphql, schema, logger });
+  const server = createHttpServer({
+    reader,
+    graphql,
+    schema,
+    logger,
+    ...(options.swapsPageSize === undefined ? {} : { swapsPageSize: options.swapsPageSize }),
+    ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

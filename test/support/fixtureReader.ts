@@ -3,9 +3,12 @@ import type { Address, Hash, NetworkName, Token, TokenRef, Trade } from "../../s
 import { BadRequestError } from "../../src/errors.js";
 import { createLiveViews, type LiveViews } from "../../src/indexer/createLiveViews.js";
 import type { PoolState } from "../../src/pricing/types.js";
+import { createSqliteStore } from "../../src/store/createSqliteStore.js";
+import type { Store } from "../../src/store/types.js";
 
 /**
- * A small market held in the real live views (createLiveViews), for in-process API tests:
+ * A small market for in-process API tests: its trades committed to a real store (SQLite in
+ * memory, migrated) behind the real live views (createLiveViews), as the indexer leaves them:
  * bsc (PancakeSwap V2, 18-decimal tokens) and eth (Uniswap V2, USDC with 6 and WBTC with 8
  * decimals); polygon is not configured. Trades are placed relative to `now`.
  */
@@ -173,8 +176,10 @@ export interface FixtureOptions {
   now?: number;
   /** Configured networks that are still backfilling. */
   notReady?: NetworkName[];
-  /** Configured networks whose indexer reports an error (halted or unreachable). */
-  failing?: NetworkName[];
+  /** Configured networks halted by a deep reorg (503; the status error names an RPC URL). */
+  halted?: NetworkName[];
+  /** Configured networks whose RPC is down: still served while fresh (the status error names a URL). */
+  degraded?: NetworkName[];
   /** Extra bsc trades spread over the last 23 hours (for pagination and batching). */
   bulkTrades?: number;
 }
@@ -182,10 +187,20 @@ export interface FixtureOptions {
 /** The fixture: the reader and what went into it. */
 export interface Fixture {
   reader: LiveViews;
+  store: Store;
   now: number;
+  /** Committed trades per network, ascending by (blockNumber, txIndex); commit() appends. */
   trades: Record<"bsc" | "eth", Trade[]>;
   /** Tokens the fixture chain knows outside the token lists. */
   offList: Token;
+  /** The indexed (and head) block of each network. */
+  head: Record<"bsc" | "eth", bigint>;
+  /**
+   * Commits trades above the head as the indexer does (one store transaction, then the views
+   * and status move to the new block, synced now).
+   */
+  commit(network: "bsc" | "eth", trades: Trade[]): Promise<void>;
+  close(): Promise<void>;
 }
 
 let hashCounter = 0;
@@ -206,6 +221,11 @@ interface TradeSpec {
   volumeUsd: bigint;
   pools: Address[];
   tracked?: boolean;
+}
+
+/** A fresh, unique transaction hash for a fixture trade. */
+export function nextTxHash(): Hash {
+  return txHash();
 }
 
 function trade(network: NetworkName, now: number, spec: TradeSpec): Trade {
@@ -341,7 +361,7 @@ function bscTrades(now: number, bulk: number): Trade[] {
   ];
   for (let i = 0; i < bulk; i++) {
     // Spread over 23 hours, several per block, three traders.
-    const ago = 23 * HOUR - Math.floor((i * 23 * HOUR) / Math.max(bulk, 1)) - 30;
+    const ago = 23 * HOUR - Math.floor((i * (23 * HOUR - 60)) / Math.max(bulk, 1));
     const sender = [alice, bob, carol][i % 3]!;
     list.push(
       t({
@@ -400,33 +420,92 @@ function sortTrades(trades: Trade[]): Trade[] {
   );
 }
 
-/** Builds the fixture market in real live views; bsc and eth are ready unless told otherwise. */
-export function createFixtureReader(options: FixtureOptions = {}): Fixture {
+const HEADS = { bsc: 40_000_000n, eth: 20_000_000n } as const;
+const POOLS_OF = { bsc: BSC_POOLS, eth: ETH_POOLS } as const;
+
+function blockHash(network: NetworkName, block: bigint): Hash {
+  return `0x${network === "bsc" ? "b" : "e"}${block.toString(16).padStart(63, "0")}`;
+}
+
+/**
+ * Builds the fixture market: trades committed to a migrated in-memory SQLite store, read through
+ * the real live views; bsc and eth are ready and freshly synced unless told otherwise.
+ */
+export async function createFixtureReader(options: FixtureOptions = {}): Promise<Fixture> {
   const now = options.now ?? Math.floor(Date.now() / 1000);
-  const reader = createLiveViews([BSC_CONFIG, ETH_CONFIG]);
+  const store = createSqliteStore({ path: ":memory:" });
+  await store.migrate();
+  const reader = createLiveViews([BSC_CONFIG, ETH_CONFIG], store);
   const trades = { bsc: bscTrades(now, options.bulkTrades ?? 0), eth: ethTrades(now) };
+  const head: Record<"bsc" | "eth", bigint> = { ...HEADS };
   const offList: Token = { address: BSC.OFFLIST, name: "Off List Token", symbol: "OFF", decimals: 9 };
 
-  reader.load("bsc", { tokens: [], pools: BSC_POOLS, trades: trades.bsc });
-  reader.load("eth", { tokens: [], pools: ETH_POOLS, trades: trades.eth });
-  reader.appendTrades("bsc", [], 40_000_000n);
-  reader.appendTrades("eth", [], 20_000_000n);
+  async function commitRange(network: "bsc" | "eth", list: Trade[], block: bigint): Promise<void> {
+    const pools = POOLS_OF[network];
+    await store.commitRange(network, {
+      checkpoint: { blockNumber: block, blockHash: blockHash(network, block) },
+      blocks: [],
+      pairs: pools.map(({ reserve0: _r0, reserve1: _r1, ...pair }) => pair),
+      reserves: pools.map((pool) => ({
+        pair: pool.address,
+        blockNumber: block,
+        logIndex: 0,
+        reserve0: pool.reserve0,
+        reserve1: pool.reserve1,
+      })),
+      trades: list,
+    });
+  }
+
+  for (const network of ["bsc", "eth"] as const) {
+    await commitRange(network, trades[network], head[network]);
+    reader.load(network, { tokens: [], pools: POOLS_OF[network], indexedBlock: head[network] });
+    reader.markIndexed(network, head[network]);
+  }
   // Stands in for the chain: reading an unknown address's ERC-20 metadata.
   reader.setTokenResolver("bsc", async (address) => {
     if (address === BSC.OFFLIST) return offList;
     throw new BadRequestError(`Address ${address} is not an ERC-20 token contract on bsc.`);
   });
+  const syncedAt = Date.now();
   for (const network of ["bsc", "eth"] as const) {
     const ready = !(options.notReady ?? []).includes(network);
-    const head = network === "bsc" ? 40_000_000n : 20_000_000n;
+    const halted = (options.halted ?? []).includes(network);
+    const degraded = (options.degraded ?? []).includes(network);
     reader.setStatus(network, {
-      ready,
-      indexedBlock: ready ? head : head - 5_000n,
-      headBlock: head,
-      error: (options.failing ?? []).includes(network)
-        ? "eth_getLogs failed at https://rpc.example/KEY"
-        : undefined,
+      ready: ready && !halted,
+      indexedBlock: ready ? head[network] : head[network] - 5_000n,
+      headBlock: head[network],
+      headCheckedAt: degraded ? syncedAt - 60_000 : syncedAt,
+      syncedAt: ready ? syncedAt : undefined,
+      degraded,
+      halted,
+      error: halted
+        ? "reorg deeper than 15 blocks at https://rpc.example/KEY"
+        : degraded
+          ? "eth_getLogs failed at https://rpc.example/KEY"
+          : undefined,
     });
   }
-  return { reader, now, trades, offList };
+
+  return {
+    reader,
+    store,
+    now,
+    trades,
+    offList,
+    head,
+    async commit(network, list) {
+      const block = list.reduce<bigint>(
+        (max, t) => (t.blockNumber > max ? t.blockNumber : max),
+        head[network],
+      );
+      await commitRange(network, list, block);
+      head[network] = block;
+      trades[network] = sortTrades([...trades[network], ...list]);
+      reader.markIndexed(network, block);
+      reader.setStatus(network, { indexedBlock: block, headBlock: block, syncedAt: Date.now() });
+    },
+    close: () => store.close(),
+  };
 }
