@@ -56,6 +56,7 @@ export function createIndexing(deps: {
       name: config.name,
       batch: true,
       timeoutMs: config.rpc.timeoutMs,
+      requestsPerSecond: config.rpc.requestsPerSecond,
       log,
     });
     const indexer = createNetworkIndexer({
@@ -79,6 +80,7 @@ export function createIndexing(deps: {
       chainId: config.chainId,
       name: config.name,
       timeoutMs: config.rpc.timeoutMs,
+      requestsPerSecond: config.rpc.requestsPerSecond,
       log,
     });
     const follower = createStoreFollower({

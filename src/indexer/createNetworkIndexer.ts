@@ -60,6 +60,7 @@ export type RangeOutcome =
 
 /** Aim of one range read: bounds the memory of a range on dense chains (BSC: ~2,000 logs a block). */
 const TARGET_LOGS_PER_RANGE = 20_000;
+const INITIAL_SPAN = 16;
 
 const DAY = 86_400;
 
@@ -107,8 +108,9 @@ export function createNetworkIndexer(deps: {
     maxRange: config.maxLogRange,
     log,
   });
-  // Blocks per range: shrinks on dense chains so that one range holds about TARGET_LOGS_PER_RANGE logs.
-  let span = config.maxLogRange;
+  // Blocks per range: starts small (a BSC block has ~2,000 Swap/Sync logs) and at most doubles
+  // per range, towards about TARGET_LOGS_PER_RANGE logs, so no range holds more than a few MB.
+  let span = Math.min(config.maxLogRange, INITIAL_SPAN);
   // Store writes of the loop and of token discovery (an API request) never interleave.
   let writes: Promise<unknown> = Promise.resolve();
   function exclusive<T>(fn: () => Promise<T>): Promise<T> {

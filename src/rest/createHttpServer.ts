@@ -26,7 +26,7 @@ export interface HttpServerOptions {
   ready?: () => boolean;
   /** Default: pino at info level. */
   logger?: Logger;
-  /** Swaps per GraphQL page while /api/swaps_24h streams (1..1000, default 1000). */
+  /** Swaps per GraphQL page while /api/swaps_24h streams (1..1000, default 250). */
   swapsPageSize?: number;
   /** How long a streamed answer waits for a client that reads nothing (ms, default 60,000). */
   stallTimeoutMs?: number;
