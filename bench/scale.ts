@@ -149,10 +149,16 @@ async function benchSize(
     const backfillMs = readyAt - servingAt;
     const backfillRate = size / (backfillMs / 1000);
     const rawRate = size / (raw.totalMs / 1000);
+    const rawWithSenders = size / ((raw.totalMs + raw.sendersMs) / 1000);
     row(
       "backfill: start of indexing to /ready 200",
       `${seconds(backfillMs)} s, ${Math.round(backfillRate)} trades/s`,
       `raw getLogs + decode: ${seconds(raw.totalMs)} s (${seconds(raw.fetchMs)} fetch + ${seconds(raw.decodeMs)} decode), ${Math.round(rawRate)} trades/s; ratio ${(backfillRate / rawRate).toFixed(2)}`,
+    );
+    row(
+      "backfill vs raw work that also reads senders",
+      `ratio ${(backfillRate / rawWithSenders).toFixed(2)}`,
+      `raw getLogs + decode + one eth_getTransactionByHash per trade: ${seconds(raw.totalMs + raw.sendersMs)} s, ${Math.round(rawWithSenders)} trades/s`,
     );
     const done = lastLog(child.logs, (line) => line.msg === "backfill reached the head");
     row(
@@ -177,7 +183,7 @@ async function benchSize(
     row(
       "RPC, all methods",
       `${perTrade(totalCalls, size)} calls/trade, ${perTrade(totalBytes, size, 0)} B/trade`,
-      `${totalCalls} calls in ${httpRequests} HTTP requests, ${mb(totalBytes)} MB`,
+      `${totalCalls} calls in ${httpRequests} HTTP requests, ${mb(totalBytes)} MB; reading full blocks (the previous indexer): ${perTrade(raw.logBytes + raw.fullBlockBytes, size, 0)} B/trade`,
     );
     for (const [method, count] of [...counts].sort((a, b) => b[1].bytes - a[1].bytes)) {
       row(
@@ -325,6 +331,11 @@ interface RawRate {
   logs: number;
   calls: number;
   chunkBlocks: number;
+  /** eth_getTransactionByHash of every transaction that swapped (batches of 500, 4 in flight). */
+  sendersMs: number;
+  /** Response bytes of the logs, and of every block that has a swap read with its transactions (what the indexer read before). */
+  logBytes: number;
+  fullBlockBytes: number;
 }
 
 /** eth_getLogs of Swap + Sync over the range in chunks of about 20k logs, then viem's parseEventLogs. */
@@ -350,6 +361,9 @@ async function measureRaw(
   let decodeMs = 0;
   let logs = 0;
   let calls = 0;
+  let logBytes = 0;
+  const txs = new Set<string>();
+  const blockNumbers = new Set<string>();
   for (let from = fromBlock; from <= toBlock; from += BigInt(chunkBlocks)) {
     const to = from + BigInt(chunkBlocks) - 1n < toBlock ? from + BigInt(chunkBlocks) - 1n : toBlock;
     let started = performance.now();
@@ -363,8 +377,60 @@ async function measureRaw(
     const decoded = parseEventLogs({ abi: pairEventsAbi, logs: page });
     decodeMs += performance.now() - started;
     logs += decoded.length;
+    logBytes += JSON.stringify(page).length;
+    for (const item of page) {
+      if (item.transactionHash !== null) txs.add(item.transactionHash);
+      if (item.blockNumber !== null) blockNumbers.add(item.blockNumber as unknown as string);
+    }
   }
-  return { fetchMs, decodeMs, totalMs: fetchMs + decodeMs, logs, calls, chunkBlocks };
+  // The least RPC work that also names each trade's sender: one lookup per transaction that swapped.
+  const hashes = [...txs];
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < hashes.length) {
+        const batch = hashes.slice(next, next + 500);
+        next += 500;
+        await rawPost(
+          rpcUrl,
+          batch.map((hash, id) => ({
+            jsonrpc: "2.0",
+            id,
+            method: "eth_getTransactionByHash",
+            params: [hash],
+          })),
+        );
+      }
+    }),
+  );
+  const sendersMs = performance.now() - started;
+  let fullBlockBytes = 0;
+  for (const number of blockNumbers) {
+    fullBlockBytes += (
+      await rawPost(rpcUrl, { jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: [number, true] })
+    ).length;
+  }
+  return {
+    fetchMs,
+    decodeMs,
+    totalMs: fetchMs + decodeMs,
+    logs,
+    calls,
+    chunkBlocks,
+    sendersMs,
+    logBytes,
+    fullBlockBytes,
+  };
+}
+
+async function rawPost(url: string, body: unknown): Promise<string> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return response.text();
 }
 
 interface Download {

@@ -61,6 +61,9 @@ export type RangeOutcome =
 /** Aim of one range read: bounds the memory of a range on dense chains (BSC: ~2,000 logs a block). */
 const TARGET_LOGS_PER_RANGE = 20_000;
 const INITIAL_SPAN = 16;
+// Ranges read ahead of the one being applied: the node works on them while this process decodes
+// and commits (at most this many ranges of TARGET_LOGS_PER_RANGE logs in memory besides it).
+const READS_IN_FLIGHT = 2;
 
 const DAY = 86_400;
 
@@ -310,7 +313,7 @@ export function createNetworkIndexer(deps: {
     );
     // A read that is dropped (reorg, stop) must not surface as an unhandled rejection.
     read.catch(() => undefined);
-    return { read, epoch };
+    return { read, epoch, to };
   }
 
   /** Steps 2-5 of one range: validate, decode (against an overlay), commit, apply to the views. */
@@ -395,13 +398,21 @@ export function createNetworkIndexer(deps: {
   /** Pipelined backfill up to `head`: the next range is read while the current one is applied. */
   async function catchUp(startHead: bigint, progress: ProgressState): Promise<void> {
     let head = startHead;
-    let pending: PendingRead | undefined = startRead(checkpoint!.blockNumber + 1n, head);
-    while (pending !== undefined && !stopping) {
-      const { read, epoch } = pending;
+    // Reads in flight, in block order: while one range is applied the next ones are read.
+    const queue: PendingRead[] = [];
+    const fill = (): void => {
+      while (queue.length < READS_IN_FLIGHT) {
+        const from = (queue.at(-1)?.to ?? checkpoint!.blockNumber) + 1n;
+        if (from > head) return;
+        queue.push(startRead(from, head));
+      }
+    };
+    fill();
+    while (queue.length > 0 && !stopping) {
+      const { read, epoch } = queue.shift()!;
       const data: RangeRead = await read;
       resize(data);
-      const nextFrom = data.to + 1n;
-      pending = nextFrom <= head ? startRead(nextFrom, head) : undefined;
+      fill();
       const outcome = await exclusive(() => applyRange(data, epoch, head));
       switch (outcome.type) {
         case "range":
@@ -420,9 +431,7 @@ export function createNetworkIndexer(deps: {
           // A long backfill still says the RPC is alive, and follows a head that moves on.
           if (Date.now() - (views.status(network).headCheckedAt ?? 0) > config.pollIntervalMs) {
             head = await refreshHead();
-            if (pending === undefined && checkpoint!.blockNumber < head) {
-              pending = startRead(checkpoint!.blockNumber + 1n, head);
-            }
+            fill();
           }
           break;
         case "reorg":
@@ -556,6 +565,8 @@ export function createNetworkIndexer(deps: {
 interface PendingRead {
   read: Promise<RangeRead>;
   epoch: number;
+  /** Last block of the range (the next read starts after it). */
+  to: bigint;
 }
 
 interface ProgressState {

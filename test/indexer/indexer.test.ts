@@ -363,8 +363,8 @@ describe("indexer restarts and reorgs", () => {
     const prng = createPrng(17);
     proxy.rules.push(
       {
-        match: ({ method, params }) => method === "eth_getLogs" && getLogsSpan(params) > 25,
-        fault: { kind: "rpcError", code: -32005, message: "block range too large: at most 25 blocks" },
+        match: ({ method, params }) => method === "eth_getLogs" && getLogsSpan(params) > 10,
+        fault: { kind: "rpcError", code: -32005, message: "block range too large: at most 10 blocks" },
       },
       // One HTTP request in ten fails (seeded); one is rate-limited with Retry-After.
       { match: ({ index }) => index === 0 && prng.next() < 0.1, fault: { kind: "status", status: 503 } },
