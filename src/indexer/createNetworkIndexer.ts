@@ -59,11 +59,11 @@ export type RangeOutcome =
   | { type: "retry"; reason: string };
 
 /** Aim of one range read: bounds the memory of a range on dense chains (BSC: ~2,000 logs a block). */
-const TARGET_LOGS_PER_RANGE = 20_000;
-const INITIAL_SPAN = 16;
+const TARGET_LOGS_PER_RANGE = 5_000;
+const INITIAL_SPAN = 4;
 // Ranges read ahead of the one being applied: the node works on them while this process decodes
 // and commits (at most this many ranges of TARGET_LOGS_PER_RANGE logs in memory besides it).
-const READS_IN_FLIGHT = 2;
+const READS_IN_FLIGHT = 3;
 
 const DAY = 86_400;
 
