@@ -37,7 +37,7 @@ export interface StartDevnetOptions {
   liveIntervalMs?: number;
   /** Where the manifest goes (default ".data/devnet"). */
   dataDir?: string;
-  /** Where the compiled contracts are cached (default: dataDir). */
+  /** Where the compiled contracts are cached (default: $SWAPGRAPH_DEVNET_CACHE, else dataDir). */
   cacheDir?: string;
   log?: (message: string) => void;
 }
@@ -87,7 +87,9 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
 
   let compiled: Promise<CompiledContracts> | undefined;
   const bytecode = () => {
-    compiled ??= compileContracts({ cacheDir: resolve(options.cacheDir ?? dataDir) });
+    // SWAPGRAPH_DEVNET_CACHE lets many devnets (a test run) share one compiled copy.
+    const cacheDir = options.cacheDir ?? process.env.SWAPGRAPH_DEVNET_CACHE ?? dataDir;
+    compiled ??= compileContracts({ cacheDir: resolve(cacheDir) });
     return compiled;
   };
   const artifacts = loadUniswapArtifacts();

@@ -30,6 +30,8 @@ export interface HttpServerOptions {
   swapsPageSize?: number;
   /** How long a streamed answer waits for a client that reads nothing (ms, default 60,000). */
   stallTimeoutMs?: number;
+  /** Largest whole-window /api/swaps_24h answer shared within its block and second (characters; 0: never). */
+  sharedListMaxChars?: number;
   /** Prometheus metrics served on /metrics (default: a new registry). */
   metrics?: Metrics;
   /** Longest accepted request target (path and query string), default 2048 characters. */
@@ -76,6 +78,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
       logger,
       ...(options.swapsPageSize === undefined ? {} : { swapsPageSize: options.swapsPageSize }),
       ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
+      ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),
     }),
   );
   const alive = Buffer.from('{"status":"ok"}');

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { gzipSync } from "node:zlib";
 import { type DocumentNode, execute, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import type { MarketReader } from "../domain/market.js";
@@ -36,6 +37,8 @@ export interface RestHandlersOptions {
   swapsPageSize?: number;
   /** How long a streamed answer waits for a client that reads nothing (ms, default 60,000). */
   stallTimeoutMs?: number;
+  /** Largest whole-window /api/swaps_24h answer kept and shared within its block and second (characters, default 4 Mi; 0: never). */
+  sharedListMaxChars?: number;
 }
 
 /** Largest `limit` of /api/swaps_24h. */
@@ -71,7 +74,12 @@ interface PageInfo {
 }
 
 interface FreshnessData {
-  networkStatus: { indexedBlock: string | null; dataAgeSeconds: number | null } | null;
+  networkStatus: {
+    indexedBlock: string | null;
+    dataAgeSeconds: number | null;
+    /** Only in the status operation: whether market queries answer now (ready, fresh, not halted). */
+    serving?: boolean;
+  } | null;
 }
 
 interface QuoteData extends FreshnessData {
@@ -123,6 +131,10 @@ function freshnessHeaders(status: FreshnessData["networkStatus"]): Record<string
   return headers;
 }
 
+// A whole-window answer up to this size (about 8,000 swaps) is kept and shared by the requests
+// of the same indexed block and second; larger ones are streamed for each request.
+const SHARED_LIST_MAX_CHARS = 4 * 1024 * 1024;
+
 // Swaps per page of the streamed list: executing a page through GraphQL costs about 50 µs a swap,
 // so 250 keep each turn of the event loop near 15 ms and other requests answered meanwhile.
 const STREAM_PAGE_SIZE = 250;
@@ -136,6 +148,7 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
   const { reader, schema, logger } = options;
   const operations = parseRestOperations(schema);
   const pageSize = options.swapsPageSize ?? STREAM_PAGE_SIZE;
+  const shareMaxChars = options.sharedListMaxChars ?? SHARED_LIST_MAX_CHARS;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_SWAPS_PAGE) {
     throw new RangeError(`swapsPageSize must be an integer from 1 to ${MAX_SWAPS_PAGE}.`);
   }
@@ -155,6 +168,9 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     if (first !== undefined) throw findSwapgraphError(first) ?? first;
     return result.data as T;
   }
+
+  // The last small whole-window answer of each network (one entry per network: bounded).
+  const sharedLists = new Map<string, { key: string; body: Buffer; gzipped: Buffer | undefined }>();
 
   const quote: RestHandler = async ({ params, head, gzip, res }) => {
     const variables = {
@@ -196,6 +212,32 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     const context = newContext();
     const { networkStatus } = await run<FreshnessData>(operations.status, { network }, context);
     const window = { network, from: context.now - DAY, atBlock: networkStatus?.indexedBlock ?? null };
+    // A whole-window answer is a function of (network, indexed block, window start): when it is
+    // small, the requests of that second share one rendering instead of each executing it.
+    const shareKey =
+      limit === undefined && cursor === undefined && shareMaxChars > 0
+        ? `${window.atBlock}:${window.from}`
+        : undefined;
+    // Only a network that serves now may answer from the shared copy (staleness, halts).
+    const shared =
+      shareKey === undefined || networkStatus?.serving !== true ? undefined : sharedLists.get(network);
+    if (shared !== undefined && shared.key === shareKey) {
+      const freshness = freshnessHeaders(networkStatus);
+      if (!gzip) {
+        sendJson(res, 200, shared.body, { head, headers: { ...freshness, Vary: "Accept-Encoding" } });
+        return;
+      }
+      shared.gzipped ??= gzipSync(shared.body, { level: 6 });
+      res.writeHead(200, {
+        ...JSON_HEADERS,
+        ...freshness,
+        Vary: "Accept-Encoding",
+        "Content-Encoding": "gzip",
+        "Content-Length": String(shared.gzipped.length),
+      });
+      res.end(head ? undefined : shared.gzipped);
+      return;
+    }
     const readPage = (first: number, after: string | null) =>
       run<SwapsData>(operations.swaps, { ...window, first, after }, context);
 
@@ -230,6 +272,15 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     // The old one-piece answer was JSON.stringify(array): "[", elements joined by ",", "]".
     let text = "[";
     let written = 0;
+    // What was written, kept only while the answer stays small enough to share.
+    let kept: string[] | undefined = shareKey === undefined ? undefined : [];
+    let keptLength = 0;
+    const keep = (piece: string) => {
+      if (kept === undefined) return;
+      keptLength += piece.length;
+      if (keptLength > shareMaxChars) kept = undefined;
+      else kept.push(piece);
+    };
     for (;;) {
       const bodies = page.swaps.edges.map(({ node }) => swapBody(node));
       if (bodies.length > 0) {
@@ -239,6 +290,7 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
       }
       const { hasNextPage, endCursor } = page.swaps.pageInfo;
       if (!hasNextPage || remaining <= 0) break;
+      keep(text);
       await answer.write(text);
       text = "";
       // A fast client drains at once (even synchronously): without this turn, one download
@@ -246,8 +298,12 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
       await new Promise((resolve) => setImmediate(resolve));
       page = await readPage(Math.min(pageSize, remaining), endCursor);
     }
+    keep(`${text}]`);
     await answer.write(`${text}]`);
     await answer.end();
+    if (kept !== undefined && shareKey !== undefined) {
+      sharedLists.set(network, { key: shareKey, body: Buffer.from(kept.join("")), gzipped: undefined });
+    }
   };
 
   // The cursor after the `limit`-th swap, found before the headers go out; pages of cursors

@@ -19,7 +19,7 @@ export const QUOTE_OPERATION = /* GraphQL */ `
 /** The fixed GraphQL operation that pins GET /api/swaps_24h: the indexed block at request start. */
 export const STATUS_OPERATION = /* GraphQL */ `
   query RestStatus($network: Network!) {
-    ${FRESHNESS}
+    networkStatus(network: $network) { indexedBlock dataAgeSeconds serving }
   }
 `;
 

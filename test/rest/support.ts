@@ -103,6 +103,8 @@ export interface StartServerOptions {
   swapsPageSize?: number;
   /** How long a streamed answer waits for a client that reads nothing (ms). */
   stallTimeoutMs?: number;
+  /** Largest /api/swaps_24h answer shared within its block and second (0: never). */
+  sharedListMaxChars?: number;
 }
 
 /** Starts the real HTTP server (REST + GraphQL) over a reader on an ephemeral port. */
@@ -120,6 +122,7 @@ export async function startServer(
     logger,
     ...(options.swapsPageSize === undefined ? {} : { swapsPageSize: options.swapsPageSize }),
     ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
+    ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -68,7 +68,8 @@ let api: TestServer;
 
 beforeAll(async () => {
   fixture = await createFixtureReader({ bulkTrades: 200 });
-  api = await startServer(fixture.reader, { swapsPageSize: PAGE });
+  // Streaming itself is under test here: no answer is shared between requests.
+  api = await startServer(fixture.reader, { swapsPageSize: PAGE, sharedListMaxChars: 0 });
 });
 
 afterAll(async () => {
@@ -97,6 +98,46 @@ describe("GET /api/swaps_24h streamed", () => {
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(packed.headers["content-encoding"]).toBe("gzip");
     expect(packed.body.length).toBeLessThan(plain.body.length / 3);
+  });
+
+  test("behavior: a small whole window is rendered once and shared within its block and second", async () => {
+    const local = await createFixtureReader({ bulkTrades: 50 });
+    const sharing = await startServer(local.reader, { swapsPageSize: PAGE });
+    onTestFinished(async () => {
+      await sharing.close();
+      await local.close();
+    });
+    const url = `${sharing.baseUrl}/api/swaps_24h`;
+    // Two requests land in the same second almost always; the window start is per second.
+    let pair: [RawAnswer, RawAnswer] | undefined;
+    await waitFor(async () => {
+      const first = await rawRequest(url);
+      const second = await rawRequest(url);
+      pair = [first, second];
+      return (
+        first.headers["transfer-encoding"] === "chunked" && second.headers["content-length"] !== undefined
+      );
+    }, 10_000);
+    const [rendered, shared] = pair!;
+    expect(shared.body.equals(rendered.body)).toBe(true);
+    expect(shared.body.toString("utf8")).toBe(expectedBody(local));
+    expect(shared.headers["x-indexed-block"]).toBe(local.head.bsc.toString());
+    const packed = await rawRequest(url, { "accept-encoding": "gzip" });
+    expect(gunzipSync(packed.body).equals(rendered.body)).toBe(true);
+    // A new indexed block renders anew, with the new swap in it.
+    const trade: Trade = {
+      ...local.trades.bsc.at(-1)!,
+      txHash: nextTxHash(),
+      blockNumber: local.head.bsc + 1n,
+      timestamp: Math.floor(Date.now() / 1000),
+      txIndex: 0,
+    };
+    await local.commit("bsc", [trade]);
+    const after = await rawRequest(url);
+    expect(after.headers["transfer-encoding"]).toBe("chunked");
+    expect(JSON.parse(after.body.toString("utf8")).map((s: { tx_hash: string }) => s.tx_hash)).toContain(
+      trade.txHash,
+    );
   });
 
   test("behavior: an empty window is [] and a one-page window is one piece", async () => {
