@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import type { Server } from "node:http";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { pino } from "pino";
 import { loadConfig } from "./config/loadConfig.js";
@@ -18,11 +19,20 @@ async function main(): Promise<void> {
   const log = pino({ level: config.logLevel });
   const cleanups: (() => Promise<void>)[] = [];
   let stopping = false;
+  let draining = false;
+  let drainServer: ((timeoutMs: number) => Promise<void>) | undefined;
 
   async function shutdown(signal: string): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "shutting down");
+    // A process manager's SIGTERM drains: /ready turns 503 so load balancers move on, then the
+    // server stops accepting and lets the requests in flight finish (Ctrl-C does not wait).
+    if (signal === "SIGTERM" && drainServer !== undefined) {
+      draining = true;
+      await new Promise((resolve) => setTimeout(resolve, config.http.drainDelayMs));
+      await drainServer(config.http.drainTimeoutMs);
+    }
     for (const cleanup of cleanups.reverse()) {
       await cleanup().catch((error: unknown) => log.error({ err: String(error) }, "shutdown step failed"));
     }
@@ -64,6 +74,8 @@ async function main(): Promise<void> {
   // One schema: GraphQL serves it and the REST facade executes against it.
   const schema = buildSchema();
   const server = createHttpServer({
+    maxConnections: config.http.maxConnections,
+    draining: () => draining,
     reader: indexing.views,
     schema,
     graphql: createGraphqlServer({ reader: indexing.views, schema, logger: log }),
@@ -73,13 +85,8 @@ async function main(): Promise<void> {
     server.once("error", reject);
     server.listen(config.http.port, config.http.host, () => resolve());
   });
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
+  drainServer = (timeoutMs) => closeServer(server, timeoutMs);
+  cleanups.push(() => closeServer(server, 0));
   const { port } = server.address() as AddressInfo;
   const base = `http://${config.http.host === "0.0.0.0" ? "127.0.0.1" : config.http.host}:${port}`;
   indexing.start();
@@ -95,6 +102,24 @@ async function main(): Promise<void> {
     `    curl '${base}/api/trade_volume_usd_7d'`,
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+/**
+ * Stops accepting connections, lets requests in flight finish for up to `timeoutMs`, closing
+ * keep-alive connections as they fall idle, then closes whatever is left.
+ */
+async function closeServer(server: Server, timeoutMs: number): Promise<void> {
+  if (!server.listening) return;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const deadline = Date.now() + timeoutMs;
+  const idle = setInterval(() => server.closeIdleConnections(), 50);
+  await Promise.race([
+    closed,
+    new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now()))),
+  ]);
+  clearInterval(idle);
+  server.closeAllConnections();
+  await closed;
 }
 
 /** Throws a ConfigError that says what to do when the HTTP port is already taken. */

@@ -109,7 +109,13 @@ export function loadConfig(
       databaseUrl !== undefined && databaseUrl !== ""
         ? { kind: "postgres", url: databaseUrl }
         : { kind: "sqlite", path: resolve(dataDir, demo ? "demo.sqlite" : "swapgraph.sqlite") },
-    http: { host: env.HOST ?? file?.http.host ?? "127.0.0.1", port },
+    http: {
+      host: env.HOST ?? file?.http.host ?? "127.0.0.1",
+      port,
+      maxConnections: file?.http.maxConnections ?? 8192,
+      drainDelayMs: file?.http.drainDelayMs ?? 5_000,
+      drainTimeoutMs: file?.http.drainTimeoutMs ?? 30_000,
+    },
     logLevel: env.LOG_LEVEL ?? file?.logLevel ?? "info",
     role,
   };

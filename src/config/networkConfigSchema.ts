@@ -92,7 +92,11 @@ export const configFileSchema = z
       .object({
         host: z.string().default("127.0.0.1"),
         port: z.number().int().min(0).max(65535).default(4000),
+        maxConnections: z.number().int().min(1).default(8192),
+        drainDelayMs: z.number().int().min(0).max(600_000).default(5_000),
+        drainTimeoutMs: z.number().int().min(0).max(600_000).default(30_000),
       })
+      .strict()
       .default({}),
     logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
     networks: z.array(networkConfigSchema).min(1, "expected at least one network"),

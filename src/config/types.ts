@@ -79,7 +79,16 @@ export interface AppConfig {
   networks: NetworkConfig[];
   /** "sqlite" with a file path (":memory:" for tests) or "postgres" with a URL. */
   store: { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };
-  http: { host: string; port: number };
+  http: {
+    host: string;
+    port: number;
+    /** Open client connections at most; more are refused, so file descriptors stay for RPC and the store. */
+    maxConnections: number;
+    /** On SIGTERM, how long /ready answers 503 before the server stops accepting (load balancers notice). */
+    drainDelayMs: number;
+    /** Then how long requests in flight may take to finish before their connections are closed. */
+    drainTimeoutMs: number;
+  };
   /** "all": index (when holding a network's writer lock) and serve; "api": serve from the store only. */
   role: "all" | "api";
   logLevel: string;

@@ -36,6 +36,12 @@ export interface HttpServerOptions {
   metrics?: Metrics;
   /** Longest accepted request target (path and query string), default 2048 characters. */
   maxUrlLength?: number;
+  /** How long a client may take to send its request headers, in ms (default 10,000); then a JSON 408. */
+  headersTimeoutMs?: number;
+  /** Open client connections at most (default 8192); more are refused by the server. */
+  maxConnections?: number;
+  /** True while the process drains for shutdown: /ready answers 503 so load balancers move on. */
+  draining?: () => boolean;
 }
 
 const GRAPHQL_PATH = "/graphql";
@@ -85,6 +91,8 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const readyBody = Buffer.from('{"status":"ready"}');
   routes.set("/health", async ({ res, head }) => sendJson(res, 200, alive, { head }));
   routes.set("/ready", async ({ res, head }) => {
+    if (options.draining?.() === true)
+      throw new SwapgraphError("NOT_READY", "Not ready: this server is shutting down.");
     if (!ready())
       throw new SwapgraphError("NOT_READY", "Not ready: indexing has not caught up on every network yet.");
     sendJson(res, 200, readyBody, { head });
@@ -160,20 +168,32 @@ export function createHttpServer(options: HttpServerOptions): Server {
     }
   }
 
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const server = createServer(
     // A slow client must not hold a socket forever. These bound receiving the request only; a
     // streamed answer gives up on a client that reads nothing for a while (openChunkedAnswer).
-    { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 },
+    {
+      headersTimeout,
+      requestTimeout: Math.max(30_000, headersTimeout),
+      keepAliveTimeout: 5_000,
+      // How often node looks for requests past their deadline (its default is 30 s).
+      connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+    },
     (req, res) => void handle(req, res),
   );
   // Malformed requests and oversized headers are rejected by node before routing: keep them JSON too.
+  // Beyond the cap node refuses connections, so a flood of idle clients cannot take the file
+  // descriptors the indexer needs for its RPC and store connections.
+  server.maxConnections = options.maxConnections ?? 8192;
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable) return;
-    const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
-    const payload = JSON.stringify({
-      error: tooLarge ? "Request headers are too large." : "Malformed HTTP request.",
-    });
-    const status = tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request";
+    const [status, message] =
+      error.code === "HPE_HEADER_OVERFLOW"
+        ? ["431 Request Header Fields Too Large", "Request headers are too large."]
+        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? ["408 Request Timeout", "The request was not received in time."]
+          : ["400 Bad Request", "Malformed HTTP request."];
+    const payload = JSON.stringify({ error: message });
     socket.end(
       `HTTP/1.1 ${status}\r\nContent-Type: ${JSON_HEADERS["Content-Type"]}\r\n` +
         `Content-Length: ${Buffer.byteLength(payload)}\r\nConnection: close\r\n\r\n${payload}`,

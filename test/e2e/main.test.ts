@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer as createNetServer } from "node:net";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect, createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -97,9 +97,56 @@ describe("the swapgraph process", () => {
     expect(await second.exited).toBe(0);
   });
 
+  test("behavior: SIGTERM drains: /ready turns 503, new connections stop, the request in flight completes", async () => {
+    const manifest = JSON.parse(readFileSync(devnet.manifestPath, "utf8")) as Record<string, unknown>;
+    const path = join(dataDir, "drain.json");
+    writeFileSync(
+      path,
+      JSON.stringify({ ...manifest, http: { drainDelayMs: 1_000, drainTimeoutMs: 20_000 } }),
+    );
+    const run = await startMain({ SWAPGRAPH_DATA_DIR: join(dataDir, "drain-store") }, ["--config", path]);
+    await waitFor(async () => (await fetch(`${run.base}/ready`)).status === 200, 60_000, "/ready");
+
+    // A request in flight: a GraphQL POST whose body is still on its way when SIGTERM arrives.
+    const { hostname, port } = new URL(run.base);
+    const body = JSON.stringify({ query: "{ status { network ready } }" });
+    const socket = connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once("connect", resolve));
+    const answer = new Promise<string>((resolve) => {
+      let text = "";
+      socket.on("data", (chunk: Buffer) => {
+        text += chunk.toString("utf8");
+      });
+      socket.on("close", () => resolve(text));
+    });
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    run.child.kill("SIGTERM");
+    await waitFor(async () => (await fetch(`${run.base}/ready`)).status === 503, 10_000, "/ready 503");
+    // Then the server stops accepting: a new connection is refused.
+    await waitFor(
+      async () => {
+        try {
+          await fetch(`${run.base}/health`);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      10_000,
+      "new connections refused",
+    );
+    socket.write(body.slice(10));
+    const text = await answer;
+    expect(text.split("\r\n")[0]).toBe("HTTP/1.1 200 OK");
+    expect(text).toContain('"network":"bsc"');
+    expect(await run.exited).toBe(0);
+  });
+
   test("error: a bad configuration stops the process with a message that names the field", async () => {
     const bad = join(dataDir, "bad.json");
-    const { writeFileSync } = await import("node:fs");
     writeFileSync(bad, JSON.stringify({ networks: [{ name: "bsc", chainId: 56, rpcUrls: ["nope"] }] }));
     const child = spawn(process.execPath, ["--import", "tsx", "src/start.ts", "--config", bad], {
       cwd: root,

@@ -1,0 +1,100 @@
+import type { Server } from "node:http";
+import { connect, type Socket } from "node:net";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { buildSchema } from "../../src/graphql/buildSchema.js";
+import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
+import { createHttpServer } from "../../src/rest/createHttpServer.js";
+import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
+import { waitFor } from "../support/waitFor.js";
+
+// The server's own limits, on a real socket: what a slow or flooding client meets.
+const MAX_CONNECTIONS = 4;
+let fixture: Fixture;
+// One server with a short header deadline; one with a small connection cap (and the default
+// 10 s deadline, so that the connections it holds are not timed out during the test).
+let impatient: Server;
+let capped: Server;
+
+async function listen(options: { headersTimeoutMs?: number; maxConnections?: number }): Promise<Server> {
+  const logger = pino({ level: "silent" });
+  const schema = buildSchema();
+  const server = createHttpServer({
+    reader: fixture.reader,
+    schema,
+    graphql: createGraphqlServer({ reader: fixture.reader, schema, logger }),
+    logger,
+    ...options,
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return server;
+}
+
+const portOf = (server: Server) => (server.address() as { port: number }).port;
+
+beforeAll(async () => {
+  fixture = await createFixtureReader();
+  impatient = await listen({ headersTimeoutMs: 300 });
+  capped = await listen({ maxConnections: MAX_CONNECTIONS });
+});
+
+afterAll(async () => {
+  for (const server of [impatient, capped]) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  await fixture.close();
+});
+
+/** Opens a socket and collects everything the server sends until it closes it. */
+function open(port: number): { socket: Socket; connected: Promise<void>; received: Promise<string> } {
+  const socket = connect(port, "127.0.0.1");
+  const connected = new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  const received = new Promise<string>((resolve) => {
+    let text = "";
+    socket.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    socket.on("close", () => resolve(text));
+    socket.on("error", () => undefined);
+  });
+  return { socket, connected, received };
+}
+
+describe("HTTP limits", () => {
+  test("error: request headers that do not arrive in time get a JSON 408", async () => {
+    const client = open(portOf(impatient));
+    await client.connected;
+    client.socket.write("GET /api/quote?sellToken=BNB&buyToken=USDT HTTP/1.1\r\nHost: x\r\n");
+    const text = await client.received;
+    const [head = "", body = ""] = text.split("\r\n\r\n");
+    expect(head.split("\r\n")[0]).toBe("HTTP/1.1 408 Request Timeout");
+    expect(head).toContain("Content-Type: application/json; charset=utf-8");
+    expect(JSON.parse(body)).toEqual({ error: "The request was not received in time." });
+  });
+
+  test("behavior: connections past the cap are refused; the server answers again once one closes", async () => {
+    // Slow clients hold connections: each sends part of a request, then nothing.
+    const server = capped;
+    const port = portOf(server);
+    const held = Array.from({ length: MAX_CONNECTIONS }, () => open(port));
+    await Promise.all(held.map((client) => client.connected));
+    for (const client of held) client.socket.write("GET /health HTTP/1.1\r\n");
+    await waitFor(
+      () => new Promise((resolve) => server.getConnections((_, count) => resolve(count === MAX_CONNECTIONS))),
+      5_000,
+      "connections held",
+    );
+    const extra = open(port);
+    // The server drops it at once without a byte: the cap holds.
+    expect(await extra.received).toBe("");
+    for (const client of held) client.socket.destroy();
+    await waitFor(
+      () => new Promise((resolve) => server.getConnections((_, count) => resolve(count === 0))),
+      5_000,
+      "connections released",
+    );
+    const health = await fetch(`http://127.0.0.1:${port}/health`);
+    expect(health.status).toBe(200);
+  });
+});
