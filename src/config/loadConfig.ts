@@ -55,7 +55,12 @@ export function parseConfigJson(
     };
     return startBlock === undefined ? config : { ...config, startBlock };
   });
-  return { networks, http: parsed.data.http, logLevel: parsed.data.logLevel };
+  const { rateLimitBurst, ...http } = parsed.data.http;
+  return {
+    networks,
+    http: rateLimitBurst === undefined ? http : { ...http, rateLimitBurst },
+    logLevel: parsed.data.logLevel,
+  };
 }
 
 /**
@@ -115,6 +120,9 @@ export function loadConfig(
       maxConnections: file?.http.maxConnections ?? 8192,
       drainDelayMs: file?.http.drainDelayMs ?? 5_000,
       drainTimeoutMs: file?.http.drainTimeoutMs ?? 30_000,
+      rateLimitPerSecond: file?.http.rateLimitPerSecond ?? 0,
+      ...(file?.http.rateLimitBurst === undefined ? {} : { rateLimitBurst: file.http.rateLimitBurst }),
+      trustProxy: file?.http.trustProxy ?? false,
     },
     logLevel: env.LOG_LEVEL ?? file?.logLevel ?? "info",
     role,

@@ -95,6 +95,9 @@ export const configFileSchema = z
         maxConnections: z.number().int().min(1).default(8192),
         drainDelayMs: z.number().int().min(0).max(600_000).default(5_000),
         drainTimeoutMs: z.number().int().min(0).max(600_000).default(30_000),
+        rateLimitPerSecond: z.number().min(0).default(0),
+        rateLimitBurst: z.number().int().min(1).optional(),
+        trustProxy: z.boolean().default(false),
       })
       .strict()
       .default({}),

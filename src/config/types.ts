@@ -88,6 +88,12 @@ export interface AppConfig {
     drainDelayMs: number;
     /** Then how long requests in flight may take to finish before their connections are closed. */
     drainTimeoutMs: number;
+    /** Requests per second per client on /api and /graphql (0: no limit); over it, a JSON 429. */
+    rateLimitPerSecond: number;
+    /** Requests a client may send at once (default: one second's worth). */
+    rateLimitBurst?: number;
+    /** Take the client from X-Forwarded-For's first address (only behind a proxy that sets it). */
+    trustProxy: boolean;
   };
   /** "all": index (when holding a network's writer lock) and serve; "api": serve from the store only. */
   role: "all" | "api";

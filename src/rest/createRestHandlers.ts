@@ -3,12 +3,15 @@ import { gzipSync } from "node:zlib";
 import { type DocumentNode, execute, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import type { MarketReader } from "../domain/market.js";
+import type { NetworkName } from "../domain/types.js";
 import { createGraphqlContext, type GraphqlContext } from "../graphql/createGraphqlContext.js";
 import { findSwapgraphError } from "../graphql/findSwapgraphError.js";
 import { MAX_SWAPS_PAGE } from "../graphql/listSwaps.js";
+import { createLruCache } from "./createLruCache.js";
 import { openChunkedAnswer } from "./openChunkedAnswer.js";
 import { readCursor, readLimit, readNetwork, readTokenParam } from "./readQueryParams.js";
 import { parseRestOperations } from "./restOperations.js";
+import { buildCachedJson, type CachedJson, sendCachedJson } from "./sendCachedJson.js";
 import { JSON_HEADERS, sendJson } from "./sendJson.js";
 
 /** One REST request as its handler sees it. */
@@ -39,6 +42,10 @@ export interface RestHandlersOptions {
   stallTimeoutMs?: number;
   /** Largest whole-window /api/swaps_24h answer kept and shared within its block and second (characters, default 4 Mi; 0: never). */
   sharedListMaxChars?: number;
+  /** Most answers of /api/quote and /api/trade_volume_usd_7d kept (default 10,000; 0: no cache). */
+  answerCacheMaxEntries?: number;
+  /** Most bytes those kept answers hold, gzip copies included (default 32 MiB). */
+  answerCacheMaxBytes?: number;
 }
 
 /** Largest `limit` of /api/swaps_24h. */
@@ -99,6 +106,25 @@ interface DailyVolumesData extends FreshnessData {
 }
 
 const DAY = 86_400;
+const DAY_MS = 86_400_000;
+
+/** A kept answer and the indexed state it was made from. */
+interface AnswerEntry extends CachedJson {
+  /** X-Indexed-Block of the answer: a new block makes it old. */
+  block: string;
+  /** Unix ms after which it is made again, whatever the block says (see answerCached). */
+  expiresAt: number;
+}
+
+/**
+ * The cache key of a token parameter. Symbols resolve case-insensitively and addresses are
+ * lowercased, so case does not change a successful answer, with one exception: "0X" + 40 hex
+ * is a 400 while "0x" + 40 hex is an address; such input (and non-ASCII, whose lowercase may
+ * differ in length) keeps its case, so a request never shares an answer it would not get.
+ */
+function tokenKey(value: string): string {
+  return /^[\x21-\x7e]+$/.test(value) && !value.startsWith("0X") ? value.toLowerCase() : value;
+}
 
 // Field order is the spec's table order.
 function tokenBody(token: TokenFields) {
@@ -135,6 +161,13 @@ function freshnessHeaders(status: FreshnessData["networkStatus"]): Record<string
 // of the same indexed block and second; larger ones are streamed for each request.
 const SHARED_LIST_MAX_CHARS = 4 * 1024 * 1024;
 
+// The per-block answer cache of /api/quote and /api/trade_volume_usd_7d: a quote is ~300 bytes,
+// so the byte bound is what holds when many distinct token pairs are asked.
+const ANSWER_CACHE_MAX_ENTRIES = 10_000;
+const ANSWER_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+// Map slot, entry object, ETags and Buffer headers of one kept answer, roughly.
+const ENTRY_OVERHEAD_BYTES = 400;
+
 // Swaps per page of the streamed list: executing a page through GraphQL costs about 50 µs a swap,
 // so 250 keep each turn of the event loop near 15 ms and other requests answered meanwhile.
 const STREAM_PAGE_SIZE = 250;
@@ -149,12 +182,91 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
   const operations = parseRestOperations(schema);
   const pageSize = options.swapsPageSize ?? STREAM_PAGE_SIZE;
   const shareMaxChars = options.sharedListMaxChars ?? SHARED_LIST_MAX_CHARS;
+  const answerMaxEntries = options.answerCacheMaxEntries ?? ANSWER_CACHE_MAX_ENTRIES;
+  const answers =
+    answerMaxEntries > 0
+      ? createLruCache<AnswerEntry>({
+          maxEntries: answerMaxEntries,
+          maxBytes: options.answerCacheMaxBytes ?? ANSWER_CACHE_MAX_BYTES,
+          sizeOf: (key, entry) =>
+            ENTRY_OVERHEAD_BYTES + key.length + entry.body.length + (entry.gzipped?.length ?? 0),
+        })
+      : undefined;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_SWAPS_PAGE) {
     throw new RangeError(`swapsPageSize must be an integer from 1 to ${MAX_SWAPS_PAGE}.`);
   }
 
-  function newContext(): GraphqlContext {
-    return createGraphqlContext(reader, logger === undefined ? {} : { logger });
+  function newContext(nowMs = Date.now()): GraphqlContext {
+    return createGraphqlContext(reader, logger === undefined ? { nowMs } : { logger, nowMs });
+  }
+
+  // The network's poll interval is configuration, not market data, and GraphQL does not show it:
+  // read once per network from the config the reader was built with.
+  const pollIntervals = new Map<NetworkName, number>();
+  function pollIntervalMs(network: NetworkName): number {
+    let ms = pollIntervals.get(network);
+    if (ms === undefined) {
+      ms = reader.getConfig(network).pollIntervalMs;
+      pollIntervals.set(network, ms);
+    }
+    return ms;
+  }
+
+  // A client or shared cache may keep an answer about one poll (a new block can come no sooner),
+  // and show it a few polls longer while it revalidates.
+  const cacheControls = new Map<NetworkName, string>();
+  function cacheControl(network: NetworkName): string {
+    let value = cacheControls.get(network);
+    if (value === undefined) {
+      const maxAge = Math.max(1, Math.round(pollIntervalMs(network) / 1000));
+      value = `public, max-age=${maxAge}, stale-while-revalidate=${3 * maxAge}`;
+      cacheControls.set(network, value);
+    }
+    return value;
+  }
+
+  /**
+   * Answers from the kept bytes of `key` when they were made at the network's current indexed
+   * block, else renders (GraphQL), keeps and sends. The status operation runs on every request:
+   * it gives this request's X-Data-Age and whether the network serves now, so a halted or too
+   * stale network gets its 503 from `render` rather than an old answer. Entries also expire
+   * after one poll interval: the pools and aggregates can run ahead of the status' block until
+   * the next poll, and a reorg can bring the same block number back with other contents.
+   */
+  async function answerCached(
+    exchange: RestExchange,
+    network: NetworkName,
+    key: string,
+    context: GraphqlContext,
+    render: () => Promise<{ value: unknown; networkStatus: FreshnessData["networkStatus"] }>,
+  ): Promise<void> {
+    const { head, gzip, res } = exchange;
+    const ifNoneMatch = res.req.headers["if-none-match"];
+    const { networkStatus } = await run<FreshnessData>(operations.status, { network }, context);
+    const serving = networkStatus?.serving === true ? networkStatus : undefined;
+    const block = serving?.indexedBlock ?? null;
+    if (answers !== undefined && block !== null) {
+      const kept = answers.get(key);
+      if (kept !== undefined && kept.block === block && kept.expiresAt > context.nowMs) {
+        const headers = freshnessHeaders(networkStatus);
+        sendCachedJson(res, kept, { head, gzip, ifNoneMatch, headers, cacheControl: cacheControl(network) });
+        return;
+      }
+    }
+    // Errors (400, 422, 503) are thrown here and never kept.
+    const rendered = await render();
+    const madeAt = rendered.networkStatus?.indexedBlock ?? null;
+    const answer = buildCachedJson(rendered.value, `${network}-${madeAt ?? "none"}`);
+    if (answers !== undefined && block !== null && madeAt !== null) {
+      answers.set(key, { ...answer, block: madeAt, expiresAt: context.nowMs + pollIntervalMs(network) });
+    }
+    sendCachedJson(res, answer, {
+      head,
+      gzip,
+      ifNoneMatch,
+      headers: freshnessHeaders(rendered.networkStatus),
+      cacheControl: cacheControl(network),
+    });
   }
 
   async function run<T>(
@@ -172,32 +284,40 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
   // The last small whole-window answer of each network (one entry per network: bounded).
   const sharedLists = new Map<string, { key: string; body: Buffer; gzipped: Buffer | undefined }>();
 
-  const quote: RestHandler = async ({ params, head, gzip, res }) => {
+  // A quote is a function of the network's pools, so of its indexed block.
+  const quote: RestHandler = async (exchange) => {
+    const { params } = exchange;
     const variables = {
       network: readNetwork(params),
       sellToken: readTokenParam(params, "sellToken"),
       buyToken: readTokenParam(params, "buyToken"),
     };
-    const data = await run<QuoteData>(operations.quote, variables, newContext());
-    const { network, sellToken, buyToken, price } = data.quote;
-    const body = {
-      result: { network, sell_token: tokenBody(sellToken), buy_token: tokenBody(buyToken), price },
-    };
-    sendJson(res, 200, body, { head, gzip, headers: freshnessHeaders(data.networkStatus) });
+    const key = `quote\n${variables.network}\n${tokenKey(variables.sellToken)}\n${tokenKey(variables.buyToken)}`;
+    const context = newContext();
+    await answerCached(exchange, variables.network, key, context, async () => {
+      const data = await run<QuoteData>(operations.quote, variables, context);
+      const { network, sellToken, buyToken, price } = data.quote;
+      const value = {
+        result: { network, sell_token: tokenBody(sellToken), buy_token: tokenBody(buyToken), price },
+      };
+      return { value, networkStatus: data.networkStatus };
+    });
   };
 
-  const tradeVolume7d: RestHandler = async ({ params, head, gzip, res }) => {
-    const data = await run<DailyVolumesData>(
-      operations.dailyVolumes,
-      { network: readNetwork(params) },
-      newContext(),
-    );
-    const body = data.dailyVolumes.map((day) => ({
-      date: day.date,
-      address_count: String(day.addressCount),
-      trade_volume_usd: day.volumeUSD,
-    }));
-    sendJson(res, 200, body, { head, gzip, headers: freshnessHeaders(data.networkStatus) });
+  // Seven days ending today: a function of the indexed block and of the UTC day.
+  const tradeVolume7d: RestHandler = async (exchange) => {
+    const network = readNetwork(exchange.params);
+    const context = newContext();
+    const key = `7d\n${network}\n${Math.floor(context.nowMs / DAY_MS)}`;
+    await answerCached(exchange, network, key, context, async () => {
+      const data = await run<DailyVolumesData>(operations.dailyVolumes, { network }, context);
+      const value = data.dailyVolumes.map((day) => ({
+        date: day.date,
+        address_count: String(day.addressCount),
+        trade_volume_usd: day.volumeUSD,
+      }));
+      return { value, networkStatus: data.networkStatus };
+    });
   };
 
   /**

@@ -8,8 +8,8 @@ export const JSON_HEADERS = {
   "X-Content-Type-Options": "nosniff",
 } as const;
 
-// Below this, compressing costs more than it saves.
-const GZIP_MIN_BYTES = 1024;
+/** Below this many bytes, compressing costs more than it saves: such bodies always go as they are. */
+export const GZIP_MIN_BYTES = 1024;
 
 /** True when the request's Accept-Encoding allows gzip (and does not refuse it with q=0). */
 export function acceptsGzip(acceptEncoding: string | undefined): boolean {
@@ -25,7 +25,8 @@ export function acceptsGzip(acceptEncoding: string | undefined): boolean {
 /**
  * Writes a JSON answer: a value to serialize, or JSON bytes already serialized (a Buffer);
  * gzip when the client accepts it and the body is large; for HEAD, the same status and
- * headers without the body.
+ * headers without the body. Error answers (4xx, 5xx) carry `Cache-Control: no-store`: a cache
+ * must not keep telling clients a network is down (or a parameter bad) after that changed.
  */
 export function sendJson(
   res: ServerResponse,
@@ -39,6 +40,7 @@ export function sendJson(
   res.writeHead(status, {
     ...JSON_HEADERS,
     ...options.headers,
+    ...(status >= 400 ? { "Cache-Control": "no-store" } : {}),
     ...(compress ? { "Content-Encoding": "gzip", Vary: "Accept-Encoding" } : {}),
     "Content-Length": bytes.length,
   });

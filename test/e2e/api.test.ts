@@ -17,6 +17,7 @@ import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
 import { createHttpServer } from "../../src/rest/createHttpServer.js";
 import { createSqliteStore } from "../../src/store/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
+import { sendSwap } from "../support/devnet.js";
 import {
   assertSpecHeaders,
   assertSpecShapeDailyVolumes,
@@ -415,5 +416,45 @@ describe("errors and operations over real HTTP", () => {
         await clientOf(s.network as NetworkName).getBlockNumber({ cacheTime: 0 }),
       );
     }
+  });
+});
+
+describe("HTTP caching over the real indexer", () => {
+  test("behavior: a kept quote changes once a swap is indexed: new block, new price, new ETag", async () => {
+    const path = "/api/quote?sellToken=CAKE&buyToken=USDT";
+    const before = await get(path);
+    expect(before.status).toBe(200);
+    const etag = before.response.headers.get("etag")!;
+    const block = BigInt(before.response.headers.get("x-indexed-block")!);
+    expect(etag).toMatch(new RegExp(`^"bsc-${block}-[A-Za-z0-9_-]{16}"$`));
+    expect(before.response.headers.get("cache-control")).toMatch(
+      /^public, max-age=\d+, stale-while-revalidate=\d+$/,
+    );
+    const kept = await fetch(base + path, { headers: { "if-none-match": etag } });
+    expect(kept.status).toBe(304);
+    expect(await kept.text()).toBe("");
+
+    // A swap through the first pool of the quote's own route moves its reserves.
+    const { route } = await quoteRoute("bsc", "CAKE", "USDT");
+    await sendSwap(chainOf("bsc"), {
+      path: [route.path[0]!, route.path[1]!],
+      amountIn: 10n ** 18n,
+      dex: route.pools[0]!.dex,
+    });
+    let after: Response | undefined;
+    await waitFor(
+      async () => {
+        after = await fetch(base + path, { headers: { "if-none-match": etag } });
+        return BigInt(after.headers.get("x-indexed-block") ?? "0") > block;
+      },
+      30_000,
+      "the swap's block to be indexed",
+    );
+    expect(after!.status).toBe(200);
+    expect(after!.headers.get("etag")).not.toBe(etag);
+    const price = (body: unknown) => (body as { result: { price: string } }).result.price;
+    const now = price(await after!.json());
+    expect(now).not.toBe(price(before.body));
+    expect(now).toBe((await quoteRoute("bsc", "CAKE", "USDT")).price);
   });
 });

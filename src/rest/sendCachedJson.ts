@@ -1,0 +1,82 @@
+import { createHash } from "node:crypto";
+import type { ServerResponse } from "node:http";
+import { gzipSync } from "node:zlib";
+import { matchesIfNoneMatch } from "./matchesIfNoneMatch.js";
+import { GZIP_MIN_BYTES, JSON_HEADERS } from "./sendJson.js";
+
+/** A JSON answer kept serialized: its bytes, their gzip (made once) and a validator for each. */
+export interface CachedJson {
+  body: Buffer;
+  /** The body gzipped, when it is large enough to be worth it; undefined otherwise. */
+  gzipped: Buffer | undefined;
+  /** Strong ETag of `body`, quoted. */
+  etag: string;
+  /** Strong ETag of `gzipped`: another representation, so another tag. */
+  gzipEtag: string;
+}
+
+/**
+ * Serializes an answer once: gzip when large, and ETags made of `scope` (network and indexed
+ * block) and a hash of the bytes, so equal tags always mean equal bytes, even when a reorg
+ * brings the same block number back with other contents.
+ */
+export function buildCachedJson(value: unknown, scope: string): CachedJson {
+  const body = Buffer.from(JSON.stringify(value));
+  const hash = createHash("sha1").update(body).digest("base64url").slice(0, 16);
+  return {
+    body,
+    gzipped: body.length >= GZIP_MIN_BYTES ? gzipSync(body, { level: 6 }) : undefined,
+    etag: `"${scope}-${hash}"`,
+    gzipEtag: `"${scope}-${hash}-gzip"`,
+  };
+}
+
+/** Options of sendCachedJson. */
+export interface SendCachedJsonOptions {
+  head: boolean;
+  /** The client accepts gzip. */
+  gzip: boolean;
+  /** The request's If-None-Match header. */
+  ifNoneMatch: string | undefined;
+  /** Cache-Control of the answer (and of its 304). */
+  cacheControl: string;
+  /** Per-request headers (freshness): sent on the 200 and on the 304 alike. */
+  headers: Record<string, string>;
+}
+
+/**
+ * Answers 200 with the kept bytes (gzipped when the client takes it and they are large), or
+ * 304 without a body when If-None-Match names the representation's ETag.
+ */
+export function sendCachedJson(
+  res: ServerResponse,
+  answer: CachedJson,
+  options: SendCachedJsonOptions,
+): void {
+  const zipped = options.gzip ? answer.gzipped : undefined;
+  const etag = zipped === undefined ? answer.etag : answer.gzipEtag;
+  const validators: Record<string, string> = {
+    ETag: etag,
+    "Cache-Control": options.cacheControl,
+    // A shared cache must not hand a gzip body to a client that did not ask for one.
+    ...(answer.gzipped === undefined ? {} : { Vary: "Accept-Encoding" }),
+  };
+  if (matchesIfNoneMatch(options.ifNoneMatch, etag)) {
+    res.writeHead(304, {
+      "Access-Control-Allow-Origin": JSON_HEADERS["Access-Control-Allow-Origin"],
+      ...options.headers,
+      ...validators,
+    });
+    res.end();
+    return;
+  }
+  const bytes = zipped ?? answer.body;
+  res.writeHead(200, {
+    ...JSON_HEADERS,
+    ...options.headers,
+    ...validators,
+    ...(zipped === undefined ? {} : { "Content-Encoding": "gzip" }),
+    "Content-Length": bytes.length,
+  });
+  res.end(options.head ? undefined : bytes);
+}
