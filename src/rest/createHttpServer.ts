@@ -6,6 +6,7 @@ import type { MarketReader } from "../domain/market.js";
 import { SwapgraphError } from "../errors.js";
 import { buildSchema } from "../graphql/buildSchema.js";
 import type { GraphqlServer } from "../graphql/createGraphqlServer.js";
+import { createDocsRoutes } from "./createDocsRoutes.js";
 import { createMetrics, type Metrics } from "./createMetrics.js";
 import { createRestHandlers, type RestHandler } from "./createRestHandlers.js";
 import { ClientGoneError } from "./openChunkedAnswer.js";
@@ -97,6 +98,8 @@ export function createHttpServer(options: HttpServerOptions): Server {
       throw new SwapgraphError("NOT_READY", "Not ready: indexing has not caught up on every network yet.");
     sendJson(res, 200, readyBody, { head });
   });
+  // The landing page (/), /openapi.json and the API reference (/docs).
+  for (const [path, handler] of createDocsRoutes()) routes.set(path, handler);
 
   const metrics = options.metrics ?? createMetrics(reader);
 
