@@ -5,6 +5,7 @@ export type ErrorCode =
   | "NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
   | "UNPROCESSABLE"
+  | "RATE_LIMITED"
   | "NOT_READY"
   | "CONFIG_INVALID"
   | "RPC_ERROR"
@@ -17,6 +18,7 @@ const STATUS: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   UNPROCESSABLE: 422,
+  RATE_LIMITED: 429,
   NOT_READY: 503,
   CONFIG_INVALID: 500,
   RPC_ERROR: 503,
@@ -93,5 +95,18 @@ export class LostWriterLockError extends SwapgraphError {
   override name = "LostWriterLockError";
   constructor(network: string) {
     super("LOST_WRITER_LOCK", `Lost the writer lock of ${network}: the write was refused.`);
+  }
+}
+
+/** A client sent more requests than its rate limit allows (429); it may retry after `retryAfterSeconds`. */
+export class RateLimitedError extends SwapgraphError {
+  override name = "RateLimitedError";
+  readonly retryAfterSeconds: number;
+  constructor(limitPerSecond: number, retryAfterSeconds: number) {
+    super(
+      "RATE_LIMITED",
+      `Too many requests: at most ${limitPerSecond} per second per client; retry after ${retryAfterSeconds} s.`,
+    );
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }

@@ -75,6 +75,15 @@ async function main(): Promise<void> {
   const schema = buildSchema();
   const server = createHttpServer({
     maxConnections: config.http.maxConnections,
+    ...(config.http.rateLimitPerSecond > 0
+      ? {
+          rateLimit: {
+            perSecond: config.http.rateLimitPerSecond,
+            trustProxy: config.http.trustProxy,
+            ...(config.http.rateLimitBurst === undefined ? {} : { burst: config.http.rateLimitBurst }),
+          },
+        }
+      : {}),
     draining: () => draining,
     reader: indexing.views,
     schema,

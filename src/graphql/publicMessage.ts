@@ -15,6 +15,7 @@ export function publicMessage(error: SwapgraphError): string {
     case "METHOD_NOT_ALLOWED":
     case "UNPROCESSABLE":
     case "NOT_READY":
+    case "RATE_LIMITED":
       return error.message;
     case "RPC_ERROR":
     case "DEEP_REORG":

@@ -3,9 +3,10 @@ import type { Duplex } from "node:stream";
 import type { GraphQLSchema } from "graphql";
 import { type Logger, pino } from "pino";
 import type { MarketReader } from "../domain/market.js";
-import { SwapgraphError } from "../errors.js";
+import { RateLimitedError, SwapgraphError } from "../errors.js";
 import { buildSchema } from "../graphql/buildSchema.js";
 import type { GraphqlServer } from "../graphql/createGraphqlServer.js";
+import { createClientRateLimit } from "./createClientRateLimit.js";
 import { createDocsRoutes } from "./createDocsRoutes.js";
 import { createMetrics, type Metrics } from "./createMetrics.js";
 import { createRestHandlers, type RestHandler } from "./createRestHandlers.js";
@@ -43,6 +44,8 @@ export interface HttpServerOptions {
   maxConnections?: number;
   /** True while the process drains for shutdown: /ready answers 503 so load balancers move on. */
   draining?: () => boolean;
+  /** Per-client limit on /api/* and /graphql (absent: none); over it a JSON 429 with Retry-After. */
+  rateLimit?: { perSecond: number; burst?: number; trustProxy?: boolean };
 }
 
 const GRAPHQL_PATH = "/graphql";
@@ -103,6 +106,14 @@ export function createHttpServer(options: HttpServerOptions): Server {
 
   const metrics = options.metrics ?? createMetrics(reader);
 
+  const limiter =
+    options.rateLimit === undefined || !(options.rateLimit.perSecond > 0)
+      ? undefined
+      : createClientRateLimit({
+          perSecond: options.rateLimit.perSecond,
+          ...(options.rateLimit.burst === undefined ? {} : { burst: options.rateLimit.burst }),
+        });
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? "GET";
     const head = method === "HEAD";
@@ -120,6 +131,13 @@ export function createHttpServer(options: HttpServerOptions): Server {
       const target = req.url ?? "/";
       const queryStart = target.indexOf("?");
       const path = queryStart === -1 ? target : target.slice(0, queryStart);
+      if (limiter !== undefined && (path === GRAPHQL_PATH || path.startsWith("/api/"))) {
+        const waitMs = limiter.take(clientOf(req, options.rateLimit?.trustProxy === true));
+        if (waitMs !== undefined) {
+          route = path === GRAPHQL_PATH ? GRAPHQL_PATH : "other";
+          throw new RateLimitedError(options.rateLimit!.perSecond, Math.ceil(waitMs / 1000));
+        }
+      }
       // GraphQL GET queries may be long; node's header size limit (16 KB) bounds them.
       if (path === GRAPHQL_PATH) {
         route = GRAPHQL_PATH;
@@ -203,6 +221,13 @@ export function createHttpServer(options: HttpServerOptions): Server {
     );
   });
   return server;
+}
+
+/** The client a request counts against: the peer, or behind a trusted proxy the first X-Forwarded-For hop. */
+function clientOf(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? req.headers["x-forwarded-for"] : undefined;
+  const first = typeof forwarded === "string" ? forwarded.split(",")[0]?.trim() : undefined;
+  return first !== undefined && first !== "" ? first : (req.socket.remoteAddress ?? "unknown");
 }
 
 function sendPreflight(req: IncomingMessage, res: ServerResponse): void {

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { SwapgraphError } from "../errors.js";
+import { RateLimitedError, SwapgraphError } from "../errors.js";
 import { INTERNAL_MESSAGE, publicMessage } from "../graphql/publicMessage.js";
 
 /** The wire form of a REST error. */
@@ -21,11 +21,18 @@ export function toRestError(error: unknown, logger: Logger): RestError {
     // NOT_READY is a state (backfilling, halted, stale data) the indexer already logs: one error
     // line per request during an RPC outage would bury everything else.
     if (error.code === "NOT_READY") logger.debug({ err: error }, "request refused: not ready");
+    else if (error instanceof RateLimitedError)
+      logger.debug({ err: error.message }, "request refused: rate limit");
     else if (error.status >= 500) logger.error({ err: error }, "request failed");
     return {
       status: error.status,
       body: { error: publicMessage(error) },
-      headers: error.code === "METHOD_NOT_ALLOWED" ? { Allow: ALLOWED_METHODS } : {},
+      headers:
+        error.code === "METHOD_NOT_ALLOWED"
+          ? { Allow: ALLOWED_METHODS }
+          : error instanceof RateLimitedError
+            ? { "Retry-After": String(error.retryAfterSeconds) }
+            : {},
     };
   }
   logger.error({ err: error }, "unexpected error");

@@ -15,8 +15,13 @@ let fixture: Fixture;
 // 10 s deadline, so that the connections it holds are not timed out during the test).
 let impatient: Server;
 let capped: Server;
+let limited: Server;
 
-async function listen(options: { headersTimeoutMs?: number; maxConnections?: number }): Promise<Server> {
+async function listen(options: {
+  headersTimeoutMs?: number;
+  maxConnections?: number;
+  rateLimit?: { perSecond: number; burst?: number; trustProxy?: boolean };
+}): Promise<Server> {
   const logger = pino({ level: "silent" });
   const schema = buildSchema();
   const server = createHttpServer({
@@ -36,10 +41,12 @@ beforeAll(async () => {
   fixture = await createFixtureReader();
   impatient = await listen({ headersTimeoutMs: 300 });
   capped = await listen({ maxConnections: MAX_CONNECTIONS });
+  // One request every 10 s after a burst of 3: no refill can sneak in while the test runs.
+  limited = await listen({ rateLimit: { perSecond: 0.1, burst: 3, trustProxy: true } });
 });
 
 afterAll(async () => {
-  for (const server of [impatient, capped]) {
+  for (const server of [impatient, capped, limited]) {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
@@ -96,5 +103,31 @@ describe("HTTP limits", () => {
     );
     const health = await fetch(`http://127.0.0.1:${port}/health`);
     expect(health.status).toBe(200);
+  });
+
+  test("error: a client over its rate gets a JSON 429 with Retry-After; other clients and /health are not limited", async () => {
+    const base = `http://127.0.0.1:${portOf(limited)}`;
+    const as = (client: string) => ({ headers: { "x-forwarded-for": client } });
+    const url = `${base}/api/trade_volume_usd_7d`;
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await fetch(url, as("203.0.113.7"))).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await fetch(url, as("203.0.113.7"));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(9);
+    expect(refused.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect((await refused.json()) as { error: string }).toEqual({
+      error: expect.stringMatching(
+        /^Too many requests: at most 0\.1 per second per client; retry after (9|10) s\.$/,
+      ),
+    });
+    // GraphQL counts against the same client; another client and the probes are unaffected.
+    const graphql = await fetch(
+      `${base}/graphql?query=${encodeURIComponent("{ status { network } }")}`,
+      as("203.0.113.7"),
+    );
+    expect(graphql.status).toBe(429);
+    expect((await fetch(url, as("198.51.100.1"))).status).toBe(200);
+    expect((await fetch(`${base}/health`, as("203.0.113.7"))).status).toBe(200);
   });
 });
