@@ -148,7 +148,8 @@ const DESCRIPTION = `Market data of Uniswap-V2-style DEX swaps on BSC, Ethereum 
 - \`network\` is optional on all three endpoints (\`bsc\`, \`eth\`, \`polygon\`; default \`bsc\`). Unknown query parameters are ignored; names and values are case-sensitive.
 - Every success answer says how fresh it is: \`X-Indexed-Block\` and \`X-Data-Age\`.
 - \`/api/swaps_24h\` pages with \`limit\` and \`cursor\` (\`X-Next-Cursor\`, \`Link: rel="next"\`); without them it streams the whole 24-hour window.
-- Every error is exactly \`{"error": "<one sentence>"}\` with a fitting status: 400 bad parameter, 404 unknown path, 405 other methods (with \`Allow\`), 422 no answer (no liquidity route), 503 data not ready, 500 unexpected (masked).
+- Every error is exactly \`{"error": "<one sentence>"}\` with a fitting status: 400 bad parameter, 404 unknown path, 405 other methods (with \`Allow\`), 422 no answer (no liquidity route), 429 over the client's rate limit (with \`Retry-After\`, when the server sets one), 503 data not ready, 500 unexpected (masked).
+- Quotes and daily volumes carry \`ETag\` and \`Cache-Control\`; \`If-None-Match\` gets a 304 while the indexed state is the same.
 - CORS is open; HEAD answers the GET's status and headers without a body; answers are gzip-compressed for clients that accept it.
 
 The same data, and more, is served by GraphQL at [/graphql](/graphql).`;
@@ -159,6 +160,12 @@ export function buildOpenApi(options: { version?: string } = {}): OpenApiDocumen
   const commonErrors = {
     "400": responseRef("BadRequest"),
     "405": responseRef("MethodNotAllowed"),
+    "429": responseRef("TooManyRequests"),
+  };
+  const cachedHeaders = {
+    ...FRESHNESS_HEADERS,
+    ETag: headerRef("ETag"),
+    "Cache-Control": headerRef("Cache-Control"),
   };
   const serverErrors = { "503": responseRef("NotReady"), "500": responseRef("InternalError") };
 
@@ -188,9 +195,10 @@ export function buildOpenApi(options: { version?: string } = {}): OpenApiDocumen
           responses: {
             "200": {
               description: "The quote.",
-              headers: FRESHNESS_HEADERS,
+              headers: cachedHeaders,
               content: jsonContent("QuoteBody", QUOTE_EXAMPLE),
             },
+            "304": responseRef("NotModified"),
             ...commonErrors,
             "422": responseRef("Unprocessable"),
             ...serverErrors,
@@ -237,9 +245,10 @@ export function buildOpenApi(options: { version?: string } = {}): OpenApiDocumen
           responses: {
             "200": {
               description: "Seven days, newest first.",
-              headers: FRESHNESS_HEADERS,
+              headers: cachedHeaders,
               content: jsonContent("DailyVolumesBody", VOLUMES_EXAMPLE),
             },
+            "304": responseRef("NotModified"),
             ...commonErrors,
             ...serverErrors,
           },
@@ -267,6 +276,20 @@ export function buildOpenApi(options: { version?: string } = {}): OpenApiDocumen
             'Only with X-Next-Cursor: `</api/swaps_24h?network=...&limit=...&cursor=...>; rel="next"`.',
           schema: { type: "string" },
         },
+        ETag: {
+          description:
+            "Names the answer's bytes for one network, indexed block and parameters (a gzip body has its own tag); send it back in If-None-Match.",
+          schema: { type: "string" },
+        },
+        "Cache-Control": {
+          description:
+            "On success `public, max-age=<the network's poll interval>, stale-while-revalidate=<three polls>`; on errors `no-store`.",
+          schema: { type: "string" },
+        },
+        "Retry-After": {
+          description: "Whole seconds until the client's rate limit lets a request through again.",
+          schema: { type: "string", pattern: INTEGER_STRING_PATTERN },
+        },
         Allow: {
           description: "The methods the path answers.",
           schema: { type: "string", const: "GET, HEAD, OPTIONS" },
@@ -292,6 +315,20 @@ export function buildOpenApi(options: { version?: string } = {}): OpenApiDocumen
           "Network eth is still being indexed; retry in a few minutes.",
         ),
         InternalError: errorResponse("Anything unexpected; the message is masked.", "Internal server error."),
+        TooManyRequests: errorResponse(
+          "The client sent more requests than its rate limit (when the server sets one).",
+          "Too many requests: at most 20 per second per client; retry after 1 s.",
+          { "Retry-After": headerRef("Retry-After") },
+        ),
+        NotModified: {
+          description:
+            "The client's If-None-Match names the current answer: no body; ETag, Cache-Control and the freshness headers as on a 200.",
+          headers: {
+            ...FRESHNESS_HEADERS,
+            ETag: headerRef("ETag"),
+            "Cache-Control": headerRef("Cache-Control"),
+          },
+        },
       },
     },
   };
