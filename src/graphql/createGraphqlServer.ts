@@ -1,17 +1,20 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { blockFieldSuggestionsPlugin } from "@escape.tech/graphql-armor-block-field-suggestions";
-import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import { GraphQLError, type GraphQLSchema } from "graphql";
-import { createYoga, type YogaLogger, type YogaServerInstance } from "graphql-yoga";
+import { createYoga, type GraphiQLOptions, type YogaLogger, type YogaServerInstance } from "graphql-yoga";
 import { type Logger, pino } from "pino";
 import type { MarketReader } from "../domain/market.js";
-import { SwapgraphError } from "../errors.js";
 import { buildSchema } from "./buildSchema.js";
 import { createGraphqlContext, type GraphqlContext } from "./createGraphqlContext.js";
+import { findSwapgraphError } from "./findSwapgraphError.js";
 import { toGraphqlError } from "./toGraphqlError.js";
+import { useClientErrorLogging } from "./useClientErrorLogging.js";
+import { useCostLimit } from "./useCostLimit.js";
+import { useMarketResponseCache } from "./useMarketResponseCache.js";
+import { useRequestBodyLimit } from "./useRequestBodyLimit.js";
 
 /** The node:http objects yoga receives as server context. */
 export interface NodeServerContext {
@@ -34,9 +37,9 @@ export interface GraphqlServerOptions {
 /**
  * Limits sized for the schema. It has no cycles, so depth is bounded anyway (the deepest
  * field, swaps.edges.node.sell.token.address, is at 6); the depth limit guards future types.
- * The cost plugin multiplies a selection by a literal `first`: one full page of 1000 swaps
- * with every field costs about 200k, two such pages are refused. A `first` given as a
- * variable is not priced, but it is capped at 1000 and aliases at 15.
+ * The cost (computeQueryCost) multiplies a selection by its page size as the request gives it,
+ * literal, variable or default: one full page of 1000 swaps with every field costs about 200k,
+ * two such pages are refused.
  */
 export const GRAPHQL_LIMITS = {
   maxDepth: 10,
@@ -47,21 +50,23 @@ export const GRAPHQL_LIMITS = {
 } as const;
 
 // Yoga logs every error the formatter replaced, expected ones included: those are the caller's
-// mistakes (debug), the rest are ours (error, with the cause's stack).
-function toYogaLogger(logger: Logger): YogaLogger {
-  const child = logger.child({ component: "graphql" });
+// doing and useClientErrorLogging logs them from the answer, without a stack; the rest are ours
+// (error, with the cause's stack).
+function toYogaLogger(child: Logger): YogaLogger {
   const forward =
     (level: "debug" | "info" | "warn" | "error") =>
     (...args: unknown[]): void => {
       const [first, ...rest] = args;
       if (!(first instanceof Error)) {
-        child[level](args.map(String).join(" "));
+        // Yoga's per-request debug lines: build no string unless they are wanted.
+        if (child.isLevelEnabled(level)) child[level](args.map(String).join(" "));
         return;
       }
-      const cause = first instanceof GraphQLError ? (first.originalError ?? first) : first;
+      const known = findSwapgraphError(first);
       // NOT_READY (backfilling, halted, stale) is a state the indexer logs, not a failure per request.
-      const expected = cause instanceof SwapgraphError && (cause.status < 500 || cause.code === "NOT_READY");
-      child[expected ? "debug" : level]({ err: cause }, rest.map(String).join(" ") || first.message);
+      if (known !== undefined && (known.status < 500 || known.code === "NOT_READY")) return;
+      const cause = known ?? (first instanceof GraphQLError ? (first.originalError ?? first) : first);
+      child[level]({ err: cause }, rest.map(String).join(" ") || first.message);
     };
   return { debug: forward("debug"), info: forward("info"), warn: forward("warn"), error: forward("error") };
 }
@@ -69,23 +74,38 @@ function toYogaLogger(logger: Logger): YogaLogger {
 /** Creates the GraphQL server (graphql-yoga): GraphiQL at /graphql, masked errors, query limits. */
 export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServer {
   const { reader } = options;
-  const logger = options.logger ?? pino();
+  const baseLogger = options.logger ?? pino();
+  const logger = baseLogger.child({ component: "graphql" });
+  // Yoga's default GraphiQL loads from a CDN (a blank page on a closed network); this one carries
+  // its scripts and styles inline (about 9 MB), so it is loaded on first view and rendered once.
+  let graphiqlPage: Promise<string> | undefined;
+  const renderGraphiQL = (graphiqlOptions: GraphiQLOptions): Promise<string> => {
+    graphiqlPage ??= import("@graphql-yoga/render-graphiql").then(({ renderGraphiQL: render }) =>
+      render(graphiqlOptions),
+    );
+    return graphiqlPage;
+  };
   return createYoga<NodeServerContext, GraphqlContext>({
     schema: options.schema ?? buildSchema(),
     graphqlEndpoint: "/graphql",
     graphiql: { title: "swapgraph" },
+    renderGraphiQL,
     landingPage: false,
     multipart: false,
-    maxRequestBodySize: GRAPHQL_LIMITS.maxRequestBodySize,
+    // useRequestBodyLimit enforces it: yoga's own limit streams every body (slow).
+    maxRequestBodySize: false,
     logging: toYogaLogger(logger),
     maskedErrors: { maskError: (error, message) => toGraphqlError(error, message) },
-    context: () => createGraphqlContext(reader, { logger }),
+    context: () => createGraphqlContext(reader, { logger: baseLogger }),
     plugins: [
+      useRequestBodyLimit(GRAPHQL_LIMITS.maxRequestBodySize),
       maxTokensPlugin({ n: GRAPHQL_LIMITS.maxTokens }),
       maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, flattenFragments: true }),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases }),
-      costLimitPlugin({ maxCost: GRAPHQL_LIMITS.maxCost }),
+      useCostLimit({ maxCost: GRAPHQL_LIMITS.maxCost }),
       blockFieldSuggestionsPlugin(),
+      useClientErrorLogging(logger),
+      useMarketResponseCache(reader),
     ],
   });
 }

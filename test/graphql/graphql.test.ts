@@ -627,9 +627,11 @@ describe("server", () => {
       `${alias}: swaps(first: 1000) { edges { cursor node { txHash blockNumber timestamp sender volumeUSD tracked pools sell { token { address name symbol decimals } amount amountDecimal } buy { token { address name symbol decimals } amount amountDecimal } } } pageInfo { hasNextPage endCursor } }`;
     // One full page is a legitimate query; two are over the cost limit.
     expect((await gql(yoga, `{ ${page("a")} }`)).body.errors).toBeUndefined();
-    expect(errorOf(await gql(yoga, `{ ${page("a")} ${page("b")} }`)).message).toMatch(
-      /Query Cost limit of 250000 exceeded/,
-    );
+    expect(errorOf(await gql(yoga, `{ ${page("a")} ${page("b")} }`))).toMatchObject({
+      status: 400,
+      code: "COST_LIMIT",
+      message: expect.stringMatching(/^Query cost \d+ exceeds the limit of 250000/),
+    });
     const typo = await gql(yoga, "{ quot }");
     expect(typo.body.errors?.[0]?.message).toBe(
       'Cannot query field "quot" on type "Query". [Suggestion hidden]',

@@ -1,0 +1,36 @@
+import { GraphQLError } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { computeQueryCost } from "./computeQueryCost.js";
+
+/** The extensions.code of a refused operation. */
+export const COST_LIMIT_CODE = "COST_LIMIT";
+
+/** Options of useCostLimit. */
+export interface CostLimitOptions {
+  maxCost: number;
+}
+
+/**
+ * Refuses an operation whose cost (computeQueryCost, on the coerced variables) exceeds
+ * `maxCost` before any resolver runs: a GraphQL error with extensions.code COST_LIMIT and
+ * HTTP 400 (useClientErrorLogging logs it). Pricing at execution rather than validation is what
+ * counts `first: $n`.
+ */
+export function useCostLimit(options: CostLimitOptions): Plugin {
+  const { maxCost } = options;
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const cost = computeQueryCost(args.schema, args.document, args.variableValues, args.operationName);
+      if (cost === undefined || cost <= maxCost) return;
+      const rounded = Math.ceil(cost);
+      setResultAndStopExecution({
+        errors: [
+          new GraphQLError(
+            `Query cost ${rounded} exceeds the limit of ${maxCost}: ask for fewer items (first, days), fewer fields or fewer aliases.`,
+            { extensions: { code: COST_LIMIT_CODE, http: { status: 400 }, cost: rounded, maxCost } },
+          ),
+        ],
+      });
+    },
+  };
+}

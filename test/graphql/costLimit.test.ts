@@ -1,0 +1,154 @@
+import { parse } from "graphql";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { MarketReader } from "../../src/domain/market.js";
+import { buildSchema } from "../../src/graphql/buildSchema.js";
+import { computeQueryCost } from "../../src/graphql/computeQueryCost.js";
+import {
+  createGraphqlServer,
+  GRAPHQL_LIMITS,
+  type GraphqlServer,
+} from "../../src/graphql/createGraphqlServer.js";
+import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
+import { createMemoryLogger, gql } from "./support.js";
+
+const schema = buildSchema();
+const NODE =
+  "cursor node { txHash blockNumber timestamp sender volumeUSD tracked pools sell { token { address name symbol decimals } amount amountDecimal } buy { token { address name symbol decimals } amount amountDecimal } }";
+const aliases = (first: string, count = 15) =>
+  Array.from({ length: count }, (_, i) => `a${i}: swaps(first: ${first}) { edges { ${NODE} } }`).join(" ");
+
+let fixture: Fixture;
+let calls: string[];
+let yoga: GraphqlServer;
+
+// Records the reads behind resolvers (store pages, token lookups). The in-memory state probes of
+// the response cache key (networks, status, poolsBlock, ...) are not reads a refusal must avoid.
+const RESOLVER_READS = new Set([
+  "listTrades",
+  "countTrades",
+  "listDailyVolumes",
+  "findTokenBySymbol",
+  "getToken",
+  "resolveTokenAddress",
+]);
+function spyReader(reader: MarketReader, log: string[]): MarketReader {
+  return new Proxy(reader, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (RESOLVER_READS.has(String(property))) log.push(String(property));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+beforeAll(async () => {
+  fixture = await createFixtureReader({ bulkTrades: 1_000 });
+  calls = [];
+  yoga = createGraphqlServer({
+    reader: spyReader(fixture.reader, calls),
+    logger: createMemoryLogger("silent").logger,
+  });
+});
+
+afterAll(async () => {
+  await fixture.close();
+});
+
+function cost(query: string, variables: Record<string, unknown> = {}): number | undefined {
+  return computeQueryCost(schema, parse(query), variables);
+}
+
+describe("computeQueryCost", () => {
+  test("args: a page size counts the same given literally, as a variable or by default", () => {
+    const literal = cost(`{ swaps(first: 100) { edges { ${NODE} } } }`);
+    expect(literal).toBeGreaterThan(10_000);
+    expect(cost(`query Q($n: Int) { swaps(first: $n) { edges { ${NODE} } } }`, { n: 100 })).toBe(literal);
+    // swaps' default page is 100; an omitted variable falls back to it too.
+    expect(cost(`{ swaps { edges { ${NODE} } } }`)).toBe(literal);
+    expect(cost(`query Q($n: Int) { swaps(first: $n) { edges { ${NODE} } } }`)).toBe(literal);
+    expect(cost(`query Q($d: Int) { dailyVolumes(days: $d) { date } }`, { d: 31 })).toBe(
+      cost("{ dailyVolumes(days: 31) { date } }"),
+    );
+  });
+
+  test("behavior: fragments count where spread, skipped fields count nothing", () => {
+    const inline = cost(`{ swaps(first: 50) { edges { ${NODE} } } }`);
+    const spread = cost(
+      `query { swaps(first: 50) { ...P } } fragment P on SwapConnection { edges { ${NODE} } }`,
+    );
+    expect(spread).toBe(inline);
+    const twice = cost(
+      `query { a: swaps(first: 50) { ...P } b: swaps(first: 50) { ...P } } fragment P on SwapConnection { edges { ${NODE} } }`,
+    );
+    expect(twice).toBe(2 * inline!);
+    expect(
+      cost(
+        `query Q($s: Boolean!) { status { network } swaps(first: 50) @skip(if: $s) { edges { ${NODE} } } }`,
+        { s: true },
+      ),
+    ).toBe(cost("{ status { network } }"));
+  });
+
+  test("behavior: variables that do not coerce leave the refusal to execution", () => {
+    expect(cost("query Q($n: Int) { swaps(first: $n) { edges { cursor } } }", { n: "many" })).toBeUndefined();
+  });
+});
+
+describe("cost limit", () => {
+  test("error: 15 aliased pages of first: $n = 1000 are refused before any read", async () => {
+    calls.length = 0;
+    const started = performance.now();
+    const response = await gql(yoga, `query Abuse($n: Int) { ${aliases("$n")} }`, { n: 1000 });
+    const elapsedMs = performance.now() - started;
+    expect(response.status).toBe(400);
+    expect(response.body.data).toBeUndefined();
+    expect(response.body.errors).toHaveLength(1);
+    expect(response.body.errors?.[0]?.extensions?.code).toBe("COST_LIMIT");
+    expect(response.body.errors?.[0]?.message).toMatch(
+      /^Query cost \d+ exceeds the limit of 250000: ask for fewer items/,
+    );
+    expect(calls).toEqual([]);
+    // Reported, not asserted: the machine is shared.
+    console.info(`cost refusal of the variable form: ${elapsedMs.toFixed(1)} ms`);
+  });
+
+  test("error: the literal form is refused the same way", async () => {
+    calls.length = 0;
+    const response = await gql(yoga, `{ ${aliases("1000")} }`);
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.[0]?.extensions?.code).toBe("COST_LIMIT");
+    expect(calls).toEqual([]);
+  });
+
+  test("error: two full pages are over the limit, as a variable too", async () => {
+    calls.length = 0;
+    const response = await gql(yoga, `query Q($n: Int) { ${aliases("$n", 2)} }`, { n: 1000 });
+    expect(response.body.errors?.[0]?.extensions?.code).toBe("COST_LIMIT");
+    expect(calls).toEqual([]);
+  });
+
+  test("behavior: one full page given as a variable passes and reads the store", async () => {
+    calls.length = 0;
+    const response = await gql(yoga, `query Q($n: Int) { ${aliases("$n", 1)} }`, { n: 1000 });
+    expect(response.body.errors).toBeUndefined();
+    const page = response.body.data?.a0 as { edges: unknown[] } | undefined;
+    expect(page?.edges).toHaveLength(1000);
+    expect(calls).toContain("listTrades");
+    expect(cost(`query Q($n: Int) { ${aliases("$n", 1)} }`, { n: 1000 })).toBeLessThanOrEqual(
+      GRAPHQL_LIMITS.maxCost,
+    );
+  });
+
+  test("behavior: a refusal is logged at info without a stack", async () => {
+    const { logger, records } = createMemoryLogger("debug");
+    const server = createGraphqlServer({ reader: fixture.reader, logger });
+    await gql(server, `query Abuse($n: Int) { ${aliases("$n")} }`, { n: 1000 });
+    const refusals = records.filter((r) => r.msg === "graphql client error");
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toMatchObject({ level: 30, errors: [{ code: "COST_LIMIT" }] });
+    expect(JSON.stringify(records)).not.toContain("stack");
+  });
+});

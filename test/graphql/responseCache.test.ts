@@ -1,0 +1,102 @@
+import { afterEach, beforeEach, expect, test } from "vitest";
+import type { MarketReader } from "../../src/domain/market.js";
+import { createGraphqlServer, type GraphqlServer } from "../../src/graphql/createGraphqlServer.js";
+import { formatDecimal } from "../../src/graphql/formatDecimal.js";
+import { getAmountOut } from "../../src/pricing/getAmountOut.js";
+import { createFixtureReader, type Fixture, POOLS } from "../support/fixtureReader.js";
+import { createMemoryLogger, gql } from "./support.js";
+
+const E18 = 10n ** 18n;
+const QUOTE = `query Q($sell: String!) { quote(sellToken: $sell, buyToken: "USDT") { price blockNumber } }`;
+
+let fixture: Fixture;
+let calls: string[];
+let yoga: GraphqlServer;
+
+// Counts the reader methods requests call; the cache key itself reads only status, config and pools.
+function spyReader(reader: MarketReader, log: string[]): MarketReader {
+  return new Proxy(reader, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        log.push(String(property));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+beforeEach(async () => {
+  fixture = await createFixtureReader();
+  calls = [];
+  yoga = createGraphqlServer({
+    reader: spyReader(fixture.reader, calls),
+    logger: createMemoryLogger("silent").logger,
+  });
+});
+
+afterEach(async () => {
+  await fixture.close();
+});
+
+const count = (method: string) => calls.filter((name) => name === method).length;
+
+test("behavior: a repeated quote is answered from the cache, the same answer", async () => {
+  const first = await gql(yoga, QUOTE, { sell: "WBNB" });
+  const resolved = count("findTokenBySymbol");
+  expect(resolved).toBeGreaterThan(0);
+  const second = await gql(yoga, QUOTE, { sell: "WBNB" });
+  expect(second.body).toEqual(first.body);
+  expect(count("findTokenBySymbol")).toBe(resolved);
+  // Other variables are another answer.
+  await gql(yoga, QUOTE, { sell: "Cake" });
+  expect(count("findTokenBySymbol")).toBeGreaterThan(resolved);
+});
+
+test("behavior: a change of the pool graph is seen by the very next request", async () => {
+  const before = await gql(yoga, QUOTE, { sell: "WBNB" });
+  const pool = fixture.reader.getPoolIndex("bsc").get(POOLS.WBNB_USDT)!;
+  // USDT is token0: half the USDT in the pool halves WBNB's price.
+  fixture.reader.getPoolIndex("bsc").update({ ...pool, reserve0: pool.reserve0 / 2n });
+  const after = await gql(yoga, QUOTE, { sell: "WBNB" });
+  expect(after.body.data?.quote).toEqual({
+    price: formatDecimal(getAmountOut(E18, pool.reserve1, pool.reserve0 / 2n, 25), 18),
+    blockNumber: "40000000",
+  });
+  expect(after.body).not.toEqual(before.body);
+});
+
+test("error: a network whose data turned too old answers NOT_READY, not its cached quote", async () => {
+  expect((await gql(yoga, QUOTE, { sell: "WBNB" })).body.errors).toBeUndefined();
+  fixture.reader.setStatus("bsc", { syncedAt: Date.now() - 601_000 });
+  const stale = await gql(yoga, QUOTE, { sell: "WBNB" });
+  expect(stale.status).toBe(503);
+  expect(stale.body.errors?.[0]?.extensions?.code).toBe("NOT_READY");
+});
+
+test("behavior: status, swaps and daily volumes are never cached", async () => {
+  const status = "{ networkStatus { headBlock lag } }";
+  expect((await gql(yoga, status)).body.data?.networkStatus).toEqual({ headBlock: "40000000", lag: "0" });
+  fixture.reader.setStatus("bsc", { headBlock: 40_000_002n });
+  expect((await gql(yoga, status)).body.data?.networkStatus).toEqual({ headBlock: "40000002", lag: "2" });
+  // Also when asked together with a cacheable field.
+  const mixed = `{ quote(sellToken: "WBNB", buyToken: "USDT") { price } status { lag } }`;
+  await gql(yoga, mixed);
+  fixture.reader.setStatus("bsc", { headBlock: 40_000_005n });
+  expect((await gql(yoga, mixed)).body.data?.status).toEqual([{ lag: "5" }, { lag: "0" }]);
+
+  for (const query of ["{ swaps { edges { cursor } } }", "{ dailyVolumes { date volumeUSD } }"]) {
+    calls.length = 0;
+    await gql(yoga, query);
+    await gql(yoga, query);
+    expect(count("listTrades") + count("listDailyVolumes")).toBe(2);
+  }
+});
+
+test("behavior: answers with errors are not cached", async () => {
+  await gql(yoga, QUOTE, { sell: "NOPE" });
+  const resolved = count("findTokenBySymbol");
+  await gql(yoga, QUOTE, { sell: "NOPE" });
+  expect(count("findTokenBySymbol")).toBe(2 * resolved);
+});
