@@ -92,6 +92,9 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
     renderGraphiQL,
     landingPage: false,
     multipart: false,
+    // The HTTP server applies one CORS policy to every path (any origin, no credentials); yoga's
+    // own would echo the Origin and allow credentials.
+    cors: false,
     // useRequestBodyLimit enforces it: yoga's own limit streams every body (slow).
     maxRequestBodySize: false,
     logging: toYogaLogger(logger),

@@ -50,6 +50,7 @@ export interface HttpServerOptions {
 
 const GRAPHQL_PATH = "/graphql";
 // Browsers cache the preflight for a day: the answer never changes.
+const GRAPHQL_METHODS = "GET, POST, OPTIONS";
 const PREFLIGHT_HEADERS = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Allow-Methods": ALLOWED_METHODS,
@@ -128,6 +129,9 @@ export function createHttpServer(options: HttpServerOptions): Server {
       ),
     );
     try {
+      if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+        throw new SwapgraphError("BAD_REQUEST", "An HTTP/1.1 request needs a Host header.");
+      }
       const target = req.url ?? "/";
       const queryStart = target.indexOf("?");
       const path = queryStart === -1 ? target : target.slice(0, queryStart);
@@ -141,10 +145,33 @@ export function createHttpServer(options: HttpServerOptions): Server {
       // GraphQL GET queries may be long; node's header size limit (16 KB) bounds them.
       if (path === GRAPHQL_PATH) {
         route = GRAPHQL_PATH;
+        // The same CORS policy as the REST paths (yoga's own is off): any origin, no credentials.
+        if (method === "OPTIONS") {
+          sendPreflight(req, res, GRAPHQL_METHODS);
+          return;
+        }
+        res.setHeader("Access-Control-Allow-Origin", "*");
+        if (method === "POST" && !isJsonBody(req.headers["content-type"])) {
+          // yoga answers these 415 with an empty body; every error here says why in JSON.
+          sendJson(
+            res,
+            415,
+            { errors: [{ message: "POST /graphql takes a JSON body: Content-Type: application/json." }] },
+            { headers: { Accept: "application/json" } },
+          );
+          return;
+        }
         await graphql(req, res);
         return;
       }
-      if (path === "/metrics" && (method === "GET" || head)) {
+      if (path === "/metrics" && method !== "GET" && !head) {
+        route = path;
+        throw new SwapgraphError(
+          "METHOD_NOT_ALLOWED",
+          `Method ${shortMethod(method)} is not allowed; use GET.`,
+        );
+      }
+      if (path === "/metrics") {
         route = path;
         const text = await metrics.registry.metrics();
         res.writeHead(200, { "Content-Type": metrics.registry.contentType });
@@ -194,6 +221,8 @@ export function createHttpServer(options: HttpServerOptions): Server {
     // A slow client must not hold a socket forever. These bound receiving the request only; a
     // streamed answer gives up on a client that reads nothing for a while (openChunkedAnswer).
     {
+      // A request without Host is answered below, in JSON, instead of by node with an empty body.
+      requireHostHeader: false,
       headersTimeout,
       requestTimeout: Math.max(30_000, headersTimeout),
       keepAliveTimeout: 5_000,
@@ -203,6 +232,10 @@ export function createHttpServer(options: HttpServerOptions): Server {
     (req, res) => void handle(req, res),
   );
   // Malformed requests and oversized headers are rejected by node before routing: keep them JSON too.
+  // Node answers these itself with empty bodies: a missing Host and an Expect it cannot meet.
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
+    sendJson(res, 417, { error: `Expect: ${shortMethod(String(req.headers.expect))} is not supported.` });
+  });
   // Beyond the cap node refuses connections, so a flood of idle clients cannot take the file
   // descriptors the indexer needs for its RPC and store connections.
   server.maxConnections = options.maxConnections ?? 8192;
@@ -230,9 +263,19 @@ function clientOf(req: IncomingMessage, trustProxy: boolean): string {
   return first !== undefined && first !== "" ? first : (req.socket.remoteAddress ?? "unknown");
 }
 
-function sendPreflight(req: IncomingMessage, res: ServerResponse): void {
+/** True for JSON request bodies (what GraphQL over HTTP takes; yoga refuses the rest). */
+function isJsonBody(contentType: string | undefined): boolean {
+  const type = contentType?.split(";")[0]?.trim().toLowerCase();
+  return type === "application/json" || type === "application/graphql-response+json";
+}
+
+function sendPreflight(req: IncomingMessage, res: ServerResponse, methods = ALLOWED_METHODS): void {
   const requested = req.headers["access-control-request-headers"];
-  const headers: Record<string, string> = { ...PREFLIGHT_HEADERS, "Content-Length": "0" };
+  const headers: Record<string, string> = {
+    ...PREFLIGHT_HEADERS,
+    "Access-Control-Allow-Methods": methods,
+    "Content-Length": "0",
+  };
   // Echo a sane header list (no credentials are involved, so any header is harmless).
   if (typeof requested === "string" && requested.length <= 500 && HEADER_LIST.test(requested)) {
     headers["Access-Control-Allow-Headers"] = requested;

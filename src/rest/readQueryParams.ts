@@ -13,7 +13,8 @@ function single(params: URLSearchParams, name: string): string | undefined {
 /** The `network` query parameter: optional, default bsc; anything else than a known network is a 400. */
 export function readNetwork(params: URLSearchParams): NetworkName {
   const value = single(params, "network");
-  if (value === undefined) return DEFAULT_NETWORK;
+  // An empty parameter counts as missing, as for every other parameter.
+  if (value === undefined || value === "") return DEFAULT_NETWORK;
   const network = NETWORKS.find((name) => name === value);
   if (network === undefined) {
     const shown = JSON.stringify(value.length > 20 ? `${value.slice(0, 20)}...` : value);

@@ -130,4 +130,57 @@ describe("HTTP limits", () => {
     expect((await fetch(url, as("198.51.100.1"))).status).toBe(200);
     expect((await fetch(`${base}/health`, as("203.0.113.7"))).status).toBe(200);
   });
+
+  test("error: what node would answer with an empty body gets a JSON one: no Host, an unmet Expect, a non-JSON GraphQL body", async () => {
+    const port = portOf(capped);
+    const ask = async (request: string) => {
+      const client = open(port);
+      await client.connected;
+      client.socket.write(request);
+      const text = await client.received;
+      const [head = "", body = ""] = text.split("\r\n\r\n");
+      return { status: head.split("\r\n")[0], head, body };
+    };
+    const noHost = await ask("GET /api/trade_volume_usd_7d HTTP/1.1\r\nConnection: close\r\n\r\n");
+    expect(noHost.status).toBe("HTTP/1.1 400 Bad Request");
+    expect(JSON.parse(noHost.body)).toEqual({ error: "An HTTP/1.1 request needs a Host header." });
+    const expectation = await ask(
+      "POST /graphql HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+    );
+    expect(expectation.status).toBe("HTTP/1.1 417 Expectation Failed");
+    expect(JSON.parse(expectation.body)).toEqual({ error: "Expect: teapot is not supported." });
+    const query = JSON.stringify({ query: "{ status { network } }" });
+    const plain = await ask(
+      `POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: ${query.length}\r\nConnection: close\r\n\r\n${query}`,
+    );
+    expect(plain.status).toBe("HTTP/1.1 415 Unsupported Media Type");
+    expect(JSON.parse(plain.body)).toEqual({
+      errors: [{ message: "POST /graphql takes a JSON body: Content-Type: application/json." }],
+    });
+  });
+
+  test("behavior: one CORS policy: REST and GraphQL allow any origin, never with credentials", async () => {
+    const base = `http://127.0.0.1:${portOf(capped)}`;
+    const origin = { Origin: "https://app.example" };
+    const rest = await fetch(`${base}/api/trade_volume_usd_7d`, { headers: origin });
+    const graphql = await fetch(`${base}/graphql?query=${encodeURIComponent("{ status { network } }")}`, {
+      headers: origin,
+    });
+    const preflight = await fetch(`${base}/graphql`, {
+      method: "OPTIONS",
+      headers: { ...origin, "Access-Control-Request-Method": "POST" },
+    });
+    for (const answer of [rest, graphql, preflight]) {
+      expect(answer.headers.get("access-control-allow-origin")).toBe("*");
+      expect(answer.headers.get("access-control-allow-credentials")).toBeNull();
+    }
+    expect(preflight.status).toBeLessThan(300);
+  });
+
+  test("error: POST /metrics is a 405 with Allow, like every other path", async () => {
+    const answer = await fetch(`http://127.0.0.1:${portOf(capped)}/metrics`, { method: "POST" });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    expect(await answer.json()).toEqual({ error: "Method POST is not allowed; use GET." });
+  });
 });
