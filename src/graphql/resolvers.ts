@@ -124,6 +124,8 @@ export const resolvers = {
       dataAgeSeconds(status, ctx.nowMs) ?? null,
     maxStalenessSeconds: (status: NetworkStatus, _: unknown, ctx: GraphqlContext) =>
       ctx.reader.getConfig(status.network).maxStalenessSeconds,
+    pollIntervalMs: (status: NetworkStatus, _: unknown, ctx: GraphqlContext) =>
+      ctx.reader.getConfig(status.network).pollIntervalMs,
     serving: (status: NetworkStatus, _: unknown, ctx: GraphqlContext) =>
       findNotReadyReason(status, ctx.reader.getConfig(status.network).maxStalenessSeconds, ctx.nowMs) ===
       undefined,

@@ -5,6 +5,7 @@ import { type Logger, pino } from "pino";
 import type { MarketReader } from "../domain/market.js";
 import { RateLimitedError, SwapgraphError } from "../errors.js";
 import { buildSchema } from "../graphql/buildSchema.js";
+import { createGraphqlExecutor } from "../graphql/createGraphqlExecutor.js";
 import type { GraphqlServer } from "../graphql/createGraphqlServer.js";
 import { createClientRateLimit } from "./createClientRateLimit.js";
 import { createDocsRoutes } from "./createDocsRoutes.js";
@@ -84,9 +85,8 @@ export function createHttpServer(options: HttpServerOptions): Server {
 
   const routes = new Map<string, RestHandler>(
     createRestHandlers({
-      reader,
-      schema: options.schema ?? buildSchema(),
-      logger,
+      // The REST facade sees GraphQL only: fixed operations on the schema /graphql serves.
+      executor: createGraphqlExecutor({ reader, schema: options.schema ?? buildSchema(), logger }),
       ...(options.swapsPageSize === undefined ? {} : { swapsPageSize: options.swapsPageSize }),
       ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
       ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),

@@ -1,11 +1,8 @@
 import type { ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
-import { type DocumentNode, execute, type GraphQLSchema } from "graphql";
-import type { Logger } from "pino";
-import type { MarketReader } from "../domain/market.js";
+import type { DocumentNode } from "graphql";
 import type { NetworkName } from "../domain/types.js";
-import { createGraphqlContext, type GraphqlContext } from "../graphql/createGraphqlContext.js";
-import { findSwapgraphError } from "../graphql/findSwapgraphError.js";
+import type { GraphqlExecutor, GraphqlSession } from "../graphql/createGraphqlExecutor.js";
 import { MAX_SWAPS_PAGE } from "../graphql/listSwaps.js";
 import { createLruCache } from "./createLruCache.js";
 import { openChunkedAnswer } from "./openChunkedAnswer.js";
@@ -32,10 +29,8 @@ export type RestHandler = (exchange: RestExchange) => Promise<void>;
 
 /** Options of createRestHandlers. */
 export interface RestHandlersOptions {
-  reader: MarketReader;
-  /** The schema the GraphQL server serves: the REST facade executes against the same one. */
-  schema: GraphQLSchema;
-  logger?: Logger;
+  /** Runs the fixed operations in-process against the schema the GraphQL endpoint serves. */
+  executor: GraphqlExecutor;
   /** Swaps per GraphQL page while /api/swaps_24h streams (1..1000, default 250). */
   swapsPageSize?: number;
   /** How long a streamed answer waits for a client that reads nothing (ms, default 60,000). */
@@ -47,6 +42,9 @@ export interface RestHandlersOptions {
   /** Most bytes those kept answers hold, gzip copies included (default 32 MiB). */
   answerCacheMaxBytes?: number;
 }
+
+// Only when a network's status is missing (it is then refused anyway).
+const DEFAULT_POLL_MS = 1_000;
 
 /** Largest `limit` of /api/swaps_24h. */
 export const MAX_SWAPS_LIMIT = 10_000;
@@ -86,6 +84,8 @@ interface FreshnessData {
     dataAgeSeconds: number | null;
     /** Only in the status operation: whether market queries answer now (ready, fresh, not halted). */
     serving?: boolean;
+    /** Only in the status operation: how often the network's indexer polls (ms). */
+    pollIntervalMs?: number;
   } | null;
 }
 
@@ -178,8 +178,8 @@ const STREAM_PAGE_SIZE = 250;
  * API's JSON. /api/swaps_24h streams its array page by page; the other two answer in one piece.
  */
 export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<string, RestHandler> {
-  const { reader, schema, logger } = options;
-  const operations = parseRestOperations(schema);
+  const { executor } = options;
+  const operations = parseRestOperations(executor);
   const pageSize = options.swapsPageSize ?? STREAM_PAGE_SIZE;
   const shareMaxChars = options.sharedListMaxChars ?? SHARED_LIST_MAX_CHARS;
   const answerMaxEntries = options.answerCacheMaxEntries ?? ANSWER_CACHE_MAX_ENTRIES;
@@ -196,31 +196,16 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     throw new RangeError(`swapsPageSize must be an integer from 1 to ${MAX_SWAPS_PAGE}.`);
   }
 
-  function newContext(nowMs = Date.now()): GraphqlContext {
-    return createGraphqlContext(reader, logger === undefined ? { nowMs } : { logger, nowMs });
-  }
-
-  // The network's poll interval is configuration, not market data, and GraphQL does not show it:
-  // read once per network from the config the reader was built with.
-  const pollIntervals = new Map<NetworkName, number>();
-  function pollIntervalMs(network: NetworkName): number {
-    let ms = pollIntervals.get(network);
-    if (ms === undefined) {
-      ms = reader.getConfig(network).pollIntervalMs;
-      pollIntervals.set(network, ms);
-    }
-    return ms;
-  }
-
   // A client or shared cache may keep an answer about one poll (a new block can come no sooner),
   // and show it a few polls longer while it revalidates.
-  const cacheControls = new Map<NetworkName, string>();
-  function cacheControl(network: NetworkName): string {
-    let value = cacheControls.get(network);
+  // (GraphQL's networkStatus says how often the network's indexer polls.)
+  const cacheControls = new Map<number, string>();
+  function cacheControl(pollIntervalMs: number): string {
+    let value = cacheControls.get(pollIntervalMs);
     if (value === undefined) {
-      const maxAge = Math.max(1, Math.round(pollIntervalMs(network) / 1000));
+      const maxAge = Math.max(1, Math.round(pollIntervalMs / 1000));
       value = `public, max-age=${maxAge}, stale-while-revalidate=${3 * maxAge}`;
-      cacheControls.set(network, value);
+      cacheControls.set(pollIntervalMs, value);
     }
     return value;
   }
@@ -237,7 +222,7 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     exchange: RestExchange,
     network: NetworkName,
     key: string,
-    context: GraphqlContext,
+    context: GraphqlSession,
     render: () => Promise<{ value: unknown; networkStatus: FreshnessData["networkStatus"] }>,
   ): Promise<void> {
     const { head, gzip, res } = exchange;
@@ -245,11 +230,18 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     const { networkStatus } = await run<FreshnessData>(operations.status, { network }, context);
     const serving = networkStatus?.serving === true ? networkStatus : undefined;
     const block = serving?.indexedBlock ?? null;
+    const pollIntervalMs = networkStatus?.pollIntervalMs ?? DEFAULT_POLL_MS;
     if (answers !== undefined && block !== null) {
       const kept = answers.get(key);
       if (kept !== undefined && kept.block === block && kept.expiresAt > context.nowMs) {
         const headers = freshnessHeaders(networkStatus);
-        sendCachedJson(res, kept, { head, gzip, ifNoneMatch, headers, cacheControl: cacheControl(network) });
+        sendCachedJson(res, kept, {
+          head,
+          gzip,
+          ifNoneMatch,
+          headers,
+          cacheControl: cacheControl(pollIntervalMs),
+        });
         return;
       }
     }
@@ -258,27 +250,23 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     const madeAt = rendered.networkStatus?.indexedBlock ?? null;
     const answer = buildCachedJson(rendered.value, `${network}-${madeAt ?? "none"}`);
     if (answers !== undefined && block !== null && madeAt !== null) {
-      answers.set(key, { ...answer, block: madeAt, expiresAt: context.nowMs + pollIntervalMs(network) });
+      answers.set(key, { ...answer, block: madeAt, expiresAt: context.nowMs + pollIntervalMs });
     }
     sendCachedJson(res, answer, {
       head,
       gzip,
       ifNoneMatch,
       headers: freshnessHeaders(rendered.networkStatus),
-      cacheControl: cacheControl(network),
+      cacheControl: cacheControl(pollIntervalMs),
     });
   }
 
-  async function run<T>(
+  function run<T>(
     document: DocumentNode,
     variables: Record<string, unknown>,
-    context: GraphqlContext,
+    session: GraphqlSession,
   ): Promise<T> {
-    const result = await execute({ schema, document, variableValues: variables, contextValue: context });
-    const first = result.errors?.[0];
-    // The GraphQL error wraps the resolver's error: the REST error handler wants the cause.
-    if (first !== undefined) throw findSwapgraphError(first) ?? first;
-    return result.data as T;
+    return session.run<T>(document, variables);
   }
 
   // The last small whole-window answer of each network (one entry per network: bounded).
@@ -293,7 +281,7 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
       buyToken: readTokenParam(params, "buyToken"),
     };
     const key = `quote\n${variables.network}\n${tokenKey(variables.sellToken)}\n${tokenKey(variables.buyToken)}`;
-    const context = newContext();
+    const context = executor.session();
     await answerCached(exchange, variables.network, key, context, async () => {
       const data = await run<QuoteData>(operations.quote, variables, context);
       const { network, sellToken, buyToken, price } = data.quote;
@@ -307,7 +295,7 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
   // Seven days ending today: a function of the indexed block and of the UTC day.
   const tradeVolume7d: RestHandler = async (exchange) => {
     const network = readNetwork(exchange.params);
-    const context = newContext();
+    const context = executor.session();
     const key = `7d\n${network}\n${Math.floor(context.nowMs / DAY_MS)}`;
     await answerCached(exchange, network, key, context, async () => {
       const data = await run<DailyVolumesData>(operations.dailyVolumes, { network }, context);
@@ -329,7 +317,7 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     const network = readNetwork(params);
     const limit = readLimit(params, MAX_SWAPS_LIMIT);
     const cursor = readCursor(params);
-    const context = newContext();
+    const context = executor.session();
     const { networkStatus } = await run<FreshnessData>(operations.status, { network }, context);
     const window = { network, from: context.now - DAY, atBlock: networkStatus?.indexedBlock ?? null };
     // A whole-window answer is a function of (network, indexed block, window start): when it is
@@ -432,7 +420,7 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     first: SwapsData,
     limit: number,
     window: Record<string, unknown>,
-    context: GraphqlContext,
+    context: GraphqlSession,
   ): Promise<string | undefined> {
     let { hasNextPage, endCursor } = first.swaps.pageInfo;
     let left = limit - first.swaps.edges.length;

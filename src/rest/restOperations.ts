@@ -1,4 +1,5 @@
-import { type DocumentNode, type GraphQLSchema, parse, validate } from "graphql";
+import type { DocumentNode } from "graphql";
+import type { GraphqlExecutor } from "../graphql/createGraphqlExecutor.js";
 
 // What the freshness headers (X-Indexed-Block, X-Data-Age) are made of.
 const FRESHNESS = "networkStatus(network: $network) { indexedBlock dataAgeSeconds }";
@@ -19,7 +20,7 @@ export const QUOTE_OPERATION = /* GraphQL */ `
 /** The fixed GraphQL operation that pins GET /api/swaps_24h: the indexed block at request start. */
 export const STATUS_OPERATION = /* GraphQL */ `
   query RestStatus($network: Network!) {
-    networkStatus(network: $network) { indexedBlock dataAgeSeconds serving }
+    networkStatus(network: $network) { indexedBlock dataAgeSeconds serving pollIntervalMs }
   }
 `;
 
@@ -70,21 +71,13 @@ export interface RestOperations {
   dailyVolumes: DocumentNode;
 }
 
-function parseValid(schema: GraphQLSchema, source: string): DocumentNode {
-  const document = parse(source);
-  const errors = validate(schema, document);
-  // execute() does not validate: a document that drifted from the schema must fail at start.
-  if (errors.length > 0) throw new Error(`A REST operation does not match the schema: ${errors[0]!.message}`);
-  return document;
-}
-
-/** Parses and validates the fixed REST operations against the schema (call once at start). */
-export function parseRestOperations(schema: GraphQLSchema): RestOperations {
+/** Parses and validates the fixed REST operations once, at start. */
+export function parseRestOperations(executor: Pick<GraphqlExecutor, "prepare">): RestOperations {
   return {
-    quote: parseValid(schema, QUOTE_OPERATION),
-    status: parseValid(schema, STATUS_OPERATION),
-    swaps: parseValid(schema, SWAPS_OPERATION),
-    swapCursors: parseValid(schema, SWAP_CURSORS_OPERATION),
-    dailyVolumes: parseValid(schema, DAILY_VOLUMES_OPERATION),
+    quote: executor.prepare(QUOTE_OPERATION),
+    status: executor.prepare(STATUS_OPERATION),
+    swaps: executor.prepare(SWAPS_OPERATION),
+    swapCursors: executor.prepare(SWAP_CURSORS_OPERATION),
+    dailyVolumes: executor.prepare(DAILY_VOLUMES_OPERATION),
   };
 }

@@ -82,4 +82,15 @@ describe("architecture", () => {
     const broken = edges().filter((e) => FORBIDDEN[e.from]?.includes(e.to));
     expect(broken.map((e) => `${e.file} -> ${e.to}`)).toEqual([]);
   });
+
+  test("behavior: the REST handlers see GraphQL through the executor only, never the reader or contexts", () => {
+    const text = readFileSync(join(SRC, "rest", "createRestHandlers.ts"), "utf8");
+    const imported = [...text.matchAll(/from\s+"(\.[^"]+)"/g)].map((match) => match[1]!);
+    expect(imported.filter((path) => path.includes("/graphql/"))).toEqual([
+      "../graphql/createGraphqlExecutor.js",
+      "../graphql/listSwaps.js",
+    ]);
+    expect(imported).not.toContain("../domain/market.js");
+    expect(text).not.toMatch(/\breader\b|createGraphqlContext|getConfig/);
+  });
 });
