@@ -110,3 +110,92 @@ export class RateLimitedError extends SwapgraphError {
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
+
+// Conditions: one class each, its message built from its fields (as viem's errors are). Each
+// extends the class of its HTTP meaning, so both edges translate it in their one place.
+
+/** An address that is not an ERC-20 contract (no code, or no working decimals()). The indexer refuses its pairs for good. */
+export class NotErc20Error extends BadRequestError {
+  override name = "NotErc20Error";
+  readonly address: string;
+  readonly network: string;
+  constructor(args: { address: string; network: string; reason: string }) {
+    super(`${args.address} is not an ERC-20 token contract on ${args.network}.`, { details: args.reason });
+    this.address = args.address;
+    this.network = args.network;
+  }
+}
+
+/** A symbol that is not in the network's token list: the caller should use the contract address. */
+export class UnknownSymbolError extends BadRequestError {
+  override name = "UnknownSymbolError";
+  readonly symbol: string;
+  readonly network: string;
+  constructor(args: { param: string; symbol: string; network: string }) {
+    super(
+      `${args.param} symbol ${JSON.stringify(args.symbol)} is not supported on ${args.network}; retry with the token's contract address.`,
+    );
+    this.symbol = args.symbol;
+    this.network = args.network;
+  }
+}
+
+/** No route of indexed pools connects the two tokens (422). */
+export class NoRouteError extends UnprocessableError {
+  override name = "NoRouteError";
+  constructor(args: { sellSymbol: string; buySymbol: string; network: string }) {
+    super(
+      `No liquidity route from ${args.sellSymbol} to ${args.buySymbol} on ${args.network} in the indexed pools.`,
+    );
+  }
+}
+
+/** A network this server does not index (503: another server may). */
+export class NetworkNotConfiguredError extends NotReadyError {
+  override name = "NetworkNotConfiguredError";
+  readonly network: string;
+  constructor(network: string) {
+    super(`Network ${network} is not configured on this server.`);
+    this.network = network;
+  }
+}
+
+/** A network whose backfill has not reached the head yet (503). */
+export class NetworkIndexingError extends NotReadyError {
+  override name = "NetworkIndexingError";
+  readonly network: string;
+  constructor(network: string) {
+    super(`Network ${network} is still being indexed; retry in a few minutes.`);
+    this.network = network;
+  }
+}
+
+/** A halted network (503); `reason` is operator text and stays out of the public message. */
+export class NetworkHaltedError extends NotReadyError {
+  override name = "NetworkHaltedError";
+  readonly network: string;
+  constructor(network: string, reason?: string) {
+    super(
+      `Network ${network} is temporarily unavailable; retry later.`,
+      reason === undefined ? {} : { details: reason },
+    );
+    this.network = network;
+  }
+}
+
+/** Indexed data older than the network's freshness limit (503 until the indexer catches up). */
+export class StaleDataError extends NotReadyError {
+  override name = "StaleDataError";
+  readonly network: string;
+  readonly ageSeconds: number;
+  readonly limitSeconds: number;
+  constructor(args: { network: string; ageSeconds: number; limitSeconds: number; reason?: string }) {
+    super(
+      `Network ${args.network}'s indexed data is ${args.ageSeconds} seconds old, beyond its ${args.limitSeconds}-second freshness limit; retry later.`,
+      args.reason === undefined ? {} : { details: args.reason },
+    );
+    this.network = args.network;
+    this.ageSeconds = args.ageSeconds;
+    this.limitSeconds = args.limitSeconds;
+  }
+}

@@ -1,6 +1,6 @@
 import { type Address, decodeFunctionResult, encodeFunctionData, type Hex, hexToString, size } from "viem";
 import type { Token } from "../domain/types.js";
-import { BadRequestError, RpcError } from "../errors.js";
+import { NotErc20Error, RpcError } from "../errors.js";
 import { erc20Abi, erc20Bytes32Abi } from "./abis.js";
 import { errorText } from "./classifyRpcError.js";
 import type { RpcClient } from "./createRpcClient.js";
@@ -25,7 +25,7 @@ async function readText(client: RpcClient, address: Address, functionName: "name
 
 /**
  * Name, symbol and decimals of an ERC-20, read with eth_call at the latest block (old state may be
- * pruned). Throws BadRequestError when the address has no code or no working decimals(), and
+ * pruned). Throws NotErc20Error when the address has no code or no working decimals(), and
  * RpcError when the chain cannot be reached.
  */
 export async function readTokenMetadata(
@@ -35,8 +35,7 @@ export async function readTokenMetadata(
 ): Promise<Token> {
   const lower = address.toLowerCase() as Address;
   const network = options.network ?? client.chain?.name ?? "this network";
-  const notErc20 = (details: string) =>
-    new BadRequestError(`${lower} is not an ERC-20 token contract on ${network}.`, { details });
+  const notErc20 = (reason: string) => new NotErc20Error({ address: lower, network, reason });
   let code: Hex | undefined;
   try {
     code = await client.getCode({ address: lower });

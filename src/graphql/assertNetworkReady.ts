@@ -1,11 +1,17 @@
 import type { MarketReader, NetworkStatus } from "../domain/market.js";
 import type { NetworkName } from "../domain/types.js";
-import { NotReadyError } from "../errors.js";
+import {
+  NetworkHaltedError,
+  NetworkIndexingError,
+  NetworkNotConfiguredError,
+  type NotReadyError,
+  StaleDataError,
+} from "../errors.js";
 
 /** Throws NotReadyError (503) unless the network is configured on this server. */
 export function assertNetworkConfigured(reader: MarketReader, network: NetworkName): void {
   if (!reader.networks().includes(network)) {
-    throw new NotReadyError(`Network ${network} is not configured on this server.`);
+    throw new NetworkNotConfiguredError(network);
   }
 }
 
@@ -26,22 +32,24 @@ export function findNotReadyReason(
   nowMs: number,
 ): NotReadyError | undefined {
   const { network } = status;
-  const details = status.error === undefined ? {} : { details: status.error };
+  const reason = status.error;
   // The status text may name internals (RPC URLs, SQL): it goes to GraphQL `status`, not here.
   if (status.halted) {
-    return new NotReadyError(`Network ${network} is temporarily unavailable; retry later.`, details);
+    return new NetworkHaltedError(network, reason);
   }
   if (!status.ready) {
-    return new NotReadyError(`Network ${network} is still being indexed; retry in a few minutes.`);
+    return new NetworkIndexingError(network);
   }
   // No syncedAt on a ready network means its age is unknown (a writer that never recorded one):
   // readiness alone decides then, rather than refusing data that may well be current.
   const age = dataAgeSeconds(status, nowMs);
   if (age !== undefined && age > maxStalenessSeconds) {
-    return new NotReadyError(
-      `Network ${network}'s indexed data is ${age} seconds old, beyond its ${maxStalenessSeconds}-second freshness limit; retry later.`,
-      details,
-    );
+    return new StaleDataError({
+      network,
+      ageSeconds: age,
+      limitSeconds: maxStalenessSeconds,
+      ...(reason === undefined ? {} : { reason }),
+    });
   }
   return undefined;
 }

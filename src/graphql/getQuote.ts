@@ -1,7 +1,7 @@
 import type { NetworkConfig } from "../config/types.js";
 import type { MarketReader } from "../domain/market.js";
 import { type Address, NATIVE, type NetworkName, type Token } from "../domain/types.js";
-import { BadRequestError, UnprocessableError } from "../errors.js";
+import { BadRequestError, NoRouteError } from "../errors.js";
 import { createRouteCache } from "../pricing/createRouteCache.js";
 import type { PoolState, Route } from "../pricing/types.js";
 import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
@@ -114,9 +114,7 @@ export async function getQuote(reader: MarketReader, args: QuoteArgs): Promise<Q
   // that is a price of "0", not a missing route. A reserve-sized probe tells the two apart.
   const probe = findBestRoute({ index, sell, buy, amountIn: PROBE_AMOUNT, baseTokens, maxHops: 3 });
   if (probe === undefined) {
-    throw new UnprocessableError(
-      `No liquidity route from ${sellToken.symbol} to ${buyToken.symbol} on ${network} in the indexed pools.`,
-    );
+    throw new NoRouteError({ sellSymbol: sellToken.symbol, buySymbol: buyToken.symbol, network });
   }
   return {
     ...quoted,

@@ -1,6 +1,6 @@
 import type { MarketReader, TradePageQuery } from "../domain/market.js";
 import type { Address, NetworkName, TokenRef, Trade } from "../domain/types.js";
-import { BadRequestError } from "../errors.js";
+import { BadRequestError, UnknownSymbolError } from "../errors.js";
 import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
 import { findSymbol, parseTokenInput } from "./resolveToken.js";
 import { decodeSwapCursor, encodeSwapCursor } from "./swapCursor.js";
@@ -33,9 +33,7 @@ function tokenFilter(reader: MarketReader, network: NetworkName, value: string):
   if (input.kind === "address") return input.address;
   const token = findSymbol(reader, network, input.symbol);
   if (token === undefined) {
-    throw new BadRequestError(
-      `token symbol ${JSON.stringify(input.symbol)} is not supported on ${network}; retry with the token's contract address.`,
-    );
+    throw new UnknownSymbolError({ param: "token", symbol: input.symbol, network });
   }
   return token.address;
 }

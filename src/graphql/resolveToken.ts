@@ -1,6 +1,6 @@
 import type { MarketReader } from "../domain/market.js";
 import type { Address, NetworkName, Token } from "../domain/types.js";
-import { BadRequestError } from "../errors.js";
+import { BadRequestError, UnknownSymbolError } from "../errors.js";
 import { nativeToken } from "./nativeToken.js";
 
 /** A token as the caller wrote it: a contract address or a symbol. */
@@ -66,9 +66,7 @@ export async function resolveToken(
   }
   const token = findSymbol(reader, network, input.symbol);
   if (token === undefined) {
-    throw new BadRequestError(
-      `${param} symbol ${quote(input.symbol)} is not supported on ${network}; retry with the token's contract address.`,
-    );
+    throw new UnknownSymbolError({ param, symbol: input.symbol, network });
   }
   return token;
 }

@@ -1,7 +1,7 @@
 import type { NetworkConfig } from "../config/types.js";
 import type { DailyVolume, MarketReader, NetworkStatus } from "../domain/market.js";
 import { type Address, NATIVE, type NetworkName, type Token } from "../domain/types.js";
-import { BadRequestError, NotReadyError } from "../errors.js";
+import { BadRequestError, NetworkNotConfiguredError, NotReadyError } from "../errors.js";
 import { createPoolIndex, type PoolIndex } from "../pricing/createPoolIndex.js";
 import type { PoolState } from "../pricing/types.js";
 import type { Store } from "../store/types.js";
@@ -83,7 +83,7 @@ export function createLiveViews(configs: readonly NetworkConfig[], store: StoreR
 
   function get(network: NetworkName): NetworkView {
     const view = views.get(network);
-    if (view === undefined) throw new NotReadyError(`Network ${network} is not configured on this server.`);
+    if (view === undefined) throw new NetworkNotConfiguredError(network);
     return view;
   }
 

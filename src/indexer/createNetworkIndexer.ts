@@ -8,7 +8,7 @@ import { readReserves } from "../chain/readReserves.js";
 import { readTokenMetadata } from "../chain/readTokenMetadata.js";
 import type { NetworkConfig } from "../config/types.js";
 import type { Address, BlockRef, Checkpoint, Pair, PairReserves, Token } from "../domain/types.js";
-import { BadRequestError, DeepReorgError, LostWriterLockError, SwapgraphError } from "../errors.js";
+import { DeepReorgError, LostWriterLockError, NotErc20Error, SwapgraphError } from "../errors.js";
 import { createPoolOverlay } from "../pricing/createPoolOverlay.js";
 import type { PoolState, PricingParams } from "../pricing/types.js";
 import type { Store } from "../store/types.js";
@@ -208,7 +208,7 @@ export function createNetworkIndexer(deps: {
         usable.push(pair);
       } catch (error) {
         // Only a definite "not an ERC-20" refuses for good; RPC trouble retries the range.
-        if (!(error instanceof BadRequestError)) throw error;
+        if (!(error instanceof NotErc20Error)) throw error;
         log.warn({ network, pair: pair.address, err: error.message }, "pair refused: token is not an ERC-20");
         refused.push(pair.address);
       }
