@@ -102,6 +102,8 @@ async function main(): Promise<void> {
 
   const lines = [
     `swapgraph is serving on ${base} (${networks.map((n) => n.name).join(", ")}; store: ${config.store.kind})`,
+    `  start here: ${base}/   (links to everything below)`,
+    `  API docs:   ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
     `  GraphiQL:   ${base}/graphql`,
     `  readiness:  ${base}/ready   (503 until every network's backfill is done)`,
     "  try:",

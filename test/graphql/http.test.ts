@@ -2,7 +2,7 @@ import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { GRAPHQL_LIMITS } from "../../src/graphql/createGraphqlServer.js";
 import { startServer, type TestServer } from "../rest/support.js";
-import { launchBrowser } from "../support/browser.js";
+import { chromiumAvailable, launchBrowser } from "../support/browser.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
 
 let fixture: Fixture;
@@ -65,7 +65,7 @@ describe("request body limit", () => {
   });
 });
 
-describe("GraphiQL", () => {
+describe.skipIf(!chromiumAvailable)("GraphiQL", () => {
   test("behavior: the page names no external script, style or font", async () => {
     const page = await server.call("/graphql", { headers: { accept: "text/html" } });
     expect(page.status).toBe(200);
