@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { get } from "node:http";
 import { createInterface } from "node:readline";
 import { findFreePort } from "../src/devnet/findFreePort.js";
+import { spawnWatchdog } from "../src/devnet/spawnWatchdog.js";
 
 /** One JSON log line of the child (pino), with the bench clock's time it was read at. */
 export interface ChildLogLine {
@@ -153,19 +154,4 @@ function statusOf(url: string): Promise<number> {
     req.on("timeout", () => req.destroy());
     req.on("error", () => resolve(0));
   });
-}
-
-/**
- * The child must not outlive the bench when the bench is SIGKILLed (no exit hook runs then): a
- * tiny shell reads a pipe from us and kills the child when the pipe closes (as startAnvil does).
- */
-function spawnWatchdog(pid: number): ChildProcess | undefined {
-  if (process.platform === "win32") return undefined;
-  const watchdog = spawn("/bin/sh", ["-c", `while read -r _; do :; done; kill -9 ${pid} 2>/dev/null`], {
-    stdio: ["pipe", "ignore", "ignore"],
-  });
-  watchdog.on("error", () => {});
-  watchdog.unref();
-  (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
-  return watchdog;
 }

@@ -3,6 +3,7 @@ import { constants } from "node:os";
 import { createPublicClient, http } from "viem";
 import { findFreePort, isPortFree } from "./findFreePort.js";
 import { resolveAnvilBinary } from "./resolveAnvilBinary.js";
+import { spawnWatchdog } from "./spawnWatchdog.js";
 
 /** Options of one local anvil chain. */
 export interface StartAnvilOptions {
@@ -164,22 +165,6 @@ async function waitUntilReady(
     await Promise.race([new Promise((resolve) => setTimeout(resolve, delay)), exited]);
     delay = Math.min(delay * 2, 200);
   }
-}
-
-/**
- * anvil has no parent-death flag: a tiny shell reads a pipe from us and kills anvil when the
- * pipe closes, which also happens when this process is SIGKILLed and no exit handler runs.
- */
-function spawnWatchdog(pid: number): ChildProcess | undefined {
-  if (process.platform === "win32") return undefined;
-  const watchdog = spawn("/bin/sh", ["-c", `while read -r _; do :; done; kill -9 ${pid} 2>/dev/null`], {
-    stdio: ["pipe", "ignore", "ignore"],
-  });
-  watchdog.on("error", () => {});
-  // The watchdog must never keep the event loop alive by itself.
-  watchdog.unref();
-  (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
-  return watchdog;
 }
 
 /** Kills every anvil still running when the process exits or is interrupted. */

@@ -5,6 +5,7 @@ import type { Trade } from "../../src/domain/types.js";
 import { formatDecimal } from "../../src/graphql/formatDecimal.js";
 import { getAmountOut } from "../../src/pricing/getAmountOut.js";
 import { createMemoryLogger } from "../graphql/support.js";
+import { expectedSwapBody } from "../support/expectedSwapBody.js";
 import { BSC, createFixtureReader, ETH, type Fixture } from "../support/fixtureReader.js";
 import {
   assertSpecHeaders,
@@ -47,24 +48,8 @@ const META: Record<string, { name: string; symbol: string; decimals: string }> =
   [`eth:${ETH.WBTC}`]: { name: "Wrapped BTC", symbol: "WBTC", decimals: "8" },
 };
 
-// The spec's swap element, built from the fixture independently of the server's code path.
 function expectedSwap(trade: Trade) {
-  const side = (ref: string, amount: bigint) => {
-    const meta = META[`${trade.network}:${ref}`]!;
-    return {
-      ...meta,
-      address: ref,
-      amount: amount.toString(),
-      amount_decimal: formatDecimal(amount, Number(meta.decimals), 8),
-    };
-  };
-  return {
-    tx_hash: trade.txHash,
-    block_number: trade.blockNumber.toString(),
-    sell_token: side(trade.tokenIn, trade.amountIn),
-    buy_token: side(trade.tokenOut, trade.amountOut),
-    trade_volume_usd: formatDecimal(trade.volumeUsd, 18),
-  };
+  return expectedSwapBody(trade, (ref) => META[`${trade.network}:${ref}`]!);
 }
 
 function inWindow(trades: Trade[]): Trade[] {

@@ -4,8 +4,8 @@ import type { Logger } from "pino";
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
 import type { MarketReader, TradePageQuery } from "../../src/domain/market.js";
 import type { NetworkName, Trade } from "../../src/domain/types.js";
-import { formatDecimal } from "../../src/graphql/formatDecimal.js";
 import { createMemoryLogger } from "../graphql/support.js";
+import { expectedSwapBody } from "../support/expectedSwapBody.js";
 import { BSC, createFixtureReader, type Fixture, nextTxHash, TRADERS } from "../support/fixtureReader.js";
 import { assertSpecShapeError, assertSpecShapeSwaps } from "../support/specShape.js";
 import { waitFor } from "../support/waitFor.js";
@@ -23,24 +23,8 @@ const META: Record<string, { name: string; symbol: string; decimals: string }> =
   [BSC.DUST]: { name: "Dust Token", symbol: "DUST", decimals: "18" },
 };
 
-// The contract's swap element built from the trade, independently of the server's code path.
 function expectedSwap(trade: Trade) {
-  const side = (ref: string, amount: bigint) => {
-    const meta = META[ref]!;
-    return {
-      ...meta,
-      address: ref,
-      amount: amount.toString(),
-      amount_decimal: formatDecimal(amount, Number(meta.decimals), 8),
-    };
-  };
-  return {
-    tx_hash: trade.txHash,
-    block_number: trade.blockNumber.toString(),
-    sell_token: side(trade.tokenIn, trade.amountIn),
-    buy_token: side(trade.tokenOut, trade.amountOut),
-    trade_volume_usd: formatDecimal(trade.volumeUsd, 18),
-  };
+  return expectedSwapBody(trade, (ref) => META[ref]!);
 }
 
 /** What the old one-piece answer was: JSON.stringify of the whole window's array. */
