@@ -112,8 +112,16 @@ export function createLiveViews(configs: readonly NetworkConfig[], store: StoreR
       const { status, config } = get(network);
       // Degraded is a matter of time: a hanging RPC never reports a failure, its answers just stop.
       const quietMs = Math.max(3 * config.pollIntervalMs, config.rpc.timeoutMs);
-      const silent = status.headCheckedAt !== undefined && Date.now() - status.headCheckedAt > quietMs;
-      return { ...status, degraded: status.degraded || silent || status.error !== undefined };
+      const quietFor = status.headCheckedAt === undefined ? 0 : Date.now() - status.headCheckedAt;
+      const silent = status.headCheckedAt !== undefined && quietFor > quietMs;
+      return {
+        ...status,
+        degraded: status.degraded || silent || status.error !== undefined,
+        // A node that accepts and never answers reports no failure until its deadline: say so now.
+        error:
+          status.error ??
+          (silent ? `No answer for the chain head for ${Math.round(quietFor / 1000)} s.` : undefined),
+      };
     },
 
     async listTrades(network, query) {

@@ -413,6 +413,8 @@ describe("indexer restarts and reorgs", () => {
       await waitFor(() => indexing.views.status(config.name).degraded, 5_000, "degraded");
       const status = indexing.views.status(config.name);
       expect(status).toMatchObject({ ready: true, halted: false, degraded: true });
+      // The status says why, before the hanging calls reach their deadline.
+      expect(status.error).toMatch(/^No answer for the chain head for \d+ s\.$|^RPC unavailable/);
       expect(Date.now() - status.headCheckedAt!).toBeGreaterThanOrEqual(400);
       // What is indexed is still served, from the store.
       expect(await indexing.views.listDailyVolumes(config.name, 7, NOW)).toEqual(before);
