@@ -11,6 +11,7 @@ import {
   TimeoutError,
   type Transport,
 } from "viem";
+import { type TokenBucketState, takeToken } from "../domain/takeToken.js";
 import { classifyRpcError, errorText, findHttpError } from "./classifyRpcError.js";
 
 /** The client every chain function takes: a viem PublicClient (ours, or any other in tests). */
@@ -151,37 +152,29 @@ function bucketFor(url: string, perSecond: number, burst: number): TokenBucket {
 }
 
 function createTokenBucket(perSecond: number, burst: number): TokenBucket {
-  const perMs = perSecond / 1000;
-  let tokens = burst;
-  let refilledAt = performance.now();
+  const limit = { perSecond, burst };
+  const state: TokenBucketState = { tokens: burst, at: performance.now() };
   const waiters: { go: () => void }[] = [];
   let timer: NodeJS.Timeout | undefined;
 
-  const refill = () => {
-    const now = performance.now();
-    tokens = Math.min(burst, tokens + (now - refilledAt) * perMs);
-    refilledAt = now;
-  };
   // Releases every waiter a token is there for (in one tick, so they still share a JSON-RPC
   // batch), then sleeps until the next token.
   const drain = () => {
     timer = undefined;
-    refill();
-    while (waiters.length > 0 && tokens >= 1) {
-      tokens -= 1;
+    while (waiters.length > 0) {
+      const waitMs = takeToken(state, performance.now(), limit);
+      if (waitMs !== undefined) {
+        timer = setTimeout(drain, waitMs);
+        return;
+      }
       waiters.shift()?.go();
     }
-    if (waiters.length > 0) timer = setTimeout(drain, Math.max(1, Math.ceil((1 - tokens) / perMs)));
   };
 
   return {
     take(signal) {
-      if (waiters.length === 0) {
-        refill();
-        if (tokens >= 1) {
-          tokens -= 1;
-          return Promise.resolve();
-        }
+      if (waiters.length === 0 && takeToken(state, performance.now(), limit) === undefined) {
+        return Promise.resolve();
       }
       return new Promise<void>((resolve, reject) => {
         if (signal?.aborted) return reject(signal.reason);

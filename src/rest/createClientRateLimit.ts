@@ -1,3 +1,5 @@
+import { type TokenBucketState, takeToken } from "../domain/takeToken.js";
+
 /** A per-client token bucket: `take` says whether a request may go on now, or how long to wait. */
 export interface ClientRateLimit {
   /** Takes one token for `client`; undefined when allowed, else the milliseconds until one is free. */
@@ -16,11 +18,6 @@ export interface ClientRateLimitOptions {
   maxClients?: number;
 }
 
-interface Bucket {
-  tokens: number;
-  at: number;
-}
-
 /**
  * Creates a per-client rate limit (token buckets, refilled continuously). Memory is bounded:
  * a Map kept in last-seen order drops its oldest client when full; a forgotten client starts
@@ -31,7 +28,8 @@ export function createClientRateLimit(options: ClientRateLimitOptions): ClientRa
   if (!(perSecond > 0)) throw new RangeError("perSecond must be positive");
   const burst = Math.max(1, options.burst ?? Math.ceil(perSecond));
   const maxClients = Math.max(1, options.maxClients ?? 100_000);
-  const buckets = new Map<string, Bucket>();
+  const limit = { perSecond, burst };
+  const buckets = new Map<string, TokenBucketState>();
 
   return {
     take(client, nowMs = Date.now()) {
@@ -44,16 +42,10 @@ export function createClientRateLimit(options: ClientRateLimitOptions): ClientRa
         }
       } else {
         buckets.delete(client);
-        bucket.tokens = Math.min(burst, bucket.tokens + ((nowMs - bucket.at) / 1000) * perSecond);
-        bucket.at = nowMs;
       }
       // Re-inserted: the Map's order is last-seen order.
       buckets.set(client, bucket);
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
-        return undefined;
-      }
-      return Math.ceil(((1 - bucket.tokens) / perSecond) * 1000);
+      return takeToken(bucket, nowMs, limit);
     },
     get size() {
       return buckets.size;
