@@ -1,5 +1,4 @@
 import type { ServerResponse } from "node:http";
-import { gzipSync } from "node:zlib";
 import type { DocumentNode } from "graphql";
 import type { NetworkName } from "../domain/types.js";
 import type { GraphqlExecutor, GraphqlSession } from "../graphql/createGraphqlExecutor.js";
@@ -9,7 +8,7 @@ import { openChunkedAnswer } from "./openChunkedAnswer.js";
 import { readCursor, readLimit, readNetwork, readTokenParam } from "./readQueryParams.js";
 import { parseRestOperations } from "./restOperations.js";
 import { buildCachedJson, type CachedJson, sendCachedJson } from "./sendCachedJson.js";
-import { JSON_HEADERS, sendJson } from "./sendJson.js";
+import { JSON_HEADERS } from "./sendJson.js";
 
 /** One REST request as its handler sees it. */
 export interface RestExchange {
@@ -269,9 +268,6 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     return session.run<T>(document, variables);
   }
 
-  // The last small whole-window answer of each network (one entry per network: bounded).
-  const sharedLists = new Map<string, { key: string; body: Buffer; gzipped: Buffer | undefined }>();
-
   // A quote is a function of the network's pools, so of its indexed block.
   const quote: RestHandler = async (exchange) => {
     const { params } = exchange;
@@ -323,27 +319,18 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     // A whole-window answer is a function of (network, indexed block, window start): when it is
     // small, the requests of that second share one rendering instead of each executing it.
     const shareKey =
-      limit === undefined && cursor === undefined && shareMaxChars > 0
-        ? `${window.atBlock}:${window.from}`
+      limit === undefined && cursor === undefined && shareMaxChars > 0 && window.atBlock !== null
+        ? `swaps\n${network}\n${window.atBlock}\n${window.from}`
         : undefined;
-    // Only a network that serves now may answer from the shared copy (staleness, halts).
+    // Only a network that serves now may answer from the shared copy (staleness, halts). It is
+    // kept with the other answers (one memory bound); the window moves every second, so clients
+    // get no max-age, only a validator for that block and second.
     const shared =
-      shareKey === undefined || networkStatus?.serving !== true ? undefined : sharedLists.get(network);
-    if (shared !== undefined && shared.key === shareKey) {
-      const freshness = freshnessHeaders(networkStatus);
-      if (!gzip) {
-        sendJson(res, 200, shared.body, { head, headers: { ...freshness, Vary: "Accept-Encoding" } });
-        return;
-      }
-      shared.gzipped ??= gzipSync(shared.body, { level: 6 });
-      res.writeHead(200, {
-        ...JSON_HEADERS,
-        ...freshness,
-        Vary: "Accept-Encoding",
-        "Content-Encoding": "gzip",
-        "Content-Length": String(shared.gzipped.length),
-      });
-      res.end(head ? undefined : shared.gzipped);
+      shareKey === undefined || networkStatus?.serving !== true ? undefined : answers?.get(shareKey);
+    if (shared !== undefined) {
+      const ifNoneMatch = res.req.headers["if-none-match"];
+      const headers = freshnessHeaders(networkStatus);
+      sendCachedJson(res, shared, { head, gzip, ifNoneMatch, headers, cacheControl: "no-cache" });
       return;
     }
     const readPage = (first: number, after: string | null) =>
@@ -409,8 +396,10 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     keep(`${text}]`);
     await answer.write(`${text}]`);
     await answer.end();
-    if (kept !== undefined && shareKey !== undefined) {
-      sharedLists.set(network, { key: shareKey, body: Buffer.from(kept.join("")), gzipped: undefined });
+    if (kept !== undefined && shareKey !== undefined && window.atBlock !== null) {
+      const body = Buffer.from(kept.join(""));
+      const entry = buildCachedJson(body, `${network}-${window.atBlock}`);
+      answers?.set(shareKey, { ...entry, block: window.atBlock, expiresAt: (context.now + 1) * 1000 });
     }
   };
 

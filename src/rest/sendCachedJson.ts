@@ -4,28 +4,30 @@ import { gzipSync } from "node:zlib";
 import { matchesIfNoneMatch } from "./matchesIfNoneMatch.js";
 import { GZIP_MIN_BYTES, JSON_HEADERS } from "./sendJson.js";
 
-/** A JSON answer kept serialized: its bytes, their gzip (made once) and a validator for each. */
+/** A JSON answer kept serialized: its bytes, their gzip (made once, on first demand) and a validator for each. */
 export interface CachedJson {
   body: Buffer;
-  /** The body gzipped, when it is large enough to be worth it; undefined otherwise. */
-  gzipped: Buffer | undefined;
+  /** True when the body is large enough for gzip to be worth it. */
+  compressible: boolean;
+  /** The gzip of `body`, made by the first request that takes gzip (never on the rendering path). */
+  gzipped?: Buffer;
   /** Strong ETag of `body`, quoted. */
   etag: string;
-  /** Strong ETag of `gzipped`: another representation, so another tag. */
+  /** Strong ETag of the gzip: another representation, so another tag. */
   gzipEtag: string;
 }
 
 /**
- * Serializes an answer once: gzip when large, and ETags made of `scope` (network and indexed
- * block) and a hash of the bytes, so equal tags always mean equal bytes, even when a reorg
- * brings the same block number back with other contents.
+ * Keeps an answer (a value, or JSON bytes already written) with ETags made of `scope` (network
+ * and indexed block) and a hash of the bytes, so equal tags always mean equal bytes, even when a
+ * reorg brings the same block number back with other contents.
  */
 export function buildCachedJson(value: unknown, scope: string): CachedJson {
-  const body = Buffer.from(JSON.stringify(value));
+  const body = Buffer.isBuffer(value) ? value : Buffer.from(JSON.stringify(value));
   const hash = createHash("sha1").update(body).digest("base64url").slice(0, 16);
   return {
     body,
-    gzipped: body.length >= GZIP_MIN_BYTES ? gzipSync(body, { level: 6 }) : undefined,
+    compressible: body.length >= GZIP_MIN_BYTES,
     etag: `"${scope}-${hash}"`,
     gzipEtag: `"${scope}-${hash}-gzip"`,
   };
@@ -53,13 +55,14 @@ export function sendCachedJson(
   answer: CachedJson,
   options: SendCachedJsonOptions,
 ): void {
+  if (options.gzip && answer.compressible) answer.gzipped ??= gzipSync(answer.body, { level: 6 });
   const zipped = options.gzip ? answer.gzipped : undefined;
   const etag = zipped === undefined ? answer.etag : answer.gzipEtag;
   const validators: Record<string, string> = {
     ETag: etag,
     "Cache-Control": options.cacheControl,
     // A shared cache must not hand a gzip body to a client that did not ask for one.
-    ...(answer.gzipped === undefined ? {} : { Vary: "Accept-Encoding" }),
+    ...(answer.compressible ? { Vary: "Accept-Encoding" } : {}),
   };
   if (matchesIfNoneMatch(options.ifNoneMatch, etag)) {
     res.writeHead(304, {

@@ -106,6 +106,9 @@ describe("GET /api/swaps_24h streamed", () => {
     expect(shared.body.equals(rendered.body)).toBe(true);
     expect(shared.body.toString("utf8")).toBe(expectedBody(local));
     expect(shared.headers["x-indexed-block"]).toBe(local.head.bsc.toString());
+    // The shared copy is an answer like the others: a validator for its block and second, no max-age.
+    expect(shared.headers["cache-control"]).toBe("no-cache");
+    expect(shared.headers.etag).toMatch(new RegExp(`^"bsc-${local.head.bsc}-`));
     const packed = await rawRequest(url, { "accept-encoding": "gzip" });
     expect(gunzipSync(packed.body).equals(rendered.body)).toBe(true);
     // A new indexed block renders anew, with the new swap in it.
@@ -127,7 +130,8 @@ describe("GET /api/swaps_24h streamed", () => {
   test("behavior: an empty window is [] and a one-page window is one piece", async () => {
     // Every trade a month old: nothing in the last 24 hours.
     const empty = await createFixtureReader({ now: Math.floor(Date.now() / 1000) - 30 * DAY });
-    const server = await startServer(empty.reader, { swapsPageSize: PAGE });
+    // Both requests stream (no shared copy), so both go through the streamed gzip.
+    const server = await startServer(empty.reader, { swapsPageSize: PAGE, sharedListMaxChars: 0 });
     onTestFinished(async () => {
       await server.close();
       await empty.close();
