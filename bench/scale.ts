@@ -69,10 +69,10 @@ export async function benchScale(options: BenchScaleOptions): Promise<Map<string
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   try {
-    for (const size of options.sizes) {
-      const title = `Scale: dense bsc devnet, ${size.toLocaleString("en-US")} swap transactions in 23 h, swapgraph in a child process behind a counting RPC proxy`;
+    // Each table prints as soon as it is measured; a failed part is reported and the rest runs.
+    const part = async (title: string, measure: () => Promise<ScaleRow[]>) => {
       try {
-        const rows = await benchSize(size, options.downloads ?? 10, log);
+        const rows = await measure();
         tables.set(title, rows);
         console.log(title);
         console.table(rows);
@@ -80,19 +80,19 @@ export async function benchScale(options: BenchScaleOptions): Promise<Map<string
         process.exitCode = 1;
         console.log(`${title}: FAILED: ${error instanceof Error ? error.message : String(error)}`);
       }
+    };
+    for (const size of options.sizes) {
+      await part(
+        `Scale: dense bsc devnet, ${size.toLocaleString("en-US")} swap transactions in 23 h, swapgraph in a child process behind a counting RPC proxy`,
+        () => benchSize(size, options.downloads ?? 10, log),
+      );
     }
     const onePair = options.onePairSwaps ?? 20_000;
     if (onePair > 0) {
-      const title = `Reference: one-pair chain, ${onePair.toLocaleString("en-US")} swaps, 50 a block: process start to /ready`;
-      try {
-        const rows = await benchOnePair(onePair, log);
-        tables.set(title, rows);
-        console.log(title);
-        console.table(rows);
-      } catch (error) {
-        process.exitCode = 1;
-        console.log(`${title}: FAILED: ${error instanceof Error ? error.message : String(error)}`);
-      }
+      await part(
+        `Reference: one-pair chain, ${onePair.toLocaleString("en-US")} swaps, 50 a block: process start to /ready`,
+        () => benchOnePair(onePair, log),
+      );
     }
   } finally {
     process.off("SIGINT", onSignal);

@@ -341,11 +341,10 @@ export function createNetworkIndexer(deps: {
       wrappedNative: wrapped,
       routers,
     });
-    const newPairs: Pair[] = [];
+    const newPairs = new Map<Address, Pair>();
     for (const event of read.events) {
       if ((event.kind === "swap" || event.kind === "sync") && !committedPairs.has(event.pair)) {
-        const pair = pairs.get(event.pair)!;
-        if (!newPairs.includes(pair)) newPairs.push(pair);
+        newPairs.set(event.pair, pairs.get(event.pair)!);
       }
     }
     // Blocks within reach of a reorg keep their hash links; the last one anchors the checkpoint.
@@ -358,13 +357,13 @@ export function createNetworkIndexer(deps: {
     await store.commitRange(network, {
       checkpoint: next,
       blocks,
-      pairs: newPairs,
+      pairs: [...newPairs.values()],
       reserves: decoded.reserves,
       trades: decoded.trades,
     });
     // Only now does the live graph the API reads change.
     checkpoint = next;
-    for (const pair of newPairs) committedPairs.add(pair.address);
+    for (const address of newPairs.keys()) committedPairs.add(address);
     for (const pool of overlay.changes()) live.update(pool);
     views.markIndexed(network, read.to);
     return { type: "range", to: read.to, trades: decoded.trades.length };

@@ -1,6 +1,5 @@
 import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { MarketReader } from "../../src/domain/market.js";
 import { buildSchema } from "../../src/graphql/buildSchema.js";
 import { computeQueryCost } from "../../src/graphql/computeQueryCost.js";
 import {
@@ -9,6 +8,7 @@ import {
   type GraphqlServer,
 } from "../../src/graphql/createGraphqlServer.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
+import { spyReader } from "../support/spyReader.js";
 import { createMemoryLogger, gql } from "./support.js";
 
 const schema = buildSchema();
@@ -31,24 +31,12 @@ const RESOLVER_READS = new Set([
   "getToken",
   "resolveTokenAddress",
 ]);
-function spyReader(reader: MarketReader, log: string[]): MarketReader {
-  return new Proxy(reader, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => {
-        if (RESOLVER_READS.has(String(property))) log.push(String(property));
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-}
 
 beforeAll(async () => {
   fixture = await createFixtureReader({ bulkTrades: 1_000 });
   calls = [];
   yoga = createGraphqlServer({
-    reader: spyReader(fixture.reader, calls),
+    reader: spyReader(fixture.reader, calls, RESOLVER_READS),
     logger: createMemoryLogger("silent").logger,
   });
 });

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, expect, test } from "vitest";
-import type { MarketReader } from "../../src/domain/market.js";
 import { createGraphqlServer, type GraphqlServer } from "../../src/graphql/createGraphqlServer.js";
 import { formatDecimal } from "../../src/graphql/formatDecimal.js";
 import { getAmountOut } from "../../src/pricing/getAmountOut.js";
 import { createFixtureReader, type Fixture, POOLS } from "../support/fixtureReader.js";
+import { spyReader } from "../support/spyReader.js";
 import { createMemoryLogger, gql } from "./support.js";
 
 const E18 = 10n ** 18n;
@@ -13,19 +13,7 @@ let fixture: Fixture;
 let calls: string[];
 let yoga: GraphqlServer;
 
-// Counts the reader methods requests call; the cache key itself reads only status, config and pools.
-function spyReader(reader: MarketReader, log: string[]): MarketReader {
-  return new Proxy(reader, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => {
-        log.push(String(property));
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-}
+// Requests are counted by the reader methods they call (the cache key itself reads only status, config and pools).
 
 beforeEach(async () => {
   fixture = await createFixtureReader();
