@@ -398,15 +398,6 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       return rows.map(decodeTrade);
     },
 
-    async listTradesAfter(network, afterSeq) {
-      const rows = await sql<
-        TradeRow[]
-      >`SELECT seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in,
-        token_out, amount_out, volume_usd, tracked, pools FROM trades
-        WHERE network = ${network} AND seq > ${afterSeq.toString()}::int8 ORDER BY seq`;
-      return rows.map(decodeTrade);
-    },
-
     async listTradePage(network, query) {
       assertTradePageQuery(query);
       const rows = await sql.begin("read only", async (tx): Promise<readonly TradeRow[]> => {

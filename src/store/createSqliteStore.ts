@@ -153,9 +153,6 @@ function prepareStatements(db: Database.Database) {
       `SELECT ${TRADE_COLUMNS} FROM trades WHERE network = ? AND timestamp >= ?
        ORDER BY block_number, tx_index, seq`,
     ),
-    listTradesAfter: db.prepare<[string, bigint], TradeRow>(
-      `SELECT ${TRADE_COLUMNS} FROM trades WHERE network = ? AND seq > ? ORDER BY seq`,
-    ),
     listPairs: db.prepare<[string], PairRow>(
       "SELECT address, dex, factory, token0, token1, fee_bps FROM pairs WHERE network = ? ORDER BY address",
     ),
@@ -410,10 +407,6 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     async getHead(network) {
       const row = stmts().getHead.get(network);
       return row === undefined ? undefined : decodeHead(row);
-    },
-
-    async listTradesAfter(network, afterSeq) {
-      return stmts().listTradesAfter.all(network, afterSeq).map(decodeTrade);
     },
 
     async listPairs(network) {

@@ -102,8 +102,6 @@ export interface Store {
   /** Records the head the writer last saw (outside ranges; one row per network). */
   saveHead(network: NetworkName, head: HeadRecord): Promise<void>;
   getHead(network: NetworkName): Promise<HeadRecord | undefined>;
-  /** Trades with seq > afterSeq, ascending by seq (replicas tail the store with this). */
-  listTradesAfter(network: NetworkName, afterSeq: bigint): Promise<StoredTrade[]>;
   listPairs(network: NetworkName): Promise<Pair[]>;
   /** The newest reserves row of each pair (of the pairs whose newest row is at or above `sinceBlock`). */
   listReserves(network: NetworkName, sinceBlock?: bigint): Promise<PairReserves[]>;

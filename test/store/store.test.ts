@@ -492,33 +492,6 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
     expect(await store.listReserves("bsc")).toEqual([reserves[4]]);
   });
 
-  test("behavior: listTradesAfter tails trades in seq order across commits", async () => {
-    const store = await fresh();
-    await store.commitRange("bsc", makeBatch([makeTrade(0, 50n), makeTrade(1, 51n)], [50n, 51n]));
-    const first = await store.listTradesAfter("bsc", 0n);
-    expect(first.map((t) => t.txHash)).toEqual([hash(0x1000), hash(0x1001)]);
-    const last = first[first.length - 1]!.seq;
-
-    // Lower block numbers than the first batch: seq order, not block order, is what tailing follows.
-    await store.commitRange("bsc", makeBatch([makeTrade(2, 40n), makeTrade(3, 41n)], [40n, 41n]));
-    await store.commitRange("eth", makeBatch([makeTrade(4, 42n, { network: "eth" })], [42n]));
-    const next = await store.listTradesAfter("bsc", last);
-    expect(next.map((t) => t.txHash)).toEqual([hash(0x1002), hash(0x1003)]);
-    expect(next[0]!.seq).toBeGreaterThan(last);
-    expect(next[1]!.seq).toBeGreaterThan(next[0]!.seq);
-    expect(await store.listTradesAfter("bsc", next[1]!.seq)).toEqual([]);
-  });
-
-  test("behavior: rollback never lets a later trade reuse a seq a replica has already seen", async () => {
-    const store = await fresh();
-    await store.commitRange("bsc", makeBatch([makeTrade(0, 60n), makeTrade(1, 61n)], [60n, 61n]));
-    const seen = (await store.listTradesAfter("bsc", 0n)).at(-1)!.seq;
-    await store.rollback("bsc", { blockNumber: 60n, blockHash: hash(60n) });
-    await store.commitRange("bsc", makeBatch([makeTrade(2, 61n)], [61n]));
-    const tail = await store.listTradesAfter("bsc", seen);
-    expect(tail.map((t) => t.txHash)).toEqual([hash(0x1002)]);
-  });
-
   test("behavior: tokens and rejected pairs upsert without duplicates", async () => {
     const store = await fresh();
     await store.upsertTokens("bsc", [
