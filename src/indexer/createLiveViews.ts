@@ -20,9 +20,13 @@ interface NetworkView {
   bySymbol: Map<string, Token>;
   native: Token;
   index: PoolIndex;
-  status: NetworkStatus;
+  /** What the indexer (or follower) reported; lag and degraded are derived when read. */
+  status: ReportedStatus;
   poolsBlock: bigint | undefined;
 }
+
+/** A network's status as reported; `lagBlocks` and `degraded` follow from it (and the clock). */
+export type ReportedStatus = Omit<NetworkStatus, "lagBlocks" | "degraded">;
 
 /** Discovers an unknown token address (reads the chain): supplied by the network's indexer. */
 export type TokenResolver = (address: Address) => Promise<Token>;
@@ -34,7 +38,7 @@ export interface LiveViews extends MarketReader {
   /** Records that the store now holds everything up to `indexedBlock` (after a commit). */
   markIndexed(network: NetworkName, indexedBlock: bigint): void;
   addTokens(network: NetworkName, tokens: readonly Token[]): void;
-  setStatus(network: NetworkName, patch: Partial<Omit<NetworkStatus, "network">>): void;
+  setStatus(network: NetworkName, patch: Partial<Omit<ReportedStatus, "network">>): void;
   setTokenResolver(network: NetworkName, resolver: TokenResolver): void;
 }
 
@@ -68,10 +72,8 @@ export function createLiveViews(configs: readonly NetworkConfig[], store: StoreR
         ready: false,
         indexedBlock: undefined,
         headBlock: undefined,
-        lagBlocks: undefined,
         headCheckedAt: undefined,
         syncedAt: undefined,
-        degraded: false,
         halted: false,
         error: undefined,
       },
@@ -114,9 +116,16 @@ export function createLiveViews(configs: readonly NetworkConfig[], store: StoreR
       const quietMs = Math.max(3 * config.pollIntervalMs, config.rpc.timeoutMs);
       const quietFor = status.headCheckedAt === undefined ? 0 : Date.now() - status.headCheckedAt;
       const silent = status.headCheckedAt !== undefined && quietFor > quietMs;
+      const { indexedBlock, headBlock } = status;
       return {
         ...status,
-        degraded: status.degraded || silent || status.error !== undefined,
+        lagBlocks:
+          indexedBlock === undefined || headBlock === undefined
+            ? undefined
+            : headBlock > indexedBlock
+              ? headBlock - indexedBlock
+              : 0n,
+        degraded: silent || status.error !== undefined,
         // A node that accepts and never answers reports no failure until its deadline: say so now.
         error:
           status.error ??
@@ -195,13 +204,6 @@ export function createLiveViews(configs: readonly NetworkConfig[], store: StoreR
     setStatus(network, patch) {
       const view = get(network);
       view.status = { ...view.status, ...patch };
-      const { indexedBlock, headBlock } = view.status;
-      view.status.lagBlocks =
-        indexedBlock !== undefined && headBlock !== undefined
-          ? headBlock > indexedBlock
-            ? headBlock - indexedBlock
-            : 0n
-          : undefined;
     },
 
     setTokenResolver(network, resolver) {

@@ -478,7 +478,7 @@ export async function createFixtureReader(options: FixtureOptions = {}): Promise
       headBlock: head[network],
       headCheckedAt: degraded ? syncedAt - 60_000 : syncedAt,
       syncedAt: ready ? syncedAt : undefined,
-      degraded,
+      // Degraded follows from these two: the head went unanswered a minute ago, with an error.
       halted,
       error: halted
         ? "reorg deeper than 15 blocks at https://rpc.example/KEY"
