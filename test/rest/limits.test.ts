@@ -1,12 +1,9 @@
 import type { Server } from "node:http";
 import { connect, type Socket } from "node:net";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { buildSchema } from "../../src/graphql/buildSchema.js";
-import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
-import { createHttpServer } from "../../src/rest/createHttpServer.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
 import { waitFor } from "../support/waitFor.js";
+import { type StartServerOptions, startServer } from "./support.js";
 
 // The server's own limits, on a real socket: what a slow or flooding client meets.
 const MAX_CONNECTIONS = 4;
@@ -17,22 +14,8 @@ let impatient: Server;
 let capped: Server;
 let limited: Server;
 
-async function listen(options: {
-  headersTimeoutMs?: number;
-  maxConnections?: number;
-  rateLimit?: { perSecond: number; burst?: number; trustProxy?: boolean };
-}): Promise<Server> {
-  const logger = pino({ level: "silent" });
-  const schema = buildSchema();
-  const server = createHttpServer({
-    reader: fixture.reader,
-    schema,
-    graphql: createGraphqlServer({ reader: fixture.reader, schema, logger }),
-    logger,
-    ...options,
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return server;
+async function listen(options: StartServerOptions): Promise<Server> {
+  return (await startServer(fixture.reader, options)).server;
 }
 
 const portOf = (server: Server) => (server.address() as { port: number }).port;

@@ -1,10 +1,10 @@
 import { request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Logger, pino } from "pino";
+import { pino } from "pino";
 import type { MarketReader } from "../../src/domain/market.js";
 import { buildSchema } from "../../src/graphql/buildSchema.js";
 import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
-import { createHttpServer } from "../../src/rest/createHttpServer.js";
+import { createHttpServer, type HttpServerOptions } from "../../src/rest/createHttpServer.js";
 
 /**
  * One request on a fresh connection (node:http, no keep-alive pool): a pooled socket can be
@@ -96,16 +96,8 @@ export function rawRequest(
   });
 }
 
-/** Options of startServer. */
-export interface StartServerOptions {
-  logger?: Logger;
-  /** Swaps per GraphQL page of the streamed /api/swaps_24h. */
-  swapsPageSize?: number;
-  /** How long a streamed answer waits for a client that reads nothing (ms). */
-  stallTimeoutMs?: number;
-  /** Largest /api/swaps_24h answer shared within its block and second (0: never). */
-  sharedListMaxChars?: number;
-}
+/** Options of startServer: any of the server's own (page size, limits, timeouts, ...). */
+export type StartServerOptions = Omit<HttpServerOptions, "reader" | "graphql" | "schema">;
 
 /** Starts the real HTTP server (REST + GraphQL) over a reader on an ephemeral port. */
 export async function startServer(
@@ -115,15 +107,7 @@ export async function startServer(
   const logger = options.logger ?? pino({ level: "silent" });
   const schema = buildSchema();
   const graphql = createGraphqlServer({ reader, schema, logger });
-  const server = createHttpServer({
-    reader,
-    graphql,
-    schema,
-    logger,
-    ...(options.swapsPageSize === undefined ? {} : { swapsPageSize: options.swapsPageSize }),
-    ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
-    ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),
-  });
+  const server = createHttpServer({ ...options, reader, graphql, schema, logger });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
