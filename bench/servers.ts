@@ -27,7 +27,7 @@ const indexing = createIndexing({
   log: { info() {}, warn() {}, error() {} },
 });
 indexing.start();
-const swapgraph = createHttpServer({
+const swapgraph = await createHttpServer({
   reader: indexing.views,
   graphql: createGraphqlServer({ reader: indexing.views, logger: silent }),
   logger: silent,

@@ -4,6 +4,8 @@ export type ErrorCode =
   | "BAD_REQUEST"
   | "NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
   | "UNPROCESSABLE"
   | "RATE_LIMITED"
   | "NOT_READY"
@@ -17,6 +19,8 @@ const STATUS: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   UNPROCESSABLE: 422,
   RATE_LIMITED: 429,
   NOT_READY: 503,
@@ -126,6 +130,33 @@ export class NotErc20Error extends BadRequestError {
   }
 }
 
+/**
+ * A token contract whose metadata the API cannot serve: its decimals() answered a value outside
+ * the range amounts and prices are computed for (400). Refused like a non-ERC-20.
+ */
+export class InvalidTokenMetadataError extends BadRequestError {
+  override name = "InvalidTokenMetadataError";
+  readonly address: string;
+  readonly network: string;
+  constructor(args: { address: string; network: string; decimals: number; maxDecimals: number }) {
+    super(
+      `Token ${args.address} on ${args.network} is not supported: its decimals() is ${args.decimals}, expected 0 to ${args.maxDecimals}.`,
+    );
+    this.address = args.address;
+    this.network = args.network;
+  }
+}
+
+/** Too many unknown token addresses are being looked up at once on a network (503; retry shortly). */
+export class TokenLookupBusyError extends NotReadyError {
+  override name = "TokenLookupBusyError";
+  readonly network: string;
+  constructor(network: string) {
+    super(`Too many unknown token addresses are being looked up on ${network}; retry in a few seconds.`);
+    this.network = network;
+  }
+}
+
 /** A symbol that is not in the network's token list: the caller should use the contract address. */
 export class UnknownSymbolError extends BadRequestError {
   override name = "UnknownSymbolError";
@@ -197,5 +228,41 @@ export class StaleDataError extends NotReadyError {
     this.network = args.network;
     this.ageSeconds = args.ageSeconds;
     this.limitSeconds = args.limitSeconds;
+  }
+}
+
+/** A method a path does not take (405); `allow` lists the ones it does (the Allow header). */
+export class MethodNotAllowedError extends SwapgraphError {
+  override name = "MethodNotAllowedError";
+  readonly allow: string;
+  constructor(args: { method: string; allow: string }) {
+    const method = args.method.length > 20 ? `${args.method.slice(0, 20)}...` : args.method;
+    const use = args.allow
+      .split(", ")
+      .filter((name) => name !== "HEAD" && name !== "OPTIONS")
+      .join(" or ");
+    super("METHOD_NOT_ALLOWED", `Method ${method} is not allowed; use ${use}.`);
+    this.allow = args.allow;
+  }
+}
+
+/** A request body the HTTP edge refused before any handler: wrong type, too large, not JSON (4xx). */
+export class RequestBodyError extends SwapgraphError {
+  override name = "RequestBodyError";
+  constructor(args: { reason: "type" | "size" | "syntax" | "empty"; path: string; limitBytes?: number }) {
+    super(
+      args.reason === "type"
+        ? "UNSUPPORTED_MEDIA_TYPE"
+        : args.reason === "size"
+          ? "PAYLOAD_TOO_LARGE"
+          : "BAD_REQUEST",
+      args.reason === "type"
+        ? `POST ${args.path} takes a JSON body: Content-Type: application/json.`
+        : args.reason === "size"
+          ? `Request body too large: the limit is ${args.limitBytes ?? 0} bytes.`
+          : args.reason === "empty"
+            ? "The request body is empty; send a JSON object."
+            : "The request body is not valid JSON.",
+    );
   }
 }

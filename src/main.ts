@@ -73,7 +73,7 @@ async function main(): Promise<void> {
 
   // One schema: GraphQL serves it and the REST facade executes against it.
   const schema = buildSchema();
-  const server = createHttpServer({
+  const server = await createHttpServer({
     maxConnections: config.http.maxConnections,
     ...(config.http.rateLimitPerSecond > 0
       ? {

@@ -14,7 +14,6 @@ import { toGraphqlError } from "./toGraphqlError.js";
 import { useClientErrorLogging } from "./useClientErrorLogging.js";
 import { useCostLimit } from "./useCostLimit.js";
 import { useMarketResponseCache } from "./useMarketResponseCache.js";
-import { useRequestBodyLimit } from "./useRequestBodyLimit.js";
 
 /** The node:http objects yoga receives as server context. */
 export interface NodeServerContext {
@@ -95,13 +94,13 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
     // The HTTP server applies one CORS policy to every path (any origin, no credentials); yoga's
     // own would echo the Origin and allow credentials.
     cors: false,
-    // useRequestBodyLimit enforces it: yoga's own limit streams every body (slow).
+    // The HTTP server parses the body and enforces the limit (GRAPHQL_LIMITS.maxRequestBodySize);
+    // yoga's own limit would pipe every body through a counting stream.
     maxRequestBodySize: false,
     logging: toYogaLogger(logger),
     maskedErrors: { maskError: (error, message) => toGraphqlError(error, message) },
     context: () => createGraphqlContext(reader, { logger: baseLogger }),
     plugins: [
-      useRequestBodyLimit(GRAPHQL_LIMITS.maxRequestBodySize),
       maxTokensPlugin({ n: GRAPHQL_LIMITS.maxTokens }),
       maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, flattenFragments: true }),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases }),

@@ -13,6 +13,8 @@ export function publicMessage(error: SwapgraphError): string {
     case "BAD_REQUEST":
     case "NOT_FOUND":
     case "METHOD_NOT_ALLOWED":
+    case "PAYLOAD_TOO_LARGE":
+    case "UNSUPPORTED_MEDIA_TYPE":
     case "UNPROCESSABLE":
     case "NOT_READY":
     case "RATE_LIMITED":

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
-import type { ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import { promisify } from "node:util";
 import { gzip as gzipCallback } from "node:zlib";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { buildOpenApi } from "./buildOpenApi.js";
-import type { RestHandler } from "./createRestHandlers.js";
+import { acceptsGzip } from "./jsonHeaders.js";
 import { renderDocsPage } from "./renderDocsPage.js";
 import { renderLandingPage } from "./renderLandingPage.js";
 
@@ -29,6 +29,12 @@ const DOCS_CSP =
 const LANDING_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; frame-ancestors 'none'";
 
+/** A page or file of the documentation and the handler that serves it. */
+export interface DocsRoute {
+  path: string;
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+}
+
 interface Asset {
   type: string;
   body: Buffer;
@@ -41,23 +47,24 @@ function asset(type: string, body: Buffer | string, headers: Record<string, stri
   return { type, body: Buffer.isBuffer(body) ? body : Buffer.from(body), headers };
 }
 
-async function sendAsset(res: ServerResponse, item: Asset, head: boolean, acceptsGzip: boolean) {
+// Assets are compressed once and kept (the compressor would redo a 1 MB script per request).
+async function sendAsset(request: FastifyRequest, reply: FastifyReply, item: Asset): Promise<FastifyReply> {
   // Below 1 KB compressing costs more than it saves (as for JSON answers).
-  const compress = acceptsGzip && item.body.length >= 1024;
+  const compress = acceptsGzip(request.headers["accept-encoding"]) && item.body.length >= 1024;
   let bytes = item.body;
   if (compress) {
     item.gzipped ??= gzip(item.body, { level: 9 });
     bytes = await item.gzipped;
+    reply.header("Content-Encoding", "gzip");
   }
-  res.writeHead(200, {
-    "Content-Type": item.type,
-    "X-Content-Type-Options": "nosniff",
-    ...item.headers,
-    Vary: "Accept-Encoding",
-    ...(compress ? { "Content-Encoding": "gzip" } : {}),
-    "Content-Length": bytes.length,
-  });
-  res.end(head ? undefined : bytes);
+  return reply
+    .headers({
+      "Content-Type": item.type,
+      "X-Content-Type-Options": "nosniff",
+      ...item.headers,
+      Vary: "Accept-Encoding",
+    })
+    .send(bytes);
 }
 
 /** An asset read from disk on its first request (a missing file is then a masked 500). */
@@ -80,14 +87,13 @@ function lazyFile(path: string, type: string, headers: Record<string, string>): 
  * (/openapi.json, CORS open), the API reference page (/docs, RapiDoc) and RapiDoc's script,
  * served from node_modules so the page works offline.
  */
-export function createDocsRoutes(options: { version?: string } = {}): ReadonlyMap<string, RestHandler> {
+export function createDocsRoutes(options: { version?: string } = {}): DocsRoute[] {
   const document = buildOpenApi(options.version === undefined ? {} : { version: options.version });
   const scriptFile = require.resolve("rapidoc/dist/rapidoc-min.js");
   const rapidocVersion = (require("rapidoc/package.json") as { version: string }).version;
   const scriptPath = `${DOCS_PATH}/rapidoc-${rapidocVersion}-min.js`;
 
   const openApi = asset("application/json; charset=utf-8", JSON.stringify(document), {
-    "Access-Control-Allow-Origin": "*",
     "Cache-Control": REVALIDATE,
   });
   const docsPage = asset(
@@ -109,14 +115,15 @@ export function createDocsRoutes(options: { version?: string } = {}): ReadonlyMa
     "Cache-Control": "public, max-age=86400",
   });
 
-  return new Map<string, RestHandler>([
-    ["/", async ({ res, head, gzip }) => sendAsset(res, landingPage, head, gzip)],
-    [OPENAPI_PATH, async ({ res, head, gzip }) => sendAsset(res, openApi, head, gzip)],
-    [DOCS_PATH, async ({ res, head, gzip }) => sendAsset(res, docsPage, head, gzip)],
-    [scriptPath, async ({ res, head, gzip }) => sendAsset(res, await script(), head, gzip)],
-    [
-      `${DOCS_PATH}/rapidoc-min.js.map`,
-      async ({ res, head, gzip }) => sendAsset(res, await sourceMap(), head, gzip),
-    ],
-  ]);
+  const serve =
+    (load: () => Asset | Promise<Asset>): DocsRoute["handler"] =>
+    async (request, reply) =>
+      sendAsset(request, reply, await load());
+  return [
+    { path: "/", handler: serve(() => landingPage) },
+    { path: OPENAPI_PATH, handler: serve(() => openApi) },
+    { path: DOCS_PATH, handler: serve(() => docsPage) },
+    { path: scriptPath, handler: serve(script) },
+    { path: `${DOCS_PATH}/rapidoc-min.js.map`, handler: serve(sourceMap) },
+  ];
 }

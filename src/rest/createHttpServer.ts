@@ -1,18 +1,27 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  type IncomingMessage,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+  STATUS_CODES,
+} from "node:http";
 import type { Duplex } from "node:stream";
+import fastifyCompress from "@fastify/compress";
+import fastifyCors from "@fastify/cors";
+import fastifyRateLimit from "@fastify/rate-limit";
+import Fastify from "fastify";
 import type { GraphQLSchema } from "graphql";
 import { type Logger, pino } from "pino";
 import type { MarketReader } from "../domain/market.js";
-import { RateLimitedError, SwapgraphError } from "../errors.js";
+import { MethodNotAllowedError, RateLimitedError, SwapgraphError } from "../errors.js";
 import { buildSchema } from "../graphql/buildSchema.js";
 import { createGraphqlExecutor } from "../graphql/createGraphqlExecutor.js";
-import type { GraphqlServer } from "../graphql/createGraphqlServer.js";
-import { createClientRateLimit } from "./createClientRateLimit.js";
+import { GRAPHQL_LIMITS, type GraphqlServer } from "../graphql/createGraphqlServer.js";
 import { createDocsRoutes } from "./createDocsRoutes.js";
 import { createMetrics, type Metrics } from "./createMetrics.js";
-import { createRestHandlers, type RestHandler } from "./createRestHandlers.js";
-import { ClientGoneError } from "./openChunkedAnswer.js";
-import { acceptsGzip, JSON_HEADERS, sendJson } from "./sendJson.js";
+import { createRestHandlers, EXPOSED_HEADERS, type RestRoute } from "./createRestHandlers.js";
+import { JSON_HEADERS } from "./jsonHeaders.js";
+import { formatQueryErrors, parseQueryString } from "./readQueryParams.js";
 import { ALLOWED_METHODS, toRestError } from "./toRestError.js";
 
 /** Options of createHttpServer. */
@@ -50,14 +59,10 @@ export interface HttpServerOptions {
 }
 
 const GRAPHQL_PATH = "/graphql";
-// Browsers cache the preflight for a day: the answer never changes.
-const GRAPHQL_METHODS = "GET, POST, OPTIONS";
-const PREFLIGHT_HEADERS = {
-  "Access-Control-Allow-Origin": "*",
-  "Access-Control-Allow-Methods": ALLOWED_METHODS,
-  "Access-Control-Max-Age": "86400",
-};
-const HEADER_LIST = /^[A-Za-z0-9-]+(\s*,\s*[A-Za-z0-9-]+)*$/;
+const GRAPHQL_ALLOWED = "GET, POST, OPTIONS";
+// Every method Fastify routes that a read-only path does not take: they get a 405 with Allow
+// (Fastify itself would answer 404, as if the path did not exist).
+const OTHER_METHODS = ["DELETE", "PATCH", "POST", "PUT"] as const;
 
 // Whether this process can serve, not whether a remote RPC is healthy: a load balancer that
 // took every replica out during an RPC outage would turn stale-but-served data into no data.
@@ -73,222 +78,238 @@ function everyNetworkReady(reader: MarketReader): boolean {
 }
 
 /**
- * Creates the one HTTP server: /api/* (REST facade), /graphql (yoga), /health (alive) and
- * /ready (503 until every configured network finished its backfill, and while one is halted).
- * The router is a map lookup: this is the hot path. Call `.listen()` on the result.
+ * Creates the one HTTP server (Fastify): /api/* (REST facade, query parameters validated by the
+ * JSON Schemas the OpenAPI document publishes), /graphql (yoga), the docs pages, /health (alive),
+ * /ready (503 until every configured network finished its backfill, while one is halted, and
+ * while draining) and /metrics. Resolves to the node:http server, ready to `.listen()`.
  */
-export function createHttpServer(options: HttpServerOptions): Server {
+export async function createHttpServer(options: HttpServerOptions): Promise<Server> {
   const { reader, graphql } = options;
   const logger = options.logger ?? pino();
   const maxUrlLength = options.maxUrlLength ?? 2048;
   const ready = options.ready ?? (() => everyNetworkReady(reader));
+  const metrics = options.metrics ?? createMetrics(reader);
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const rateLimit =
+    options.rateLimit !== undefined && options.rateLimit.perSecond > 0 ? options.rateLimit : undefined;
 
-  const routes = new Map<string, RestHandler>(
-    createRestHandlers({
-      // The REST facade sees GraphQL only: fixed operations on the schema /graphql serves.
-      executor: createGraphqlExecutor({ reader, schema: options.schema ?? buildSchema(), logger }),
-      ...(options.swapsPageSize === undefined ? {} : { swapsPageSize: options.swapsPageSize }),
-      ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
-      ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),
-    }),
-  );
+  const app = Fastify({
+    // Requests are logged by outcome (toRestError, useClientErrorLogging), not one line each.
+    logger: false,
+    // A slow client must not hold a socket forever. These bound receiving the request only; a
+    // streamed answer gives up on a client that reads nothing for a while (its own timeout).
+    http: {
+      // A request without Host is answered below, in JSON, instead of by node with an empty body.
+      requireHostHeader: false,
+      headersTimeout,
+      // How often node looks for requests past their deadline (its default is 30 s).
+      connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+    } as ServerOptions,
+    requestTimeout: Math.max(30_000, headersTimeout),
+    keepAliveTimeout: 5_000,
+    bodyLimit: GRAPHQL_LIMITS.maxRequestBodySize,
+    trustProxy: rateLimit?.trustProxy === true,
+    // An empty parameter counts as missing; a repeated one stays a list, which the schemas refuse.
+    routerOptions: { querystringParser: parseQueryString },
+    ajv: { customOptions: { verbose: true } },
+    schemaErrorFormatter: formatQueryErrors,
+    clientErrorHandler: answerClientError,
+  });
+  const server = app.server;
+  // Beyond the cap node refuses connections, so a flood of idle clients cannot take the file
+  // descriptors the indexer needs for its RPC and store connections.
+  server.maxConnections = options.maxConnections ?? 8192;
+  // Node answers an Expect it cannot meet itself, with an empty body.
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify({
+      error: `Expect: ${shorten(String(req.headers.expect), 20)} is not supported.`,
+    });
+    res.writeHead(417, { ...JSON_HEADERS, "Content-Length": Buffer.byteLength(body) });
+    res.end(body);
+  });
+
+  // One CORS policy for every path: public read-only data, any origin, no credentials. The
+  // preflight is cached for a day: its answer never changes.
+  await app.register(fastifyCors, {
+    origin: "*",
+    methods: ALLOWED_METHODS,
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 86_400,
+    strictPreflight: false,
+  });
+  // Timings per route: 'close' also comes when a streamed answer was cut off (client gone, or
+  // destroyed on an error after the first byte), which counts as "aborted".
+  app.addHook("onRequest", async (request, reply) => {
+    const started = performance.now();
+    const res = reply.raw;
+    res.once("close", () => {
+      const route = request.routeOptions.url ?? "other";
+      metrics.observe(
+        request.is404 ? "other" : route,
+        res.writableFinished ? res.statusCode : "aborted",
+        (performance.now() - started) / 1000,
+      );
+    });
+    // Refused before the body is read: the method is wrong whatever the body says.
+    const allow = (request.routeOptions.config as { allow?: string }).allow;
+    if (allow !== undefined) throw new MethodNotAllowedError({ method: request.method, allow });
+    const req = request.raw;
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+      throw new SwapgraphError("BAD_REQUEST", "An HTTP/1.1 request needs a Host header.");
+    }
+    // GraphQL GET queries may be long: node's header size limit (16 KB) bounds them.
+    if (request.url.length > maxUrlLength && request.routeOptions.url !== GRAPHQL_PATH) {
+      throw new SwapgraphError(
+        "BAD_REQUEST",
+        `The request URL is too long: at most ${maxUrlLength} characters.`,
+      );
+    }
+  });
+
+  // Answers made here are gzipped when worth it; kept answers carry their own gzip copy (the
+  // plugin leaves an answer with a Content-Encoding alone). One coding: one ETag per representation.
+  await app.register(fastifyCompress, { encodings: ["gzip"], threshold: 1024 });
+  if (rateLimit !== undefined) {
+    const burst = Math.max(1, rateLimit.burst ?? rateLimit.perSecond);
+    // A window holding one burst at the sustained rate: `burst` requests per burst/perSecond seconds.
+    const windowMs = Math.max(1_000, Math.round((burst / rateLimit.perSecond) * 1000));
+    await app.register(fastifyRateLimit, {
+      // Every route added from here on counts against one budget per client, unless its config
+      // says `rateLimit: false` (probes, docs, refusals); the API and GraphQL routes share it.
+      global: true,
+      max: burst,
+      timeWindow: windowMs,
+      cache: 100_000,
+      keyGenerator: (request) => request.ip,
+      errorResponseBuilder: (_request, context) =>
+        new RateLimitedError(rateLimit.perSecond, Math.max(1, Math.ceil(context.ttl / 1000))),
+    });
+  }
+  // Route config of what the client rate limit leaves alone.
+  const unlimited = (config: Record<string, unknown> = {}) => ({
+    config: { ...config, rateLimit: false as const },
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const path = request.routeOptions.url ?? request.url;
+    const { status, code, body, headers } = toRestError(error, logger, {
+      path,
+      bodyLimit: GRAPHQL_LIMITS.maxRequestBodySize,
+    });
+    reply.code(status).headers({ ...JSON_HEADERS, ...headers, "Cache-Control": "no-store" });
+    // /graphql speaks GraphQL over HTTP even in the errors the framework raises before yoga.
+    return request.routeOptions.url === GRAPHQL_PATH
+      ? { errors: [{ message: body.error, extensions: { code } }] }
+      : body;
+  });
+  app.setNotFoundHandler(async (request) => {
+    throw new SwapgraphError("NOT_FOUND", `Unknown path ${shorten(request.url.split("?")[0] ?? "", 100)}.`);
+  });
+
+  // The onRequest hook answers these (405 with Allow) before any body is read.
+  const notAllowed = async () => undefined;
+  const readOnly = (url: string) =>
+    app.route({
+      method: [...OTHER_METHODS],
+      url,
+      ...unlimited({ allow: ALLOWED_METHODS }),
+      handler: notAllowed,
+    });
+
+  // REST facade: fixed GraphQL operations behind the spec's JSON.
+  const routes: RestRoute[] = createRestHandlers({
+    // The REST facade sees GraphQL only: fixed operations on the schema /graphql serves.
+    executor: createGraphqlExecutor({ reader, schema: options.schema ?? buildSchema(), logger }),
+    ...(options.swapsPageSize === undefined ? {} : { swapsPageSize: options.swapsPageSize }),
+    ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
+    ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),
+    logger,
+  });
+  for (const route of routes) {
+    app.get(route.path, { schema: { querystring: route.querySchema } }, route.handler);
+    readOnly(route.path);
+  }
+
+  // The landing page (/), /openapi.json and the API reference (/docs).
+  for (const route of createDocsRoutes()) {
+    app.get(route.path, unlimited(), route.handler);
+    readOnly(route.path);
+  }
+
   const alive = Buffer.from('{"status":"ok"}');
   const readyBody = Buffer.from('{"status":"ready"}');
-  routes.set("/health", async ({ res, head }) => sendJson(res, 200, alive, { head }));
-  routes.set("/ready", async ({ res, head }) => {
+  app.get("/health", unlimited(), async (_request, reply) => reply.headers(JSON_HEADERS).send(alive));
+  readOnly("/health");
+  app.get("/ready", unlimited(), async (_request, reply) => {
     if (options.draining?.() === true)
       throw new SwapgraphError("NOT_READY", "Not ready: this server is shutting down.");
     if (!ready())
       throw new SwapgraphError("NOT_READY", "Not ready: indexing has not caught up on every network yet.");
-    sendJson(res, 200, readyBody, { head });
+    return reply.headers(JSON_HEADERS).send(readyBody);
   });
-  // The landing page (/), /openapi.json and the API reference (/docs).
-  for (const [path, handler] of createDocsRoutes()) routes.set(path, handler);
-
-  const metrics = options.metrics ?? createMetrics(reader);
-
-  const limiter =
-    options.rateLimit === undefined || !(options.rateLimit.perSecond > 0)
-      ? undefined
-      : createClientRateLimit({
-          perSecond: options.rateLimit.perSecond,
-          ...(options.rateLimit.burst === undefined ? {} : { burst: options.rateLimit.burst }),
-        });
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const method = req.method ?? "GET";
-    const head = method === "HEAD";
-    const started = performance.now();
-    let route = "other";
-    // 'close' also comes when a streamed answer was cut off (client gone, or destroyed on error).
-    res.once("close", () =>
-      metrics.observe(
-        route,
-        res.writableFinished ? res.statusCode : "aborted",
-        (performance.now() - started) / 1000,
-      ),
-    );
-    try {
-      if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
-        throw new SwapgraphError("BAD_REQUEST", "An HTTP/1.1 request needs a Host header.");
-      }
-      const target = req.url ?? "/";
-      const queryStart = target.indexOf("?");
-      const path = queryStart === -1 ? target : target.slice(0, queryStart);
-      if (limiter !== undefined && (path === GRAPHQL_PATH || path.startsWith("/api/"))) {
-        const waitMs = limiter.take(clientOf(req, options.rateLimit?.trustProxy === true));
-        if (waitMs !== undefined) {
-          route = path === GRAPHQL_PATH ? GRAPHQL_PATH : "other";
-          throw new RateLimitedError(options.rateLimit!.perSecond, Math.ceil(waitMs / 1000));
-        }
-      }
-      // GraphQL GET queries may be long; node's header size limit (16 KB) bounds them.
-      if (path === GRAPHQL_PATH) {
-        route = GRAPHQL_PATH;
-        // The same CORS policy as the REST paths (yoga's own is off): any origin, no credentials.
-        if (method === "OPTIONS") {
-          sendPreflight(req, res, GRAPHQL_METHODS);
-          return;
-        }
-        res.setHeader("Access-Control-Allow-Origin", "*");
-        if (method === "POST" && !isJsonBody(req.headers["content-type"])) {
-          // yoga answers these 415 with an empty body; every error here says why in JSON.
-          sendJson(
-            res,
-            415,
-            { errors: [{ message: "POST /graphql takes a JSON body: Content-Type: application/json." }] },
-            { headers: { Accept: "application/json" } },
-          );
-          return;
-        }
-        await graphql(req, res);
-        return;
-      }
-      if (path === "/metrics" && method !== "GET" && !head) {
-        route = path;
-        throw new SwapgraphError(
-          "METHOD_NOT_ALLOWED",
-          `Method ${shortMethod(method)} is not allowed; use GET.`,
-        );
-      }
-      if (path === "/metrics") {
-        route = path;
-        const text = await metrics.registry.metrics();
-        res.writeHead(200, { "Content-Type": metrics.registry.contentType });
-        res.end(head ? undefined : text);
-        return;
-      }
-      if (target.length > maxUrlLength) {
-        throw new SwapgraphError(
-          "BAD_REQUEST",
-          `The request URL is too long: at most ${maxUrlLength} characters.`,
-        );
-      }
-      const handler = routes.get(path);
-      if (handler === undefined) throw new SwapgraphError("NOT_FOUND", `Unknown path ${shortPath(path)}.`);
-      route = path;
-      if (method === "OPTIONS") {
-        sendPreflight(req, res);
-        return;
-      }
-      if (method !== "GET" && !head) {
-        throw new SwapgraphError(
-          "METHOD_NOT_ALLOWED",
-          `Method ${shortMethod(method)} is not allowed; use GET.`,
-        );
-      }
-      await handler({
-        params: new URLSearchParams(queryStart === -1 ? "" : target.slice(queryStart + 1)),
-        head,
-        gzip: acceptsGzip(req.headers["accept-encoding"]),
-        res,
-      });
-    } catch (error) {
-      if (res.headersSent || res.destroyed) {
-        // Bytes went out (or the client left): a truncated body is the only honest signal left.
-        if (error instanceof ClientGoneError) logger.debug({ route, reason: error.message }, "client gone");
-        else toRestError(error, logger);
-        res.destroy();
-        return;
-      }
-      const { status, body, headers } = toRestError(error, logger);
-      sendJson(res, status, body, { head, headers });
-    }
-  }
-
-  const headersTimeout = options.headersTimeoutMs ?? 10_000;
-  const server = createServer(
-    // A slow client must not hold a socket forever. These bound receiving the request only; a
-    // streamed answer gives up on a client that reads nothing for a while (openChunkedAnswer).
-    {
-      // A request without Host is answered below, in JSON, instead of by node with an empty body.
-      requireHostHeader: false,
-      headersTimeout,
-      requestTimeout: Math.max(30_000, headersTimeout),
-      keepAliveTimeout: 5_000,
-      // How often node looks for requests past their deadline (its default is 30 s).
-      connectionsCheckingInterval: Math.min(1_000, headersTimeout),
-    },
-    (req, res) => void handle(req, res),
+  readOnly("/ready");
+  app.get("/metrics", unlimited(), async (_request, reply) =>
+    reply.header("Content-Type", metrics.registry.contentType).send(await metrics.registry.metrics()),
   );
-  // Malformed requests and oversized headers are rejected by node before routing: keep them JSON too.
-  // Node answers these itself with empty bodies: a missing Host and an Expect it cannot meet.
-  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
-    sendJson(res, 417, { error: `Expect: ${shortMethod(String(req.headers.expect))} is not supported.` });
+  readOnly("/metrics");
+
+  // GraphQL over HTTP through yoga. Fastify has parsed the JSON body (its limit is yoga's), so
+  // yoga reads `request.body` instead of the stream.
+  // Nothing here takes a text body (Fastify parses text/plain by default): it gets the JSON 415.
+  app.removeContentTypeParser("text/plain");
+  app.addContentTypeParser(
+    "application/graphql-response+json",
+    { parseAs: "string" },
+    app.getDefaultJsonParser("error", "error"),
+  );
+  app.route({
+    method: ["GET", "POST"],
+    url: GRAPHQL_PATH,
+    handler: async (request, reply) => {
+      const response = await graphql.handleNodeRequestAndResponse(request, reply, {
+        req: request.raw,
+        res: reply.raw,
+      });
+      for (const [name, value] of response.headers) reply.header(name, value);
+      reply.code(response.status);
+      // Every error answer says why in JSON (yoga leaves a few empty).
+      if (response.body === null && response.status >= 400) {
+        reply.header("Content-Type", JSON_HEADERS["Content-Type"]);
+        return reply.send({ errors: [{ message: STATUS_CODES[response.status] ?? "Request refused." }] });
+      }
+      return reply.send(response.body);
+    },
   });
-  // Beyond the cap node refuses connections, so a flood of idle clients cannot take the file
-  // descriptors the indexer needs for its RPC and store connections.
-  server.maxConnections = options.maxConnections ?? 8192;
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (!socket.writable) return;
-    const [status, message] =
-      error.code === "HPE_HEADER_OVERFLOW"
-        ? ["431 Request Header Fields Too Large", "Request headers are too large."]
-        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-          ? ["408 Request Timeout", "The request was not received in time."]
-          : ["400 Bad Request", "Malformed HTTP request."];
-    const payload = JSON.stringify({ error: message });
-    socket.end(
-      `HTTP/1.1 ${status}\r\nContent-Type: ${JSON_HEADERS["Content-Type"]}\r\n` +
-        `Content-Length: ${Buffer.byteLength(payload)}\r\nConnection: close\r\n\r\n${payload}`,
-    );
+  // Its preflight names its own methods (the plugin answers it from the route's config).
+  app.options(GRAPHQL_PATH, unlimited({ cors: { methods: GRAPHQL_ALLOWED } }), notAllowed);
+  app.route({
+    method: ["DELETE", "PATCH", "PUT"],
+    url: GRAPHQL_PATH,
+    ...unlimited({ allow: GRAPHQL_ALLOWED }),
+    handler: notAllowed,
   });
+
+  await app.ready();
   return server;
 }
 
-/** The client a request counts against: the peer, or behind a trusted proxy the first X-Forwarded-For hop. */
-function clientOf(req: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? req.headers["x-forwarded-for"] : undefined;
-  const first = typeof forwarded === "string" ? forwarded.split(",")[0]?.trim() : undefined;
-  return first !== undefined && first !== "" ? first : (req.socket.remoteAddress ?? "unknown");
+// Malformed requests, slow headers and oversized headers are refused by node before routing:
+// keep their answers JSON like every other error.
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === "ECONNRESET" || socket.destroyed || !socket.writable) return;
+  const [status, message] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? ["431 Request Header Fields Too Large", "Request headers are too large."]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? ["408 Request Timeout", "The request was not received in time."]
+        : ["400 Bad Request", "Malformed HTTP request."];
+  const payload = JSON.stringify({ error: message });
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: ${JSON_HEADERS["Content-Type"]}\r\n` +
+      `Content-Length: ${Buffer.byteLength(payload)}\r\nConnection: close\r\n\r\n${payload}`,
+  );
 }
 
-/** True for JSON request bodies (what GraphQL over HTTP takes; yoga refuses the rest). */
-function isJsonBody(contentType: string | undefined): boolean {
-  const type = contentType?.split(";")[0]?.trim().toLowerCase();
-  return type === "application/json" || type === "application/graphql-response+json";
-}
-
-function sendPreflight(req: IncomingMessage, res: ServerResponse, methods = ALLOWED_METHODS): void {
-  const requested = req.headers["access-control-request-headers"];
-  const headers: Record<string, string> = {
-    ...PREFLIGHT_HEADERS,
-    "Access-Control-Allow-Methods": methods,
-    "Content-Length": "0",
-  };
-  // Echo a sane header list (no credentials are involved, so any header is harmless).
-  if (typeof requested === "string" && requested.length <= 500 && HEADER_LIST.test(requested)) {
-    headers["Access-Control-Allow-Headers"] = requested;
-    headers.Vary = "Access-Control-Request-Headers";
-  }
-  res.writeHead(204, headers);
-  res.end();
-}
-
-function shortPath(path: string): string {
-  return path.length > 100 ? `${path.slice(0, 100)}...` : path;
-}
-
-function shortMethod(method: string): string {
-  return method.length > 20 ? `${method.slice(0, 20)}...` : method;
+function shorten(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}...` : text;
 }

@@ -1,30 +1,25 @@
-import type { ServerResponse } from "node:http";
+import type { OutgoingHttpHeaders } from "node:http";
+import { Readable } from "node:stream";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { DocumentNode } from "graphql";
+import type { Logger } from "pino";
 import type { NetworkName } from "../domain/types.js";
 import type { GraphqlExecutor, GraphqlSession } from "../graphql/createGraphqlExecutor.js";
 import { MAX_SWAPS_PAGE } from "../graphql/listSwaps.js";
 import { createLruCache } from "./createLruCache.js";
-import { openChunkedAnswer } from "./openChunkedAnswer.js";
-import { readCursor, readLimit, readNetwork, readTokenParam } from "./readQueryParams.js";
+import { acceptsGzip, JSON_HEADERS } from "./jsonHeaders.js";
+import { readCursor } from "./readQueryParams.js";
 import { parseRestOperations } from "./restOperations.js";
+import { QUOTE_QUERY_SCHEMA, SWAPS_QUERY_SCHEMA, VOLUMES_QUERY_SCHEMA } from "./restSchemas.js";
 import { buildCachedJson, type CachedJson, sendCachedJson } from "./sendCachedJson.js";
-import { JSON_HEADERS } from "./sendJson.js";
 
-/** One REST request as its handler sees it. */
-export interface RestExchange {
-  params: URLSearchParams;
-  /** HEAD: the GET's status and headers without a body. */
-  head: boolean;
-  /** The client accepts gzip. */
-  gzip: boolean;
-  res: ServerResponse;
+/** One REST route: its path, the JSON Schema its query is validated with, and its handler. */
+export interface RestRoute {
+  path: string;
+  querySchema: object;
+  /** Answers through `reply`; throwing before the first byte makes the server send the JSON error. */
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 }
-
-/**
- * A REST handler answers on `res` itself. Throwing before the first byte makes the server send
- * the JSON error answer; once bytes went out, the server destroys the socket instead.
- */
-export type RestHandler = (exchange: RestExchange) => Promise<void>;
 
 /** Options of createRestHandlers. */
 export interface RestHandlersOptions {
@@ -40,16 +35,15 @@ export interface RestHandlersOptions {
   answerCacheMaxEntries?: number;
   /** Most bytes those kept answers hold, gzip copies included (default 32 MiB). */
   answerCacheMaxBytes?: number;
+  /** Where a list that fails after its first byte is reported. */
+  logger?: Logger;
 }
 
 // Only when a network's status is missing (it is then refused anyway).
 const DEFAULT_POLL_MS = 1_000;
 
-/** Largest `limit` of /api/swaps_24h. */
-export const MAX_SWAPS_LIMIT = 10_000;
-
 /** Response headers a browser script may read (CORS hides non-standard headers otherwise). */
-const EXPOSED_HEADERS = "X-Indexed-Block, X-Data-Age, X-Next-Cursor, Link";
+export const EXPOSED_HEADERS = "X-Indexed-Block, X-Data-Age, X-Next-Cursor, Link";
 
 interface TokenFields {
   name: string;
@@ -146,7 +140,7 @@ function swapBody(node: SwapNode) {
 
 /** X-Indexed-Block and X-Data-Age of an answer (each only when known). */
 function freshnessHeaders(status: FreshnessData["networkStatus"]): Record<string, string> {
-  const headers: Record<string, string> = { "Access-Control-Expose-Headers": EXPOSED_HEADERS };
+  const headers: Record<string, string> = {};
   if (status?.indexedBlock !== null && status?.indexedBlock !== undefined) {
     headers["X-Indexed-Block"] = status.indexedBlock;
   }
@@ -171,12 +165,39 @@ const ENTRY_OVERHEAD_BYTES = 400;
 // so 250 keep each turn of the event loop near 15 ms and other requests answered meanwhile.
 const STREAM_PAGE_SIZE = 250;
 
+/** How long a streamed answer waits for a client that reads nothing before it gives up (default). */
+export const STALL_TIMEOUT_MS = 60_000;
+
+/**
+ * A byte stream that asks `pieces` for the next piece only when its consumer wants more: no
+ * read-ahead (Readable.from keeps pulling while the consumer is paused but its buffer is empty),
+ * so a page is read only once the socket took the previous one. Destroying it (client gone)
+ * returns the generator.
+ */
+function pullStream(pieces: AsyncGenerator<string>): Readable {
+  return new Readable({
+    highWaterMark: 0,
+    read() {
+      pieces.next().then(
+        ({ done, value }) => this.push(done === true ? null : value),
+        (error: unknown) => this.destroy(error as Error),
+      );
+    },
+    destroy(error, callback) {
+      pieces.return(undefined).then(
+        () => callback(error),
+        () => callback(error),
+      );
+    },
+  });
+}
+
 /**
  * Creates the three REST handlers, keyed by path. Each runs fixed GraphQL operations, parsed
  * once, with graphql's execute() in-process (no HTTP hop), and renames the result to the public
  * API's JSON. /api/swaps_24h streams its array page by page; the other two answer in one piece.
  */
-export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<string, RestHandler> {
+export function createRestHandlers(options: RestHandlersOptions): RestRoute[] {
   const { executor } = options;
   const operations = parseRestOperations(executor);
   const pageSize = options.swapsPageSize ?? STREAM_PAGE_SIZE;
@@ -218,14 +239,13 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
    * the next poll, and a reorg can bring the same block number back with other contents.
    */
   async function answerCached(
-    exchange: RestExchange,
+    request: FastifyRequest,
+    reply: FastifyReply,
     network: NetworkName,
     key: string,
     context: GraphqlSession,
     render: () => Promise<{ value: unknown; networkStatus: FreshnessData["networkStatus"] }>,
-  ): Promise<void> {
-    const { head, gzip, res } = exchange;
-    const ifNoneMatch = res.req.headers["if-none-match"];
+  ): Promise<FastifyReply> {
     const { networkStatus } = await run<FreshnessData>(operations.status, { network }, context);
     const serving = networkStatus?.serving === true ? networkStatus : undefined;
     const block = serving?.indexedBlock ?? null;
@@ -233,15 +253,10 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     if (answers !== undefined && block !== null) {
       const kept = answers.get(key);
       if (kept !== undefined && kept.block === block && kept.expiresAt > context.nowMs) {
-        const headers = freshnessHeaders(networkStatus);
-        sendCachedJson(res, kept, {
-          head,
-          gzip,
-          ifNoneMatch,
-          headers,
+        return sendCachedJson(request, reply, kept, {
+          headers: freshnessHeaders(networkStatus),
           cacheControl: cacheControl(pollIntervalMs),
         });
-        return;
       }
     }
     // Errors (400, 422, 503) are thrown here and never kept.
@@ -251,10 +266,7 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     if (answers !== undefined && block !== null && madeAt !== null) {
       answers.set(key, { ...answer, block: madeAt, expiresAt: context.nowMs + pollIntervalMs });
     }
-    sendCachedJson(res, answer, {
-      head,
-      gzip,
-      ifNoneMatch,
+    return sendCachedJson(request, reply, answer, {
       headers: freshnessHeaders(rendered.networkStatus),
       cacheControl: cacheControl(pollIntervalMs),
     });
@@ -269,16 +281,12 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
   }
 
   // A quote is a function of the network's pools, so of its indexed block.
-  const quote: RestHandler = async (exchange) => {
-    const { params } = exchange;
-    const variables = {
-      network: readNetwork(params),
-      sellToken: readTokenParam(params, "sellToken"),
-      buyToken: readTokenParam(params, "buyToken"),
-    };
+  const quote: RestRoute["handler"] = async (request, reply) => {
+    const query = request.query as { network: NetworkName; sellToken: string; buyToken: string };
+    const variables = { network: query.network, sellToken: query.sellToken, buyToken: query.buyToken };
     const key = `quote\n${variables.network}\n${tokenKey(variables.sellToken)}\n${tokenKey(variables.buyToken)}`;
     const context = executor.session();
-    await answerCached(exchange, variables.network, key, context, async () => {
+    return answerCached(request, reply, variables.network, key, context, async () => {
       const data = await run<QuoteData>(operations.quote, variables, context);
       const { network, sellToken, buyToken, price } = data.quote;
       const value = {
@@ -289,11 +297,11 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
   };
 
   // Seven days ending today: a function of the indexed block and of the UTC day.
-  const tradeVolume7d: RestHandler = async (exchange) => {
-    const network = readNetwork(exchange.params);
+  const tradeVolume7d: RestRoute["handler"] = async (request, reply) => {
+    const { network } = request.query as { network: NetworkName };
     const context = executor.session();
     const key = `7d\n${network}\n${Math.floor(context.nowMs / DAY_MS)}`;
-    await answerCached(exchange, network, key, context, async () => {
+    return answerCached(request, reply, network, key, context, async () => {
       const data = await run<DailyVolumesData>(operations.dailyVolumes, { network }, context);
       const value = data.dailyVolumes.map((day) => ({
         date: day.date,
@@ -307,12 +315,14 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
   /**
    * The whole window as one JSON array, written while the pages are read: every page is pinned
    * to the block indexed when the request started (and to one clock), so the array is one
-   * indexed state however long the client takes to read it, and memory holds one page.
+   * indexed state however long the client takes to read it, and memory holds about one page
+   * (the stream pulls the next page only when the socket took the last; gzip is the framework's).
    */
-  const swaps24h: RestHandler = async ({ params, head, gzip, res }) => {
-    const network = readNetwork(params);
-    const limit = readLimit(params, MAX_SWAPS_LIMIT);
-    const cursor = readCursor(params);
+  const swaps24h: RestRoute["handler"] = async (request, reply) => {
+    const query = request.query as { network: NetworkName; limit?: number; cursor?: string };
+    const { network, limit } = query;
+    const cursor = readCursor(query.cursor);
+    const head = request.method === "HEAD";
     const context = executor.session();
     const { networkStatus } = await run<FreshnessData>(operations.status, { network }, context);
     const window = { network, from: context.now - DAY, atBlock: networkStatus?.indexedBlock ?? null };
@@ -328,79 +338,107 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     const shared =
       shareKey === undefined || networkStatus?.serving !== true ? undefined : answers?.get(shareKey);
     if (shared !== undefined) {
-      const ifNoneMatch = res.req.headers["if-none-match"];
-      const headers = freshnessHeaders(networkStatus);
-      sendCachedJson(res, shared, { head, gzip, ifNoneMatch, headers, cacheControl: "no-cache" });
-      return;
+      return sendCachedJson(request, reply, shared, {
+        headers: freshnessHeaders(networkStatus),
+        cacheControl: "no-cache",
+      });
     }
     const readPage = (first: number, after: string | null) =>
       run<SwapsData>(operations.swaps, { ...window, first, after }, context);
 
-    let remaining = limit ?? Number.POSITIVE_INFINITY;
     // The first page is read before any byte goes out: bad parameters and unready networks
     // still get their JSON error answers. HEAD reads one row for that and no page.
-    let page = await readPage(head ? 1 : Math.min(pageSize, remaining), cursor ?? null);
+    const first = await readPage(head ? 1 : Math.min(pageSize, limit ?? pageSize), cursor ?? null);
     // The body size is unknown when the headers go out: gzip whenever the client takes it.
-    const headers: Record<string, string> = {
-      ...JSON_HEADERS,
-      ...freshnessHeaders(networkStatus),
-      Vary: "Accept-Encoding",
-    };
+    // (Lowercase: the compressor adds its own Vary unless it finds this one.)
+    reply.headers({ ...JSON_HEADERS, ...freshnessHeaders(networkStatus), Vary: "accept-encoding" });
     if (head) {
-      res.writeHead(200, gzip ? { ...headers, "Content-Encoding": "gzip" } : headers);
-      res.end();
-      return;
+      // The GET's headers as they are: chunked, no Content-Length (the framework would say 0).
+      if (acceptsGzip(request.headers["accept-encoding"])) reply.header("Content-Encoding", "gzip");
+      reply.hijack();
+      reply.raw.writeHead(200, reply.getHeaders() as OutgoingHttpHeaders);
+      reply.raw.end();
+      return reply;
     }
     if (limit !== undefined) {
-      const next = await findNextCursor(page, limit, window, context);
+      const next = await findNextCursor(first, limit, window, context);
       if (next !== undefined) {
-        headers["X-Next-Cursor"] = next;
-        const query = new URLSearchParams({ network, limit: String(limit), cursor: next });
-        headers.Link = `</api/swaps_24h?${query}>; rel="next"`;
+        reply.header("X-Next-Cursor", next);
+        const link = new URLSearchParams({ network, limit: String(limit), cursor: next });
+        reply.header("Link", `</api/swaps_24h?${link}>; rel="next"`);
       }
     }
 
-    const answer = openChunkedAnswer(res, 200, headers, {
-      gzip,
-      ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
-    });
-    // The old one-piece answer was JSON.stringify(array): "[", elements joined by ",", "]".
-    let text = "[";
-    let written = 0;
-    // What was written, kept only while the answer stays small enough to share.
-    let kept: string[] | undefined = shareKey === undefined ? undefined : [];
-    let keptLength = 0;
-    const keep = (piece: string) => {
-      if (kept === undefined) return;
-      keptLength += piece.length;
-      if (keptLength > shareMaxChars) kept = undefined;
-      else kept.push(piece);
-    };
-    for (;;) {
-      const bodies = page.swaps.edges.map(({ node }) => swapBody(node));
-      if (bodies.length > 0) {
-        text += (written > 0 ? "," : "") + JSON.stringify(bodies).slice(1, -1);
-        written += bodies.length;
-        remaining -= bodies.length;
+    async function* pieces(): AsyncGenerator<string> {
+      let page = first;
+      let remaining = limit ?? Number.POSITIVE_INFINITY;
+      // The old one-piece answer was JSON.stringify(array): "[", elements joined by ",", "]".
+      let text = "[";
+      let written = 0;
+      // What was written, kept only while the answer stays small enough to share.
+      let kept: string[] | undefined = shareKey === undefined ? undefined : [];
+      let keptLength = 0;
+      const keep = (piece: string) => {
+        if (kept === undefined) return;
+        keptLength += piece.length;
+        if (keptLength > shareMaxChars) kept = undefined;
+        else kept.push(piece);
+      };
+      for (;;) {
+        const bodies = page.swaps.edges.map(({ node }) => swapBody(node));
+        if (bodies.length > 0) {
+          text += (written > 0 ? "," : "") + JSON.stringify(bodies).slice(1, -1);
+          written += bodies.length;
+          remaining -= bodies.length;
+        }
+        const { hasNextPage, endCursor } = page.swaps.pageInfo;
+        if (!hasNextPage || remaining <= 0) break;
+        keep(text);
+        yield text;
+        text = "";
+        // A fast client drains at once: without this turn, one download would keep the event
+        // loop through many pages while other requests wait.
+        await new Promise((resolve) => setImmediate(resolve));
+        page = await readPage(Math.min(pageSize, remaining), endCursor);
       }
-      const { hasNextPage, endCursor } = page.swaps.pageInfo;
-      if (!hasNextPage || remaining <= 0) break;
-      keep(text);
-      await answer.write(text);
-      text = "";
-      // A fast client drains at once (even synchronously): without this turn, one download
-      // would keep the event loop through many pages while other requests wait.
-      await new Promise((resolve) => setImmediate(resolve));
-      page = await readPage(Math.min(pageSize, remaining), endCursor);
+      keep(`${text}]`);
+      yield `${text}]`;
+      if (kept !== undefined && shareKey !== undefined && window.atBlock !== null) {
+        const entry = buildCachedJson(Buffer.from(kept.join("")), `${network}-${window.atBlock}`);
+        answers?.set(shareKey, { ...entry, block: window.atBlock, expiresAt: (context.now + 1) * 1000 });
+      }
     }
-    keep(`${text}]`);
-    await answer.write(`${text}]`);
-    await answer.end();
-    if (kept !== undefined && shareKey !== undefined && window.atBlock !== null) {
-      const body = Buffer.from(kept.join(""));
-      const entry = buildCachedJson(body, `${network}-${window.atBlock}`);
-      answers?.set(shareKey, { ...entry, block: window.atBlock, expiresAt: (context.now + 1) * 1000 });
+
+    // Bytes went out before a later page failed: a truncated body (the socket is destroyed) is
+    // the only honest signal left to the client; the log says why.
+    async function* reported(): AsyncGenerator<string> {
+      try {
+        yield* pieces();
+      } catch (error) {
+        options.logger?.error({ err: error, route: "/api/swaps_24h" }, "list failed after its first byte");
+        throw error;
+      }
     }
+
+    // A client that reads nothing leaves the socket idle: it is cut off after the stall timeout
+    // (it would hold a socket and a page forever). Either way the generator is returned: no
+    // page is read after the client is gone.
+    const res = reply.raw;
+    const stallMs = options.stallTimeoutMs ?? STALL_TIMEOUT_MS;
+    const gone = (reason: string) =>
+      options.logger?.debug({ route: "/api/swaps_24h", reason }, "client gone");
+    let stalled = false;
+    res.setTimeout(stallMs, () => {
+      stalled = true;
+      gone(`The client read nothing for ${stallMs} ms.`);
+      res.destroy();
+    });
+    res.once("finish", () => res.setTimeout(0));
+    res.once("close", () => {
+      if (!res.writableFinished && !stalled)
+        gone("The client closed the connection before the answer was complete.");
+    });
+    return reply.send(pullStream(reported()));
   };
 
   // The cursor after the `limit`-th swap, found before the headers go out; pages of cursors
@@ -426,9 +464,9 @@ export function createRestHandlers(options: RestHandlersOptions): ReadonlyMap<st
     return hasNextPage && endCursor !== null ? endCursor : undefined;
   }
 
-  return new Map([
-    ["/api/quote", quote],
-    ["/api/swaps_24h", swaps24h],
-    ["/api/trade_volume_usd_7d", tradeVolume7d],
-  ]);
+  return [
+    { path: "/api/quote", querySchema: QUOTE_QUERY_SCHEMA, handler: quote },
+    { path: "/api/swaps_24h", querySchema: SWAPS_QUERY_SCHEMA, handler: swaps24h },
+    { path: "/api/trade_volume_usd_7d", querySchema: VOLUMES_QUERY_SCHEMA, handler: tradeVolume7d },
+  ];
 }

@@ -1,52 +1,68 @@
-import { NETWORKS, type NetworkName } from "../domain/types.js";
+import type { FastifySchemaValidationError } from "fastify/types/schema.js";
+import { NETWORKS } from "../domain/types.js";
 import { BadRequestError } from "../errors.js";
 import { isSwapCursor } from "../graphql/swapCursor.js";
+import { MAX_SWAPS_LIMIT } from "./restLimits.js";
 
-const DEFAULT_NETWORK: NetworkName = "bsc";
+/** A parsed query string: one string per parameter, a list when it was repeated. */
+export type QueryParams = Record<string, string | string[]>;
 
-function single(params: URLSearchParams, name: string): string | undefined {
-  const values = params.getAll(name);
-  if (values.length > 1) throw new BadRequestError(`${name} was given more than once; give it once.`);
-  return values[0];
-}
-
-/** The `network` query parameter: optional, default bsc; anything else than a known network is a 400. */
-export function readNetwork(params: URLSearchParams): NetworkName {
-  const value = single(params, "network");
-  // An empty parameter counts as missing, as for every other parameter.
-  if (value === undefined || value === "") return DEFAULT_NETWORK;
-  const network = NETWORKS.find((name) => name === value);
-  if (network === undefined) {
-    const shown = JSON.stringify(value.length > 20 ? `${value.slice(0, 20)}...` : value);
-    throw new BadRequestError(`network ${shown} is not supported; use one of: ${NETWORKS.join(", ")}.`);
+/**
+ * Parses a query string for the route schemas: an empty parameter counts as missing (as the
+ * README says of every parameter), a repeated one becomes a list (which the schemas refuse).
+ * The object has no prototype, so a parameter named `__proto__` is only a parameter.
+ */
+export function parseQueryString(text: string): QueryParams {
+  const query: QueryParams = Object.create(null);
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (value === "") continue;
+    const seen = query[name];
+    query[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
-  return network;
+  return query;
 }
 
-/** A required token query parameter (symbol or address); missing or empty is a 400. */
-export function readTokenParam(params: URLSearchParams, name: string): string {
-  const value = single(params, name);
-  if (value === undefined || value === "") {
-    throw new BadRequestError(`${name} is required: give a token symbol or a contract address.`);
+function shown(value: unknown): string {
+  const text = String(value);
+  return JSON.stringify(text.length > 20 ? `${text.slice(0, 20)}...` : text);
+}
+
+/**
+ * The 400 of a query that its route schema refused, worded for the parameter at fault (the
+ * first error: the schemas validate until the first one).
+ */
+export function formatQueryErrors(errors: FastifySchemaValidationError[], dataVar: string): Error {
+  const error = errors[0];
+  if (error === undefined) return new BadRequestError(`The ${dataVar} is not valid.`);
+  const params = error.params as Record<string, unknown>;
+  const name =
+    error.keyword === "required" ? String(params.missingProperty) : error.instancePath.replace(/^\//, "");
+  const data = (error as { data?: unknown }).data;
+  if (Array.isArray(data)) return new BadRequestError(`${name} was given more than once; give it once.`);
+  switch (name) {
+    case "network":
+      return new BadRequestError(
+        `network ${shown(data)} is not supported; use one of: ${NETWORKS.join(", ")}.`,
+      );
+    case "sellToken":
+    case "buyToken":
+      return new BadRequestError(`${name} is required: give a token symbol or a contract address.`);
+    case "limit":
+      return new BadRequestError(`limit must be an integer from 1 to ${MAX_SWAPS_LIMIT}.`);
+    case "cursor":
+      return invalidCursor();
+    default:
+      return new BadRequestError(`${name || dataVar} is not valid: ${error.message ?? "refused"}.`);
   }
-  return value;
 }
 
-/** The optional `limit` of a paged list: an integer 1..max; missing or empty means no limit. */
-export function readLimit(params: URLSearchParams, max: number): number | undefined {
-  const value = single(params, "limit");
-  if (value === undefined || value === "") return undefined;
-  const limit = /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(limit >= 1 && limit <= max)) throw new BadRequestError(`limit must be an integer from 1 to ${max}.`);
-  return limit;
+function invalidCursor(): BadRequestError {
+  return new BadRequestError("cursor is not valid: pass the X-Next-Cursor header of a previous answer.");
 }
 
-/** The optional `cursor` of a paged list (an X-Next-Cursor this server gave); missing or empty: the start. */
-export function readCursor(params: URLSearchParams): string | undefined {
-  const value = single(params, "cursor");
-  if (value === undefined || value === "") return undefined;
-  if (!isSwapCursor(value)) {
-    throw new BadRequestError("cursor is not valid: pass the X-Next-Cursor header of a previous answer.");
-  }
+/** The `cursor` of a paged list, past its schema: one this server could have given. */
+export function readCursor(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!isSwapCursor(value)) throw invalidCursor();
   return value;
 }

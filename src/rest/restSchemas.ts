@@ -1,5 +1,5 @@
 import { NETWORKS } from "../domain/types.js";
-import { MAX_SWAPS_LIMIT } from "./createRestHandlers.js";
+import { MAX_SWAPS_LIMIT } from "./restLimits.js";
 
 /*
  * JSON Schemas (2020-12) of the REST facade: query parameters and bodies exactly as

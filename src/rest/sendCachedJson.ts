@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import type { ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { acceptsGzip, GZIP_MIN_BYTES, JSON_HEADERS } from "./jsonHeaders.js";
 import { matchesIfNoneMatch } from "./matchesIfNoneMatch.js";
-import { GZIP_MIN_BYTES, JSON_HEADERS } from "./sendJson.js";
 
 /** A JSON answer kept serialized: its bytes, their gzip (made once, on first demand) and a validator for each. */
 export interface CachedJson {
@@ -35,11 +35,6 @@ export function buildCachedJson(value: unknown, scope: string): CachedJson {
 
 /** Options of sendCachedJson. */
 export interface SendCachedJsonOptions {
-  head: boolean;
-  /** The client accepts gzip. */
-  gzip: boolean;
-  /** The request's If-None-Match header. */
-  ifNoneMatch: string | undefined;
   /** Cache-Control of the answer (and of its 304). */
   cacheControl: string;
   /** Per-request headers (freshness): sent on the 200 and on the 304 alike. */
@@ -48,38 +43,30 @@ export interface SendCachedJsonOptions {
 
 /**
  * Answers 200 with the kept bytes (gzipped when the client takes it and they are large), or
- * 304 without a body when If-None-Match names the representation's ETag.
+ * 304 without a body when If-None-Match names the representation's ETag. HEAD gets the same
+ * status and headers (the framework drops the body).
  */
 export function sendCachedJson(
-  res: ServerResponse,
+  request: FastifyRequest,
+  reply: FastifyReply,
   answer: CachedJson,
   options: SendCachedJsonOptions,
-): void {
-  if (options.gzip && answer.compressible) answer.gzipped ??= gzipSync(answer.body, { level: 6 });
-  const zipped = options.gzip ? answer.gzipped : undefined;
+): FastifyReply {
+  const gzip = answer.compressible && acceptsGzip(request.headers["accept-encoding"]);
+  if (gzip) answer.gzipped ??= gzipSync(answer.body, { level: 6 });
+  const zipped = gzip ? answer.gzipped : undefined;
   const etag = zipped === undefined ? answer.etag : answer.gzipEtag;
-  const validators: Record<string, string> = {
+  reply.headers({
+    ...options.headers,
     ETag: etag,
     "Cache-Control": options.cacheControl,
     // A shared cache must not hand a gzip body to a client that did not ask for one.
     ...(answer.compressible ? { Vary: "Accept-Encoding" } : {}),
-  };
-  if (matchesIfNoneMatch(options.ifNoneMatch, etag)) {
-    res.writeHead(304, {
-      "Access-Control-Allow-Origin": JSON_HEADERS["Access-Control-Allow-Origin"],
-      ...options.headers,
-      ...validators,
-    });
-    res.end();
-    return;
-  }
-  const bytes = zipped ?? answer.body;
-  res.writeHead(200, {
-    ...JSON_HEADERS,
-    ...options.headers,
-    ...validators,
-    ...(zipped === undefined ? {} : { "Content-Encoding": "gzip" }),
-    "Content-Length": bytes.length,
   });
-  res.end(options.head ? undefined : bytes);
+  if (matchesIfNoneMatch(request.headers["if-none-match"], etag)) return reply.code(304).send();
+  reply.headers(JSON_HEADERS);
+  // The compressor leaves an answer with a Content-Encoding alone; the rest are below its threshold
+  // or go to a client that takes no gzip.
+  if (zipped !== undefined) reply.header("Content-Encoding", "gzip");
+  return reply.send(zipped ?? answer.body);
 }

@@ -1,10 +1,12 @@
 import type { Logger } from "pino";
-import { RateLimitedError, SwapgraphError } from "../errors.js";
+import { MethodNotAllowedError, RateLimitedError, RequestBodyError, SwapgraphError } from "../errors.js";
 import { INTERNAL_MESSAGE, publicMessage } from "../graphql/publicMessage.js";
 
 /** The wire form of a REST error. */
 export interface RestError {
   status: number;
+  /** The error's code (GraphQL answers carry it in `extensions.code`). */
+  code: string;
   body: { error: string };
   headers: Record<string, string>;
 }
@@ -12,29 +14,60 @@ export interface RestError {
 /** Methods every non-GraphQL route answers. */
 export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
 
+// The framework's own refusals of a request body (before any handler), as swapgraph errors.
+function fromFramework(error: unknown, path: string, bodyLimit: number): SwapgraphError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  switch (code) {
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return new RequestBodyError({ reason: "type", path });
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return new RequestBodyError({ reason: "size", path, limitBytes: bodyLimit });
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return new RequestBodyError({ reason: "empty", path });
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return new RequestBodyError({ reason: "syntax", path });
+    default:
+      // JSON.parse of the body: a SyntaxError with a 400 status.
+      return error instanceof SyntaxError && (error as { statusCode?: unknown }).statusCode === 400
+        ? new RequestBodyError({ reason: "syntax", path })
+        : undefined;
+  }
+}
+
 /**
- * The one REST error handler: a SwapgraphError keeps its status and (public) message, anything
- * else is a 500 with a masked message and is logged with its stack.
+ * The one REST error handler: a SwapgraphError (or a body the framework refused) keeps its
+ * status and (public) message, anything else is a 500 with a masked message and is logged with
+ * its stack. `path` and `bodyLimit` word the framework's refusals.
  */
-export function toRestError(error: unknown, logger: Logger): RestError {
-  if (error instanceof SwapgraphError) {
+export function toRestError(
+  error: unknown,
+  logger: Logger,
+  request: { path: string; bodyLimit: number } = { path: "/", bodyLimit: 0 },
+): RestError {
+  const known =
+    error instanceof SwapgraphError ? error : fromFramework(error, request.path, request.bodyLimit);
+  if (known !== undefined) {
     // NOT_READY is a state (backfilling, halted, stale data) the indexer already logs: one error
     // line per request during an RPC outage would bury everything else.
-    if (error.code === "NOT_READY") logger.debug({ err: error }, "request refused: not ready");
-    else if (error instanceof RateLimitedError)
-      logger.debug({ err: error.message }, "request refused: rate limit");
-    else if (error.status >= 500) logger.error({ err: error }, "request failed");
+    if (known.code === "NOT_READY") logger.debug({ err: known }, "request refused: not ready");
+    else if (known instanceof RateLimitedError)
+      logger.debug({ err: known.message }, "request refused: rate limit");
+    else if (known.status >= 500) logger.error({ err: known }, "request failed");
     return {
-      status: error.status,
-      body: { error: publicMessage(error) },
+      status: known.status,
+      code: known.code,
+      body: { error: publicMessage(known) },
       headers:
-        error.code === "METHOD_NOT_ALLOWED"
-          ? { Allow: ALLOWED_METHODS }
-          : error instanceof RateLimitedError
-            ? { "Retry-After": String(error.retryAfterSeconds) }
-            : {},
+        known instanceof MethodNotAllowedError
+          ? { Allow: known.allow }
+          : known instanceof RateLimitedError
+            ? { "Retry-After": String(known.retryAfterSeconds) }
+            : known.code === "UNSUPPORTED_MEDIA_TYPE"
+              ? { Accept: "application/json" }
+              : {},
     };
   }
   logger.error({ err: error }, "unexpected error");
-  return { status: 500, body: { error: INTERNAL_MESSAGE }, headers: {} };
+  return { status: 500, code: "INTERNAL", body: { error: INTERNAL_MESSAGE }, headers: {} };
 }

@@ -155,7 +155,7 @@ beforeAll(async () => {
   await store.migrate();
   const networks = devnet.networks.map((n) => ({ ...n, pollIntervalMs: 100 }));
   indexing = createIndexing({ networks, store, log: silent });
-  server = createHttpServer({
+  server = await createHttpServer({
     reader: indexing.views,
     graphql: createGraphqlServer({ reader: indexing.views, logger: pino({ level: "silent" }) }),
     logger: pino({ level: "silent" }),

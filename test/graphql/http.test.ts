@@ -60,7 +60,7 @@ describe("request body limit", () => {
     });
     const declared = await post(big);
     expect(declared.status).toBe(413);
-    expect(declared.body).toMatchObject({ errors: [{ extensions: { code: "REQUEST_ENTITY_TOO_LARGE" } }] });
+    expect(declared.body).toMatchObject({ errors: [{ extensions: { code: "PAYLOAD_TOO_LARGE" } }] });
     expect(await postChunked(GRAPHQL_LIMITS.maxRequestBodySize + 10_000)).toBe(413);
   });
 });

@@ -1,6 +1,5 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
+import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
 import type { MarketReader } from "../../src/domain/market.js";
 import type { NetworkName, Trade } from "../../src/domain/types.js";
@@ -213,18 +212,12 @@ describe("sendCachedJson", () => {
   test("behavior: a gzip body has its own ETag and Vary; each representation revalidates with its own tag", async () => {
     const value = Array.from({ length: 100 }, (_, i) => ({ date: `day ${i}`, trade_volume_usd: String(i) }));
     const answer = buildCachedJson(value, "bsc-7");
-    const server = createServer((req, res) =>
-      sendCachedJson(res, answer, {
-        head: false,
-        gzip: req.headers["accept-encoding"] === "gzip",
-        ifNoneMatch: req.headers["if-none-match"],
-        cacheControl: "public, max-age=1",
-        headers: {},
-      }),
+    const app = Fastify();
+    app.get("/", (request, reply) =>
+      sendCachedJson(request, reply, answer, { cacheControl: "public, max-age=1", headers: {} }),
     );
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const url = `${await app.listen({ port: 0, host: "127.0.0.1" })}/`;
+    onTestFinished(() => app.close());
 
     const plain = await rawRequest(url);
     const zipped = await rawRequest(url, { "accept-encoding": "gzip" });

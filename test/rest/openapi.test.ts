@@ -4,7 +4,7 @@ import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
 import type { MarketReader } from "../../src/domain/market.js";
 import { buildOpenApi, type OpenApiDocument } from "../../src/rest/buildOpenApi.js";
-import { MAX_SWAPS_LIMIT } from "../../src/rest/createRestHandlers.js";
+import { MAX_SWAPS_LIMIT } from "../../src/rest/restLimits.js";
 import { SWAPS_QUERY_SCHEMA } from "../../src/rest/restSchemas.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
 import { startServer, type TestServer } from "./support.js";

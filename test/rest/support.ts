@@ -107,7 +107,7 @@ export async function startServer(
   const logger = options.logger ?? pino({ level: "silent" });
   const schema = buildSchema();
   const graphql = createGraphqlServer({ reader, schema, logger });
-  const server = createHttpServer({ ...options, reader, graphql, schema, logger });
+  const server = await createHttpServer({ ...options, reader, graphql, schema, logger });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
