@@ -3,6 +3,7 @@ import { blockFieldSuggestionsPlugin } from "@escape.tech/graphql-armor-block-fi
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
+import { usePersistedOperations } from "@graphql-yoga/plugin-persisted-operations";
 import { GraphQLError, type GraphQLSchema } from "graphql";
 import { createYoga, type GraphiQLOptions, type YogaLogger, type YogaServerInstance } from "graphql-yoga";
 import { type Logger, pino } from "pino";
@@ -10,6 +11,7 @@ import type { MarketReader } from "../domain/market.js";
 import { buildSchema } from "./buildSchema.js";
 import { createGraphqlContext, type GraphqlContext } from "./createGraphqlContext.js";
 import { findSwapgraphError } from "./findSwapgraphError.js";
+import { loadPersistedOperations } from "./loadPersistedOperations.js";
 import { toGraphqlError } from "./toGraphqlError.js";
 import { useClientErrorLogging } from "./useClientErrorLogging.js";
 import { useCostLimit } from "./useCostLimit.js";
@@ -31,6 +33,11 @@ export interface GraphqlServerOptions {
   logger?: Logger;
   /** The executable schema (default: buildSchema()); pass it to share one with the REST facade. */
   schema?: GraphQLSchema;
+  /**
+   * Only the published operations (schema/operations, by their sha256 id) are run; any other
+   * document is refused. Default false: ids are accepted, and so are documents.
+   */
+  persistedOperationsOnly?: boolean;
 }
 
 /**
@@ -84,8 +91,10 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
     );
     return graphiqlPage;
   };
+  const schema = options.schema ?? buildSchema();
+  const persisted = loadPersistedOperations(schema);
   return createYoga<NodeServerContext, GraphqlContext>({
-    schema: options.schema ?? buildSchema(),
+    schema,
     graphqlEndpoint: "/graphql",
     graphiql: { title: "swapgraph" },
     renderGraphiQL,
@@ -101,6 +110,13 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
     maskedErrors: { maskError: (error, message) => toGraphqlError(error, message) },
     context: () => createGraphqlContext(reader, { logger: baseLogger }),
     plugins: [
+      // Apollo's protocol: `extensions.persistedQuery.sha256Hash` names a published operation
+      // (validated when loaded), so clients send a hash instead of the document.
+      usePersistedOperations({
+        getPersistedOperation: (id) => persisted.get(id)?.document ?? null,
+        allowArbitraryOperations: options.persistedOperationsOnly !== true,
+        skipDocumentValidation: true,
+      }),
       maxTokensPlugin({ n: GRAPHQL_LIMITS.maxTokens }),
       maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, flattenFragments: true }),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases }),

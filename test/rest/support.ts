@@ -97,7 +97,10 @@ export function rawRequest(
 }
 
 /** Options of startServer: any of the server's own (page size, limits, timeouts, ...). */
-export type StartServerOptions = Omit<HttpServerOptions, "reader" | "graphql" | "schema">;
+export type StartServerOptions = Omit<HttpServerOptions, "reader" | "graphql" | "schema"> & {
+  /** The GraphQL server runs only the published operations. */
+  persistedOperationsOnly?: boolean;
+};
 
 /** Starts the real HTTP server (REST + GraphQL) over a reader on an ephemeral port. */
 export async function startServer(
@@ -106,8 +109,14 @@ export async function startServer(
 ): Promise<TestServer> {
   const logger = options.logger ?? pino({ level: "silent" });
   const schema = buildSchema();
-  const graphql = createGraphqlServer({ reader, schema, logger });
-  const server = await createHttpServer({ ...options, reader, graphql, schema, logger });
+  const { persistedOperationsOnly, ...httpOptions } = options;
+  const graphql = createGraphqlServer({
+    reader,
+    schema,
+    logger,
+    ...(persistedOperationsOnly === undefined ? {} : { persistedOperationsOnly }),
+  });
+  const server = await createHttpServer({ ...httpOptions, reader, graphql, schema, logger });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
