@@ -168,7 +168,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
 
   // Answers made here are gzipped when worth it; kept answers carry their own gzip copy (the
   // plugin leaves an answer with a Content-Encoding alone). One coding: one ETag per representation.
-  await app.register(fastifyCompress, { encodings: ["gzip"], threshold: 1024 });
+  await app.register(fastifyCompress, { encodings: ["gzip"], threshold: 1024, globalDecompression: false });
   if (rateLimit !== undefined) {
     const burst = Math.max(1, rateLimit.burst ?? rateLimit.perSecond);
     // A window holding one burst at the sustained rate: `burst` requests per burst/perSecond seconds.
@@ -226,21 +226,27 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
     logger,
   });
   for (const route of routes) {
-    app.get(route.path, { schema: { querystring: route.querySchema } }, route.handler);
+    app.get(
+      route.path,
+      { schema: { querystring: route.querySchema }, ...(route.ownCompression ? { compress: false } : {}) },
+      route.handler,
+    );
     readOnly(route.path);
   }
 
   // The landing page (/), /openapi.json and the API reference (/docs).
   for (const route of createDocsRoutes()) {
-    app.get(route.path, unlimited(), route.handler);
+    app.get(route.path, { ...unlimited(), compress: false }, route.handler);
     readOnly(route.path);
   }
 
   const alive = Buffer.from('{"status":"ok"}');
   const readyBody = Buffer.from('{"status":"ready"}');
-  app.get("/health", unlimited(), async (_request, reply) => reply.headers(JSON_HEADERS).send(alive));
+  app.get("/health", { ...unlimited(), compress: false }, async (_request, reply) =>
+    reply.headers(JSON_HEADERS).send(alive),
+  );
   readOnly("/health");
-  app.get("/ready", unlimited(), async (_request, reply) => {
+  app.get("/ready", { ...unlimited(), compress: false }, async (_request, reply) => {
     if (options.draining?.() === true)
       throw new SwapgraphError("NOT_READY", "Not ready: this server is shutting down.");
     if (!ready())

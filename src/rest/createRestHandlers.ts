@@ -17,6 +17,8 @@ import { buildCachedJson, type CachedJson, sendCachedJson } from "./sendCachedJs
 export interface RestRoute {
   path: string;
   querySchema: object;
+  /** Its answers carry their own gzip copy (kept answers): the framework's compressor stays out. */
+  ownCompression: boolean;
   /** Answers through `reply`; throwing before the first byte makes the server send the JSON error. */
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 }
@@ -465,8 +467,14 @@ export function createRestHandlers(options: RestHandlersOptions): RestRoute[] {
   }
 
   return [
-    { path: "/api/quote", querySchema: QUOTE_QUERY_SCHEMA, handler: quote },
-    { path: "/api/swaps_24h", querySchema: SWAPS_QUERY_SCHEMA, handler: swaps24h },
-    { path: "/api/trade_volume_usd_7d", querySchema: VOLUMES_QUERY_SCHEMA, handler: tradeVolume7d },
+    { path: "/api/quote", querySchema: QUOTE_QUERY_SCHEMA, ownCompression: true, handler: quote },
+    // A shared small list is a kept answer too; a streamed one is gzipped on the way out.
+    { path: "/api/swaps_24h", querySchema: SWAPS_QUERY_SCHEMA, ownCompression: false, handler: swaps24h },
+    {
+      path: "/api/trade_volume_usd_7d",
+      querySchema: VOLUMES_QUERY_SCHEMA,
+      ownCompression: true,
+      handler: tradeVolume7d,
+    },
   ];
 }
