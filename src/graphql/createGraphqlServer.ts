@@ -9,13 +9,14 @@ import { createYoga, type GraphiQLOptions, type YogaLogger, type YogaServerInsta
 import { type Logger, pino } from "pino";
 import type { MarketReader } from "../domain/market.js";
 import { buildSchema } from "./buildSchema.js";
+import { createGraphqlAnswerCache, type GraphqlAnswerCache } from "./createGraphqlAnswerCache.js";
 import { createGraphqlContext, type GraphqlContext } from "./createGraphqlContext.js";
 import { findSwapgraphError } from "./findSwapgraphError.js";
 import { loadPersistedOperations } from "./loadPersistedOperations.js";
 import { toGraphqlError } from "./toGraphqlError.js";
 import { useClientErrorLogging } from "./useClientErrorLogging.js";
 import { useCostLimit } from "./useCostLimit.js";
-import { useMarketResponseCache } from "./useMarketResponseCache.js";
+import { marketStateKey, useMarketResponseCache } from "./useMarketResponseCache.js";
 
 /** The node:http objects yoga receives as server context. */
 export interface NodeServerContext {
@@ -23,8 +24,14 @@ export interface NodeServerContext {
   res: ServerResponse;
 }
 
-/** The yoga instance: a node:http handler (`graphql(req, res)`) and `graphql.fetch(...)` for tests. */
-export type GraphqlServer = YogaServerInstance<NodeServerContext, GraphqlContext>;
+/**
+ * The yoga instance (a node:http handler, `graphql.fetch(...)` for tests) and what the HTTP
+ * edge needs to answer repeated cacheable requests without it: the answer bytes and the market
+ * state their keys must carry.
+ */
+export type GraphqlServer = YogaServerInstance<NodeServerContext, GraphqlContext> & {
+  edgeCache?: { answers: GraphqlAnswerCache; marketState: () => string };
+};
 
 /** Options of createGraphqlServer. */
 export interface GraphqlServerOptions {
@@ -93,7 +100,8 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
   };
   const schema = options.schema ?? buildSchema();
   const persisted = loadPersistedOperations(schema);
-  return createYoga<NodeServerContext, GraphqlContext>({
+  const answers = createGraphqlAnswerCache();
+  const yoga = createYoga<NodeServerContext, GraphqlContext>({
     schema,
     graphqlEndpoint: "/graphql",
     graphiql: { title: "swapgraph" },
@@ -123,7 +131,8 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
       useCostLimit({ maxCost: GRAPHQL_LIMITS.maxCost }),
       blockFieldSuggestionsPlugin(),
       useClientErrorLogging(logger),
-      useMarketResponseCache(reader),
+      useMarketResponseCache(reader, { answers }),
     ],
   });
+  return Object.assign(yoga, { edgeCache: { answers, marketState: () => marketStateKey(reader) } });
 }

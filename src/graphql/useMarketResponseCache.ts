@@ -2,9 +2,12 @@ import { createInMemoryCache, useResponseCache } from "@graphql-yoga/plugin-resp
 import type { Plugin } from "graphql-yoga";
 import type { MarketReader } from "../domain/market.js";
 import { findNotReadyReason } from "./assertNetworkReady.js";
+import type { GraphqlAnswerCache } from "./createGraphqlAnswerCache.js";
 
 /** Options of useMarketResponseCache. */
 export interface MarketResponseCacheOptions {
+  /** The HTTP edge's byte cache, told which answers are cacheable. */
+  answers?: GraphqlAnswerCache;
   /** Upper bound on an answer's life in ms; the key changes long before on a live chain. */
   ttlMs?: number;
   /** Answers kept (least recently used dropped first). */
@@ -17,7 +20,7 @@ export interface MarketResponseCacheOptions {
  * discovered without a new block) and whether the network serves now (so an answer cached while
  * fresh is never served once the data is too old: that request gets its NOT_READY).
  */
-function marketStateKey(reader: MarketReader): string {
+export function marketStateKey(reader: MarketReader): string {
   const nowMs = Date.now();
   let key = "";
   for (const network of reader.networks()) {
@@ -53,6 +56,9 @@ export function useMarketResponseCache(
     ttlPerSchemaCoordinate: uncached,
     shouldCacheResult: ({ result }) => result.errors === undefined || result.errors.length === 0,
     includeExtensionMetadata: false,
-    cache: createInMemoryCache({ max: options.maxEntries ?? 1_000 }),
+    cache:
+      options.answers === undefined
+        ? createInMemoryCache({ max: options.maxEntries ?? 1_000 })
+        : options.answers.wrap(createInMemoryCache({ max: options.maxEntries ?? 1_000 })),
   });
 }

@@ -1,9 +1,9 @@
 import { gunzipSync } from "node:zlib";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
+import { createLruCache } from "../../src/domain/createLruCache.js";
 import type { MarketReader } from "../../src/domain/market.js";
 import type { NetworkName, Trade } from "../../src/domain/types.js";
-import { createLruCache } from "../../src/rest/createLruCache.js";
 import { matchesIfNoneMatch } from "../../src/rest/matchesIfNoneMatch.js";
 import { buildCachedJson, sendCachedJson } from "../../src/rest/sendCachedJson.js";
 import {
