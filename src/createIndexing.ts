@@ -49,6 +49,22 @@ export function createIndexing(deps: {
   let stopping = false;
   const sleepers = new Set<Sleeper>();
 
+  // Token lookups callers trigger get a client of their own: its URL health is not the indexer's,
+  // and a short timeout with one retry bounds what a lookup costs (a gas-capped call takes ms).
+  function newDiscoveryClient(config: NetworkConfig) {
+    return createRpcClient({
+      urls: config.rpcUrls,
+      chainId: config.chainId,
+      name: config.name,
+      timeoutMs: Math.min(config.rpc.timeoutMs, 3_000),
+      retryCount: 1,
+      deadlineMs: 6_000,
+      maxResponseBytes: 4 * 1024 * 1024,
+      requestsPerSecond: config.rpc.requestsPerSecond,
+      log,
+    });
+  }
+
   function newIndexer(config: NetworkConfig): NetworkIndexer {
     const client = createRpcClient({
       urls: config.rpcUrls,
@@ -62,6 +78,7 @@ export function createIndexing(deps: {
     const indexer = createNetworkIndexer({
       config,
       client,
+      discoveryClient: newDiscoveryClient(config),
       store,
       views,
       log,
@@ -75,14 +92,8 @@ export function createIndexing(deps: {
   async function runNetwork(config: NetworkConfig): Promise<void> {
     const sleeper = createSleeper();
     sleepers.add(sleeper);
-    const client = createRpcClient({
-      urls: config.rpcUrls,
-      chainId: config.chainId,
-      name: config.name,
-      timeoutMs: config.rpc.timeoutMs,
-      requestsPerSecond: config.rpc.requestsPerSecond,
-      log,
-    });
+    // A follower reads the chain only for token lookups.
+    const client = newDiscoveryClient(config);
     const follower = createStoreFollower({
       config,
       store,

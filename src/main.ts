@@ -1,10 +1,12 @@
 import { rmSync } from "node:fs";
 import type { Server } from "node:http";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
-import { pino } from "pino";
+import type { pino } from "pino";
 import { loadConfig } from "./config/loadConfig.js";
+import { redactSecrets } from "./config/redactSecrets.js";
 import type { NetworkConfig } from "./config/types.js";
 import { createIndexing } from "./createIndexing.js";
+import { createLogger } from "./createLogger.js";
 import { startDevnet } from "./devnet/startDevnet.js";
 import { ConfigError, SwapgraphError } from "./errors.js";
 import { buildSchema } from "./graphql/buildSchema.js";
@@ -16,7 +18,8 @@ import { createStore } from "./store/createStore.js";
 /** The composition root: config -> (demo chains) -> store -> indexers + live views -> HTTP. */
 async function main(): Promise<void> {
   const { config, demo } = loadConfig(process.env, process.argv.slice(2));
-  const log = pino({ level: config.logLevel });
+  // Human lines on a terminal, JSON otherwise; secrets redacted from every line.
+  const log = createLogger({ level: config.logLevel });
   const cleanups: (() => Promise<void>)[] = [];
   let stopping = false;
   let draining = false;
@@ -175,6 +178,6 @@ function createProgressLog(log: pino.Logger): (progress: IndexerProgress) => voi
 
 main().catch((error: unknown) => {
   const message = error instanceof SwapgraphError ? error.message : String((error as Error)?.stack ?? error);
-  process.stderr.write(`swapgraph failed to start: ${message}\n`);
+  process.stderr.write(`swapgraph failed to start: ${redactSecrets(message)}\n`);
   process.exit(1);
 });

@@ -3,7 +3,8 @@ import { BaseError, HttpRequestError, ResponseBodyTooLargeError, RpcRequestError
 /**
  * How a failed JSON-RPC call should be handled:
  * - "range": eth_getLogs asked too much (too many blocks, results or bytes): shrink the range.
- * - "revert": the call reached the EVM and reverted: retrying cannot help, it is an answer.
+ * - "revert": the call reached the EVM and failed there (reverted, ran out of gas, hit an invalid
+ *   opcode, or the node's execution time limit): retrying cannot help, it is an answer.
  * - "fatal": the request itself is wrong or unsupported: retrying cannot help.
  * - "transient": network trouble, rate limits, overload: retry with backoff, fail over.
  */
@@ -27,6 +28,12 @@ const RANGE_PATTERNS = [
 ];
 
 const REVERT_PATTERN = /revert/i;
+// Execution failures other than a revert, as geth/erigon ("out of gas", "invalid opcode",
+// "execution aborted (timeout = 5s)"), nethermind ("OutOfGas") and anvil/reth ("EVM error
+// OutOfGas") word them. They are the contract's answer, not the URL's fault: a gas-burning token
+// must not be retried nor mark the URL unhealthy.
+const EXECUTION_PATTERN =
+  /out ?of ?gas|EVM error|invalid opcode|invalid jump|stack (underflow|overflow)|execution aborted|write protection/i;
 // A node without the historical state (not an archive node) will never have it: no retry.
 const NO_STATE_PATTERN =
   /missing trie node|state (is )?not available|historical state|pruned|state histories/i;
@@ -99,7 +106,7 @@ export function classifyRpcError(error: unknown, method?: string): RpcErrorKind 
   }
   if (tooLarge !== undefined) return "fatal";
   const code = rpcCode(error);
-  if (code === 3 || REVERT_PATTERN.test(text)) return "revert";
+  if (code === 3 || REVERT_PATTERN.test(text) || EXECUTION_PATTERN.test(text)) return "revert";
   if (code !== undefined && FATAL_CODES.has(code)) return "fatal";
   if (NO_STATE_PATTERN.test(text)) return "fatal";
   if (status !== undefined && FATAL_STATUSES.has(status)) return "fatal";

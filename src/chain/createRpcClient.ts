@@ -11,6 +11,7 @@ import {
   TimeoutError,
   type Transport,
 } from "viem";
+import { countEvent } from "../domain/countEvent.js";
 import { type TokenBucketState, takeToken } from "../domain/takeToken.js";
 import { classifyRpcError, errorText, findHttpError } from "./classifyRpcError.js";
 
@@ -278,6 +279,7 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
   if (!(burst >= 1)) throw new Error(`createRpcClient: burst must be >= 1, got ${burst}`);
   const limits = options.urls.map((url) => (perSecond > 0 ? bucketFor(url, perSecond, burst) : undefined));
   const log = options.log;
+  const network = options.name ?? `chain ${options.chainId}`;
   const health: UrlHealth[] = options.urls.map((url, i) => ({
     label: labelOf(url, i),
     failures: 0,
@@ -303,6 +305,7 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
           retryCount: 0,
           timeout,
           request: (async (args: RequestArgs, requestOptions?: EIP1193RequestOptions) => {
+            countEvent("rpc_requests", { network, method: args.method });
             try {
               const result = await inner.request(args, requestOptions);
               state.failures = 0;
@@ -312,7 +315,9 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
             } catch (error) {
               const timedOut =
                 error instanceof BaseError && error.walk((e) => e instanceof TimeoutError) !== null;
-              if (timedOut || classifyRpcError(error, args.method) === "transient") {
+              const kind = timedOut ? "timeout" : classifyRpcError(error, args.method);
+              countEvent("rpc_errors", { network, method: args.method, kind });
+              if (timedOut || kind === "transient") {
                 state.failures++;
                 const wait = retryAfterMs(error);
                 const backoff = Math.min(cooldownMs * 2 ** (state.failures - 1), MAX_COOLDOWN_MS);

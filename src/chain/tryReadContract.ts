@@ -13,18 +13,31 @@ import type { RpcClient } from "./createRpcClient.js";
 /** Outcome of an eth_call that reached the chain: its raw return data, or the revert. */
 export type RawCallResult = { ok: true; data: Hex } | { ok: false; reason: "revert" };
 
+/** Where and how an eth_call runs: at a block (default latest), with a gas limit (default the node's). */
+export interface CallOptions {
+  blockNumber?: bigint;
+  /** Caps what the call may burn: untrusted contracts (token metadata) get little. */
+  gas?: bigint;
+}
+
 /**
- * eth_call that tells the chain's answer (data, possibly empty "0x", or a revert) from a failure
- * to ask (thrown as RpcError after the client's retries).
+ * eth_call that tells the chain's answer (data, possibly empty "0x", or a revert, out of gas
+ * included) from a failure to ask (thrown as RpcError after the client's retries).
  */
 export async function callRaw(
   client: RpcClient,
   to: Address,
   data: Hex,
-  blockNumber?: bigint,
+  options: CallOptions = {},
 ): Promise<RawCallResult> {
+  const { blockNumber, gas } = options;
   try {
-    const result = await client.call(blockNumber === undefined ? { to, data } : { to, data, blockNumber });
+    const result = await client.call({
+      to,
+      data,
+      ...(blockNumber === undefined ? {} : { blockNumber }),
+      ...(gas === undefined ? {} : { gas }),
+    });
     return { ok: true, data: result.data ?? "0x" };
   } catch (error) {
     if (classifyRpcError(error, "eth_call") === "revert") return { ok: false, reason: "revert" };
@@ -52,7 +65,12 @@ export async function tryReadContract<
     functionName: args.functionName,
     args: args.args ?? [],
   } as Parameters<typeof encodeFunctionData>[0]);
-  const result = await callRaw(client, args.address, data, args.blockNumber);
+  const result = await callRaw(
+    client,
+    args.address,
+    data,
+    args.blockNumber === undefined ? {} : { blockNumber: args.blockNumber },
+  );
   if (!result.ok || result.data === "0x") return undefined;
   try {
     return decodeFunctionResult({

@@ -1,11 +1,16 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ZodError } from "zod";
+import { NETWORKS } from "../domain/types.js";
 import { ConfigError } from "../errors.js";
-import { configFileSchema } from "./networkConfigSchema.js";
+import { expandEnvVariables } from "./expandEnvVariables.js";
+import { configFileSchema, LOG_LEVELS } from "./networkConfigSchema.js";
 import type { AppConfig, NetworkConfig } from "./types.js";
 
-/** Environment variables swapgraph reads. */
+/**
+ * Environment variables swapgraph reads; any other variable can be referred to as `${NAME}` in
+ * the configuration file.
+ */
 export interface ConfigEnv {
   SWAPGRAPH_CONFIG?: string | undefined;
   DATABASE_URL?: string | undefined;
@@ -14,6 +19,61 @@ export interface ConfigEnv {
   HOST?: string | undefined;
   LOG_LEVEL?: string | undefined;
   SWAPGRAPH_ROLE?: string | undefined;
+  /** `SWAPGRAPH_RPC_BSC=url1,url2`: a network's RPC URLs, replacing the file's. */
+  [name: string]: string | undefined;
+}
+
+const RPC_ENV_PREFIX = "SWAPGRAPH_RPC_";
+
+/**
+ * The RPC URL overrides of the environment (SWAPGRAPH_RPC_<NETWORK>=url1,url2), validated; a
+ * variable for a network that does not exist or is not configured is an error, not ignored.
+ */
+function rpcUrlOverrides(env: ConfigEnv, configured: readonly string[]): Map<string, string[]> {
+  const overrides = new Map<string, string[]>();
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith(RPC_ENV_PREFIX) || value === undefined || value.trim() === "") continue;
+    const network = name.slice(RPC_ENV_PREFIX.length).toLowerCase();
+    if (!(NETWORKS as readonly string[]).includes(network)) {
+      throw new ConfigError(
+        `${name} names no network: expected one of ${NETWORKS.map((n) => RPC_ENV_PREFIX + n.toUpperCase()).join(", ")}`,
+      );
+    }
+    if (!configured.includes(network)) {
+      throw new ConfigError(
+        `${name} is set but the configuration ${configured.length === 0 ? "is the embedded demo" : `names only ${configured.join(", ")}`}: add network ${network} to the file or unset ${name}`,
+      );
+    }
+    const urls = value
+      .split(",")
+      .map((url) => url.trim())
+      .filter((url) => url !== "");
+    urls.forEach((url, i) => {
+      // The value is not echoed: it usually carries an API key.
+      if (!/^https?:\/\/[^/\s]+/.test(url) || !URL.canParse(url)) {
+        throw new ConfigError(`${name}: URL ${i + 1} of ${urls.length} is not an http(s) URL`);
+      }
+    });
+    overrides.set(network, urls);
+  }
+  return overrides;
+}
+
+/** The file's JSON with the environment's RPC URLs in place of its own (validated with the rest). */
+function withRpcUrlOverrides(json: unknown, env: ConfigEnv): unknown {
+  const networks = (json as { networks?: unknown } | null)?.networks;
+  if (!Array.isArray(networks)) return json;
+  const names = networks.map((network: unknown) =>
+    String((network as { name?: unknown } | null)?.name ?? ""),
+  );
+  const overrides = rpcUrlOverrides(env, names);
+  return {
+    ...(json as object),
+    networks: networks.map((network: unknown, i) => {
+      const urls = overrides.get(names[i]!);
+      return urls === undefined ? network : { ...(network as object), rpcUrls: urls };
+    }),
+  };
 }
 
 function describe(error: ZodError, source: string): string {
@@ -91,20 +151,34 @@ export function loadConfig(
     } catch (error) {
       throw new ConfigError(`The configuration file ${path} is not valid JSON: ${(error as Error).message}`);
     }
-    file = parseConfigJson(json, path);
+    file = parseConfigJson(withRpcUrlOverrides(expandEnvVariables(json, env, path), env), path);
+  } else {
+    rpcUrlOverrides(env, []);
   }
 
   const port = env.PORT === undefined ? (file?.http.port ?? 4000) : Number(env.PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  if (!Number.isInteger(port) || port < 0 || port > 65535 || env.PORT?.trim() === "") {
     throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${env.PORT}"`);
   }
   const databaseUrl = env.DATABASE_URL;
-  if (databaseUrl !== undefined && databaseUrl !== "" && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+  // The value is not echoed: it usually carries a password.
+  if (
+    databaseUrl !== undefined &&
+    databaseUrl !== "" &&
+    (!/^postgres(ql)?:\/\//.test(databaseUrl) || !URL.canParse(databaseUrl))
+  ) {
     throw new ConfigError("DATABASE_URL must be a postgres:// or postgresql:// URL");
+  }
+  if (env.HOST !== undefined && env.HOST.trim() === "") {
+    throw new ConfigError('HOST must be an address to listen on, like "127.0.0.1" or "0.0.0.0"; it is empty');
   }
   const role = env.SWAPGRAPH_ROLE ?? "all";
   if (role !== "all" && role !== "api") {
     throw new ConfigError(`SWAPGRAPH_ROLE must be "all" or "api", got "${role}"`);
+  }
+  const logLevel = env.LOG_LEVEL ?? file?.logLevel ?? "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   }
   const dataDir = env.SWAPGRAPH_DATA_DIR ?? ".data";
   const demo = file === undefined;
@@ -124,7 +198,7 @@ export function loadConfig(
       ...(file?.http.rateLimitBurst === undefined ? {} : { rateLimitBurst: file.http.rateLimitBurst }),
       trustProxy: file?.http.trustProxy ?? false,
     },
-    logLevel: env.LOG_LEVEL ?? file?.logLevel ?? "info",
+    logLevel,
     role,
   };
   if (demo && role === "api") {

@@ -2,6 +2,9 @@ import { z } from "zod";
 import type { Address } from "../domain/types.js";
 import { NETWORKS, USD_SCALE } from "../domain/types.js";
 
+/** pino's levels, for LOG_LEVEL and `logLevel`. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
 const address = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/, "expected a 0x-prefixed 20-byte hex address")
@@ -101,7 +104,7 @@ export const configFileSchema = z
       })
       .strict()
       .default({}),
-    logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+    logLevel: z.enum(LOG_LEVELS).optional(),
     networks: z.array(networkConfigSchema).min(1, "expected at least one network"),
   })
   .strict();

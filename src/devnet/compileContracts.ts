@@ -8,6 +8,8 @@ import type { Hex } from "viem";
 export interface CompiledContracts {
   DevnetToken: Hex;
   WrappedNative: Hex;
+  /** An ERC-20 whose metadata attacks its readers (deployHostileTokens). */
+  HostileToken: Hex;
   /** Milliseconds spent in solc (0 when the cache answered). */
   compileMs: number;
   /** Where the bytecode came from. */
@@ -16,7 +18,7 @@ export interface CompiledContracts {
 
 const require = createRequire(import.meta.url);
 const CONTRACTS_DIR = new URL("./contracts/", import.meta.url);
-const FILES = ["DevnetToken.sol", "WrappedNative.sol"] as const;
+const FILES = ["DevnetToken.sol", "WrappedNative.sol", "HostileToken.sol"] as const;
 const SETTINGS = {
   optimizer: { enabled: true, runs: 200 },
   evmVersion: "cancun",
@@ -48,11 +50,20 @@ async function load(input: string, key: string, cacheDir: string | undefined): P
   const cacheFile = cacheDir === undefined ? undefined : join(cacheDir, `contracts-${key}.json`);
   if (cacheFile !== undefined) {
     try {
-      const saved = JSON.parse(await readFile(cacheFile, "utf8")) as { DevnetToken: Hex; WrappedNative: Hex };
-      if (saved.DevnetToken.startsWith("0x") && saved.WrappedNative.startsWith("0x")) {
+      const saved = JSON.parse(await readFile(cacheFile, "utf8")) as {
+        DevnetToken: Hex;
+        WrappedNative: Hex;
+        HostileToken: Hex;
+      };
+      if (
+        saved.DevnetToken.startsWith("0x") &&
+        saved.WrappedNative.startsWith("0x") &&
+        saved.HostileToken.startsWith("0x")
+      ) {
         return {
           DevnetToken: saved.DevnetToken,
           WrappedNative: saved.WrappedNative,
+          HostileToken: saved.HostileToken,
           compileMs: 0,
           source: "disk",
         };
@@ -74,6 +85,7 @@ async function load(input: string, key: string, cacheDir: string | undefined): P
   const compiled: CompiledContracts = {
     DevnetToken: bytecode("DevnetToken.sol", "DevnetToken"),
     WrappedNative: bytecode("WrappedNative.sol", "WrappedNative"),
+    HostileToken: bytecode("HostileToken.sol", "HostileToken"),
     compileMs: Math.round(performance.now() - started),
     source: "solc",
   };
@@ -83,7 +95,11 @@ async function load(input: string, key: string, cacheDir: string | undefined): P
     const partial = `${cacheFile}.${process.pid}.tmp`;
     await writeFile(
       partial,
-      JSON.stringify({ DevnetToken: compiled.DevnetToken, WrappedNative: compiled.WrappedNative }),
+      JSON.stringify({
+        DevnetToken: compiled.DevnetToken,
+        WrappedNative: compiled.WrappedNative,
+        HostileToken: compiled.HostileToken,
+      }),
     );
     await rename(partial, cacheFile);
   }

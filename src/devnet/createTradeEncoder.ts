@@ -17,7 +17,7 @@ export function createTradeEncoder(market: DevnetMarket): TradeEncoder {
     encode(trades, deadline) {
       const txs: TxRequest[] = [];
       for (const trade of trades) {
-        const router = market.dexes[trade.dex].router;
+        const router = trade.router ?? market.dexes[trade.dex].router;
         const path = trade.path.map((t) => t.address);
         const tokenIn = trade.path[0];
         if (tokenIn === undefined || path.length < 2)

@@ -10,6 +10,8 @@ export type TradeKind = "tokensForTokens" | "ethForTokens" | "tokensForEth";
 export interface PlannedTrade {
   trader: Address;
   dex: 0 | 1;
+  /** The router to call instead of the DEX's (a pool of another deployment, e.g. created later). */
+  router?: Address;
   kind: TradeKind;
   /** Router path; for the native-coin kinds it starts or ends with the wrapped native. */
   path: DevnetToken[];

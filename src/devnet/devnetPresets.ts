@@ -5,8 +5,13 @@ export interface DevnetTokenSpec {
   symbol: string;
   name: string;
   decimals: number;
-  /** Decimal string: the price the pools are seeded at. */
+  /** Decimal string: the USD reference price now, where the week's random walk ends. */
   priceUsd: string;
+  /**
+   * Daily volatility of the reference price (0.02 = 2% a day) over the simulated history;
+   * default 0.02, stablecoins 0 (pegged at 1).
+   */
+  volatility?: number;
 }
 
 /** A pool the devnet seeds: `tvlUsd` whole dollars split evenly between both sides. */
@@ -18,15 +23,17 @@ export interface DevnetPoolSpec {
   tvlUsd: bigint;
   /** USD price of `a` in this pool when it is meant to be off the market (the thin pool). */
   priceA?: string;
-  /** The thin, mispriced pool the USD guard must refuse. */
+  /** The thin, mispriced pool of an unlisted token the USD guard must refuse. */
   thin?: true;
+  /** The tiny pool of an unlisted token a wash trader churns with huge notional amounts. */
+  wash?: true;
 }
 
 /** Everything that differs between the three demo networks. */
 export interface DevnetPreset {
   network: NetworkName;
   chainId: number;
-  native: { name: string; symbol: string; aliases: string[]; priceUsd: string };
+  native: { name: string; symbol: string; aliases: string[]; priceUsd: string; volatility?: number };
   wrapped: { name: string; symbol: string };
   /** Two independent Uniswap-V2 deployments; the first is the deeper one. */
   dexes: readonly [string, string];
@@ -48,17 +55,17 @@ const UNLISTED: DevnetTokenSpec[] = [
 const BSC: DevnetPreset = {
   network: "bsc",
   chainId: 56,
-  native: { name: "BNB", symbol: "BNB", aliases: [], priceUsd: "600" },
+  native: { name: "BNB", symbol: "BNB", aliases: [], priceUsd: "600", volatility: 0.015 },
   wrapped: { name: "Wrapped BNB", symbol: "WBNB" },
   dexes: ["pancakeswap-v2", "biswap"],
   tokens: [
     { symbol: "USDT", name: "Tether USD", decimals: 18, priceUsd: "1" },
     { symbol: "USDC", name: "USD Coin", decimals: 18, priceUsd: "1" },
     { symbol: "BUSD", name: "BUSD Token", decimals: 18, priceUsd: "1" },
-    { symbol: "BTCB", name: "BTCB Token", decimals: 18, priceUsd: "60000" },
-    { symbol: "ETH", name: "Ethereum Token", decimals: 18, priceUsd: "3000" },
+    { symbol: "BTCB", name: "BTCB Token", decimals: 18, priceUsd: "60000", volatility: 0.012 },
+    { symbol: "ETH", name: "Ethereum Token", decimals: 18, priceUsd: "3000", volatility: 0.015 },
     { symbol: "CAKE", name: "PancakeSwap Token", decimals: 18, priceUsd: "2.5" },
-    { symbol: "DOGE", name: "Dogecoin", decimals: 8, priceUsd: "0.15" },
+    { symbol: "DOGE", name: "Dogecoin", decimals: 8, priceUsd: "0.15", volatility: 0.028 },
     { symbol: "XRP", name: "XRP Token", decimals: 18, priceUsd: "0.5" },
     { symbol: "ADA", name: "Cardano Token", decimals: 18, priceUsd: "0.45" },
   ],
@@ -71,8 +78,8 @@ const BSC: DevnetPreset = {
     { dex: 0, a: "WBNB", b: "USDC", tvlUsd: 6_000_000n },
     { dex: 0, a: "USDT", b: "BUSD", tvlUsd: 8_000_000n },
     { dex: 0, a: "USDT", b: "USDC", tvlUsd: 5_000_000n },
-    { dex: 0, a: "BTCB", b: "WBNB", tvlUsd: 8_000_000n },
-    { dex: 0, a: "BTCB", b: "USDT", tvlUsd: 4_000_000n },
+    { dex: 0, a: "BTCB", b: "WBNB", tvlUsd: 16_000_000n },
+    { dex: 0, a: "BTCB", b: "USDT", tvlUsd: 8_000_000n },
     { dex: 0, a: "ETH", b: "WBNB", tvlUsd: 5_000_000n },
     { dex: 0, a: "ETH", b: "USDT", tvlUsd: 2_000_000n },
     { dex: 0, a: "CAKE", b: "WBNB", tvlUsd: 6_000_000n },
@@ -88,27 +95,27 @@ const BSC: DevnetPreset = {
     { dex: 1, a: "WBNB", b: "BUSD", tvlUsd: 300_000n },
     { dex: 1, a: "DOGE", b: "USDT", tvlUsd: 150_000n },
     { dex: 1, a: "XRP", b: "USDT", tvlUsd: 80_000n },
-    { dex: 1, a: "CAKE", b: "USDT", tvlUsd: 50n, priceA: "250", thin: true },
-    { dex: 1, a: "RUG", b: "WBNB", tvlUsd: 120n },
+    { dex: 1, a: "MOON", b: "USDT", tvlUsd: 50n, priceA: "0.2", thin: true },
+    { dex: 1, a: "RUG", b: "WBNB", tvlUsd: 120n, wash: true },
   ],
 };
 
 const ETH: DevnetPreset = {
   network: "eth",
   chainId: 1,
-  native: { name: "Ether", symbol: "ETH", aliases: [], priceUsd: "3000" },
+  native: { name: "Ether", symbol: "ETH", aliases: [], priceUsd: "3000", volatility: 0.015 },
   wrapped: { name: "Wrapped Ether", symbol: "WETH" },
   dexes: ["uniswap-v2", "sushiswap"],
   tokens: [
     { symbol: "USDC", name: "USD Coin", decimals: 6, priceUsd: "1" },
     { symbol: "USDT", name: "Tether USD", decimals: 6, priceUsd: "1" },
     { symbol: "DAI", name: "Dai Stablecoin", decimals: 18, priceUsd: "1" },
-    { symbol: "WBTC", name: "Wrapped BTC", decimals: 8, priceUsd: "60000" },
+    { symbol: "WBTC", name: "Wrapped BTC", decimals: 8, priceUsd: "60000", volatility: 0.012 },
     { symbol: "LINK", name: "ChainLink Token", decimals: 18, priceUsd: "15" },
     { symbol: "UNI", name: "Uniswap", decimals: 18, priceUsd: "8" },
     { symbol: "AAVE", name: "Aave Token", decimals: 18, priceUsd: "100" },
-    { symbol: "SHIB", name: "SHIBA INU", decimals: 18, priceUsd: "0.00002" },
-    { symbol: "PEPE", name: "Pepe", decimals: 18, priceUsd: "0.00001" },
+    { symbol: "SHIB", name: "SHIBA INU", decimals: 18, priceUsd: "0.00002", volatility: 0.03 },
+    { symbol: "PEPE", name: "Pepe", decimals: 18, priceUsd: "0.00001", volatility: 0.03 },
   ],
   unlisted: UNLISTED,
   stablecoins: ["USDC", "USDT", "DAI"],
@@ -134,23 +141,29 @@ const ETH: DevnetPreset = {
     { dex: 1, a: "LINK", b: "WETH", tvlUsd: 400_000n },
     { dex: 1, a: "AAVE", b: "WETH", tvlUsd: 300_000n },
     { dex: 1, a: "UNI", b: "USDC", tvlUsd: 120_000n },
-    { dex: 1, a: "LINK", b: "USDC", tvlUsd: 50n, priceA: "1500", thin: true },
-    { dex: 1, a: "RUG", b: "WETH", tvlUsd: 120n },
+    { dex: 1, a: "MOON", b: "USDC", tvlUsd: 50n, priceA: "0.2", thin: true },
+    { dex: 1, a: "RUG", b: "WETH", tvlUsd: 120n, wash: true },
   ],
 };
 
 const POLYGON: DevnetPreset = {
   network: "polygon",
   chainId: 137,
-  native: { name: "Polygon Ecosystem Token", symbol: "POL", aliases: ["MATIC"], priceUsd: "0.5" },
+  native: {
+    name: "Polygon Ecosystem Token",
+    symbol: "POL",
+    aliases: ["MATIC"],
+    priceUsd: "0.5",
+    volatility: 0.02,
+  },
   wrapped: { name: "Wrapped Polygon Ecosystem Token", symbol: "WPOL" },
   dexes: ["quickswap", "sushiswap"],
   tokens: [
     { symbol: "USDC", name: "USD Coin", decimals: 6, priceUsd: "1" },
     { symbol: "USDT", name: "(PoS) Tether USD", decimals: 6, priceUsd: "1" },
     { symbol: "DAI", name: "(PoS) Dai Stablecoin", decimals: 18, priceUsd: "1" },
-    { symbol: "WBTC", name: "(PoS) Wrapped BTC", decimals: 8, priceUsd: "60000" },
-    { symbol: "WETH", name: "Wrapped Ether", decimals: 18, priceUsd: "3000" },
+    { symbol: "WBTC", name: "(PoS) Wrapped BTC", decimals: 8, priceUsd: "60000", volatility: 0.012 },
+    { symbol: "WETH", name: "Wrapped Ether", decimals: 18, priceUsd: "3000", volatility: 0.015 },
     { symbol: "LINK", name: "ChainLink Token", decimals: 18, priceUsd: "15" },
     { symbol: "AAVE", name: "Aave (PoS)", decimals: 18, priceUsd: "100" },
     { symbol: "QUICK", name: "QuickSwap", decimals: 18, priceUsd: "0.05" },
@@ -167,7 +180,7 @@ const POLYGON: DevnetPreset = {
     { dex: 0, a: "WETH", b: "USDT", tvlUsd: 3_000_000n },
     { dex: 0, a: "USDC", b: "USDT", tvlUsd: 4_000_000n },
     { dex: 0, a: "DAI", b: "USDC", tvlUsd: 2_000_000n },
-    { dex: 0, a: "WBTC", b: "WETH", tvlUsd: 4_000_000n },
+    { dex: 0, a: "WBTC", b: "WETH", tvlUsd: 8_000_000n },
     { dex: 0, a: "WBTC", b: "USDC", tvlUsd: 1_500_000n },
     { dex: 0, a: "LINK", b: "WETH", tvlUsd: 1_000_000n },
     { dex: 0, a: "AAVE", b: "WETH", tvlUsd: 800_000n },
@@ -181,8 +194,8 @@ const POLYGON: DevnetPreset = {
     { dex: 1, a: "DAI", b: "USDC", tvlUsd: 300_000n },
     { dex: 1, a: "WPOL", b: "WETH", tvlUsd: 500_000n },
     { dex: 1, a: "CRV", b: "WPOL", tvlUsd: 100_000n },
-    { dex: 1, a: "QUICK", b: "USDC", tvlUsd: 50n, priceA: "5", thin: true },
-    { dex: 1, a: "RUG", b: "WPOL", tvlUsd: 120n },
+    { dex: 1, a: "MOON", b: "USDC", tvlUsd: 50n, priceA: "0.2", thin: true },
+    { dex: 1, a: "RUG", b: "WPOL", tvlUsd: 120n, wash: true },
   ],
 };
 

@@ -1,7 +1,7 @@
 import type { Address } from "viem";
 import type { NetworkName } from "../domain/types.js";
 
-/** A deployed devnet token with the USD price its pools were seeded at. */
+/** A deployed devnet token with its preset USD price (today's reference; trades are sized with it). */
 export interface DevnetToken {
   symbol: string;
   name: string;
@@ -33,6 +33,8 @@ export interface DevnetPool {
   /** USD price of `a` inside this pool, when it deliberately differs from the market. */
   priceAE18?: bigint;
   thin: boolean;
+  /** The tiny pool of an unlisted token the wash trader churns. */
+  wash: boolean;
   /** Holds a token that is in no token list. */
   unlisted: boolean;
 }

@@ -8,8 +8,14 @@ export interface PlannedPool {
   amountB: bigint;
 }
 
-/** Computes each pool's seed amounts: half its TVL on each side at the preset's prices. */
-export function planLiquidity(preset: DevnetPreset): PlannedPool[] {
+/**
+ * Computes each pool's seed amounts: half its TVL on each side at the preset's prices, or at
+ * `priceOf(symbol)` (USD, 10^18-scaled) where it gives one (the reference where history starts).
+ */
+export function planLiquidity(
+  preset: DevnetPreset,
+  priceOf: (symbol: string) => bigint | undefined = () => undefined,
+): PlannedPool[] {
   const specs = new Map<string, { decimals: number; priceUsd: string }>();
   for (const token of [...preset.tokens, ...preset.unlisted]) specs.set(token.symbol, token);
   specs.set(preset.wrapped.symbol, { decimals: 18, priceUsd: preset.native.priceUsd });
@@ -23,10 +29,12 @@ export function planLiquidity(preset: DevnetPreset): PlannedPool[] {
     const a = lookup(spec.a);
     const b = lookup(spec.b);
     const halfUsd = parseUsd(spec.tvlUsd.toString()) / 2n;
+    const priceA =
+      spec.priceA === undefined ? (priceOf(spec.a) ?? parseUsd(a.priceUsd)) : parseUsd(spec.priceA);
     return {
       spec,
-      amountA: usdToUnits(halfUsd, parseUsd(spec.priceA ?? a.priceUsd), a.decimals),
-      amountB: usdToUnits(halfUsd, parseUsd(b.priceUsd), b.decimals),
+      amountA: usdToUnits(halfUsd, priceA, a.decimals),
+      amountB: usdToUnits(halfUsd, priceOf(spec.b) ?? parseUsd(b.priceUsd), b.decimals),
     };
   });
 }

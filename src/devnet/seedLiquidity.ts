@@ -96,6 +96,7 @@ export async function seedLiquidity(
       tvlUsd: spec.tvlUsd,
       ...(spec.priceA === undefined ? {} : { priceAE18: parseUsd(spec.priceA) }),
       thin: spec.thin === true,
+      wash: spec.wash === true,
       unlisted: !a.listed || !b.listed,
     });
   }

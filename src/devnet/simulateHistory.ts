@@ -1,5 +1,6 @@
 import type { Hash } from "viem";
 import type { ChainWriter } from "./createChainWriter.js";
+import type { MarketFlow } from "./createMarketFlow.js";
 import type { Prng } from "./createPrng.js";
 import type { TradeEncoder } from "./createTradeEncoder.js";
 import type { PlannedTrade, TradeGenerator } from "./createTradeGenerator.js";
@@ -7,11 +8,15 @@ import { swapEvent } from "./devnetAbis.js";
 
 /** What a simulated history put on the chain. */
 export interface HistorySummary {
-  /** Swap transactions (one trade may hop through several pools). */
+  /** The traders' swap transactions (one trade may hop through several pools). */
   trades: number;
+  /** The arbitrageur's swap transactions (one pool each). */
+  arbitrageTrades: number;
+  /** The wash trader's swap transactions (two per round trip). */
+  washTrades: number;
   /** Transactions sent, approvals included. */
   transactions: number;
-  /** Swap events emitted: one per pool hop. */
+  /** Swap events emitted: one per pool hop (the interleaved blocks' included). */
   swapLogs: number;
   blocks: number;
   fromBlock: bigint;
@@ -33,6 +38,13 @@ export interface SimulateHistoryOptions {
   endTimestamp: number;
   /** Average trades per block; fuller blocks are cheaper on anvil (default 8). */
   tradesPerBlock?: number;
+  /** Wash trading and arbitrage after each block's trades, in the same block (default: none). */
+  flow?: MarketFlow;
+  /**
+   * Called after each block with its timestamp; may mine blocks of its own (the real-chain cases)
+   * and returns the Swap events they emitted, so the final count still checks out.
+   */
+  interleave?: (timestamp: number) => Promise<number>;
   log?: (message: string) => void;
 }
 
@@ -75,6 +87,8 @@ export async function simulateHistory(
 
   const fromBlock = (await writer.client.getBlockNumber()) + 1n;
   let transactions = 0;
+  let arbitrageTrades = 0;
+  let washTrades = 0;
   let expectedSwapLogs = 0;
   let blocks = 0;
   let fromTimestamp = 0;
@@ -90,13 +104,24 @@ export async function simulateHistory(
     const sizeFactor = dayWeights[Math.floor((i * spacing) / DAY)] ?? 1;
     const trades: PlannedTrade[] = [];
     for (let k = 0; k < count; k++) trades.push(options.generator.next(sizeFactor));
-    for (const trade of trades) expectedSwapLogs += trade.path.length - 1;
     const txs = options.encoder.encode(trades, timestamp + 1200);
-    transactions += txs.length;
-    hashes.push(...(await writer.send(txs)));
+    // The flow reads the last mined block's reserves while the block's trades are being sent.
+    const [sent, followUp] = await Promise.all([
+      writer.send(txs),
+      options.flow?.follow(trades, timestamp) ?? { wash: [], arbitrage: [] },
+    ]);
+    hashes.push(...sent);
+    const reactions = [...followUp.wash, ...followUp.arbitrage];
+    arbitrageTrades += followUp.arbitrage.length;
+    washTrades += followUp.wash.length;
+    const reactionTxs = options.encoder.encode(reactions, timestamp + 1200);
+    if (reactionTxs.length > 0) hashes.push(...(await writer.send(reactionTxs)));
+    transactions += txs.length + reactionTxs.length;
+    for (const trade of [...trades, ...reactions]) expectedSwapLogs += trade.path.length - 1;
     const mined = await writer.mine(timestamp);
     if (blocks === 0) fromTimestamp = mined;
     blocks++;
+    if (options.interleave !== undefined) expectedSwapLogs += await options.interleave(mined);
     if (i / slots >= nextReport) {
       options.log?.(`history ${Math.round((i / slots) * 100)}%: ${blocks} blocks, ${transactions} txs`);
       nextReport += 0.25;
@@ -120,6 +145,8 @@ export async function simulateHistory(
   }
   return {
     trades: options.trades,
+    arbitrageTrades,
+    washTrades,
     transactions,
     swapLogs,
     blocks,

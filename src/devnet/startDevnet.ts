@@ -3,6 +3,7 @@ import type { NetworkConfig } from "../config/types.js";
 import { NETWORKS, type NetworkName } from "../domain/types.js";
 import { buildDensePreset } from "./buildDensePreset.js";
 import { buildNetworkConfig } from "./buildNetworkConfig.js";
+import { type ChainCaseContracts, compileChainCaseContracts } from "./compileChainCaseContracts.js";
 import { type CompiledContracts, compileContracts } from "./compileContracts.js";
 import { DEVNET_PRESETS, type DevnetPreset } from "./devnetPresets.js";
 import { DEVNET_PROFILE_DEFAULTS, type DevnetPools, type DevnetProfile } from "./devnetProfiles.js";
@@ -39,6 +40,12 @@ export interface StartDevnetOptions {
   dataDir?: string;
   /** Where the compiled contracts are cached (default: $SWAPGRAPH_DEVNET_CACHE, else dataDir). */
   cacheDir?: string;
+  /**
+   * Put the real-chain cases on every chain during the history: an unconfigured fork, direct pair
+   * swaps, an aggregator, a fee-on-transfer token, pools created mid-week, a 0.25% DEX (bsc) and
+   * unpriced tokens (default: true for the demo profile, false for dense).
+   */
+  chainCases?: boolean;
   log?: (message: string) => void;
 }
 
@@ -92,6 +99,13 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     compiled ??= compileContracts({ cacheDir: resolve(cacheDir) });
     return compiled;
   };
+  let chainCaseCompiled: Promise<ChainCaseContracts> | undefined;
+  const chainCaseBytecode = () => {
+    const cacheDir = options.cacheDir ?? process.env.SWAPGRAPH_DEVNET_CACHE ?? dataDir;
+    chainCaseCompiled ??= compileChainCaseContracts({ cacheDir: resolve(cacheDir) });
+    return chainCaseCompiled;
+  };
+  const withChainCases = options.chainCases ?? (options.profile ?? "demo") === "demo";
   const artifacts = loadUniswapArtifacts();
   const endTimestamp = Math.floor(Date.now() / 1000);
   const settled = await Promise.allSettled(
@@ -105,6 +119,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
         tradesPerBlock: swapsPerBlock,
         endTimestamp,
         bytecode,
+        ...(withChainCases ? { chainCaseBytecode } : {}),
         artifacts,
         log,
       }),
@@ -118,13 +133,24 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     throw failed.reason;
   }
 
-  const configs = handles.map((h) =>
-    buildNetworkConfig(h.market, presetOf(h.info.network), h.info.rpcUrl, {
+  const configs = handles.map((h) => {
+    const config = buildNetworkConfig(h.market, presetOf(h.info.network), h.info.rpcUrl, {
       // The config counts whole days: a fractional history fits in the next one up.
       windowDays: Math.ceil(days),
       listTimestamp: endTimestamp,
-    }),
-  );
+    });
+    // The 0.25% DEX of the chain cases is configured; their Uniswap fork deliberately is not.
+    const fee25 = h.info.chainCases?.fee25;
+    return fee25 === undefined
+      ? config
+      : {
+          ...config,
+          dexes: [
+            ...config.dexes,
+            { name: fee25.name, factory: fee25.factory, router: fee25.router, feeBps: fee25.feeBps },
+          ],
+        };
+  });
   const manifestPath = resolve(dataDir, "manifest.json");
   const live: LiveTrading[] = [];
   const stopLive = async () => {

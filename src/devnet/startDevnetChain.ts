@@ -1,11 +1,17 @@
 import { type Address, type Hash, toHex } from "viem";
 import type { NetworkName } from "../domain/types.js";
+import type { ChainCaseContracts } from "./compileChainCaseContracts.js";
 import type { CompiledContracts } from "./compileContracts.js";
+import { type ChainCasesInfo, createChainCaseSimulation } from "./createChainCaseSimulation.js";
 import { type ChainWriter, createChainWriter } from "./createChainWriter.js";
+import { createMarketFlow, type MarketFlow } from "./createMarketFlow.js";
 import { createPrng } from "./createPrng.js";
+import { createReferencePrices } from "./createReferencePrices.js";
 import { createTradeEncoder } from "./createTradeEncoder.js";
 import { createTradeGenerator } from "./createTradeGenerator.js";
+import { deployChainCases } from "./deployChainCases.js";
 import { deployDex } from "./deployDex.js";
+import { deployHostileTokens, type HostileTokenAddresses } from "./deployHostileTokens.js";
 import { deployTokens } from "./deployTokens.js";
 import { uniswapV2FactoryAbi } from "./devnetAbis.js";
 import type { DevnetPreset } from "./devnetPresets.js";
@@ -25,6 +31,8 @@ export interface DevnetPoolInfo {
   symbols: [string, string];
   tvlUsd: bigint;
   thin: boolean;
+  /** The tiny pool of an unlisted token the wash trader churns. */
+  wash: boolean;
 }
 
 /** Plain facts about one running devnet chain (all addresses lowercase). */
@@ -35,19 +43,32 @@ export interface DevnetChainInfo {
   /** Process id of its anvil. */
   pid: number;
   wrapped: Address;
+  /** The configured DEXes: the preset's two, then the chain cases' 0.25% DEX when there is one. */
   dexes: DevnetDex[];
   /** Listed tokens by symbol, the wrapped native included. */
   tokens: Record<string, Address>;
   /** Tokens in no token list, by symbol. */
   unlisted: Record<string, Address>;
-  /** The tiny pool whose price is far off the market. */
+  /** The tiny pool of an unlisted token whose price is far off that token's market. */
   thinPool: Address;
+  /** The tiny pool the wash trader churns with huge notional amounts ("0x" when none). */
+  washPool: Address;
+  /** USD reference price (10^18-scaled) of every listed token now: what the arbitrage follows. */
+  referencePricesUsd: Record<string, bigint>;
+  /** Unlocked account that arbitrages the pools back toward the reference prices. */
+  arbitrageur: Address;
+  /** Unlocked account that wash trades the wash pool. */
+  washTrader: Address;
   pools: DevnetPoolInfo[];
   /** Unlocked anvil accounts that traded in the history. */
   traders: Address[];
   /** Unlocked anvil account that deployed everything and owns the liquidity. */
   deployer: Address;
   history: HistorySummary;
+  /** Tokens whose metadata attacks readers (deployHostileTokens); in no token list. */
+  hostile: HostileTokenAddresses;
+  /** The real-chain cases mined during the history (undefined when not asked for). */
+  chainCases: ChainCasesInfo | undefined;
   timings: { anvilMs: number; setupMs: number; historyMs: number };
 }
 
@@ -55,6 +76,8 @@ export interface DevnetChainInfo {
 export interface DevnetChainHandle {
   info: DevnetChainInfo;
   market: DevnetMarket;
+  /** The arbitrage and wash trading that follow each block; tell its arbitrageur about new pools. */
+  flow: MarketFlow;
   writer: ChainWriter;
   anvil: Anvil;
   /** Starts trading at the current time every `intervalMs` on average. */
@@ -73,6 +96,8 @@ export interface StartDevnetChainOptions {
   endTimestamp?: number;
   /** Called once anvil is up, so the solc compile overlaps anvil's start. */
   bytecode: () => Promise<CompiledContracts>;
+  /** The real-chain cases' contracts: when given, the cases are deployed and traded during the history. */
+  chainCaseBytecode?: () => Promise<ChainCaseContracts>;
   artifacts: { factory: `0x${string}`; router: `0x${string}`; pairInitCodeHash: Hash };
   log?: (message: string) => void;
 }
@@ -83,6 +108,8 @@ const TRADER_USD_PER_TOKEN = parseUsd("3000000");
 const TRADER_NATIVE_USD = parseUsd("50000000");
 // 150 traders x 12 tokens x up to 120k gas is 216M, under anvil's 300M block gas limit.
 const TRADERS_FUNDED_PER_BLOCK = 150;
+// The arbitrageur and the wash trader hold far more than any pool: their inventory never runs out.
+const MARKET_MAKER_USD_PER_TOKEN = parseUsd("1000000000");
 
 /** Starts anvil for one network, deploys tokens and two DEXes, seeds pools and mines the history. */
 export async function startDevnetChain(options: StartDevnetChainOptions): Promise<DevnetChainHandle> {
@@ -95,7 +122,8 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
   let started = performance.now();
   const anvil = await startAnvil({
     chainId: preset.chainId,
-    accounts: options.traders + 1,
+    // The deployer, the traders, the arbitrageur and the wash trader.
+    accounts: options.traders + 3,
     balance: TRADER_NATIVE_USD / nativePrice + 1n,
     mnemonicSeed: mixSeed(options.seed, preset.chainId, 0),
     genesisTimestamp: genesis,
@@ -109,10 +137,17 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
     );
     const deployer = accounts[0] as Address;
     const traders = accounts.slice(1, 1 + options.traders);
+    const [arbitrageur, washTrader] = accounts.slice(1 + options.traders) as [Address, Address];
     // The deployer seeds every pool's native side: give it far more than any trader.
-    await writer.client.request({ method: "anvil_setBalance", params: [deployer, toHex(10n ** 36n)] });
+    for (const rich of [deployer, arbitrageur, washTrader])
+      await writer.client.request({ method: "anvil_setBalance", params: [rich, toHex(10n ** 36n)] });
 
-    const plan = planLiquidity(preset);
+    // The pools open at the reference prices of the history's start; the walk ends at the preset's.
+    const reference = createReferencePrices(preset, createPrng(mixSeed(options.seed, preset.chainId, 5)), {
+      fromTimestamp: genesis,
+      toTimestamp: endTimestamp,
+    });
+    const plan = planLiquidity(preset, (symbol) => reference.at(symbol, genesis));
     const supplies = new Map<string, bigint>();
     for (const { spec, amountA, amountB } of plan) {
       supplies.set(spec.a, (supplies.get(spec.a) ?? 0n) + amountA);
@@ -148,6 +183,26 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
     });
     setupHashes.push(...seeded.hashes);
     await writer.mine(genesis + 60);
+    // In a block of their own, so the setup block's gas stays as it was.
+    const hostile = await deployHostileTokens(writer, {
+      bytecode: bytecode.HostileToken,
+      deployer,
+      pool: {
+        dex: dexPair[0],
+        wrapped: deployed.wrapped.address,
+        pairInitCodeHash: options.artifacts.pairInitCodeHash,
+      },
+    });
+    setupHashes.push(...hostile.hashes);
+    await writer.mine(genesis + 90);
+    setupHashes.push(
+      ...(await fundTraders(writer, {
+        deployer,
+        traders: [arbitrageur, washTrader],
+        tokens: deployed.tokens.values(),
+        usdPerToken: MARKET_MAKER_USD_PER_TOKEN,
+      })),
+    );
     // A block holds the funding of about 150 traders (one mint or deposit per token each).
     for (let from = 0, block = 0; from < traders.length; from += TRADERS_FUNDED_PER_BLOCK, block++) {
       setupHashes.push(
@@ -183,7 +238,34 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
       createPrng(mixSeed(options.seed, preset.chainId, 1)),
     );
     const encoder = createTradeEncoder(market);
+    const flow = createMarketFlow(writer.client, market, {
+      reference,
+      arbitrageur,
+      washTrader,
+      prng: createPrng(mixSeed(options.seed, preset.chainId, 6)),
+    });
+    // Real-chain cases (a fork, direct pair swaps, an aggregator, a fee-on-transfer token, new
+    // pools, a 0.25% DEX, unpriced tokens): set up now, traded in blocks between the history's.
+    const caseSimulation =
+      options.chainCaseBytecode === undefined
+        ? undefined
+        : createChainCaseSimulation(writer, {
+            cases: await deployChainCases(writer, {
+              market,
+              stable: preset.stablecoins[0] as string,
+              contracts: await options.chainCaseBytecode(),
+              uniswap: options.artifacts,
+              devnetToken: bytecode.DevnetToken,
+              traders: traders.slice(-7),
+            }),
+            market,
+            prng: createPrng(mixSeed(options.seed, preset.chainId, 7)),
+            fromTimestamp: endTimestamp - options.days * DAY,
+            toTimestamp: endTimestamp,
+          });
     const history = await simulateHistory(writer, {
+      ...(caseSimulation === undefined ? {} : { interleave: (t: number) => caseSimulation.interleave(t) }),
+      flow,
       generator,
       encoder,
       prng: createPrng(mixSeed(options.seed, preset.chainId, 2)),
@@ -193,8 +275,14 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
       ...(options.tradesPerBlock === undefined ? {} : { tradesPerBlock: options.tradesPerBlock }),
       log,
     });
+    const chainCases = await caseSimulation?.finish();
+    if (chainCases !== undefined) {
+      log(
+        `chain cases: ${Object.values(chainCases.txs).flat().length} transactions (${chainCases.swapLogs} swaps) in ${chainCases.blocks} blocks between the history's`,
+      );
+    }
     log(
-      `history: ${history.trades} trades (${history.swapLogs} swaps) in ${history.blocks} blocks, ${history.ms} ms`,
+      `history: ${history.trades} trades, ${history.arbitrageTrades} arbitrage, ${history.washTrades} wash (${history.swapLogs} swaps) in ${history.blocks} blocks, ${history.ms} ms`,
     );
 
     const thin = seeded.pools.find((p) => p.thin);
@@ -204,7 +292,19 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
       rpcUrl: anvil.rpcUrl,
       pid: anvil.pid,
       wrapped: deployed.wrapped.address,
-      dexes,
+      // The configured DEXes: the preset's two, then the chain cases' 0.25% DEX (its fork is not).
+      dexes:
+        chainCases?.fee25 === undefined
+          ? dexes
+          : [
+              ...dexes,
+              {
+                name: chainCases.fee25.name,
+                factory: chainCases.fee25.factory,
+                router: chainCases.fee25.router,
+                feeBps: chainCases.fee25.feeBps,
+              },
+            ],
       tokens: Object.fromEntries(
         [...deployed.tokens.values()].filter((t) => t.listed).map((t) => [t.symbol, t.address]),
       ),
@@ -212,21 +312,31 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
         [...deployed.tokens.values()].filter((t) => !t.listed).map((t) => [t.symbol, t.address]),
       ),
       thinPool: thin?.address ?? ("0x" as Address),
+      washPool: flow.washTrader?.pool.address ?? ("0x" as Address),
+      referencePricesUsd: Object.fromEntries(
+        reference.symbols.map((symbol) => [symbol, reference.at(symbol, endTimestamp) as bigint]),
+      ),
+      arbitrageur,
+      washTrader,
       pools: seeded.pools.map((p) => ({
         dex: dexPair[p.dex].name,
         address: p.address,
         symbols: [p.a.symbol, p.b.symbol],
         tvlUsd: p.tvlUsd,
         thin: p.thin,
+        wash: p.wash,
       })),
       traders,
       deployer,
       history,
+      hostile: hostile.tokens,
+      chainCases,
       timings: { anvilMs, setupMs, historyMs: history.ms },
     };
     return {
       info,
       market,
+      flow,
       writer,
       anvil,
       startLiveTrading: (intervalMs, liveLog) =>
@@ -240,6 +350,8 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
           prng: createPrng(mixSeed(options.seed, preset.chainId, 4)),
           intervalMs,
           traders,
+          flow,
+          ...(caseSimulation === undefined ? {} : { afterBlock: (t: number) => caseSimulation.live(t) }),
           ...(liveLog === undefined ? {} : { log: liveLog }),
         }),
     };

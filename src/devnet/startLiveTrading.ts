@@ -1,5 +1,6 @@
 import type { Address } from "viem";
 import type { ChainWriter } from "./createChainWriter.js";
+import type { MarketFlow } from "./createMarketFlow.js";
 import type { Prng } from "./createPrng.js";
 import type { TradeEncoder } from "./createTradeEncoder.js";
 import type { PlannedTrade, TradeGenerator } from "./createTradeGenerator.js";
@@ -23,6 +24,10 @@ export interface LiveTradingOptions {
   maxTradesPerBlock?: number;
   /** Accounts the trades come from, re-synced after a failed send. */
   traders: readonly Address[];
+  /** Wash trading and arbitrage after each block's trades, in the same block (default: none). */
+  flow?: MarketFlow;
+  /** Called after each block with its timestamp; may mine blocks of its own (the real-chain cases). */
+  afterBlock?: (timestamp: number) => Promise<unknown>;
   log?: (message: string) => void;
 }
 
@@ -40,15 +45,23 @@ export function startLiveTrading(writer: ChainWriter, options: LiveTradingOption
     for (let i = 0; i < count; i++) planned.push(options.generator.next());
     const now = Math.floor(Date.now() / 1000);
     try {
-      await writer.send(options.encoder.encode(planned, now + 1200));
-      await writer.mine(now);
+      const [, followUp] = await Promise.all([
+        writer.send(options.encoder.encode(planned, now + 1200)),
+        options.flow?.follow(planned, now),
+      ]);
+      if (followUp !== undefined) {
+        const reactions = [...followUp.wash, ...followUp.arbitrage];
+        if (reactions.length > 0) await writer.send(options.encoder.encode(reactions, now + 1200));
+      }
+      const mined = await writer.mine(now);
       trades += count;
       blocks++;
+      await options.afterBlock?.(mined);
     } catch (error) {
       if (stopped) return;
       options.log?.(`live trading: ${error instanceof Error ? error.message : String(error)}`);
       // A refused send leaves our local nonces ahead of the chain: read them back.
-      await writer.syncNonces(options.traders).catch(() => {});
+      await writer.syncNonces([...options.traders, ...(options.flow?.accounts ?? [])]).catch(() => {});
     }
   };
 

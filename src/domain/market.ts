@@ -26,10 +26,12 @@ export interface NetworkStatus {
   error: string | undefined;
 }
 
-/** A position in the (blockNumber, txIndex) order of trades: the keyset of list pages. */
+/** A position in the (blockNumber, txIndex, logIndex) order of trades: the keyset of list pages. */
 export interface TradePosition {
   blockNumber: bigint;
   txIndex: number;
+  /** A transaction can hold several trades: the log index makes the order unique. */
+  logIndex: number;
 }
 
 /** One keyset page of trades, read over an index; never the whole window at once. */
@@ -74,7 +76,7 @@ export interface MarketReader {
   /** The configuration of a configured network (native coin, DEXes, base tokens, stablecoins). */
   getConfig(network: NetworkName): NetworkConfig;
   status(network: NetworkName): NetworkStatus;
-  /** One page of trades ascending by (blockNumber, txIndex), read from the store over an index. */
+  /** One page of trades ascending by (blockNumber, txIndex, logIndex), read from the store over an index. */
   listTrades(network: NetworkName, query: TradePageQuery): Promise<readonly Trade[]>;
   /** Trades with timestamp >= since (unix seconds). */
   countTrades(network: NetworkName, since: number): Promise<number>;

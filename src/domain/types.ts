@@ -57,8 +57,10 @@ export interface PairReserves {
 }
 
 /**
- * One trade = one transaction that swapped on indexed pools: the first token in and the last
- * token out, even when it hopped through several pools.
+ * One trade = one chain of swaps on indexed pools within one transaction: the first token in and
+ * the last token out, even when it hopped through several pools. Swaps chain when one's output
+ * is the next one's input (the pool sent it to the next pool, or exactly that amount went on);
+ * a transaction with several independent swaps (an aggregator) holds several trades.
  */
 export interface Trade {
   network: NetworkName;
@@ -68,6 +70,8 @@ export interface Trade {
   timestamp: number;
   /** Position of the transaction in its block. */
   txIndex: number;
+  /** Position of the trade's first Swap log in its block: with txHash, identifies the trade. */
+  logIndex: number;
   /** The account that signed the transaction (lowercase). */
   sender: Address;
   /** "" when the trader paid the native coin (the router wrapped it). */

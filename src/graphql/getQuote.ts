@@ -114,7 +114,12 @@ export async function getQuote(reader: MarketReader, args: QuoteArgs): Promise<Q
   // that is a price of "0", not a missing route. A reserve-sized probe tells the two apart.
   const probe = findBestRoute({ index, sell, buy, amountIn: PROBE_AMOUNT, baseTokens, maxHops: 3 });
   if (probe === undefined) {
-    throw new NoRouteError({ sellSymbol: sellToken.symbol, buySymbol: buyToken.symbol, network });
+    // A token whose symbol could not be read (or was empty) is named by its address.
+    throw new NoRouteError({
+      sellSymbol: sellToken.symbol || sellToken.address,
+      buySymbol: buyToken.symbol || buyToken.address,
+      network,
+    });
   }
   return {
     ...quoted,

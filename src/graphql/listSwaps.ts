@@ -73,7 +73,9 @@ export async function listSwaps(reader: MarketReader, args: SwapsArgs, nowMs: nu
     fromTimestamp: after === undefined ? from : Math.max(from, after.timestamp),
     limit: first + 1,
     ...(to === undefined ? {} : { toTimestamp: to }),
-    ...(after === undefined ? {} : { after: { blockNumber: after.blockNumber, txIndex: after.txIndex } }),
+    ...(after === undefined
+      ? {}
+      : { after: { blockNumber: after.blockNumber, txIndex: after.txIndex, logIndex: after.logIndex } }),
     ...(atBlock === undefined ? {} : { maxBlock: atBlock }),
     ...(token === undefined ? {} : { token }),
     ...(sender === undefined ? {} : { sender }),

@@ -1,5 +1,6 @@
-import { createInMemoryCache, useResponseCache } from "@graphql-yoga/plugin-response-cache";
+import { type Cache, createInMemoryCache, useResponseCache } from "@graphql-yoga/plugin-response-cache";
 import type { Plugin } from "graphql-yoga";
+import { countEvent } from "../domain/countEvent.js";
 import type { MarketReader } from "../domain/market.js";
 import { findNotReadyReason } from "./assertNetworkReady.js";
 import type { GraphqlAnswerCache } from "./createGraphqlAnswerCache.js";
@@ -58,7 +59,32 @@ export function useMarketResponseCache(
     includeExtensionMetadata: false,
     cache:
       options.answers === undefined
-        ? createInMemoryCache({ max: options.maxEntries ?? 1_000 })
-        : options.answers.wrap(createInMemoryCache({ max: options.maxEntries ?? 1_000 })),
+        ? countingCache(createInMemoryCache({ max: options.maxEntries ?? 1_000 }))
+        : options.answers.wrap(countingCache(createInMemoryCache({ max: options.maxEntries ?? 1_000 }))),
   });
+}
+
+const LABELS = { cache: "graphql_response" };
+
+/**
+ * Counts hits and misses of the response cache. The plugin looks up every operation, also those
+ * it never caches (status, swaps), so a miss is counted when an answer is stored: the lookups
+ * that could have hit.
+ */
+function countingCache(cache: Cache): Cache {
+  return {
+    get(key) {
+      const found = cache.get(key);
+      const count = <T>(value: T): T => {
+        if (value !== undefined && value !== null) countEvent("cache_hits", LABELS);
+        return value;
+      };
+      return found instanceof Promise ? found.then(count) : count(found);
+    },
+    set(...args) {
+      countEvent("cache_misses", LABELS);
+      return cache.set(...args);
+    },
+    invalidate: (...args) => cache.invalidate(...args),
+  };
 }

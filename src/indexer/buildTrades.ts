@@ -28,7 +28,7 @@ export interface TxInfo {
 }
 
 /** The side of a pair a swap took in and gave out. */
-function sides(swap: SwapEvent): {
+export function swapSides(swap: SwapEvent): {
   tokenIn: Address;
   amountIn: bigint;
   tokenOut: Address;
@@ -44,7 +44,8 @@ function sides(swap: SwapEvent): {
 }
 
 /**
- * Folds the swaps of one transaction into one trade: the first token in and the last token out.
+ * Folds one chain of swaps of a transaction (see groupSwapChains) into one trade: the first token
+ * in and the last token out, identified by the first swap's log index.
  * The native coin shows as "" where a router wrapped what the trader paid (its Deposit to the
  * wrapped token) or unwrapped what the last pool sent to it (its Withdrawal). Returns the trade
  * without its USD value.
@@ -60,8 +61,8 @@ export function buildTrade(args: {
   const first = swaps[0];
   const last = swaps[swaps.length - 1];
   if (first === undefined || last === undefined) throw new Error("buildTrade needs at least one swap");
-  const head = sides(first);
-  const tail = sides(last);
+  const head = swapSides(first);
+  const tail = swapSides(last);
   const tokenIn = head.tokenIn === wrappedNative && tx.routerWrapped ? NATIVE : head.tokenIn;
   const tokenOut =
     tail.tokenOut === wrappedNative && tx.routerUnwrapped && routers.has(last.to) ? NATIVE : tail.tokenOut;
@@ -71,6 +72,7 @@ export function buildTrade(args: {
     blockNumber: first.blockNumber,
     timestamp: tx.timestamp,
     txIndex: tx.txIndex,
+    logIndex: first.logIndex,
     sender: tx.from,
     tokenIn,
     amountIn: head.amountIn,

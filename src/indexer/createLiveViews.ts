@@ -182,9 +182,9 @@ export function createLiveViews(configs: readonly NetworkConfig[], store: StoreR
       if (known !== undefined) return known;
       const resolver = resolvers.get(network);
       if (resolver === undefined) throw new NotReadyError(`Network ${network} is not indexed yet.`);
-      const token = await resolver(address.toLowerCase() as Address);
-      addTokens(view, [token]);
-      return token;
+      // Not added to the view: the resolver remembers lookups in a bounded cache, and the
+      // indexer adds the tokens whose pools it follows. Callers cannot grow this map.
+      return resolver(address.toLowerCase() as Address);
     },
 
     load(network, state) {

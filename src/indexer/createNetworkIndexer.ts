@@ -6,14 +6,23 @@ import { getPairAddress } from "../chain/getPairAddress.js";
 import { readPairInfo } from "../chain/readPairInfo.js";
 import { readReserves } from "../chain/readReserves.js";
 import { readTokenMetadata } from "../chain/readTokenMetadata.js";
+import { summarizeFailure } from "../chain/summarizeFailure.js";
 import type { NetworkConfig } from "../config/types.js";
+import { countEvent } from "../domain/countEvent.js";
 import type { Address, BlockRef, Checkpoint, Pair, PairReserves, Token } from "../domain/types.js";
-import { DeepReorgError, LostWriterLockError, NotErc20Error, SwapgraphError } from "../errors.js";
+import {
+  DeepReorgError,
+  InvalidTokenMetadataError,
+  LostWriterLockError,
+  NotErc20Error,
+  SwapgraphError,
+} from "../errors.js";
 import { createPoolOverlay } from "../pricing/createPoolOverlay.js";
 import type { PoolState, PricingParams } from "../pricing/types.js";
 import type { Store } from "../store/types.js";
 import { type LiveViews, listTokens } from "./createLiveViews.js";
 import { createSleeper } from "./createSleeper.js";
+import { createTokenLookup, type TokenLookupOptions } from "./createTokenLookup.js";
 import { decodeRange } from "./decodeRange.js";
 import { type RangeRead, readHeader, readRange } from "./readRange.js";
 import { validateRange } from "./validateRange.js";
@@ -45,7 +54,11 @@ export interface NetworkIndexer {
   run(): Promise<void>;
   /** Stops after the range in flight; resolves when run() has returned. */
   stop(): Promise<void>;
-  /** Reads an unknown token's metadata and discovers and follows its pools with the base tokens. */
+  /**
+   * Reads an unknown token's metadata and discovers its pools with the base tokens: pools found
+   * are followed, and only then are the token and its pools stored. Lookups are bounded and
+   * remembered (createTokenLookup).
+   */
   resolveToken(address: Address): Promise<Token>;
 }
 
@@ -76,6 +89,14 @@ const DAY = 86_400;
 export function createNetworkIndexer(deps: {
   config: NetworkConfig;
   client: RpcClient;
+  /**
+   * Reads for addresses callers name (token lookups): a client of its own, so what hostile
+   * contracts or a flood of lookups cause never marks the indexing client's URLs unhealthy
+   * (default: `client`).
+   */
+  discoveryClient?: RpcClient;
+  /** Limits of caller-named token lookups (createTokenLookup's defaults). */
+  tokenLookup?: TokenLookupOptions;
   store: Store;
   views: LiveViews;
   log: IndexerLogger;
@@ -84,6 +105,7 @@ export function createNetworkIndexer(deps: {
   onProgress?: (progress: IndexerProgress) => void;
 }): NetworkIndexer {
   const { config, client, store, views, log } = deps;
+  const discoveryClient = deps.discoveryClient ?? client;
   const network = config.name;
   const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
   const wrapped = config.native.wrapped;
@@ -175,9 +197,19 @@ export function createNetworkIndexer(deps: {
     return now() - config.windowDays * DAY;
   }
 
-  async function ensureTokens(addresses: Iterable<Address>): Promise<Token[]> {
+  /** Reads and stores the tokens not known yet; `prefetched` ones (read by a lookup) are stored as they are. */
+  async function ensureTokens(
+    addresses: Iterable<Address>,
+    prefetched: readonly Token[] = [],
+  ): Promise<Token[]> {
     const missing = [...new Set(addresses)].filter((address) => !tokens.has(address));
-    const read = await Promise.all(missing.map((address) => readTokenMetadata(client, address, { network })));
+    const read = await Promise.all(
+      missing.map(
+        (address) =>
+          prefetched.find((token) => token.address === address) ??
+          readTokenMetadata(client, address, { network }),
+      ),
+    );
     for (const token of read) tokens.set(token.address as Address, token);
     if (read.length > 0) {
       await store.upsertTokens(network, read);
@@ -186,13 +218,20 @@ export function createNetworkIndexer(deps: {
     return read;
   }
 
-  /** Checks unknown pool addresses against the configured factories; returns the newly accepted ones. */
-  async function classifyPairs(addresses: Iterable<Address>): Promise<Pair[]> {
+  /**
+   * Checks unknown pool addresses against the configured factories; returns the newly accepted
+   * ones. A token lookup passes its own client and the token it already read.
+   */
+  async function classifyPairs(
+    addresses: Iterable<Address>,
+    lookup: { via: RpcClient; token: Token } | undefined = undefined,
+  ): Promise<Pair[]> {
     const unknown = [...new Set(addresses)].filter(
       (address) => !pairs.has(address) && !rejected.has(address),
     );
     if (unknown.length === 0) return [];
-    const infos = await Promise.all(unknown.map((address) => readPairInfo(client, address, factories)));
+    const via = lookup?.via ?? client;
+    const infos = await Promise.all(unknown.map((address) => readPairInfo(via, address, factories)));
     const accepted: Pair[] = [];
     const refused: Address[] = [];
     for (const [i, info] of infos.entries()) {
@@ -204,11 +243,11 @@ export function createNetworkIndexer(deps: {
     const usable: Pair[] = [];
     for (const pair of accepted) {
       try {
-        await ensureTokens([pair.token0, pair.token1]);
+        await ensureTokens([pair.token0, pair.token1], lookup === undefined ? [] : [lookup.token]);
         usable.push(pair);
       } catch (error) {
-        // Only a definite "not an ERC-20" refuses for good; RPC trouble retries the range.
-        if (!(error instanceof NotErc20Error)) throw error;
+        // Only a definite "not an ERC-20" (or unusable metadata) refuses for good; RPC trouble retries the range.
+        if (!(error instanceof NotErc20Error || error instanceof InvalidTokenMetadataError)) throw error;
         log.warn({ network, pair: pair.address, err: error.message }, "pair refused: token is not an ERC-20");
         refused.push(pair.address);
       }
@@ -218,6 +257,49 @@ export function createNetworkIndexer(deps: {
     if (refused.length > 0) await store.addRejectedPairs(network, refused);
     return usable;
   }
+
+  /**
+   * A caller-named token: its metadata (gas-capped, cleaned, bounded) and its pools with the base
+   * tokens. Found pools are followed from now on, and only then are the token and they stored;
+   * a token without such a pool is only remembered by the lookup cache.
+   */
+  async function discoverToken(address: Address): Promise<Token> {
+    const token = await readTokenMetadata(discoveryClient, address, { network });
+    const candidates = await Promise.all(
+      config.dexes.flatMap((dex) =>
+        config.baseTokens
+          .filter((base) => base !== address)
+          .map((base) => getPairAddress(discoveryClient, dex.factory, address, base)),
+      ),
+    );
+    const found = await classifyPairs(
+      candidates.filter((a: Address) => !/^0x0{40}$/.test(a)),
+      { via: discoveryClient, token },
+    );
+    if (found.length === 0) return token;
+    pairsEpoch++;
+    await exclusive(async () => {
+      const at = checkpoint?.blockNumber;
+      const reserves = await Promise.all(
+        found.map(async (pair) => {
+          const r = await readReserves(discoveryClient, pair.address, at);
+          return { pair: pair.address, blockNumber: at ?? 0n, logIndex: -1, ...r };
+        }),
+      );
+      if (checkpoint !== undefined) {
+        await store.commitRange(network, { checkpoint, blocks: [], pairs: found, reserves, trades: [] });
+        for (const pair of found) committedPairs.add(pair.address);
+      }
+      const index = views.getPoolIndex(network);
+      for (const [i, pair] of found.entries()) {
+        index.update({ ...pair, reserve0: reserves[i]!.reserve0, reserve1: reserves[i]!.reserve1 });
+      }
+    });
+    return tokens.get(address) ?? token;
+  }
+
+  // Caller-named addresses: bounded, remembered, one read per address, a few at a time.
+  const tokenLookups = createTokenLookup(network, discoverToken, deps.tokenLookup);
 
   async function acceptPairs(addresses: ReadonlySet<Address>): Promise<ReadonlySet<Address>> {
     await classifyPairs(addresses);
@@ -273,6 +355,7 @@ export function createNetworkIndexer(deps: {
 
   /** Walks back the stored blocks to the newest one still canonical; halts on a reorg deeper than the window. */
   async function handleReorg(head: bigint): Promise<void> {
+    countEvent("reorgs", { network });
     const stored = await store.listBlocks(network);
     for (let i = stored.length - 1; i >= 0; i--) {
       const block = stored[i]!;
@@ -366,6 +449,7 @@ export function createNetworkIndexer(deps: {
     for (const address of newPairs.keys()) committedPairs.add(address);
     for (const pool of overlay.changes()) live.update(pool);
     views.markIndexed(network, read.to);
+    countEvent("trades_indexed", { network }, decoded.trades.length);
     return { type: "range", to: read.to, trades: decoded.trades.length };
   }
 
@@ -506,7 +590,8 @@ export function createNetworkIndexer(deps: {
           "indexing failed; retrying",
         );
         // The API keeps serving what is indexed; the status says why it is not moving.
-        if (failures >= 3) views.setStatus(network, { error: `RPC unavailable: ${message}` });
+        // Public (GraphQL status): a few safe words, never the raw error (URL, request body).
+        if (failures >= 3) views.setStatus(network, { error: summarizeFailure(error) });
         // The client already retried with backoff: the loop itself comes back within seconds of a recovery.
         if (!stopping) await sleeper.sleep(Math.min(5_000, 250 * 2 ** Math.min(failures, 7)));
       }
@@ -524,38 +609,8 @@ export function createNetworkIndexer(deps: {
       await running?.catch(() => undefined);
     },
     async resolveToken(address) {
-      const [token] = await ensureTokens([address]);
-      const known = token ?? tokens.get(address)!;
-      // Its pools with the base tokens are discovered once, then followed like the rest.
-      const candidates = await Promise.all(
-        config.dexes.flatMap((dex) =>
-          config.baseTokens
-            .filter((base) => base !== address)
-            .map((base) => getPairAddress(client, dex.factory, address, base)),
-        ),
-      );
-      const found = await classifyPairs(candidates.filter((a: Address) => !/^0x0{40}$/.test(a)));
-      if (found.length > 0) {
-        pairsEpoch++;
-        await exclusive(async () => {
-          const at = checkpoint?.blockNumber;
-          const reserves = await Promise.all(
-            found.map(async (pair) => {
-              const r = await readReserves(client, pair.address, at);
-              return { pair: pair.address, blockNumber: at ?? 0n, logIndex: -1, ...r };
-            }),
-          );
-          if (checkpoint !== undefined) {
-            await store.commitRange(network, { checkpoint, blocks: [], pairs: found, reserves, trades: [] });
-            for (const pair of found) committedPairs.add(pair.address);
-          }
-          const index = views.getPoolIndex(network);
-          for (const [i, pair] of found.entries()) {
-            index.update({ ...pair, reserve0: reserves[i]!.reserve0, reserve1: reserves[i]!.reserve1 });
-          }
-        });
-      }
-      return known;
+      const lower = address.toLowerCase() as Address;
+      return tokens.get(lower) ?? tokenLookups.get(lower);
     },
   };
 }

@@ -8,13 +8,17 @@ import type { LiveViews } from "./createLiveViews.js";
 import { listTokens } from "./createLiveViews.js";
 import type { IndexerLogger } from "./createNetworkIndexer.js";
 import { createSleeper } from "./createSleeper.js";
+import { createTokenLookup, type TokenLookupOptions } from "./createTokenLookup.js";
 
 /** Keeps a network's live views current from the store another process writes (an API replica). */
 export interface StoreFollower {
   /** Follows until stop() or until `untilMs` (unix ms) passes. */
   run(untilMs?: number): Promise<void>;
   stop(): void;
-  /** Token metadata for an unknown address, read from the chain (replicas do not write the store). */
+  /**
+   * Token metadata for an unknown address, read from the chain (gas-capped, cleaned, bounded) and
+   * remembered in a bounded cache; replicas never write the store.
+   */
   resolveToken(address: Address): Promise<Token>;
 }
 
@@ -34,8 +38,18 @@ export function createStoreFollower(deps: {
   log: IndexerLogger;
   /** Reads unknown tokens' metadata; optional. */
   client?: RpcClient;
+  /** Limits of caller-named token lookups (createTokenLookup's defaults). */
+  tokenLookup?: TokenLookupOptions;
 }): StoreFollower {
   const { config, store, views, log, client } = deps;
+  const tokenLookups = createTokenLookup(
+    config.name,
+    async (address) => {
+      if (client === undefined) throw new Error("no RPC client to read token metadata");
+      return readTokenMetadata(client, address, { network: config.name });
+    },
+    deps.tokenLookup,
+  );
   const network = config.name;
   let seen: Checkpoint | undefined;
   let poolsLoadedAt = 0;
@@ -126,9 +140,8 @@ export function createStoreFollower(deps: {
       stopping = true;
       sleeper.wake();
     },
-    async resolveToken(address) {
-      if (client === undefined) throw new Error("no RPC client to read token metadata");
-      return readTokenMetadata(client, address, { network });
+    resolveToken(address) {
+      return tokenLookups.get(address);
     },
   };
 }

@@ -3,6 +3,7 @@ import { NATIVE } from "../domain/types.js";
 import type { PoolIndex, PricingParams } from "../pricing/types.js";
 import { valueTradeUsd } from "../pricing/valueTradeUsd.js";
 import { buildTrade, type SwapEvent } from "./buildTrades.js";
+import { groupSwapChains } from "./groupSwapChains.js";
 import type { RangeEvent, RangeRead } from "./readRange.js";
 
 /** The input of decodeRange besides the range itself. */
@@ -19,7 +20,7 @@ export interface DecodeContext {
 
 /** What a validated range becomes: what the store commits. */
 export interface DecodedRange {
-  /** One trade per transaction that swapped, in chain order, valued in USD at its block. */
+  /** One trade per chain of swaps (see groupSwapChains), in chain order, valued in USD at its block. */
   trades: Trade[];
   /** The last Sync of each pair in each block. */
   reserves: PairReserves[];
@@ -73,22 +74,24 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
       routerWrapped,
       routerUnwrapped,
     };
-    const base = buildTrade({
-      network: ctx.network,
-      swaps,
-      tx,
-      wrappedNative: ctx.wrappedNative,
-      routers: ctx.routers,
-    });
-    const value = valueTradeUsd({
-      index: ctx.pools,
-      params: ctx.pricing,
-      tokenIn: base.tokenIn === NATIVE ? ctx.wrappedNative : base.tokenIn,
-      amountIn: base.amountIn,
-      tokenOut: base.tokenOut === NATIVE ? ctx.wrappedNative : base.tokenOut,
-      amountOut: base.amountOut,
-    });
-    trades.push({ ...base, volumeUsd: value.volumeUsd, tracked: value.tracked });
+    for (const chain of groupSwapChains(swaps)) {
+      const base = buildTrade({
+        network: ctx.network,
+        swaps: chain,
+        tx,
+        wrappedNative: ctx.wrappedNative,
+        routers: ctx.routers,
+      });
+      const value = valueTradeUsd({
+        index: ctx.pools,
+        params: ctx.pricing,
+        tokenIn: base.tokenIn === NATIVE ? ctx.wrappedNative : base.tokenIn,
+        amountIn: base.amountIn,
+        tokenOut: base.tokenOut === NATIVE ? ctx.wrappedNative : base.tokenOut,
+        amountOut: base.amountOut,
+      });
+      trades.push({ ...base, volumeUsd: value.volumeUsd, tracked: value.tracked });
+    }
   };
 
   let txHash: Hash | undefined;

@@ -1,3 +1,4 @@
+import { countEvent } from "../domain/countEvent.js";
 import type { Address } from "../domain/types.js";
 import { type FindBestRouteArgs, findBestRoute } from "./findBestRoute.js";
 import type { PoolIndex, Route } from "./types.js";
@@ -6,6 +7,8 @@ import type { PoolIndex, Route } from "./types.js";
 export interface RouteCache {
   findBestRoute(args: FindBestRouteArgs): Route | undefined;
 }
+
+const ROUTE_CACHE = { cache: "route" };
 
 interface Entry {
   version: number;
@@ -36,7 +39,11 @@ export function createRouteCache(maxEntries = 10_000): RouteCache {
       const key = `${args.sell}|${args.buy}|${args.amountIn}|${args.maxHops ?? 3}`;
       const version = args.index.version;
       const hit = entries.get(key);
-      if (hit !== undefined && hit.version === version) return hit.route;
+      if (hit !== undefined && hit.version === version) {
+        countEvent("cache_hits", ROUTE_CACHE);
+        return hit.route;
+      }
+      countEvent("cache_misses", ROUTE_CACHE);
       const route = findBestRoute(args);
       if (entries.size >= maxEntries) entries.clear();
       entries.set(key, { version, route });

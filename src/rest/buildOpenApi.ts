@@ -211,9 +211,10 @@ export function buildOpenApi(options: { version?: string } = {}): OpenApiDocumen
           tags: ["Market data"],
           summary: "Swap transactions of the last 24 hours",
           description:
-            "Every transaction that swapped on the indexed pools in the last 24 hours, ascending by block then " +
-            "position in the block. A multi-hop transaction is one element (what went in first, what came out " +
-            "last); the native coin appears when the router wrapped or unwrapped it. The array is streamed " +
+            "Every trade on the indexed pools in the last 24 hours, ascending by block then position in the " +
+            "block. A multi-hop transaction is one element (what went in first, what came out last); a " +
+            "transaction with several independent swaps (an aggregator) is one element per swap, side by side " +
+            "with the same tx_hash. The native coin appears when the router wrapped or unwrapped it. The array is streamed " +
             "(chunked, no Content-Length) and pinned to the block in `X-Indexed-Block`. With `limit`, an " +
             "answer that has more after it carries `X-Next-Cursor` and `Link`; pass the cursor back to continue.",
           parameters: queryParameters(SWAPS_QUERY_SCHEMA),

@@ -12,6 +12,7 @@ import fastifyRateLimit from "@fastify/rate-limit";
 import Fastify from "fastify";
 import type { GraphQLSchema } from "graphql";
 import { type Logger, pino } from "pino";
+import { countEvent } from "../domain/countEvent.js";
 import type { MarketReader } from "../domain/market.js";
 import { MethodNotAllowedError, RateLimitedError, SwapgraphError } from "../errors.js";
 import { buildSchema } from "../graphql/buildSchema.js";
@@ -59,6 +60,7 @@ export interface HttpServerOptions {
 }
 
 const GRAPHQL_PATH = "/graphql";
+const GRAPHQL_ANSWER = { cache: "graphql_answer" };
 const GRAPHQL_ALLOWED = "GET, POST, OPTIONS";
 // Every method Fastify routes that a read-only path does not take: they get a 405 with Allow
 // (Fastify itself would answer 404, as if the path did not exist).
@@ -283,6 +285,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
             }\n${edge.marketState()}`;
       const kept = key === undefined ? undefined : edge?.answers.get(key);
       if (kept !== undefined) {
+        countEvent("cache_hits", GRAPHQL_ANSWER);
         for (const [name, value] of kept.headers) reply.header(name, value);
         return reply.code(kept.status).send(kept.body);
       }
@@ -300,6 +303,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
       }
       if (cacheable && key !== undefined && response.status === 200 && response.body !== null) {
         const body = Buffer.from(await response.arrayBuffer());
+        // A miss is an answer that could have been kept: one that now is.
+        countEvent("cache_misses", GRAPHQL_ANSWER);
         edge?.answers.set(key, { status: response.status, headers, body });
         return reply.send(body);
       }

@@ -1,21 +1,54 @@
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { EVENT_COUNTERS, type EventCounter, readEventCounts } from "../domain/countEvent.js";
 import type { MarketReader } from "../domain/market.js";
 import type { NetworkName } from "../domain/types.js";
 
-/** Prometheus metrics of the process: indexing state per network (read at scrape) and HTTP timings. */
+/**
+ * Prometheus metrics of the process: Node's standard process metrics, indexing state per network
+ * (read at scrape), event counters (trades, reorgs, RPC calls and errors, cache lookups) and HTTP
+ * answers and timings.
+ */
 export interface Metrics {
   registry: Registry;
   /**
-   * Records one answered request; `route` must come from a fixed set (bounded label values);
-   * "aborted" is a streamed answer that was cut off (client gone, or an error after the first byte).
+   * Records one answered request (swapgraph_http_responses_total and the duration histogram);
+   * `route` must come from a fixed set (bounded label values); "aborted" is a streamed answer
+   * that was cut off (client gone, or an error after the first byte).
    */
   observe(route: string, status: number | "aborted", seconds: number): void;
 }
 
+const EVENT_HELP: Record<EventCounter, string> = {
+  trades_indexed: "Trades committed by this process's indexer.",
+  reorgs:
+    "Reorgs this process's indexer detected (each rolls back, or halts when deeper than finalityDepth).",
+  rpc_requests: "JSON-RPC calls sent, by method: every attempt at every URL, each call of a batch counted.",
+  rpc_errors: "JSON-RPC calls that failed, by method and kind (timeout, transient, range, revert, fatal).",
+  cache_hits:
+    "Lookups answered by a cache (route: best routes; graphql_response: yoga's answer cache; graphql_answer: GraphQL answer bytes at the edge; rest_answer: REST answer bytes).",
+  cache_misses: "Lookups a cache could not answer.",
+};
+
 /** Creates the registry served on /metrics. */
 export function createMetrics(reader: MarketReader): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "swapgraph_" });
+  // Standard names (process_cpu_seconds_total, nodejs_heap_size_used_bytes...): stock Node
+  // dashboards work as they are; the job/instance labels tell processes apart.
+  collectDefaultMetrics({ register: registry });
+
+  // The counts live in the process (countEvent); a scrape copies them.
+  for (const name of Object.keys(EVENT_COUNTERS) as EventCounter[]) {
+    new Counter({
+      name: `swapgraph_${name}_total`,
+      help: EVENT_HELP[name],
+      labelNames: [...EVENT_COUNTERS[name]],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const { labels, value } of readEventCounts(name)) this.inc(labels, value);
+      },
+    });
+  }
 
   // Read at scrape time. A failed read (the store is down) leaves that series out of this scrape
   // rather than failing the whole scrape: the other metrics are what tells an operator why.
@@ -91,10 +124,19 @@ export function createMetrics(reader: MarketReader): Metrics {
     registers: [registry],
   });
 
+  const responses = new Counter({
+    name: "swapgraph_http_responses_total",
+    help: "HTTP answers, by route and status.",
+    labelNames: ["route", "status"],
+    registers: [registry],
+  });
+
   return {
     registry,
     observe(route, status, seconds) {
-      requests.observe({ route, status: String(status) }, seconds);
+      const labels = { route, status: String(status) };
+      requests.observe(labels, seconds);
+      responses.inc(labels);
     },
   };
 }

@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { DocumentNode } from "graphql";
 import type { Logger } from "pino";
+import { countEvent } from "../domain/countEvent.js";
 import { createLruCache } from "../domain/createLruCache.js";
 import type { NetworkName } from "../domain/types.js";
 import type { GraphqlExecutor, GraphqlSession } from "../graphql/createGraphqlExecutor.js";
@@ -40,6 +41,8 @@ export interface RestHandlersOptions {
   /** Where a list that fails after its first byte is reported. */
   logger?: Logger;
 }
+
+const REST_ANSWER = { cache: "rest_answer" };
 
 // Only when a network's status is missing (it is then refused anyway).
 const DEFAULT_POLL_MS = 1_000;
@@ -255,6 +258,7 @@ export function createRestHandlers(options: RestHandlersOptions): RestRoute[] {
     if (answers !== undefined && block !== null) {
       const kept = answers.get(key);
       if (kept !== undefined && kept.block === block && kept.expiresAt > context.nowMs) {
+        countEvent("cache_hits", REST_ANSWER);
         return sendCachedJson(request, reply, kept, {
           headers: freshnessHeaders(networkStatus),
           cacheControl: cacheControl(pollIntervalMs),
@@ -266,6 +270,7 @@ export function createRestHandlers(options: RestHandlersOptions): RestRoute[] {
     const madeAt = rendered.networkStatus?.indexedBlock ?? null;
     const answer = buildCachedJson(rendered.value, `${network}-${madeAt ?? "none"}`);
     if (answers !== undefined && block !== null && madeAt !== null) {
+      countEvent("cache_misses", REST_ANSWER);
       answers.set(key, { ...answer, block: madeAt, expiresAt: context.nowMs + pollIntervalMs });
     }
     return sendCachedJson(request, reply, answer, {
@@ -340,6 +345,7 @@ export function createRestHandlers(options: RestHandlersOptions): RestRoute[] {
     const shared =
       shareKey === undefined || networkStatus?.serving !== true ? undefined : answers?.get(shareKey);
     if (shared !== undefined) {
+      countEvent("cache_hits", REST_ANSWER);
       return sendCachedJson(request, reply, shared, {
         headers: freshnessHeaders(networkStatus),
         cacheControl: "no-cache",

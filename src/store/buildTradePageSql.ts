@@ -25,7 +25,7 @@ export interface TradeWindow {
 
 /** The columns every page returns (a StoredTrade row). */
 export const TRADE_COLUMNS =
-  "seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in, token_out, amount_out, volume_usd, tracked, pools";
+  "seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in, token_out, amount_out, volume_usd, tracked, pools, log_index";
 
 /** Throws BadRequestError for a limit outside 1..10,000 or a malformed position. */
 export function assertTradePageQuery(query: TradePageQuery): void {
@@ -38,6 +38,11 @@ export function assertTradePageQuery(query: TradePageQuery): void {
   if (after !== undefined && (!Number.isInteger(after.txIndex) || after.txIndex < 0)) {
     throw new BadRequestError("Invalid trade page position.", {
       details: `got txIndex ${after.txIndex}, expected a non-negative integer`,
+    });
+  }
+  if (after !== undefined && (!Number.isInteger(after.logIndex) || after.logIndex < 0)) {
+    throw new BadRequestError("Invalid trade page position.", {
+      details: `got logIndex ${after.logIndex}, expected a non-negative integer`,
     });
   }
 }
@@ -87,9 +92,9 @@ export function decodeTradeWindow(
 
 /**
  * One keyset page over an index: the scan starts right after max(after, start of the window) on
- * (block_number, tx_index) and stops at the window's last block (or maxBlock), so a page reads
+ * (block_number, tx_index, log_index) and stops at the window's last block (or maxBlock), so a page reads
  * about `limit` index entries whatever the window's size. Unfiltered pages use the
- * (network, block_number, tx_index) index, sender pages the sender index, token pages merge the
+ * (network, block_number, tx_index, log_index) index, sender pages the sender index, token pages merge the
  * token_in and token_out indexes. undefined: the page is empty without asking.
  */
 export function buildTradePageSql(
@@ -102,7 +107,7 @@ export function buildTradePageSql(
   const start: TradePosition =
     query.after !== undefined && query.after.blockNumber >= window.firstBlock
       ? query.after
-      : { blockNumber: window.firstBlock, txIndex: -1 };
+      : { blockNumber: window.firstBlock, txIndex: -1, logIndex: -1 };
   let end = window.lastBlock;
   if (query.maxBlock !== undefined && (end === undefined || query.maxBlock < end)) end = query.maxBlock;
   if (end !== undefined && start.blockNumber > end) return undefined;
@@ -112,11 +117,12 @@ export function buildTradePageSql(
   // block range already holds exactly the window when timestamps never decrease along the chain.
   const branch = (filter: () => string): string =>
     `SELECT ${TRADE_COLUMNS} FROM trades WHERE network = ${p(network, "text")} ${filter()}
-       AND (block_number, tx_index) > (${p(start.blockNumber, "int8")}, ${p(start.txIndex, "int4")})
+       AND (block_number, tx_index, log_index) >
+         (${p(start.blockNumber, "int8")}, ${p(start.txIndex, "int4")}, ${p(start.logIndex, "int4")})
        ${end === undefined ? "" : `AND block_number <= ${p(end, "int8")}`}
        AND +timestamp >= ${p(query.fromTimestamp, "int8")}
        ${query.toTimestamp === undefined ? "" : `AND +timestamp < ${p(query.toTimestamp, "int8")}`}
-       ORDER BY block_number, tx_index LIMIT ${p(query.limit, "int4")}`;
+       ORDER BY block_number, tx_index, log_index LIMIT ${p(query.limit, "int4")}`;
 
   const { token, sender } = query;
   let text: string;
@@ -134,7 +140,7 @@ export function buildTradePageSql(
     const sold = branch(() => `AND token_in = ${p(token, "text")}`);
     const bought = branch(() => `AND token_out = ${p(token, "text")} AND token_in <> ${p(token, "text")}`);
     text = `SELECT * FROM (${sold}) AS sold UNION ALL SELECT * FROM (${bought}) AS bought
-      ORDER BY block_number, tx_index LIMIT ${p(query.limit, "int4")}`;
+      ORDER BY block_number, tx_index, log_index LIMIT ${p(query.limit, "int4")}`;
   } else {
     text = branch(() => "");
   }

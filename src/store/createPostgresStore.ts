@@ -288,13 +288,15 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
         if (trades.length > 0) {
           const hashes = textArray(trades.map((t) => t.txHash));
           // Delete then insert: a replaced trade gets a new seq, so replicas tailing by seq see it again.
+          // A re-committed transaction replaces all its trades (they may split differently).
           // The deleted rows come back so their old contribution leaves the day aggregates.
           const removed = await tx<ContributionRow[]>`DELETE FROM trades WHERE network = ${network}
             AND tx_hash = ANY(${hashes}::text[]) RETURNING timestamp, sender, volume_usd, tracked`;
-          await tx`INSERT INTO trades (network, tx_hash, block_number, timestamp, tx_index, sender, token_in,
-              amount_in, token_out, amount_out, volume_usd, tracked, pools)
+          await tx`INSERT INTO trades (network, tx_hash, log_index, block_number, timestamp, tx_index, sender,
+              token_in, amount_in, token_out, amount_out, volume_usd, tracked, pools)
             SELECT ${network}::text, * FROM unnest(
               ${hashes}::text[],
+              ${plainArray(trades.map((t) => t.logIndex))}::int4[],
               ${plainArray(trades.map((t) => t.blockNumber))}::int8[],
               ${plainArray(trades.map((t) => t.timestamp))}::int8[],
               ${plainArray(trades.map((t) => t.txIndex))}::int4[],
@@ -392,9 +394,9 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       const rows = await sql<
         TradeRow[]
       >`SELECT seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in,
-        token_out, amount_out, volume_usd, tracked, pools FROM trades
+        token_out, amount_out, volume_usd, tracked, pools, log_index FROM trades
         WHERE network = ${network} AND timestamp >= ${sinceTimestamp}::int8
-        ORDER BY block_number, tx_index, seq`;
+        ORDER BY block_number, tx_index, log_index, seq`;
       return rows.map(decodeTrade);
     },
 

@@ -67,11 +67,26 @@ function prepareStatements(db: Database.Database) {
       `DELETE FROM trades WHERE network = ? AND tx_hash = ? ${CONTRIBUTION}`,
     ),
     insertTrade: db.prepare<
-      [string, string, bigint, number, number, string, string, string, string, string, string, number, string]
+      [
+        string,
+        string,
+        number,
+        bigint,
+        number,
+        number,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        number,
+        string,
+      ]
     >(
-      `INSERT INTO trades (network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in,
+      `INSERT INTO trades (network, tx_hash, log_index, block_number, timestamp, tx_index, sender, token_in, amount_in,
          token_out, amount_out, volume_usd, tracked, pools)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     upsertBlock: db.prepare<[string, bigint, string, string, number]>(
       `INSERT INTO blocks (network, number, hash, parent_hash, timestamp) VALUES (?, ?, ?, ?, ?)
@@ -151,7 +166,7 @@ function prepareStatements(db: Database.Database) {
     ),
     listTrades: db.prepare<[string, number], TradeRow>(
       `SELECT ${TRADE_COLUMNS} FROM trades WHERE network = ? AND timestamp >= ?
-       ORDER BY block_number, tx_index, seq`,
+       ORDER BY block_number, tx_index, log_index, seq`,
     ),
     listPairs: db.prepare<[string], PairRow>(
       "SELECT address, dex, factory, token0, token1, fee_bps FROM pairs WHERE network = ? ORDER BY address",
@@ -254,17 +269,18 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 
   const commitTx = db.transaction((network: NetworkName, batch: RangeBatch) => {
     const s = stmts();
-    // Delete every replaced trade before inserting any, so a transaction listed twice in one batch
-    // fails on the unique key (as on PostgreSQL) instead of silently replacing itself.
+    // A re-committed transaction replaces all its trades (they may split differently). Every one is
+    // deleted before any is inserted, so a trade listed twice in one batch fails on the unique key
+    // (as on PostgreSQL) instead of silently replacing itself.
     const removed: TradeContribution[] = [];
-    for (const trade of batch.trades) {
-      const old = s.deleteTrade.get(network, trade.txHash);
-      if (old !== undefined) removed.push(decodeContribution(old));
+    for (const txHash of new Set(batch.trades.map((t) => t.txHash))) {
+      for (const old of s.deleteTrade.all(network, txHash)) removed.push(decodeContribution(old));
     }
     for (const t of batch.trades) {
       s.insertTrade.run(
         network,
         t.txHash,
+        t.logIndex,
         t.blockNumber,
         t.timestamp,
         t.txIndex,

@@ -256,6 +256,63 @@ INSERT INTO day_aggregates (network, day, volume_usd, trade_count, untracked_cou
     USING (network, day);
 `;
 
+// Version 3: a transaction can hold several trades (an aggregator's independent swaps), so a trade
+// is identified by (network, tx_hash, log_index), log_index being its first Swap log's position in
+// the block. Rows from before have one trade per transaction and get log_index 0. The keyset
+// indexes end in log_index so that pages stay unique when a page ends inside a transaction.
+// SQLite cannot drop a table constraint: the table is rebuilt, seq values and the AUTOINCREMENT
+// high-water mark kept (replicas tail by seq and must never see one reused).
+
+const SQLITE_3 = `
+CREATE TABLE trades_v3 (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  network TEXT NOT NULL,
+  tx_hash TEXT NOT NULL,
+  block_number INTEGER NOT NULL,
+  timestamp INTEGER NOT NULL,
+  tx_index INTEGER NOT NULL,
+  sender TEXT NOT NULL,
+  token_in TEXT NOT NULL,
+  amount_in TEXT NOT NULL,
+  token_out TEXT NOT NULL,
+  amount_out TEXT NOT NULL,
+  volume_usd TEXT NOT NULL,
+  tracked INTEGER NOT NULL,
+  pools TEXT NOT NULL,
+  log_index INTEGER NOT NULL,
+  UNIQUE (network, tx_hash, log_index)
+) STRICT;
+INSERT INTO trades_v3 (seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in,
+    token_out, amount_out, volume_usd, tracked, pools, log_index)
+  SELECT seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in,
+    token_out, amount_out, volume_usd, tracked, pools, 0 FROM trades;
+DELETE FROM sqlite_sequence WHERE name = 'trades_v3';
+INSERT INTO sqlite_sequence (name, seq) SELECT 'trades_v3', seq FROM sqlite_sequence WHERE name = 'trades';
+DROP TABLE trades;
+ALTER TABLE trades_v3 RENAME TO trades;
+CREATE INDEX trades_network_timestamp ON trades (network, timestamp);
+CREATE INDEX trades_network_block ON trades (network, block_number, tx_index, log_index);
+CREATE INDEX trades_network_seq ON trades (network, seq);
+CREATE INDEX trades_network_sender ON trades (network, sender, block_number, tx_index, log_index);
+CREATE INDEX trades_network_token_in ON trades (network, token_in, block_number, tx_index, log_index);
+CREATE INDEX trades_network_token_out ON trades (network, token_out, block_number, tx_index, log_index);
+`;
+
+const POSTGRES_3 = `
+ALTER TABLE trades ADD COLUMN log_index int4 NOT NULL DEFAULT 0;
+ALTER TABLE trades ALTER COLUMN log_index DROP DEFAULT;
+ALTER TABLE trades DROP CONSTRAINT trades_pkey;
+ALTER TABLE trades ADD PRIMARY KEY (network, tx_hash, log_index);
+DROP INDEX trades_network_block;
+DROP INDEX trades_network_sender;
+DROP INDEX trades_network_token_in;
+DROP INDEX trades_network_token_out;
+CREATE INDEX trades_network_block ON trades (network, block_number, tx_index, log_index);
+CREATE INDEX trades_network_sender ON trades (network, sender, block_number, tx_index, log_index);
+CREATE INDEX trades_network_token_in ON trades (network, token_in, block_number, tx_index, log_index);
+CREATE INDEX trades_network_token_out ON trades (network, token_out, block_number, tx_index, log_index);
+`;
+
 /** The ordered schema history of both backends. Append only: never edit an applied migration. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial", sqlite: SQLITE_1, postgres: POSTGRES_1 },
@@ -265,5 +322,11 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: SQLITE_2,
     postgres: POSTGRES_2,
     sqliteAfter: backfillSqliteDayVolumes,
+  },
+  {
+    version: 3,
+    name: "several trades per transaction: trades keyed by log index",
+    sqlite: SQLITE_3,
+    postgres: POSTGRES_3,
   },
 ];

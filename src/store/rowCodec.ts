@@ -66,6 +66,7 @@ export interface TradeRow {
   /** boolean in PostgreSQL, 0/1 in SQLite. */
   tracked: boolean | Int;
   pools: string;
+  log_index: Int;
 }
 
 export interface BlockRow {
@@ -113,6 +114,7 @@ export function decodeTrade(row: TradeRow): StoredTrade {
     blockNumber: BigInt(row.block_number),
     timestamp: Number(row.timestamp),
     txIndex: Number(row.tx_index),
+    logIndex: Number(row.log_index),
     sender: row.sender as Address,
     tokenIn: row.token_in as TokenRef,
     amountIn: BigInt(row.amount_in),

@@ -22,7 +22,7 @@ export interface RangeBatch {
   pairs: Pair[];
   /** Reserves after the last Sync of each pair in each block of the range. */
   reserves: PairReserves[];
-  /** Trades of the range. A re-commit of the same transaction replaces it (idempotent). */
+  /** Trades of the range. A re-commit of a transaction replaces all its trades (idempotent). */
   trades: Trade[];
 }
 
@@ -91,9 +91,9 @@ export interface Store {
 
   /** Stored blocks at or above `fromBlock`, ascending by number. */
   listBlocks(network: NetworkName, fromBlock?: bigint): Promise<BlockRef[]>;
-  /** Trades with timestamp >= sinceTimestamp, ascending by (blockNumber, txIndex). Tests and tools only: unbounded. */
+  /** Trades with timestamp >= sinceTimestamp, ascending by (blockNumber, txIndex, logIndex). Tests and tools only: unbounded. */
   listTrades(network: NetworkName, sinceTimestamp: number): Promise<StoredTrade[]>;
-  /** One page of trades ascending by (blockNumber, txIndex), read over an index (what the API lists). */
+  /** One page of trades ascending by (blockNumber, txIndex, logIndex), read over an index (what the API lists). */
   listTradePage(network: NetworkName, query: TradePageQuery): Promise<Trade[]>;
   /** Trades with timestamp >= sinceTimestamp (an index count, for metrics). */
   countTrades(network: NetworkName, sinceTimestamp: number): Promise<number>;

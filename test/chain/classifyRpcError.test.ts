@@ -45,6 +45,20 @@ describe("classifyRpcError", () => {
   });
 });
 
+describe("classifyRpcError of execution failures", () => {
+  test.each([
+    [-32603, "EVM error OutOfGas"],
+    [-32603, "EVM error InvalidFEOpcode"],
+    [-32000, "out of gas"],
+    [-32000, "invalid opcode: INVALID"],
+    [-32000, "execution aborted (timeout = 5s)"],
+    [-32015, "VM execution error: OutOfGas"],
+  ])("behavior: %i %j is the contract's answer, not a transient failure", (code, message) => {
+    // Retrying it burns the same gas again, and blaming the URL fails the indexer over for nothing.
+    expect(classifyRpcError(providerError(code, message), "eth_call")).toBe("revert");
+  });
+});
+
 describe("suggestedRange", () => {
   test("behavior: reads the range a provider suggests", () => {
     const infura = "query returned more than 10000 results. Try with this block range [0x10, 0x2F].";

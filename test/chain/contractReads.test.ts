@@ -195,8 +195,8 @@ describe("readTokenMetadata", () => {
     await expect(readTokenMetadata(client, v2.factory)).rejects.toThrow(
       `${v2.factory} is not an ERC-20 token contract on eth.`,
     );
-    // A revert is an answer: it is not retried.
-    expect(proxy.seen.filter((r) => r.method === "eth_call").length).toBe(3);
+    // A revert is an answer: it is not retried, and name() and symbol() are not asked.
+    expect(proxy.seen.filter((r) => r.method === "eth_call").length).toBe(1);
   });
 
   test("error: RPC failure is an RpcError", async () => {

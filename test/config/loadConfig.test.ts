@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the configuration file's ${VAR} syntax is tested literally
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -80,5 +81,86 @@ describe("loadConfig", () => {
     expect(() => loadConfig({}, ["--config"])).toThrow(/--config needs a path/);
     expect(() => loadConfig({ SWAPGRAPH_ROLE: "worker" })).toThrow(/SWAPGRAPH_ROLE must be "all" or "api"/);
     expect(() => loadConfig({ SWAPGRAPH_ROLE: "api" })).toThrow(/needs a configuration file/);
+    expect(() => loadConfig({ PORT: "" })).toThrow(/PORT must be an integer/);
+    expect(() => loadConfig({ HOST: " " })).toThrow(/HOST must be an address/);
+    expect(() => loadConfig({ DATABASE_URL: "postgres://u:SECRET@[bad" })).toThrow(
+      /^DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL$/,
+    );
+  });
+
+  test("error: LOG_LEVEL is one of pino's levels, from the environment or the file", () => {
+    expect(() => loadConfig({ LOG_LEVEL: "verbose" })).toThrowErrorMatchingInlineSnapshot(
+      `[ConfigError: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"]`,
+    );
+    expect(loadConfig({ LOG_LEVEL: "debug" }).config.logLevel).toBe("debug");
+    const path = writeJson({ ...presetJson(), logLevel: "loud" });
+    expect(() => loadConfig({ SWAPGRAPH_CONFIG: path })).toThrow(/logLevel: Invalid enum value/);
+  });
+});
+
+function presetJson(): Record<string, unknown> & { networks: Record<string, unknown>[] } {
+  return JSON.parse(readFileSync(preset, "utf8")) as Record<string, unknown> & {
+    networks: Record<string, unknown>[];
+  };
+}
+
+describe("loadConfig: environment", () => {
+  test("behavior: SWAPGRAPH_RPC_<NETWORK> replaces that network's RPC URLs (comma-separated)", () => {
+    const { config } = loadConfig(
+      {
+        SWAPGRAPH_RPC_BSC: "https://a.example/v3/KEY1, https://b.example/KEY2",
+        SWAPGRAPH_RPC_POLYGON: "",
+      },
+      ["--config", preset],
+    );
+    expect(config.networks[0]!.rpcUrls).toEqual(["https://a.example/v3/KEY1", "https://b.example/KEY2"]);
+    // Empty means not set; other networks keep the file's URLs.
+    expect(config.networks[2]!.rpcUrls).toEqual(presetJson().networks[2]!.rpcUrls);
+  });
+
+  test("error: a bad SWAPGRAPH_RPC_* names the variable and never echoes its value", () => {
+    const run = (env: Record<string, string>) => () => loadConfig(env, ["--config", preset]);
+    expect(
+      run({ SWAPGRAPH_RPC_BSC: "https://ok.example/KEY,ftp://SECRET" }),
+    ).toThrowErrorMatchingInlineSnapshot(
+      `[ConfigError: SWAPGRAPH_RPC_BSC: URL 2 of 2 is not an http(s) URL]`,
+    );
+    expect(run({ SWAPGRAPH_RPC_BNB: "https://x.example" })).toThrowErrorMatchingInlineSnapshot(
+      `[ConfigError: SWAPGRAPH_RPC_BNB names no network: expected one of SWAPGRAPH_RPC_BSC, SWAPGRAPH_RPC_ETH, SWAPGRAPH_RPC_POLYGON]`,
+    );
+    const onlyBsc = writeJson({ ...presetJson(), networks: [presetJson().networks[0]] });
+    expect(() => loadConfig({ SWAPGRAPH_RPC_ETH: "https://x.example" }, ["--config", onlyBsc])).toThrow(
+      "SWAPGRAPH_RPC_ETH is set but the configuration names only bsc: add network eth to the file or unset SWAPGRAPH_RPC_ETH",
+    );
+    expect(() => loadConfig({ SWAPGRAPH_RPC_ETH: "https://x.example" })).toThrow(
+      /SWAPGRAPH_RPC_ETH is set but the configuration is the embedded demo/,
+    );
+  });
+
+  test("behavior: ${VAR} and ${VAR:-default} in the file are expanded from the environment", () => {
+    const json = presetJson();
+    json.networks[0]!.rpcUrls = [
+      "https://bsc.example/v3/${BSC_KEY}",
+      "${BSC_BACKUP:-https://backup.example}",
+    ];
+    json.networks[0]!.startBlock = "${START}";
+    json.networks[1]!.native = { ...(json.networks[1]!.native as object), name: "Ether $${literal}" };
+    const { config } = loadConfig({ BSC_KEY: "k1", START: "123" }, ["--config", writeJson(json)]);
+    expect(config.networks[0]!.rpcUrls).toEqual(["https://bsc.example/v3/k1", "https://backup.example"]);
+    expect(config.networks[0]!.startBlock).toBe(123n);
+    expect(config.networks[1]!.native.name).toBe("Ether ${literal}");
+  });
+
+  test("error: a variable the file refers to but the environment lacks names the field and the variable", () => {
+    const json = presetJson();
+    json.networks[1]!.rpcUrls = ["https://eth.example/${ETH_KEY}"];
+    const path = writeJson(json);
+    expect(() => loadConfig({}, ["--config", path])).toThrow(
+      `Invalid configuration in ${path}: networks.1.rpcUrls.0: the environment variable ETH_KEY is not set (the file refers to \${ETH_KEY})`,
+    );
+    json.networks[1]!.rpcUrls = ["https://eth.example/${ETH-KEY}"];
+    expect(() => loadConfig({}, ["--config", writeJson(json)])).toThrow(
+      /networks\.1\.rpcUrls\.0: "\$\{ETH-KEY\}" is not a variable reference/,
+    );
   });
 });

@@ -66,10 +66,13 @@ describe("startDevnet", () => {
     expect(config.chainId).toBe(56);
     expect(config.rpcUrls).toEqual([chain.rpcUrl]);
     expect(config.native).toMatchObject({ name: "BNB", symbol: "BNB", decimals: 18, wrapped: chain.wrapped });
+    // The third is the real-chain cases' DEX with PancakeSwap's 0.25% fee (its Uniswap fork is unconfigured).
     expect(config.dexes.map((d) => [d.name, d.feeBps])).toEqual([
       ["pancakeswap-v2", 30],
       ["biswap", 30],
+      ["pancake-fork", 25],
     ]);
+    expect(config.dexes.map((d) => d.factory)).not.toContain(chain.chainCases!.fork.factory);
     expect(config.minLiquidityUsd).toBe(10_000n * 10n ** 18n);
     expect(config.windowDays).toBe(7);
     const addresses = [
@@ -125,28 +128,41 @@ describe("startDevnet", () => {
     expect(read.find((t) => t.symbol === "DOGE")?.decimals).toBe(8);
   });
 
-  test("behavior: pool reserves imply the seeded prices and the thin pool is far off", async () => {
+  test("behavior: pool reserves imply the reference prices and the thin pool of an unlisted token is far off", async () => {
     const [pancake, biswap] = chain.dexes as [DevnetChainInfo["dexes"][0], DevnetChainInfo["dexes"][0]];
     const t = chain.tokens;
+    // The reference walk ends at the preset's prices; arbitrage keeps pools within 0.3% (the fee)
+    // of it, so one hop gives between the reference less two fees and the reference.
+    expect(chain.referencePricesUsd.WBNB).toBe(parseEther("600"));
     const bnbInUsdt = await quote(pancake.router, parseEther("1"), [t.WBNB as Address, t.USDT as Address]);
-    expect(Number(bnbInUsdt / 10n ** 15n) / 1000).toBeGreaterThan(570);
-    expect(Number(bnbInUsdt / 10n ** 15n) / 1000).toBeLessThan(630);
+    expect(Number(bnbInUsdt / 10n ** 15n) / 1000).toBeGreaterThan(596);
+    expect(Number(bnbInUsdt / 10n ** 15n) / 1000).toBeLessThan(600.1);
     const btcInUsdt = await quote(pancake.router, parseEther("0.01"), [t.BTCB as Address, t.USDT as Address]);
-    expect(Number(btcInUsdt / 10n ** 18n)).toBeGreaterThan(560);
-    expect(Number(btcInUsdt / 10n ** 18n)).toBeLessThan(630);
+    expect(Number(btcInUsdt / 10n ** 15n) / 1000).toBeGreaterThan(596);
+    expect(Number(btcInUsdt / 10n ** 15n) / 1000).toBeLessThan(600.1);
     const dogeInBnb = await quote(pancake.router, parseUnits("1000", 8), [
       t.DOGE as Address,
       t.WBNB as Address,
     ]);
-    expect(Number(dogeInBnb / 10n ** 15n) / 1000).toBeGreaterThan(0.22); // ~150 USD at ~600 USD/BNB
-    expect(Number(dogeInBnb / 10n ** 15n) / 1000).toBeLessThan(0.28);
-    // CAKE is ~2.5 USD; the thin biswap pool prices it around 250 USD.
-    const cakeThin = await quote(biswap.router, parseEther("0.001"), [t.CAKE as Address, t.USDT as Address]);
-    const cakeDeep = await quote(pancake.router, parseEther("0.001"), [t.CAKE as Address, t.USDT as Address]);
-    expect(cakeThin).toBeGreaterThan(cakeDeep * 30n);
+    expect(Number(dogeInBnb / 10n ** 12n) / 1e6).toBeGreaterThan(0.2485); // 150 USD at 600 USD/BNB
+    expect(Number(dogeInBnb / 10n ** 12n) / 1e6).toBeLessThan(0.25003);
+    // Both DEXes agree: no cross-DEX arbitrage is left.
+    const bnbOnBiswap = await quote(biswap.router, parseEther("1"), [t.WBNB as Address, t.USDT as Address]);
+    expect(Number(bnbOnBiswap) / Number(bnbInUsdt)).toBeGreaterThan(0.9938);
+    expect(Number(bnbOnBiswap) / Number(bnbInUsdt)).toBeLessThan(1.0063);
+    // MOON (unlisted) is ~0.002 USD in its WBNB pool; the thin biswap pool prices it around 0.2 USD.
+    const moon = chain.unlisted.MOON as Address;
+    const moonThin = await quote(biswap.router, parseEther("1"), [moon, t.USDT as Address]);
+    const moonDeep = await quote(pancake.router, parseEther("1"), [
+      moon,
+      t.WBNB as Address,
+      t.USDT as Address,
+    ]);
+    expect(moonThin).toBeGreaterThan(moonDeep * 30n);
     const thin = chain.pools.find((p) => p.thin);
     expect(thin?.address).toBe(chain.thinPool);
-    expect(thin?.symbols).toEqual(["CAKE", "USDT"]);
+    expect(thin?.symbols).toEqual(["MOON", "USDT"]);
+    expect(chain.pools.filter((p) => p.thin)).toHaveLength(1);
   });
 
   test("behavior: the history spans about 7 days ending now with 50+ distinct traders", async () => {
@@ -163,11 +179,18 @@ describe("startDevnet", () => {
     expect(Number(last.timestamp)).toBe(history.toTimestamp);
 
     const byTx = await historySwapsByTx(chain);
-    expect(byTx.size).toBe(300);
-    const txs = await Promise.all([...byTx.keys()].map((hash) => client.getTransaction({ hash })));
+    // Besides the traders' 300 trades: the arbitrageur's and the wash trader's, and the real-chain cases'.
+    const cases = new Set<string>(Object.values(chain.chainCases?.txs ?? {}).flat());
+    const own = [...byTx.keys()].filter((hash) => !cases.has(hash));
+    expect(own).toHaveLength(300 + history.arbitrageTrades + history.washTrades);
+    const all = await Promise.all(own.map((hash) => client.getTransaction({ hash })));
+    const by = (account: string) => all.filter((tx) => tx.from.toLowerCase() === account);
+    expect(by(chain.arbitrageur)).toHaveLength(history.arbitrageTrades);
+    expect(by(chain.washTrader)).toHaveLength(history.washTrades);
+    const txs = all.filter((tx) => chain.traders.includes(tx.from.toLowerCase() as Address));
+    expect(txs).toHaveLength(300);
     const senders = new Set(txs.map((tx) => tx.from.toLowerCase()));
     expect(senders.size).toBeGreaterThanOrEqual(50);
-    for (const sender of senders) expect(chain.traders).toContain(sender);
 
     // Volume differs from day to day.
     const perDay = new Map<number, number>();
@@ -197,7 +220,16 @@ describe("startDevnet", () => {
     const nativeIn = txs.filter((tx) => tx.value > 0n && tx.to !== null && routers.has(tx.to));
     const nativeOut = txs.filter((tx) => tx.input.startsWith(selector("swapExactTokensForETH")));
     expect(nativeIn.length).toBeGreaterThanOrEqual(5);
-    expect(nativeIn.every((tx) => tx.input.startsWith(selector("swapExactETHForTokens")))).toBe(true);
+    // Native coin in is swapExactETHForTokens, or its fee-on-transfer variant (the chain cases' tax token).
+    const feeOnTransferIn = toFunctionSelector(
+      "swapExactETHForTokensSupportingFeeOnTransferTokens(uint256,address[],address,uint256)",
+    );
+    expect(
+      nativeIn.every(
+        (tx) =>
+          tx.input.startsWith(selector("swapExactETHForTokens")) || tx.input.startsWith(feeOnTransferIn),
+      ),
+    ).toBe(true);
     expect(nativeOut.length).toBeGreaterThanOrEqual(5);
     for (const router of routers) expect(txs.some((tx) => tx.to === router)).toBe(true);
 

@@ -18,6 +18,7 @@ import { createHttpServer } from "../../src/rest/createHttpServer.js";
 import { createSqliteStore } from "../../src/store/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 import { sendSwap } from "../support/devnet.js";
+import { readTradesFromReceipts } from "../support/readTradesFromReceipts.js";
 import {
   assertSpecHeaders,
   assertSpecShapeDailyVolumes,
@@ -38,6 +39,14 @@ let store: Store;
 let indexing: Indexing;
 let server: Server;
 let base: string;
+
+/** An element of /api/swaps_24h, the fields compared here. */
+interface SwapItem {
+  tx_hash: string;
+  block_number: string;
+  sell_token: { address: string; amount: string };
+  buy_token: { address: string; amount: string };
+}
 
 function chainOf(network: NetworkName): DevnetChainInfo {
   return devnet.chains.find((c) => c.network === network)!;
@@ -195,6 +204,8 @@ describe("GET /api/quote on the demo chains", () => {
     ["an unlisted token by address", "bsc", (c) => [c.unlisted.MOON!, "USDT"]],
     ["6-decimal stablecoin on eth", "eth", () => ["ETH", "USDC"]],
     ["8-decimal WBTC on eth", "eth", () => ["WBTC", "USDT"]],
+    // Its only pool is on the 0.25% DEX: the route's output is that router's getAmountsOut.
+    ["a token pooled only on the 0.25% DEX", "bsc", (c) => [c.chainCases!.fee25Only!, "BNB"]],
   ];
 
   test.each(cases)(
@@ -269,7 +280,7 @@ describe("GET /api/swaps_24h and /api/trade_volume_usd_7d on the demo chains", (
       all.push(...page);
       const last = page.at(-1);
       if (page.length < 10_000 || last === undefined) return all;
-      after = { blockNumber: last.blockNumber, txIndex: last.txIndex };
+      after = { blockNumber: last.blockNumber, txIndex: last.txIndex, logIndex: last.logIndex };
     }
   }
 
@@ -281,32 +292,66 @@ describe("GET /api/swaps_24h and /api/trade_volume_usd_7d on the demo chains", (
       expect(status).toBe(200);
       assertSpecHeaders(response);
       assertSpecShapeSwaps(body);
-      const list = body as {
-        tx_hash: string;
-        block_number: string;
-        sell_token: { address: string; amount: string };
-      }[];
+      const list = body as SwapItem[];
       const wide = await trades(network, before - 86_400 - 2, after + 1);
       const narrow = await trades(network, after - 86_400 + 1, before);
       expect(list.length).toBeGreaterThanOrEqual(narrow.length);
       expect(list.length).toBeLessThanOrEqual(wide.length);
       expect(list.length).toBeGreaterThan(10);
-      const byHash = new Map(wide.map((t) => [t.txHash, t]));
-      for (const item of list) {
-        const trade = byHash.get(item.tx_hash as `0x${string}`)!;
+      // A transaction can hold several trades (an aggregator): they come in order, one element each.
+      const byHash = new Map<string, Trade[]>();
+      for (const t of wide) byHash.set(t.txHash, [...(byHash.get(t.txHash) ?? []), t]);
+      const matched = list.map((item) => byHash.get(item.tx_hash)?.shift());
+      for (const [i, item] of list.entries()) {
+        const trade = matched[i]!;
         expect(trade).toBeDefined();
         expect(item.block_number).toBe(trade.blockNumber.toString());
         expect(item.sell_token.address).toBe(trade.tokenIn);
         expect(item.sell_token.amount).toBe(trade.amountIn.toString());
       }
-      const keys = list.map((item) => [
-        BigInt(item.block_number),
-        byHash.get(item.tx_hash as `0x${string}`)!.txIndex,
-      ]);
+      const keys = matched.map((t) => [t!.blockNumber, t!.txIndex, t!.logIndex] as const);
       const sorted = [...keys].sort((a, b) =>
-        a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : Number(a[1]) - Number(b[1]),
+        a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1] || a[2] - b[2],
       );
       expect(keys).toEqual(sorted);
+    }
+  });
+
+  test("behavior: swaps_24h equals an independent reading of the receipts, one element per trade", async () => {
+    for (const network of ["bsc", "eth"] as const) {
+      const before = Math.floor(Date.now() / 1000);
+      const { status, body } = await get(`/api/swaps_24h?network=${network}`);
+      const after = Math.floor(Date.now() / 1000);
+      expect(status).toBe(200);
+      const list = (body as SwapItem[]).map(({ tx_hash, block_number, sell_token, buy_token }) => ({
+        tx_hash,
+        block_number,
+        sell: [sell_token.address, sell_token.amount],
+        buy: [buy_token.address, buy_token.amount],
+      }));
+      const read = async (from: number) =>
+        (await readTradesFromReceipts(configOf(network), from)).map((t) => ({
+          tx_hash: t.txHash as string,
+          block_number: t.blockNumber.toString(),
+          sell: [t.tokenIn as string, t.amountIn.toString()],
+          buy: [t.tokenOut as string, t.amountOut.toString()],
+        }));
+      const wide = await read(before - 86_400 - 2);
+      const narrow = await read(after - 86_400 + 1);
+      // The window's start moved between the readings: the answer lies between the two.
+      const start = wide.findIndex((t) => t.tx_hash === list[0]!.tx_hash);
+      expect(start).toBeGreaterThanOrEqual(0);
+      expect(list).toEqual(wide.slice(start, start + list.length));
+      expect(list.length).toBeGreaterThanOrEqual(narrow.length);
+      expect(start + list.length).toBe(wide.length);
+      // The real-chain cases are in it: aggregator transactions list several trades, the fork none.
+      const cases = chainOf(network).chainCases!;
+      const counts = new Map<string, number>();
+      for (const item of list) counts.set(item.tx_hash, (counts.get(item.tx_hash) ?? 0) + 1);
+      const aggregated = cases.txs.aggregator.filter((hash) => counts.has(hash));
+      expect(aggregated.length).toBeGreaterThan(0);
+      for (const hash of aggregated) expect(counts.get(hash)).toBe(4);
+      expect(list.filter((item) => cases.txs.fork.includes(item.tx_hash as `0x${string}`))).toEqual([]);
     }
   });
 

@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { readEventCounts } from "../../src/domain/countEvent.js";
 import { buildSchema } from "../../src/graphql/buildSchema.js";
 import { createGraphqlServer, type GraphqlServer } from "../../src/graphql/createGraphqlServer.js";
 import { formatDecimal } from "../../src/graphql/formatDecimal.js";
@@ -49,6 +50,9 @@ async function post(query: string, variables: Record<string, unknown> = {}) {
 
 describe("GraphQL answers kept at the edge", () => {
   test("behavior: a repeated quote is answered from kept bytes, without yoga, the same answer", async () => {
+    const counted = (name: "cache_hits" | "cache_misses") =>
+      readEventCounts(name).find((c) => c.labels.cache === "graphql_answer")?.value ?? 0;
+    const [hits, misses] = [counted("cache_hits"), counted("cache_misses")];
     const first = await post(QUOTE, { sell: "WBNB" });
     expect(first.status).toBe(200);
     expect(throughYoga()).toBe(1);
@@ -56,6 +60,7 @@ describe("GraphQL answers kept at the edge", () => {
     expect(second).toEqual(first);
     expect(throughYoga()).toBe(1);
     expect(graphql.edgeCache?.answers.size).toBe(1);
+    expect([counted("cache_hits") - hits, counted("cache_misses") - misses]).toEqual([1, 1]);
     // Other variables are another answer.
     await post(QUOTE, { sell: "CAKE" });
     expect(throughYoga()).toBe(2);

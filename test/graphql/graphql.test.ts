@@ -366,7 +366,11 @@ describe("swaps", () => {
         network: "bsc",
         fromTimestamp: lastOfPage.timestamp,
         limit: 3,
-        after: { blockNumber: lastOfPage.blockNumber, txIndex: lastOfPage.txIndex },
+        after: {
+          blockNumber: lastOfPage.blockNumber,
+          txIndex: lastOfPage.txIndex,
+          logIndex: lastOfPage.logIndex,
+        },
         maxBlock: 39_999_999n,
       },
     ]);

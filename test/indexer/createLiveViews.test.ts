@@ -43,6 +43,7 @@ function trade(n: number, timestamp: number, sender: number, usd: bigint): Trade
     blockNumber: BigInt(n),
     timestamp,
     txIndex: 0,
+    logIndex: 0,
     sender: a(sender),
     tokenIn: "",
     amountIn: 1n,

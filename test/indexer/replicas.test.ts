@@ -43,7 +43,7 @@ async function hashesOf(indexing: Indexing): Promise<Set<string>> {
   const upTo = indexing.views.poolsBlock(config.name);
   const hashes = new Set<string>();
   if (upTo === undefined) return hashes;
-  let after: { blockNumber: bigint; txIndex: number } | undefined;
+  let after: { blockNumber: bigint; txIndex: number; logIndex: number } | undefined;
   for (;;) {
     const page = await indexing.views.listTrades(config.name, {
       fromTimestamp: 0,
@@ -54,7 +54,7 @@ async function hashesOf(indexing: Indexing): Promise<Set<string>> {
     for (const trade of page) hashes.add(trade.txHash);
     const last = page.at(-1);
     if (last === undefined || page.length < 500) return hashes;
-    after = { blockNumber: last.blockNumber, txIndex: last.txIndex };
+    after = { blockNumber: last.blockNumber, txIndex: last.txIndex, logIndex: last.logIndex };
   }
 }
 

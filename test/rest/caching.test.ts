@@ -189,6 +189,7 @@ describe("GET /api/trade_volume_usd_7d", () => {
       txHash: nextTxHash(),
       blockNumber: block,
       txIndex: 0,
+      logIndex: 0,
       timestamp: Math.floor(Date.now() / 1000),
       sender: TRADERS.carol,
       tokenIn: BSC.USDT,

@@ -168,6 +168,7 @@ function makeTrade(i: number, blockNumber: bigint, overrides: Partial<Trade> = {
     blockNumber,
     timestamp: T0 + Number(blockNumber) * 3,
     txIndex: i % 7,
+    logIndex: i,
     sender: addr(0x5000 + i),
     tokenIn: addr(0x70),
     amountIn: 10n ** 18n * BigInt(i + 1),
@@ -269,7 +270,7 @@ async function readAllPages(store: Store, network: NetworkName, query: TradePage
     out.push(...page);
     if (page.length < query.limit) return out;
     const last = page[page.length - 1]!;
-    after = { blockNumber: last.blockNumber, txIndex: last.txIndex };
+    after = { blockNumber: last.blockNumber, txIndex: last.txIndex, logIndex: last.logIndex };
   }
   throw new Error("paging did not end");
 }
@@ -437,6 +438,50 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
     // A replaced trade gets a new seq, so a replica tailing by seq sees the new version.
     const maxBefore = before.map((t) => t.seq).sort((a, b) => (a < b ? -1 : 1))[before.length - 1]!;
     for (const t of after) expect(t.seq).toBeGreaterThan(maxBefore);
+  });
+
+  test("behavior: a transaction's several trades are kept apart, paged inside it, and replaced together", async () => {
+    const store = await fresh();
+    const tx = hash(0xa99);
+    const sender = TRADERS[0]!;
+    // An aggregator transaction between two plain ones: three trades of one tx, one sender.
+    const split = [4, 9, 17].map((logIndex, k) =>
+      makeTrade(10 + k, 31n, { txHash: tx, txIndex: 2, logIndex, sender, timestamp: D0 + HOUR }),
+    );
+    const trades = [
+      makeTrade(0, 31n, { txIndex: 1, logIndex: 1, sender, timestamp: D0 + HOUR }),
+      ...split,
+      makeTrade(1, 31n, { txIndex: 3, logIndex: 20, timestamp: D0 + HOUR }),
+    ];
+    await store.commitRange("bsc", makeBatch(trades, [31n]));
+    const stored = await store.listTrades("bsc", 0);
+    expect(withoutSeq(stored)).toEqual(trades);
+    // Pages of one or two trades end inside the transaction and lose nothing.
+    for (const limit of [1, 2]) {
+      expect(await readAllPages(store, "bsc", { fromTimestamp: 0, limit })).toEqual(stored);
+    }
+    expect(
+      await store.listTradePage("bsc", {
+        fromTimestamp: 0,
+        after: { blockNumber: 31n, txIndex: 2, logIndex: 9 },
+        limit: 10,
+      }),
+    ).toEqual(stored.slice(3));
+    // One sender, however many trades: one trader that day.
+    expect(await store.listDayAggregates("bsc", ...ALL_DAYS)).toEqual(recomputeDays(trades));
+    expect((await store.listDayAggregates("bsc", ...ALL_DAYS))[0]!.traderCount).toBe(2);
+
+    // A re-commit of the transaction that splits it differently replaces all its trades.
+    const merged = [
+      makeTrade(10, 31n, { txHash: tx, txIndex: 2, logIndex: 4, sender, timestamp: D0 + HOUR }),
+    ];
+    await store.commitRange("bsc", makeBatch(merged, [31n]));
+    const after = withoutSeq(await store.listTrades("bsc", 0));
+    expect(after).toEqual([trades[0], merged[0], trades[4]]);
+    expect(await store.listDayAggregates("bsc", ...ALL_DAYS)).toEqual(recomputeDays(after));
+    // The same trade twice in one batch is a bug: refused whole.
+    await expect(store.commitRange("bsc", makeBatch([merged[0]!, merged[0]!], [31n]))).rejects.toThrow();
+    expect(withoutSeq(await store.listTrades("bsc", 0))).toEqual(after);
   });
 
   test("behavior: rollback removes everything above the ancestor and keeps the rest", async () => {
@@ -760,7 +805,7 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
     expect(
       await store.listTradePage("bsc", {
         fromTimestamp: 0,
-        after: { blockNumber: mid.blockNumber, txIndex: mid.txIndex },
+        after: { blockNumber: mid.blockNumber, txIndex: mid.txIndex, logIndex: mid.logIndex },
         limit: 3,
       }),
     ).toEqual(stored.slice(21, 24));
@@ -768,7 +813,7 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
     expect(
       await store.listTradePage("bsc", {
         fromTimestamp: 0,
-        after: { blockNumber: last.blockNumber, txIndex: last.txIndex },
+        after: { blockNumber: last.blockNumber, txIndex: last.txIndex, logIndex: last.logIndex },
         limit: 10,
       }),
     ).toEqual([]);
@@ -822,7 +867,7 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
   });
 
   test.skipIf(!backend.shared)(
-    "behavior: migration 2 backfills the day aggregates of a version-1 store exactly",
+    "behavior: migrations 2 and 3 backfill the day aggregates of a version-1 store exactly and keep its trades",
     async () => {
       const db = backend.newDatabase();
       const trades = [
@@ -855,6 +900,17 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
       expect(bySender.map((t) => t.txHash)).toEqual(
         (await store.listTrades("bsc", 0)).filter((t) => t.sender === TRADERS[2]).map((t) => t.txHash),
       );
+      // Migration 3: the old rows (one trade per transaction) read back with log index 0, and
+      // new trades never reuse a seq.
+      const migrated = await store.listTrades("bsc", 0);
+      expect(migrated.filter((t) => t.txHash !== trades[0]!.txHash).every((t) => t.logIndex === 0)).toBe(
+        true,
+      );
+      const maxSeq = migrated.reduce((max, t) => (t.seq > max ? t.seq : max), 0n);
+      await store.commitRange("bsc", makeBatch([makeTrade(900, 40n, { logIndex: 3 })], [40n]));
+      const added = (await store.listTrades("bsc", 0)).find((t) => t.txHash === hash(0x1000 + 900))!;
+      expect(added.logIndex).toBe(3);
+      expect(added.seq).toBeGreaterThan(maxSeq);
     },
   );
 

@@ -189,7 +189,7 @@ export interface Fixture {
   reader: LiveViews;
   store: Store;
   now: number;
-  /** Committed trades per network, ascending by (blockNumber, txIndex); commit() appends. */
+  /** Committed trades per network, ascending by (blockNumber, txIndex, logIndex); commit() appends. */
   trades: Record<"bsc" | "eth", Trade[]>;
   /** Tokens the fixture chain knows outside the token lists. */
   offList: Token;
@@ -235,6 +235,8 @@ function trade(network: NetworkName, now: number, spec: TradeSpec): Trade {
     blockNumber: spec.block,
     timestamp: now - spec.ago,
     txIndex: spec.txIndex,
+    // One trade per fixture transaction: any log index keeps the order unique.
+    logIndex: spec.txIndex,
     sender: spec.sender,
     tokenIn: spec.tokenIn,
     amountIn: spec.amountIn,
@@ -416,7 +418,11 @@ function ethTrades(now: number): Trade[] {
 
 function sortTrades(trades: Trade[]): Trade[] {
   return trades.sort((a, b) =>
-    a.blockNumber === b.blockNumber ? a.txIndex - b.txIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+    a.blockNumber === b.blockNumber
+      ? a.txIndex - b.txIndex || a.logIndex - b.logIndex
+      : a.blockNumber < b.blockNumber
+        ? -1
+        : 1,
   );
 }
 

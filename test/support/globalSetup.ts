@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { compileChainCaseContracts } from "../../src/devnet/compileChainCaseContracts.js";
 import { compileContracts } from "../../src/devnet/compileContracts.js";
 
 /**
@@ -10,4 +11,5 @@ export async function setup(): Promise<void> {
   const cacheDir = process.env.SWAPGRAPH_DEVNET_CACHE;
   if (cacheDir === undefined) throw new Error("vitest.config.ts must set SWAPGRAPH_DEVNET_CACHE");
   await compileContracts({ cacheDir: resolve(cacheDir) });
+  await compileChainCaseContracts({ cacheDir: resolve(cacheDir) });
 }

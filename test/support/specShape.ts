@@ -131,13 +131,22 @@ export function assertSpecShapeSwaps(body: unknown): void {
   }
   const hashes = new Set<string>();
   let previous = -1n;
+  let previousHash: string | undefined;
+  let previousText: string | undefined;
   body.forEach((value: unknown, i) => {
     const where = `swaps[${i}]`;
     const swap = checkKeys(value, SWAP_KEYS, where, problems);
     const hash = checkString(swap.tx_hash, TX_HASH, `${where}.tx_hash`, problems);
     if (hash !== undefined) {
-      if (hashes.has(hash)) problems.push(`${where}: transaction ${hash} appears twice`);
+      // A transaction with several independent swaps has one element per trade, side by side;
+      // the very same element twice is a duplicate.
+      const text = JSON.stringify(value);
+      if (hashes.has(hash) && hash !== previousHash)
+        problems.push(`${where}: transaction ${hash} appears apart`);
+      else if (text === previousText) problems.push(`${where}: transaction ${hash} appears twice`);
       hashes.add(hash);
+      previousHash = hash;
+      previousText = text;
     }
     const block = checkString(swap.block_number, INTEGER, `${where}.block_number`, problems);
     if (block !== undefined) {

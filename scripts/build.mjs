@@ -1,0 +1,29 @@
+// `npm run build`: TypeScript to JavaScript in dist/ (tsconfig.build.json), plus the files the code
+// reads next to itself (the devnet's Solidity sources). dist/ mirrors src/, so paths the code
+// resolves from its own location (../../schema/, ../../package.json) hold for both.
+// `--out-dir <dir>` builds elsewhere (the build test does).
+import { spawnSync } from "node:child_process";
+import { cpSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const flag = process.argv.indexOf("--out-dir");
+const outDir = resolve(flag >= 0 ? process.argv[flag + 1] : join(root, "dist"));
+
+rmSync(outDir, { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+const compiled = spawnSync(
+  process.execPath,
+  [tsc, "-p", join(root, "tsconfig.build.json"), "--outDir", outDir],
+  {
+    stdio: "inherit",
+  },
+);
+if (compiled.status !== 0) process.exit(compiled.status ?? 1);
+cpSync(join(root, "src"), outDir, {
+  recursive: true,
+  filter: (source) => statSync(source).isDirectory() || !source.endsWith(".ts"),
+});
+process.stdout.write(`built ${outDir}\n`);

@@ -1,0 +1,158 @@
+import { resolve } from "node:path";
+import { type Address, toHex } from "viem";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { createRpcClient, type RpcClient } from "../../src/chain/createRpcClient.js";
+import {
+  MAX_NAME_LENGTH,
+  MAX_SYMBOL_LENGTH,
+  METADATA_GAS,
+  readTokenMetadata,
+} from "../../src/chain/readTokenMetadata.js";
+import { compileContracts } from "../../src/devnet/compileContracts.js";
+import { createChainWriter } from "../../src/devnet/createChainWriter.js";
+import { deployHostileTokens, type HostileTokenAddresses } from "../../src/devnet/deployHostileTokens.js";
+import { type Anvil, startAnvil } from "../../src/devnet/startAnvil.js";
+import { InvalidTokenMetadataError, NotErc20Error } from "../../src/errors.js";
+import { type FaultProxy, startFaultProxy } from "./faultProxy.js";
+
+const CHAIN_ID = 31337;
+let anvil: Anvil;
+let first: FaultProxy;
+let second: FaultProxy;
+let client: RpcClient;
+let hostile: HostileTokenAddresses;
+const warnings: string[] = [];
+
+beforeAll(async () => {
+  anvil = await startAnvil({ chainId: CHAIN_ID });
+  first = await startFaultProxy(anvil.rpcUrl);
+  second = await startFaultProxy(anvil.rpcUrl);
+  // Two URLs: a read the client blamed on the first would send the next call to the second.
+  client = createRpcClient({
+    urls: [first.url, second.url],
+    chainId: CHAIN_ID,
+    name: "eth",
+    retryDelayMs: 10,
+    log: { warn: (_, message) => warnings.push(message) },
+  });
+  const compiled = await compileContracts({
+    cacheDir: resolve(process.env.SWAPGRAPH_DEVNET_CACHE ?? ".data/cache"),
+  });
+  const writer = createChainWriter(anvil.rpcUrl);
+  const [deployer] = await writer.client.request({ method: "eth_accounts", params: [] });
+  const deployed = await deployHostileTokens(writer, {
+    bytecode: compiled.HostileToken,
+    deployer: deployer!.toLowerCase() as Address,
+  });
+  await writer.mine(Math.floor(Date.now() / 1000));
+  await writer.assertSucceeded(deployed.hashes);
+  hostile = deployed.tokens;
+});
+
+afterAll(async () => {
+  await first?.close();
+  await second?.close();
+  await anvil?.stop();
+});
+
+beforeEach(() => {
+  for (const proxy of [first, second]) proxy.seen.length = 0;
+  warnings.length = 0;
+});
+
+/** Reads metadata, timing it and counting the eth_calls it made. */
+async function measured(address: Address) {
+  first.seen.length = 0;
+  const started = performance.now();
+  const outcome = await readTokenMetadata(client, address).then(
+    (token) => ({ token, error: undefined }),
+    (error: unknown) => ({ token: undefined, error }),
+  );
+  return {
+    ...outcome,
+    ms: performance.now() - started,
+    calls: first.seen.filter((r) => r.method === "eth_call"),
+  };
+}
+
+/** Every call went to the first URL, nothing was retried elsewhere, and no URL was blamed. */
+function expectUrlsHealthy(): void {
+  expect(second.seen).toEqual([]);
+  expect(warnings).toEqual([]);
+}
+
+describe("readTokenMetadata of hostile tokens", () => {
+  test("behavior: every metadata call carries the gas cap", async () => {
+    const { calls } = await measured(hostile.long);
+    expect(calls.map((call) => (call.params[0] as { gas?: string }).gas)).toEqual(
+      Array(3).fill(toHex(METADATA_GAS)),
+    );
+  });
+
+  test("behavior: a 1,000,000-byte name and symbol run out of the gas cap: empty text, three cheap calls", async () => {
+    const { token, calls, ms } = await measured(hostile.huge);
+    expect(token).toEqual({ address: hostile.huge, name: "", symbol: "", decimals: 18 });
+    expect(calls).toHaveLength(3);
+    expect(ms).toBeLessThan(1_000);
+    expectUrlsHealthy();
+  });
+
+  test("behavior: a 65,536-byte name and symbol are cut to their caps with an ellipsis", async () => {
+    const { token } = await measured(hostile.long);
+    expect(token).toEqual({
+      address: hostile.long,
+      name: `${"Long".repeat(16).slice(0, MAX_NAME_LENGTH - 1)}…`,
+      symbol: `${"Long".repeat(8).slice(0, MAX_SYMBOL_LENGTH - 1)}…`,
+      decimals: 18,
+    });
+  });
+
+  test("behavior: control characters, invisible characters and markup are removed, letters kept", async () => {
+    const { token } = await measured(hostile.dirty);
+    expect(token).toEqual({
+      address: hostile.dirty,
+      name: "Evil scriptalert(1)/script Tøkén 币 coin",
+      symbol: "[31mbEVIL/b",
+      decimals: 18,
+    });
+  });
+
+  test("error: decimals() 255 is refused with a short 400 after one call", async () => {
+    const { error, calls } = await measured(hostile.wideDecimals);
+    expect(error).toBeInstanceOf(InvalidTokenMetadataError);
+    expect((error as InvalidTokenMetadataError).status).toBe(400);
+    expect((error as Error).message).toBe(
+      `Token ${hostile.wideDecimals} on eth is not supported: its decimals() is 255, expected 0 to 36.`,
+    );
+    expect(calls).toHaveLength(1);
+  });
+
+  test("error: a decimals() that burns all gas is no ERC-20: one capped call, no retry, URLs stay healthy", async () => {
+    const { error, calls, ms } = await measured(hostile.gasBurner);
+    expect(error).toBeInstanceOf(NotErc20Error);
+    expect((error as NotErc20Error).details).toBe("decimals() reverted or ran out of its 150000 gas");
+    expect(calls).toHaveLength(1);
+    expect(ms).toBeLessThan(1_000);
+    expectUrlsHealthy();
+    // The next read still goes to the first URL.
+    expect((await measured(hostile.long)).calls).toHaveLength(3);
+    expectUrlsHealthy();
+  });
+
+  test("error: a decimals() that burns its gas and reverts is no ERC-20 after one call", async () => {
+    const { error, calls, ms } = await measured(hostile.revertBurner);
+    expect(error).toBeInstanceOf(NotErc20Error);
+    expect(calls).toHaveLength(1);
+    expect(ms).toBeLessThan(1_000);
+    expectUrlsHealthy();
+  });
+
+  test("error: an address without code is no ERC-20 after one call", async () => {
+    const { error, calls } = await measured("0x00000000000000000000000000000000000c0de0");
+    expect(error).toBeInstanceOf(NotErc20Error);
+    expect((error as NotErc20Error).details).toBe(
+      "decimals() returned nothing: no contract code or no decimals()",
+    );
+    expect(calls).toHaveLength(1);
+  });
+});

@@ -1,0 +1,91 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
+import { waitFor } from "../support/waitFor.js";
+
+const root = new URL("../..", import.meta.url).pathname;
+let app: string;
+
+// The production layout, as in the Docker image: dist/ next to package.json, schema/, config/ and
+// node_modules, and no src/ (so `npm start`'s launcher can only run the build).
+beforeAll(() => {
+  app = mkdtempSync(join(tmpdir(), "swapgraph-build-"));
+  const built = spawnSync(process.execPath, ["scripts/build.mjs", "--out-dir", join(app, "dist")], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  if (built.status !== 0) throw new Error(`npm run build failed:\n${built.stdout}\n${built.stderr}`);
+  for (const path of ["package.json", "schema", "config", "scripts/start.mjs"]) {
+    cpSync(join(root, path), join(app, path), { recursive: true });
+  }
+  symlinkSync(join(root, "node_modules"), join(app, "node_modules"));
+}, 120_000);
+
+afterAll(() => {
+  if (app !== undefined) rmSync(app, { recursive: true, force: true });
+});
+
+describe("the production build", () => {
+  test("behavior: npm start runs dist/ without tsx: it loads the schema, package.json and serves", async () => {
+    expect(existsSync(join(app, "dist", "start.js"))).toBe(true);
+    expect(existsSync(join(app, "dist", "devnet", "contracts", "DevnetToken.sol"))).toBe(true);
+    // Every RPC URL refuses (401, no retries): the process serves, and stops at once.
+    const refusing = createServer((_, res) => res.writeHead(401).end());
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => void refusing.close());
+    const closed = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+    const child: ChildProcess = spawn(
+      process.execPath,
+      ["scripts/start.mjs", "--config", "config/mainnet.json"],
+      {
+        cwd: app,
+        env: {
+          PATH: process.env.PATH,
+          PORT: "0",
+          SWAPGRAPH_DATA_DIR: join(app, "data"),
+          SWAPGRAPH_RPC_BSC: closed,
+          SWAPGRAPH_RPC_ETH: closed,
+          SWAPGRAPH_RPC_POLYGON: closed,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const output: string[] = [];
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    for (const stream of [child.stdout!, child.stderr!]) {
+      createInterface({ input: stream }).on("line", (line) => output.push(line));
+    }
+    try {
+      await waitFor(
+        () => output.some((line) => line.includes("swapgraph is serving on")) || child.exitCode !== null,
+        30_000,
+        "banner",
+      );
+      const banner = output.find((line) => line.includes("swapgraph is serving on"));
+      expect(banner, output.join("\n")).toBeDefined();
+      const base = /http:\/\/[\d.]+:\d+/.exec(banner!)![0];
+      const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as { info: { version: string } };
+      expect(openapi.info.version).toBe("0.1.0");
+      const graphql = await fetch(`${base}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "{ status { network } }" }),
+      });
+      expect(await graphql.json()).toEqual({
+        data: { status: [{ network: "bsc" }, { network: "eth" }, { network: "polygon" }] },
+      });
+      expect((await fetch(`${base}/docs`)).status).toBe(200);
+      // Not a terminal: JSON lines.
+      const logged = output.find((line) => line.startsWith("{"));
+      expect(JSON.parse(logged!)).toHaveProperty("level");
+    } finally {
+      child.kill("SIGINT");
+    }
+    expect(await exited).toBe(0);
+  });
+});

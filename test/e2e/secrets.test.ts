@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
+import { type FaultProxy, startFaultProxy } from "../chain/faultProxy.js";
+import { waitFor } from "../support/waitFor.js";
+
+const root = new URL("../..", import.meta.url).pathname;
+// What a hosted provider's URL carries: a key in the path and one in the query.
+const KEY = "SECRETKEY0a1b2c3";
+const QUERY_KEY = "SECRETQUERY9z8y";
+
+let devnet: Devnet;
+let proxy: FaultProxy;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "swapgraph-secrets-"));
+  devnet = await startDevnet({ networks: ["bsc"], swapsPerNetwork: 40, liveIntervalMs: 0, dataDir, seed: 5 });
+  // anvil answers 404 on any path but /: the proxy forwards whatever the path to the chain.
+  proxy = await startFaultProxy(devnet.networks[0]!.rpcUrls[0]!);
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  await devnet?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function status(base: string): Promise<{ network: string; error: string | null; ready: boolean }> {
+  const response = await fetch(`${base}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: "{ status { network error ready } }" }),
+  });
+  const body = (await response.json()) as {
+    data: { status: { network: string; error: string | null; ready: boolean }[] };
+  };
+  return body.data.status[0]!;
+}
+
+describe("secrets in RPC URLs", () => {
+  test("behavior: a key in an RPC URL never appears in logs, status or metrics", async () => {
+    const { port } = new URL(proxy.url);
+    // The provider refuses the head request (as for a bad key): viem's error text then names the
+    // URL, the request body and viem's version, and the indexer logs it.
+    proxy.rules.push({
+      match: ({ method }) => method === "eth_blockNumber",
+      fault: { kind: "status", status: 401 },
+    });
+    const child: ChildProcess = spawn(
+      process.execPath,
+      ["--import", "tsx", "src/start.ts", "--config", devnet.manifestPath],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          PORT: "0",
+          LOG_LEVEL: "debug",
+          SWAPGRAPH_DATA_DIR: join(dataDir, "store"),
+          SWAPGRAPH_RPC_BSC: `${proxy.url}/v3/${KEY}?apikey=${QUERY_KEY}`,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const output: string[] = [];
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    for (const stream of [child.stdout!, child.stderr!]) {
+      createInterface({ input: stream }).on("line", (line) => output.push(line));
+    }
+    try {
+      await waitFor(() => output.some((line) => line.includes("swapgraph is serving on")), 60_000, "banner");
+      const base = /http:\/\/[\d.]+:\d+/.exec(output.find((line) => line.includes("serving on"))!)![0];
+
+      await waitFor(async () => (await status(base)).error !== null, 30_000, "an RPC error in the status");
+      const failing = await status(base);
+      expect(failing.error).toBe("RPC unavailable: HTTP 401");
+      // The log line that carried viem's whole message kept the host and lost the key.
+      expect(output.some((line) => line.includes(`http://127.0.0.1:${port}/***`))).toBe(true);
+
+      // The provider accepts again: the network catches up and every counter moves.
+      proxy.rules.length = 0;
+      await waitFor(async () => (await fetch(`${base}/ready`)).status === 200, 60_000, "/ready");
+      const metrics = await (await fetch(`${base}/metrics`)).text();
+      expect(metrics).toMatch(/^swapgraph_rpc_requests_total\{network="bsc",method="eth_getLogs"\} [1-9]/m);
+      expect(metrics).toMatch(
+        /^swapgraph_rpc_errors_total\{network="bsc",method="eth_blockNumber",kind="fatal"\} [1-9]/m,
+      );
+      expect(metrics).toMatch(/^swapgraph_trades_indexed_total\{network="bsc"\} [1-9]/m);
+      expect(metrics).toMatch(/^process_cpu_seconds_total /m);
+
+      const everything = [
+        ...output,
+        metrics,
+        JSON.stringify(failing),
+        JSON.stringify(await status(base)),
+      ].join("\n");
+      expect(everything).not.toContain(KEY);
+      expect(everything).not.toContain(QUERY_KEY);
+      expect(failing.error).not.toMatch(/viem@|Request body/);
+    } finally {
+      child.kill("SIGINT");
+      await exited;
+    }
+    expect(output.join("\n")).not.toContain(KEY);
+  });
+});

@@ -1,0 +1,207 @@
+import { createPublicClient, decodeEventLog, type Hex, http, parseAbi } from "viem";
+import type { NetworkConfig } from "../../src/config/types.js";
+import type { Address, Hash, Trade } from "../../src/domain/types.js";
+
+/** The fields of a trade the chain alone determines. */
+export type ChainTrade = Pick<
+  Trade,
+  | "txHash"
+  | "logIndex"
+  | "blockNumber"
+  | "sender"
+  | "tokenIn"
+  | "amountIn"
+  | "tokenOut"
+  | "amountOut"
+  | "pools"
+>;
+
+const abi = parseAbi([
+  "event PairCreated(address indexed token0, address indexed token1, address pair, uint256 allPairsLength)",
+  "event Transfer(address indexed from, address indexed to, uint256 value)",
+  "event Sync(uint112 reserve0, uint112 reserve1)",
+  "event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)",
+]);
+
+interface Flow {
+  token: Address;
+  from: Address;
+  to: Address;
+  value: bigint;
+}
+
+interface Leg {
+  pair: Address;
+  logIndex: number;
+  tokenIn: Address;
+  amountIn: bigint;
+  tokenOut: Address;
+  amountOut: bigint;
+  /** Where the pair sent its output (every Transfer out of it since its last Sync). */
+  outflows: Flow[];
+}
+
+// Receipts as eth_getBlockReceipts returns them: quantities are hex.
+type RawLog = { address: Hex; data: Hex; topics: [Hex, ...Hex[]] | []; logIndex: Hex };
+
+const lower = <T extends string>(value: string): T => value.toLowerCase() as T;
+
+function decode(log: RawLog) {
+  try {
+    return decodeEventLog({ abi, data: log.data, topics: log.topics });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads the trades of blocks with timestamp >= fromTimestamp from the chain alone, independently
+ * of the indexer: the configured factories' pairs from their PairCreated logs, and from every
+ * successful receipt the pairs' Transfer, Sync and Swap logs. What a pair took in is what was
+ * transferred to it since its last Sync (so a transfer in an earlier transaction of a direct pair
+ * swap counts), what it gave out is what it transferred away. Swaps of one transaction chain when
+ * one pair's output went to the next pair, directly or through one account forwarding the same
+ * amount; the native coin is a side when a configured router was paid in it or received the
+ * wrapped output.
+ */
+export async function readTradesFromReceipts(
+  config: NetworkConfig,
+  fromTimestamp: number,
+): Promise<ChainTrade[]> {
+  const client = createPublicClient({ transport: http(config.rpcUrls[0], { retryCount: 0 }) });
+  const routers = new Set(
+    config.dexes.flatMap((dex) => (dex.router === undefined ? [] : [lower<Address>(dex.router)])),
+  );
+  const wrapped = lower<Address>(config.native.wrapped);
+  const pairs = new Map<Address, { token0: Address; token1: Address }>();
+  for (const dex of config.dexes) {
+    const created = await client.getLogs({
+      address: dex.factory,
+      event: abi[0],
+      fromBlock: 0n,
+      toBlock: "latest",
+    });
+    for (const log of created) {
+      pairs.set(lower(log.args.pair as string), {
+        token0: lower(log.args.token0 as string),
+        token1: lower(log.args.token1 as string),
+      });
+    }
+  }
+
+  const head = await client.getBlockNumber({ cacheTime: 0 });
+  let first = head + 1n;
+  for (let n = head; n >= 0n; n--) {
+    const block = await client.getBlock({ blockNumber: n });
+    if (Number(block.timestamp) < fromTimestamp) break;
+    first = n;
+  }
+
+  const out: ChainTrade[] = [];
+  // Per pair since its last Sync: what flowed in and out, across transactions.
+  const inflows = new Map<Address, Flow[]>();
+  const outflows = new Map<Address, Flow[]>();
+  const settled = new Map<Address, { inflows: Flow[]; outflows: Flow[] }>();
+  for (let n = first; n <= head; n++) {
+    const [block, receipts] = await Promise.all([
+      client.getBlock({ blockNumber: n, includeTransactions: true }),
+      client.request({ method: "eth_getBlockReceipts", params: [`0x${n.toString(16)}`] }) as Promise<
+        { transactionHash: Hash; status: Hex; logs: RawLog[] }[]
+      >,
+    ]);
+    const txByHash = new Map(block.transactions.map((tx) => [lower<Hash>(tx.hash), tx]));
+    for (const receipt of receipts) {
+      if (receipt.status !== "0x1") continue;
+      const tx = txByHash.get(lower<Hash>(receipt.transactionHash));
+      if (tx === undefined) throw new Error(`no transaction ${receipt.transactionHash} in block ${n}`);
+      const flows: Flow[] = [];
+      const legs: Leg[] = [];
+      for (const log of receipt.logs) {
+        const event = decode(log);
+        if (event === undefined) continue;
+        const emitter = lower<Address>(log.address);
+        if (event.eventName === "Transfer") {
+          const flow = {
+            token: emitter,
+            from: lower<Address>(event.args.from),
+            to: lower<Address>(event.args.to),
+            value: event.args.value,
+          };
+          flows.push(flow);
+          if (pairs.has(flow.to)) inflows.set(flow.to, [...(inflows.get(flow.to) ?? []), flow]);
+          if (pairs.has(flow.from)) outflows.set(flow.from, [...(outflows.get(flow.from) ?? []), flow]);
+          continue;
+        }
+        const pair = pairs.get(emitter);
+        if (pair === undefined) continue;
+        // A pair syncs after every swap, mint and burn, after moving the coins and before the Swap
+        // log: what flowed since the previous Sync belongs to this one.
+        if (event.eventName === "Sync") {
+          settled.set(emitter, {
+            inflows: inflows.get(emitter) ?? [],
+            outflows: outflows.get(emitter) ?? [],
+          });
+          inflows.delete(emitter);
+          outflows.delete(emitter);
+        } else if (event.eventName === "Swap") {
+          const moved = settled.get(emitter) ?? { inflows: [], outflows: [] };
+          const sum = (list: Flow[], token: Address) =>
+            list.filter((f) => f.token === token).reduce((s, f) => s + f.value, 0n);
+          const in0 = sum(moved.inflows, pair.token0);
+          const in1 = sum(moved.inflows, pair.token1);
+          const zeroIn = in0 > in1;
+          legs.push({
+            pair: emitter,
+            logIndex: Number(log.logIndex),
+            tokenIn: zeroIn ? pair.token0 : pair.token1,
+            amountIn: zeroIn ? in0 : in1,
+            tokenOut: zeroIn ? pair.token1 : pair.token0,
+            amountOut: sum(moved.outflows, zeroIn ? pair.token1 : pair.token0),
+            outflows: moved.outflows,
+          });
+        }
+      }
+      let chain: Leg[] = [];
+      const flush = () => {
+        const head = chain[0];
+        const tail = chain[chain.length - 1];
+        if (head === undefined || tail === undefined) return;
+        const toRouter = routers.has(tx.to === null ? ("" as Address) : lower<Address>(tx.to));
+        const nativeIn = toRouter && tx.value > 0n && head.tokenIn === wrapped;
+        const nativeOut = tail.tokenOut === wrapped && tail.outflows.some((f) => routers.has(f.to));
+        out.push({
+          txHash: lower<Hash>(receipt.transactionHash),
+          logIndex: head.logIndex,
+          blockNumber: n,
+          sender: lower<Address>(tx.from),
+          tokenIn: nativeIn ? "" : head.tokenIn,
+          amountIn: head.amountIn,
+          tokenOut: nativeOut ? "" : tail.tokenOut,
+          amountOut: tail.amountOut,
+          pools: chain.map((leg) => leg.pair),
+        });
+        chain = [];
+      };
+      for (const leg of legs) {
+        const previous = chain[chain.length - 1];
+        if (previous !== undefined && !fedBy(previous, leg, flows)) flush();
+        chain.push(leg);
+      }
+      flush();
+    }
+  }
+  return out;
+}
+
+/** The leg's input came from `previous`: sent to its pair directly, or forwarded whole by the one who got it. */
+function fedBy(previous: Leg, leg: Leg, flows: readonly Flow[]): boolean {
+  if (previous.tokenOut !== leg.tokenIn) return false;
+  return previous.outflows.some(
+    (out) =>
+      out.token === leg.tokenIn &&
+      (out.to === leg.pair ||
+        flows.some(
+          (f) => f.token === out.token && f.from === out.to && f.to === leg.pair && f.value === out.value,
+        )),
+  );
+}
