@@ -2,9 +2,6 @@ import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
 
 const require = createRequire(import.meta.url);
-// Where the run's compiled devnet contracts go (globalSetup writes them, every devnet reads them).
-const DEVNET_CACHE = process.env.SWAPGRAPH_DEVNET_CACHE ?? ".data/test-cache";
-process.env.SWAPGRAPH_DEVNET_CACHE = DEVNET_CACHE;
 
 export default defineConfig({
   resolve: {
@@ -15,11 +12,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
-    // Contracts are compiled once per run (globalSetup) into a cache every devnet reads. Devnets
-    // stay one per test file: several files revert and replace chain history (reorg tests),
-    // which would break files reading the same chain in the other worker.
-    globalSetup: ["test/support/globalSetup.ts"],
-    env: { SWAPGRAPH_DEVNET_CACHE: DEVNET_CACHE },
+    // Devnets stay one per test file: several files revert and replace chain history (reorg
+    // tests), which would break files reading the same chain in the other worker.
     // anvil chains and databases are shared per file; two cores means two files at once at most.
     pool: "forks",
     maxWorkers: 2,

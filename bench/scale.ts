@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { Agent, get } from "node:http";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createPublicClient, encodeEventTopics, http, type Log, parseEventLogs } from "viem";
 import { pairEventsAbi } from "../src/chain/abis.js";
 import { type Devnet, type StartDevnetOptions, startDevnet } from "../src/devnet/startDevnet.js";
@@ -34,7 +34,6 @@ export interface BenchScaleOptions {
 
 // 23 hours of history: every trade stays in the API's 24-hour window for the whole run.
 const DAYS = 23 / 24;
-const CACHE_DIR = resolve(new URL("..", import.meta.url).pathname, ".data/cache");
 const DOWNLOAD_TIMEOUT_MS = 120_000;
 // Temp dirs of the run in progress, removed on SIGINT/SIGTERM too.
 const tempDirs = new Set<string>();
@@ -306,7 +305,6 @@ async function buildDevnet(
     networks: ["bsc"],
     liveIntervalMs: 0,
     dataDir,
-    cacheDir: CACHE_DIR,
     ...options,
   });
   const timeout = new Promise<never>((_, reject) => {

@@ -1,6 +1,7 @@
 // `npm run build`: TypeScript to JavaScript in dist/ (tsconfig.build.json), plus the files the code
-// reads next to itself (the devnet's Solidity sources). dist/ mirrors src/, so paths the code
+// reads next to itself (the devnet's contract artifacts). dist/ mirrors src/, so paths the code
 // resolves from its own location (../../schema/, ../../package.json) hold for both.
+// src/devnet/contracts/ (Solidity sources and the `npm run contracts` compiler) is development only.
 // `--out-dir <dir>` builds elsewhere (the build test does).
 import { spawnSync } from "node:child_process";
 import { cpSync, rmSync, statSync } from "node:fs";
@@ -22,8 +23,9 @@ const compiled = spawnSync(
   },
 );
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);
+const devOnly = join(root, "src", "devnet", "contracts");
 cpSync(join(root, "src"), outDir, {
   recursive: true,
-  filter: (source) => statSync(source).isDirectory() || !source.endsWith(".ts"),
+  filter: (source) => source !== devOnly && (statSync(source).isDirectory() || !source.endsWith(".ts")),
 });
 process.stdout.write(`built ${outDir}\n`);

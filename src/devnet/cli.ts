@@ -101,7 +101,7 @@ for (const chain of devnet.chains) {
 }
 console.log(`\nmanifest: ${devnet.manifestPath}`);
 console.log(
-  `compile ${devnet.timings.compileMs} ms (${devnet.timings.compileSource}), ready in ${devnet.timings.totalMs} ms; ` +
+  `ready in ${devnet.timings.totalMs} ms; ` +
     `${liveIntervalMs > 0 ? `live trading every ~${liveIntervalMs} ms` : "no live trading"}. Ctrl-C stops.`,
 );
 

@@ -9,12 +9,10 @@ export interface Arbitrageur {
   readonly account: Address;
   /**
    * Keeps `pool` within its fee band from `fromTimestamp` on (default: at once); a pool created
-   * off the market is thus arbitraged later. Both tokens need a reference price, else ignored.
-   * Returns whether the pool is watched.
+   * off the market is thus arbitraged later. Both tokens must be listed tokens with a reference
+   * price, else the pool is ignored. Returns whether the pool is watched.
    */
   watch(pool: MirrorPoolSpec, fromTimestamp?: number): boolean;
-  /** Whether a pool is watched (from some time on). */
-  watches(pool: Address): boolean;
   /**
    * The trades that bring every watched pool whose price left its fee band around the reference
    * back inside it at `timestamp`, computed from the mirror's reserves and applied to it.
@@ -45,7 +43,8 @@ const MIN_TRADE_USD = 10n ** 18n;
 export function createArbitrageur(options: ArbitrageurOptions): Arbitrageur {
   const { account, mirror, reference } = options;
   const watched = new Map<Address, number>();
-  const hasReference = (token: DevnetToken) => reference.at(token.symbol, 0) !== undefined;
+  // Listed only: an unlisted token may well carry a listed token's symbol.
+  const hasReference = (token: DevnetToken) => token.listed && reference.at(token.symbol, 0) !== undefined;
 
   return {
     account,
@@ -55,7 +54,6 @@ export function createArbitrageur(options: ArbitrageurOptions): Arbitrageur {
       watched.set(spec.address, fromTimestamp);
       return true;
     },
-    watches: (pool) => watched.has(pool),
     plan(timestamp) {
       const trades: PlannedTrade[] = [];
       for (const [address, from] of watched) {

@@ -9,12 +9,11 @@ import {
 } from "viem";
 import type { NetworkName } from "../domain/types.js";
 import { feeOnTransferRouterAbi, feeOnTransferTokenAbi } from "./chainCaseAbis.js";
-import type { ChainCaseContracts } from "./compileChainCaseContracts.js";
 import type { ChainWriter, TxRequest } from "./createChainWriter.js";
 import { deployDex } from "./deployDex.js";
 import { devnetTokenAbi, uniswapV2FactoryAbi, wrappedNativeAbi } from "./devnetAbis.js";
 import type { DevnetDex, DevnetMarket, DevnetToken } from "./devnetTypes.js";
-import type { UniswapArtifacts } from "./uniswapArtifacts.js";
+import type { ChainCaseContracts, UniswapArtifacts } from "./loadDevnetContracts.js";
 import { parseUsd, usdToUnits } from "./usdToUnits.js";
 
 /** A pool of the chain cases: on which DEX, its tokens, and the block its PairCreated is in. */

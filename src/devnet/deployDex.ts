@@ -2,7 +2,7 @@ import { type Address, encodeDeployData, getContractAddress, type Hash } from "v
 import type { ChainWriter } from "./createChainWriter.js";
 import { uniswapV2FactoryAbi, uniswapV2RouterAbi } from "./devnetAbis.js";
 import type { DevnetDex } from "./devnetTypes.js";
-import type { UniswapArtifacts } from "./uniswapArtifacts.js";
+import type { UniswapArtifacts } from "./loadDevnetContracts.js";
 
 /** Sends the deployment of one Uniswap V2 factory and its Router02 (not mined yet). */
 export async function deployDex(

@@ -1,5 +1,5 @@
 import { type Address, encodeDeployData, getContractAddress, type Hash } from "viem";
-import type { CompiledContracts } from "./compileContracts.js";
+import type { CompiledContracts } from "./loadDevnetContracts.js";
 import type { ChainWriter, TxRequest } from "./createChainWriter.js";
 import { devnetTokenAbi, wrappedNativeAbi } from "./devnetAbis.js";
 import type { DevnetPreset } from "./devnetPresets.js";

@@ -3,13 +3,11 @@ import type { NetworkConfig } from "../config/types.js";
 import { NETWORKS, type NetworkName } from "../domain/types.js";
 import { buildDensePreset } from "./buildDensePreset.js";
 import { buildNetworkConfig } from "./buildNetworkConfig.js";
-import { type ChainCaseContracts, compileChainCaseContracts } from "./compileChainCaseContracts.js";
-import { type CompiledContracts, compileContracts } from "./compileContracts.js";
 import { DEVNET_PRESETS, type DevnetPreset } from "./devnetPresets.js";
 import { DEVNET_PROFILE_DEFAULTS, type DevnetPools, type DevnetProfile } from "./devnetProfiles.js";
+import { loadDevnetContracts } from "./loadDevnetContracts.js";
 import { type DevnetChainHandle, type DevnetChainInfo, startDevnetChain } from "./startDevnetChain.js";
 import type { LiveTrading } from "./startLiveTrading.js";
-import { loadUniswapArtifacts } from "./uniswapArtifacts.js";
 import { writeManifest } from "./writeManifest.js";
 
 /** Options of the demo devnet. */
@@ -38,8 +36,6 @@ export interface StartDevnetOptions {
   liveIntervalMs?: number;
   /** Where the manifest goes (default ".data/devnet"). */
   dataDir?: string;
-  /** Where the compiled contracts are cached (default: $SWAPGRAPH_DEVNET_CACHE, else dataDir). */
-  cacheDir?: string;
   /**
    * Put the real-chain cases on every chain during the history: an unconfigured fork, direct pair
    * swaps, an aggregator, a fee-on-transfer token, pools created mid-week, a 0.25% DEX (bsc) and
@@ -56,7 +52,7 @@ export interface Devnet {
   /** Absolute path of manifest.json: `{"networks": NetworkConfig[]}` with bigints as strings. */
   manifestPath: string;
   chains: DevnetChainInfo[];
-  timings: { compileMs: number; compileSource: CompiledContracts["source"]; totalMs: number };
+  timings: { totalMs: number };
   /** Starts live trading on every chain (no-op while it runs), e.g. after `liveIntervalMs: 0`. */
   startLive(intervalMs: number): void;
   /** Stops live trading on every chain (the chains keep running). */
@@ -92,21 +88,12 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   if (!Number.isInteger(traders) || traders < 1) throw new Error(`startDevnet: traders must be >= 1`);
   if (!(swapsPerBlock >= 1)) throw new Error(`startDevnet: swapsPerBlock must be >= 1, got ${swapsPerBlock}`);
 
-  let compiled: Promise<CompiledContracts> | undefined;
-  const bytecode = () => {
-    // SWAPGRAPH_DEVNET_CACHE lets many devnets (a test run) share one compiled copy.
-    const cacheDir = options.cacheDir ?? process.env.SWAPGRAPH_DEVNET_CACHE ?? dataDir;
-    compiled ??= compileContracts({ cacheDir: resolve(cacheDir) });
-    return compiled;
-  };
-  let chainCaseCompiled: Promise<ChainCaseContracts> | undefined;
-  const chainCaseBytecode = () => {
-    const cacheDir = options.cacheDir ?? process.env.SWAPGRAPH_DEVNET_CACHE ?? dataDir;
-    chainCaseCompiled ??= compileChainCaseContracts({ cacheDir: resolve(cacheDir) });
-    return chainCaseCompiled;
-  };
+  // Committed artifacts (`npm run contracts`): no compiler at run time.
+  const contracts = loadDevnetContracts();
+  const bytecode = async () => contracts.tokens;
+  const chainCaseBytecode = async () => contracts.chainCases;
   const withChainCases = options.chainCases ?? (options.profile ?? "demo") === "demo";
-  const artifacts = loadUniswapArtifacts();
+  const artifacts = contracts.uniswap;
   const endTimestamp = Math.floor(Date.now() / 1000);
   const settled = await Promise.allSettled(
     networks.map((network) =>
@@ -172,16 +159,11 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       live.push(h.startLiveTrading(intervalMs, (m) => log(`[${h.info.network}] ${m}`)));
   };
   startLive(liveIntervalMs);
-  const compiledResult = await bytecode();
   return {
     networks: configs,
     manifestPath,
     chains: handles.map((h) => h.info),
-    timings: {
-      compileMs: compiledResult.compileMs,
-      compileSource: compiledResult.source,
-      totalMs: Math.round(performance.now() - started),
-    },
+    timings: { totalMs: Math.round(performance.now() - started) },
     startLive,
     stopLive,
     stop,

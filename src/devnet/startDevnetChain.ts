@@ -1,7 +1,5 @@
 import { type Address, type Hash, toHex } from "viem";
 import type { NetworkName } from "../domain/types.js";
-import type { ChainCaseContracts } from "./compileChainCaseContracts.js";
-import type { CompiledContracts } from "./compileContracts.js";
 import { type ChainCasesInfo, createChainCaseSimulation } from "./createChainCaseSimulation.js";
 import { type ChainWriter, createChainWriter } from "./createChainWriter.js";
 import { createMarketFlow, type MarketFlow } from "./createMarketFlow.js";
@@ -17,6 +15,7 @@ import { uniswapV2FactoryAbi } from "./devnetAbis.js";
 import type { DevnetPreset } from "./devnetPresets.js";
 import type { DevnetDex, DevnetMarket } from "./devnetTypes.js";
 import { fundTraders } from "./fundTraders.js";
+import type { ChainCaseContracts, CompiledContracts } from "./loadDevnetContracts.js";
 import { planLiquidity } from "./planLiquidity.js";
 import { seedLiquidity } from "./seedLiquidity.js";
 import { type HistorySummary, simulateHistory } from "./simulateHistory.js";
@@ -94,7 +93,7 @@ export interface StartDevnetChainOptions {
   tradesPerBlock?: number;
   /** Unix seconds the history ends at (default: now). */
   endTimestamp?: number;
-  /** Called once anvil is up, so the solc compile overlaps anvil's start. */
+  /** The devnet's own tokens (committed artifacts, see loadDevnetContracts). */
   bytecode: () => Promise<CompiledContracts>;
   /** The real-chain cases' contracts: when given, the cases are deployed and traded during the history. */
   chainCaseBytecode?: () => Promise<ChainCaseContracts>;

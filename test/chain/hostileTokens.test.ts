@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { type Address, toHex } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { createRpcClient, type RpcClient } from "../../src/chain/createRpcClient.js";
@@ -8,7 +7,7 @@ import {
   METADATA_GAS,
   readTokenMetadata,
 } from "../../src/chain/readTokenMetadata.js";
-import { compileContracts } from "../../src/devnet/compileContracts.js";
+import { readArtifact } from "../../src/devnet/readArtifact.js";
 import { createChainWriter } from "../../src/devnet/createChainWriter.js";
 import { deployHostileTokens, type HostileTokenAddresses } from "../../src/devnet/deployHostileTokens.js";
 import { type Anvil, startAnvil } from "../../src/devnet/startAnvil.js";
@@ -35,13 +34,10 @@ beforeAll(async () => {
     retryDelayMs: 10,
     log: { warn: (_, message) => warnings.push(message) },
   });
-  const compiled = await compileContracts({
-    cacheDir: resolve(process.env.SWAPGRAPH_DEVNET_CACHE ?? ".data/cache"),
-  });
   const writer = createChainWriter(anvil.rpcUrl);
   const [deployer] = await writer.client.request({ method: "eth_accounts", params: [] });
   const deployed = await deployHostileTokens(writer, {
-    bytecode: compiled.HostileToken,
+    bytecode: readArtifact("HostileToken").bytecode,
     deployer: deployer!.toLowerCase() as Address,
   });
   await writer.mine(Math.floor(Date.now() / 1000));

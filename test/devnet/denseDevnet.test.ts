@@ -1,6 +1,6 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createPublicClient, type Hash, http, toFunctionSelector } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadConfig } from "../../src/config/loadConfig.js";
@@ -30,7 +30,6 @@ beforeAll(async () => {
     traders: TRADERS,
     liveIntervalMs: 0,
     dataDir: mkdtempSync(join(tmpdir(), "swapgraph-dense-")),
-    cacheDir: resolve(".data/cache"),
   });
   chain = devnet.chains[0] as DevnetChainInfo;
   client = makeClient(chain.rpcUrl);

@@ -33,7 +33,9 @@ afterAll(() => {
 describe("the production build", () => {
   test("behavior: npm start runs dist/ without tsx: it loads the schema, package.json and serves", async () => {
     expect(existsSync(join(app, "dist", "start.js"))).toBe(true);
-    expect(existsSync(join(app, "dist", "devnet", "contracts", "DevnetToken.sol"))).toBe(true);
+    // The devnet deploys committed artifacts; its Solidity sources and their compiler stay behind.
+    expect(existsSync(join(app, "dist", "devnet", "artifacts", "DevnetToken.json"))).toBe(true);
+    expect(existsSync(join(app, "dist", "devnet", "contracts"))).toBe(false);
     // Every RPC URL refuses (401, no retries): the process serves, and stops at once.
     const refusing = createServer((_, res) => res.writeHead(401).end());
     await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));

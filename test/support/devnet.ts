@@ -1,6 +1,6 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import {
   type Address,
   createTestClient,
@@ -18,8 +18,8 @@ import { NATIVE } from "../../src/domain/types.js";
 
 /**
  * Starts a small, fast devnet for a test file: one network (bsc), 300 swaps by 60 traders over
- * 7 days, no live trading, its manifest in a fresh temp dir and compiled contracts cached in
- * .data/cache. Share one per test file and isolate tests with snapshot/revert.
+ * 7 days, no live trading, its manifest in a fresh temp dir. Share one per test file and isolate
+ * tests with snapshot/revert.
  */
 export function startTestDevnet(options: StartDevnetOptions = {}): Promise<Devnet> {
   return startDevnet({
@@ -28,7 +28,6 @@ export function startTestDevnet(options: StartDevnetOptions = {}): Promise<Devne
     traders: 60,
     liveIntervalMs: 0,
     dataDir: mkdtempSync(join(tmpdir(), "swapgraph-devnet-")),
-    cacheDir: resolve(".data/cache"),
     ...options,
   });
 }

@@ -1,0 +1,66 @@
+import type { Hex } from "viem";
+import { readArtifact } from "./readArtifact.js";
+
+/** Creation bytecode of the devnet's own tokens (their ABIs live in devnetAbis.ts). */
+export interface CompiledContracts {
+  DevnetToken: Hex;
+  WrappedNative: Hex;
+  /** An ERC-20 whose metadata attacks its readers (deployHostileTokens). */
+  HostileToken: Hex;
+}
+
+/** A Uniswap V2 factory and Router02 build. */
+export interface UniswapArtifacts {
+  factory: Hex;
+  router: Hex;
+  /** keccak256 of the pair's creation code: the router computes pair addresses with it. */
+  pairInitCodeHash: Hex;
+}
+
+/** Creation bytecode of the contracts behind the devnet's real-chain cases. */
+export interface ChainCaseContracts {
+  /** Uniswap V2 rebuilt with PancakeSwap's 0.25% fee (9975/10000), router and pair agreeing. */
+  fee25: UniswapArtifacts;
+  DevnetAggregator: Hex;
+  FeeOnTransferToken: Hex;
+}
+
+/** Everything the devnet deploys. */
+export interface DevnetContracts {
+  tokens: CompiledContracts;
+  /** The official Uniswap V2 build (npm), which charges 0.30%. */
+  uniswap: UniswapArtifacts;
+  chainCases: ChainCaseContracts;
+}
+
+/** Reads the devnet's contracts from the committed artifacts in src/devnet/artifacts/ (no compiler at run time). */
+export function loadDevnetContracts(): DevnetContracts {
+  return {
+    tokens: {
+      DevnetToken: readArtifact("DevnetToken").bytecode,
+      WrappedNative: readArtifact("WrappedNative").bytecode,
+      HostileToken: readArtifact("HostileToken").bytecode,
+    },
+    uniswap: readUniswap("UniswapV2Factory", "UniswapV2Router02"),
+    chainCases: {
+      fee25: readUniswap("UniswapV2FactoryFee25", "UniswapV2Router02Fee25"),
+      DevnetAggregator: readArtifact("DevnetAggregator").bytecode,
+      FeeOnTransferToken: readArtifact("FeeOnTransferToken").bytecode,
+    },
+  };
+}
+
+function readUniswap(
+  factoryName: "UniswapV2Factory" | "UniswapV2FactoryFee25",
+  routerName: "UniswapV2Router02" | "UniswapV2Router02Fee25",
+): UniswapArtifacts {
+  const factory = readArtifact(factoryName);
+  if (factory.pairInitCodeHash === undefined) {
+    throw new Error(`devnet: artifact ${factoryName} has no pairInitCodeHash: run \`npm run contracts\``);
+  }
+  return {
+    factory: factory.bytecode,
+    router: readArtifact(routerName).bytecode,
+    pairInitCodeHash: factory.pairInitCodeHash,
+  };
+}

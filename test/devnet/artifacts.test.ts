@@ -1,0 +1,149 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Abi, AbiParameter } from "viem";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  devnetAggregatorAbi,
+  feeOnTransferRouterAbi,
+  feeOnTransferTokenAbi,
+  pairCreatedAbi,
+} from "../../src/devnet/chainCaseAbis.js";
+import { compileArtifacts } from "../../src/devnet/contracts/compileArtifacts.js";
+import { findStaleArtifacts } from "../../src/devnet/contracts/findStaleArtifacts.js";
+import { hostileTokenAbi } from "../../src/devnet/deployHostileTokens.js";
+import {
+  devnetTokenAbi,
+  uniswapV2FactoryAbi,
+  uniswapV2RouterAbi,
+  wrappedNativeAbi,
+} from "../../src/devnet/devnetAbis.js";
+import { loadDevnetContracts } from "../../src/devnet/loadDevnetContracts.js";
+import { type ArtifactName, type DevnetArtifact, readArtifact } from "../../src/devnet/readArtifact.js";
+
+const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
+const ARTIFACTS = join(SRC, "devnet", "artifacts");
+/** The only place allowed to load the compiler and the Uniswap packages (development only). */
+const COMPILER_DIR = join(SRC, "devnet", "contracts");
+
+// One solc run (a few seconds) shared by the tests that need a fresh compile.
+let compiled: Record<ArtifactName, DevnetArtifact>;
+const tempDirs: string[] = [];
+
+beforeAll(async () => {
+  compiled = await compileArtifacts();
+});
+
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("committed contract artifacts", () => {
+  test("behavior: src/devnet/artifacts equals a fresh compile of the sources, byte for byte", () => {
+    const problems = findStaleArtifacts(compiled, ARTIFACTS);
+    expect(
+      problems,
+      `src/devnet/artifacts/ is stale: run \`npm run contracts\` and commit the result\n${problems.join("\n")}`,
+    ).toEqual([]);
+    expect(Object.keys(compiled)).toHaveLength(9);
+  });
+
+  test("error: a changed, hand-edited, missing or unknown artifact file is reported", () => {
+    const dir = mkdtempSync(join(tmpdir(), "swapgraph-artifacts-"));
+    tempDirs.push(dir);
+    cpSync(ARTIFACTS, dir, { recursive: true });
+    const edit = (file: string, change: (artifact: DevnetArtifact) => void) => {
+      const artifact = JSON.parse(readFileSync(join(dir, file), "utf8")) as DevnetArtifact;
+      change(artifact);
+      writeFileSync(join(dir, file), JSON.stringify(artifact, null, 2));
+    };
+    edit("DevnetToken.json", (a) => {
+      a.sourceHash = "sha256:00";
+    });
+    edit("WrappedNative.json", (a) => {
+      a.bytecode = `${a.bytecode}00`;
+    });
+    rmSync(join(dir, "HostileToken.json"));
+    writeFileSync(join(dir, "Removed.json"), "{}");
+    expect(findStaleArtifacts(compiled, dir)).toMatchInlineSnapshot(`
+      [
+        "DevnetToken.json differs from a fresh compile: its sources changed",
+        "WrappedNative.json differs from a fresh compile of the same sources (compiler, settings or hand edit)",
+        "HostileToken.json is missing",
+        "Removed.json is not produced by the compile",
+      ]
+    `);
+  });
+
+  test("behavior: every router hard-codes the init-code hash of the pair its factory deploys", () => {
+    const { uniswap, chainCases } = loadDevnetContracts();
+    // The official npm build's hash (FACTS.md), and a different one for the 0.25% rebuild.
+    expect(uniswap.pairInitCodeHash).toBe("0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f");
+    expect(chainCases.fee25.pairInitCodeHash).not.toBe(uniswap.pairInitCodeHash);
+    for (const build of [uniswap, chainCases.fee25]) {
+      expect(build.router).toContain(build.pairInitCodeHash.slice(2));
+      // The factory carries the pair's creation code, whose hash is that one.
+      expect(build.factory.length).toBeGreaterThan(20_000);
+    }
+  });
+
+  test("behavior: the hand-written ABIs the devnet calls match the artifacts' ABIs", () => {
+    const uses: [Abi, ArtifactName[]][] = [
+      [devnetTokenAbi, ["DevnetToken"]],
+      [wrappedNativeAbi, ["WrappedNative"]],
+      [hostileTokenAbi, ["HostileToken"]],
+      [feeOnTransferTokenAbi, ["FeeOnTransferToken"]],
+      [devnetAggregatorAbi, ["DevnetAggregator"]],
+      [[...uniswapV2FactoryAbi, ...pairCreatedAbi], ["UniswapV2Factory", "UniswapV2FactoryFee25"]],
+      [[...uniswapV2RouterAbi, ...feeOnTransferRouterAbi], ["UniswapV2Router02", "UniswapV2Router02Fee25"]],
+    ];
+    const missing: string[] = [];
+    for (const [abi, names] of uses) {
+      for (const name of names) {
+        const available = new Set(readArtifact(name).abi.map(signature));
+        for (const item of abi) if (!available.has(signature(item))) missing.push(`${name}: ${signature(item)}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  test("behavior: nothing under src/ but src/devnet/contracts/ imports solc or @uniswap/*", () => {
+    const offenders: string[] = [];
+    let scanned = 0;
+    for (const entry of readdirSync(SRC, { recursive: true, withFileTypes: true })) {
+      const file = join(entry.parentPath, entry.name);
+      if (!entry.isFile() || !entry.name.endsWith(".ts") || file.startsWith(COMPILER_DIR)) continue;
+      scanned++;
+      const text = readFileSync(file, "utf8");
+      if (/(?:from|import\s*\(|require\s*\()\s*["'](?:solc|@uniswap\/)/.test(text)) {
+        offenders.push(relative(SRC, file));
+      }
+    }
+    expect(scanned).toBeGreaterThan(100);
+    expect(offenders).toEqual([]);
+    // The compiler folder itself does load them (else this check would prove nothing).
+    expect(readFileSync(join(COMPILER_DIR, "compileArtifacts.ts"), "utf8")).toMatch(/import\("solc"\)/);
+  });
+});
+
+/** An ABI item's kind, name, parameter types and mutability (parameter names may differ). */
+function signature(item: Abi[number]): string {
+  const params = (list: readonly AbiParameter[]) =>
+    list.map((p) => `${typeOf(p)}${"indexed" in p && p.indexed ? " indexed" : ""}`).join(",");
+  switch (item.type) {
+    case "function":
+      return `function ${item.name}(${params(item.inputs)}) ${item.stateMutability} returns (${params(item.outputs)})`;
+    case "event":
+      return `event ${item.name}(${params(item.inputs)})`;
+    case "constructor":
+      return `constructor(${params(item.inputs)}) ${item.stateMutability}`;
+    default:
+      return item.type;
+  }
+}
+
+function typeOf(param: AbiParameter): string {
+  if (!param.type.startsWith("tuple") || !("components" in param)) return param.type;
+  return `(${param.components.map(typeOf).join(",")})${param.type.slice("tuple".length)}`;
+}
