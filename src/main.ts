@@ -90,7 +90,12 @@ async function main(): Promise<void> {
     draining: () => draining,
     reader: indexing.views,
     schema,
-    graphql: createGraphqlServer({ reader: indexing.views, schema, logger: log }),
+    graphql: createGraphqlServer({
+      reader: indexing.views,
+      schema,
+      logger: log,
+      persistedOperationsOnly: config.http.persistedOperationsOnly,
+    }),
     logger: log,
   });
   await new Promise<void>((resolve, reject) => {

@@ -197,6 +197,7 @@ export function loadConfig(
       rateLimitPerSecond: file?.http.rateLimitPerSecond ?? 0,
       ...(file?.http.rateLimitBurst === undefined ? {} : { rateLimitBurst: file.http.rateLimitBurst }),
       trustProxy: file?.http.trustProxy ?? false,
+      persistedOperationsOnly: file?.http.persistedOperationsOnly ?? false,
     },
     logLevel,
     role,

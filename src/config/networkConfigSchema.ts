@@ -101,6 +101,7 @@ export const configFileSchema = z
         rateLimitPerSecond: z.number().min(0).default(0),
         rateLimitBurst: z.number().int().min(1).optional(),
         trustProxy: z.boolean().default(false),
+        persistedOperationsOnly: z.boolean().default(false),
       })
       .strict()
       .default({}),

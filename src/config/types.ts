@@ -94,6 +94,8 @@ export interface AppConfig {
     rateLimitBurst?: number;
     /** Take the client from X-Forwarded-For's first address (only behind a proxy that sets it). */
     trustProxy: boolean;
+    /** /graphql runs only the published operations (schema/operations, by sha256 id). */
+    persistedOperationsOnly: boolean;
   };
   /** "all": index (when holding a network's writer lock) and serve; "api": serve from the store only. */
   role: "all" | "api";

@@ -38,6 +38,22 @@ describe("loadConfig", () => {
     expect(Object.isFrozen(config.networks[0]!.dexes)).toBe(true);
   });
 
+  test("args: the http section's edge settings, with their defaults", () => {
+    const file = JSON.parse(readFileSync(preset, "utf8")) as Record<string, unknown>;
+    expect(loadConfig({}, ["--config", preset]).config.http).toMatchObject({
+      persistedOperationsOnly: false,
+      rateLimitPerSecond: 0,
+      trustProxy: false,
+    });
+    const locked = writeJson({ ...file, http: { persistedOperationsOnly: true, rateLimitPerSecond: 50 } });
+    expect(loadConfig({}, ["--config", locked]).config.http).toMatchObject({
+      persistedOperationsOnly: true,
+      rateLimitPerSecond: 50,
+    });
+    const bad = writeJson({ ...file, http: { persistedOperationsOnly: "yes" } });
+    expect(() => loadConfig({}, ["--config", bad])).toThrow(/http\.persistedOperationsOnly/);
+  });
+
   test("behavior: toConfigJson round-trips through parseConfigJson", () => {
     const { config } = loadConfig({}, ["--config", preset]);
     const again = parseConfigJson(JSON.parse(JSON.stringify(toConfigJson(config.networks))), "round trip");
