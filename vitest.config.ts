@@ -12,9 +12,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
-    // Devnets stay one per test file: several files revert and replace chain history (reorg
-    // tests), which would break files reading the same chain in the other worker.
-    // anvil chains and databases are shared per file; two cores means two files at once at most.
+    // anvil chains and databases are shared per file, never across files: several files revert
+    // and replace chain history (reorg tests). Two cores means two files at once at most.
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 60_000,

@@ -1,9 +1,9 @@
 import { type Address, encodeDeployData, getContractAddress, type Hash } from "viem";
-import type { CompiledContracts } from "./loadDevnetContracts.js";
 import type { ChainWriter, TxRequest } from "./createChainWriter.js";
 import { devnetTokenAbi, wrappedNativeAbi } from "./devnetAbis.js";
 import type { DevnetPreset } from "./devnetPresets.js";
 import type { DevnetToken } from "./devnetTypes.js";
+import type { CompiledContracts } from "./loadDevnetContracts.js";
 import { parseUsd } from "./usdToUnits.js";
 
 /** Sends the deployments of the wrapped native coin and every listed and unlisted token (not mined yet). */

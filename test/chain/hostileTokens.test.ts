@@ -7,9 +7,9 @@ import {
   METADATA_GAS,
   readTokenMetadata,
 } from "../../src/chain/readTokenMetadata.js";
-import { readArtifact } from "../../src/devnet/readArtifact.js";
 import { createChainWriter } from "../../src/devnet/createChainWriter.js";
 import { deployHostileTokens, type HostileTokenAddresses } from "../../src/devnet/deployHostileTokens.js";
+import { readArtifact } from "../../src/devnet/readArtifact.js";
 import { type Anvil, startAnvil } from "../../src/devnet/startAnvil.js";
 import { InvalidTokenMetadataError, NotErc20Error } from "../../src/errors.js";
 import { type FaultProxy, startFaultProxy } from "./faultProxy.js";

@@ -79,7 +79,9 @@ describe("committed contract artifacts", () => {
   test("behavior: every router hard-codes the init-code hash of the pair its factory deploys", () => {
     const { uniswap, chainCases } = loadDevnetContracts();
     // The official npm build's hash (FACTS.md), and a different one for the 0.25% rebuild.
-    expect(uniswap.pairInitCodeHash).toBe("0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f");
+    expect(uniswap.pairInitCodeHash).toBe(
+      "0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f",
+    );
     expect(chainCases.fee25.pairInitCodeHash).not.toBe(uniswap.pairInitCodeHash);
     for (const build of [uniswap, chainCases.fee25]) {
       expect(build.router).toContain(build.pairInitCodeHash.slice(2));
@@ -95,14 +97,21 @@ describe("committed contract artifacts", () => {
       [hostileTokenAbi, ["HostileToken"]],
       [feeOnTransferTokenAbi, ["FeeOnTransferToken"]],
       [devnetAggregatorAbi, ["DevnetAggregator"]],
-      [[...uniswapV2FactoryAbi, ...pairCreatedAbi], ["UniswapV2Factory", "UniswapV2FactoryFee25"]],
-      [[...uniswapV2RouterAbi, ...feeOnTransferRouterAbi], ["UniswapV2Router02", "UniswapV2Router02Fee25"]],
+      [
+        [...uniswapV2FactoryAbi, ...pairCreatedAbi],
+        ["UniswapV2Factory", "UniswapV2FactoryFee25"],
+      ],
+      [
+        [...uniswapV2RouterAbi, ...feeOnTransferRouterAbi],
+        ["UniswapV2Router02", "UniswapV2Router02Fee25"],
+      ],
     ];
     const missing: string[] = [];
     for (const [abi, names] of uses) {
       for (const name of names) {
         const available = new Set(readArtifact(name).abi.map(signature));
-        for (const item of abi) if (!available.has(signature(item))) missing.push(`${name}: ${signature(item)}`);
+        for (const item of abi)
+          if (!available.has(signature(item))) missing.push(`${name}: ${signature(item)}`);
       }
     }
     expect(missing).toEqual([]);

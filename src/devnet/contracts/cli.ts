@@ -15,7 +15,9 @@ const ms = Math.round(performance.now() - started);
 if (process.argv.includes("--check")) {
   const problems = findStaleArtifacts(compiled, dir);
   if (problems.length > 0) {
-    process.stderr.write(`src/devnet/artifacts/ is stale: run \`npm run contracts\`\n  ${problems.join("\n  ")}\n`);
+    process.stderr.write(
+      `src/devnet/artifacts/ is stale: run \`npm run contracts\`\n  ${problems.join("\n  ")}\n`,
+    );
     process.exit(1);
   }
   process.stdout.write(`src/devnet/artifacts/ matches a fresh compile (${ms} ms)\n`);
@@ -34,7 +36,9 @@ if (process.argv.includes("--check")) {
     }
     if (current !== text) writeFileSync(join(dir, file), text);
     const state = current === text ? "unchanged" : current === undefined ? "new" : "updated";
-    process.stdout.write(`${file.padEnd(30)} ${String(Buffer.byteLength(text)).padStart(7)} bytes  ${state}\n`);
+    process.stdout.write(
+      `${file.padEnd(30)} ${String(Buffer.byteLength(text)).padStart(7)} bytes  ${state}\n`,
+    );
   }
   for (const file of readdirSync(dir)) {
     if (file.endsWith(".json") && !written.has(file)) {

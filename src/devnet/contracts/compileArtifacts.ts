@@ -12,7 +12,13 @@ const require = createRequire(import.meta.url);
 const CONTRACTS_DIR = new URL("./", import.meta.url);
 const SETTINGS = { evmVersion: "cancun", optimizer: { enabled: true, runs: 200 } };
 const OUTPUT_SELECTION = { "*": { "*": ["abi", "evm.bytecode.object"] } };
-const OWN = ["DevnetToken", "WrappedNative", "HostileToken", "DevnetAggregator", "FeeOnTransferToken"] as const;
+const OWN = [
+  "DevnetToken",
+  "WrappedNative",
+  "HostileToken",
+  "DevnetAggregator",
+  "FeeOnTransferToken",
+] as const;
 const CORE = "@uniswap/v2-core";
 const PERIPHERY = "@uniswap/v2-periphery";
 /** The init-code hash Uniswap's UniswapV2Library hard-codes (keccak256 of the npm pair's creation code). */
@@ -120,11 +126,20 @@ export async function compileArtifacts(): Promise<Record<ArtifactName, DevnetArt
   const { default: solc } = await import("solc");
   const version = String(solc.version());
   const compile = (sources: Sources) => {
-    const input = { language: "Solidity", sources, settings: { ...SETTINGS, outputSelection: OUTPUT_SELECTION } };
+    const input = {
+      language: "Solidity",
+      sources,
+      settings: { ...SETTINGS, outputSelection: OUTPUT_SELECTION },
+    };
     const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
     const errors = (output.errors ?? []).filter((e) => e.severity === "error");
     if (errors.length > 0) throw new Error(`solc: ${errors.map((e) => e.formattedMessage).join("\n")}`);
-    return (file: string, contractName: string, source: string, hashed: Sources = sources): DevnetArtifact => {
+    return (
+      file: string,
+      contractName: string,
+      source: string,
+      hashed: Sources = sources,
+    ): DevnetArtifact => {
       const contract = output.contracts?.[file]?.[contractName];
       if (contract === undefined || contract.evm.bytecode.object === "") {
         throw new Error(`solc: no bytecode for ${contractName}`);
@@ -306,5 +321,9 @@ async function loadTree(entry: string, patches: readonly Patch[]): Promise<Sourc
     }
   }
   // solc's output does not depend on the order, but the source hash does.
-  return Object.fromEntries(Object.keys(found).sort().map((path) => [path, found[path] as { content: string }]));
+  return Object.fromEntries(
+    Object.keys(found)
+      .sort()
+      .map((path) => [path, found[path] as { content: string }]),
+  );
 }

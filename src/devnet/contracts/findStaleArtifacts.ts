@@ -34,7 +34,8 @@ export function findStaleArtifacts(compiled: Record<ArtifactName, DevnetArtifact
     );
   }
   for (const file of readdirSync(dir)) {
-    if (file.endsWith(".json") && !expected.has(file)) problems.push(`${file} is not produced by the compile`);
+    if (file.endsWith(".json") && !expected.has(file))
+      problems.push(`${file} is not produced by the compile`);
   }
   return problems;
 }
