@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
-import { waitFor } from "../support/waitFor.js";
+import { spawnSwapgraph } from "../support/spawnSwapgraph.js";
 
 const root = new URL("../..", import.meta.url).pathname;
 let app: string;
@@ -41,36 +40,23 @@ describe("the production build", () => {
     await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
     onTestFinished(() => void refusing.close());
     const closed = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
-    const child: ChildProcess = spawn(
-      process.execPath,
-      ["scripts/start.mjs", "--config", "config/mainnet.json"],
-      {
-        cwd: app,
-        env: {
-          PATH: process.env.PATH,
-          PORT: "0",
-          SWAPGRAPH_DATA_DIR: join(app, "data"),
-          SWAPGRAPH_RPC_BSC: closed,
-          SWAPGRAPH_RPC_ETH: closed,
-          SWAPGRAPH_RPC_POLYGON: closed,
-        },
-        stdio: ["ignore", "pipe", "pipe"],
+    const run = spawnSwapgraph({
+      cwd: app,
+      entry: ["scripts/start.mjs"],
+      args: ["--config", "config/mainnet.json"],
+      env: {
+        PATH: process.env.PATH,
+        PORT: "0",
+        SWAPGRAPH_DATA_DIR: join(app, "data"),
+        SWAPGRAPH_RPC_BSC: closed,
+        SWAPGRAPH_RPC_ETH: closed,
+        SWAPGRAPH_RPC_POLYGON: closed,
       },
-    );
-    const output: string[] = [];
-    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    for (const stream of [child.stdout!, child.stderr!]) {
-      createInterface({ input: stream }).on("line", (line) => output.push(line));
-    }
+      timeoutMs: 30_000,
+    });
+    const { output } = run;
     try {
-      await waitFor(
-        () => output.some((line) => line.includes("swapgraph is serving on")) || child.exitCode !== null,
-        30_000,
-        "banner",
-      );
-      const banner = output.find((line) => line.includes("swapgraph is serving on"));
-      expect(banner, output.join("\n")).toBeDefined();
-      const base = /http:\/\/[\d.]+:\d+/.exec(banner!)![0];
+      const base = await run.serving;
       const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as { info: { version: string } };
       expect(openapi.info.version).toBe("0.1.0");
       const graphql = await fetch(`${base}/graphql`, {
@@ -86,8 +72,8 @@ describe("the production build", () => {
       const logged = output.find((line) => line.startsWith("{"));
       expect(JSON.parse(logged!)).toHaveProperty("level");
     } finally {
-      child.kill("SIGINT");
+      run.child.kill("SIGINT");
     }
-    expect(await exited).toBe(0);
+    expect(await run.exited).toBe(0);
   });
 });

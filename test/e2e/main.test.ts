@@ -1,44 +1,20 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect, createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
 import { createSqliteStore } from "../../src/store/createSqliteStore.js";
+import { spawnSwapgraph } from "../support/spawnSwapgraph.js";
 import { waitFor } from "../support/waitFor.js";
 
-const root = new URL("../..", import.meta.url).pathname;
 let devnet: Devnet;
 let dataDir: string;
 
-interface Running {
-  child: ChildProcess;
-  base: string;
-  output: string[];
-  exited: Promise<number | null>;
-}
-
-/** Runs the real entry point (`npm start` minus npm) on a config file, as an operator would. */
-async function startMain(env: Record<string, string>, args: string[]): Promise<Running> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/start.ts", ...args], {
-    cwd: root,
-    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const output: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  for (const stream of [child.stdout!, child.stderr!]) {
-    createInterface({ input: stream }).on("line", (line) => output.push(line));
-  }
-  await waitFor(
-    () => output.some((line) => line.includes("swapgraph is serving on")) || child.exitCode !== null,
-    60_000,
-  );
-  const banner = output.find((line) => line.includes("swapgraph is serving on"));
-  if (banner === undefined) throw new Error(`swapgraph did not start:\n${output.join("\n")}`);
-  return { child, base: /http:\/\/[\d.]+:\d+/.exec(banner)![0], output, exited };
+/** Runs the real entry point on a config file, as an operator would, and waits for its banner. */
+async function startMain(env: Record<string, string>, args: string[]) {
+  const run = spawnSwapgraph({ args, env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env } });
+  return { ...run, base: await run.serving };
 }
 
 beforeAll(async () => {
@@ -148,16 +124,9 @@ describe("the swapgraph process", () => {
   test("error: a bad configuration stops the process with a message that names the field", async () => {
     const bad = join(dataDir, "bad.json");
     writeFileSync(bad, JSON.stringify({ networks: [{ name: "bsc", chainId: 56, rpcUrls: ["nope"] }] }));
-    const child = spawn(process.execPath, ["--import", "tsx", "src/start.ts", "--config", bad], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr!.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    expect(code).toBe(1);
+    const run = spawnSwapgraph({ args: ["--config", bad] });
+    expect(await run.exited).toBe(1);
+    const stderr = run.output.join("\n");
     expect(stderr).toContain("swapgraph failed to start: Invalid configuration in");
     expect(stderr).toContain("networks.0.rpcUrls.0: expected an http(s) URL");
     expect(stderr).not.toMatch(/at .*\.ts:\d+/);
@@ -168,18 +137,13 @@ describe("the swapgraph process", () => {
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
     const port = (taken.address() as { port: number }).port;
     const started = Date.now();
-    const child = spawn(process.execPath, ["--import", "tsx", "src/start.ts"], {
-      cwd: root,
+    const run = spawnSwapgraph({
       env: { ...process.env, PORT: String(port), SWAPGRAPH_DATA_DIR: join(dataDir, "taken") },
-      stdio: ["ignore", "pipe", "pipe"],
     });
-    let stderr = "";
-    child.stderr!.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const code = await run.exited;
     taken.close();
     expect(code).toBe(1);
+    const stderr = run.output.join("\n");
     expect(stderr).toContain(
       `Port ${port} on 127.0.0.1 is already in use: stop the other process or set PORT.`,
     );

@@ -1,14 +1,12 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
 import { type FaultProxy, startFaultProxy } from "../chain/faultProxy.js";
+import { spawnSwapgraph } from "../support/spawnSwapgraph.js";
 import { waitFor } from "../support/waitFor.js";
 
-const root = new URL("../..", import.meta.url).pathname;
 // What a hosted provider's URL carries: a key in the path and one in the query.
 const KEY = "SECRETKEY0a1b2c3";
 const QUERY_KEY = "SECRETQUERY9z8y";
@@ -51,29 +49,19 @@ describe("secrets in RPC URLs", () => {
       match: ({ method }) => method === "eth_blockNumber",
       fault: { kind: "status", status: 401 },
     });
-    const child: ChildProcess = spawn(
-      process.execPath,
-      ["--import", "tsx", "src/start.ts", "--config", devnet.manifestPath],
-      {
-        cwd: root,
-        env: {
-          ...process.env,
-          PORT: "0",
-          LOG_LEVEL: "debug",
-          SWAPGRAPH_DATA_DIR: join(dataDir, "store"),
-          SWAPGRAPH_RPC_BSC: `${proxy.url}/v3/${KEY}?apikey=${QUERY_KEY}`,
-        },
-        stdio: ["ignore", "pipe", "pipe"],
+    const run = spawnSwapgraph({
+      args: ["--config", devnet.manifestPath],
+      env: {
+        ...process.env,
+        PORT: "0",
+        LOG_LEVEL: "debug",
+        SWAPGRAPH_DATA_DIR: join(dataDir, "store"),
+        SWAPGRAPH_RPC_BSC: `${proxy.url}/v3/${KEY}?apikey=${QUERY_KEY}`,
       },
-    );
-    const output: string[] = [];
-    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    for (const stream of [child.stdout!, child.stderr!]) {
-      createInterface({ input: stream }).on("line", (line) => output.push(line));
-    }
+    });
+    const { output } = run;
     try {
-      await waitFor(() => output.some((line) => line.includes("swapgraph is serving on")), 60_000, "banner");
-      const base = /http:\/\/[\d.]+:\d+/.exec(output.find((line) => line.includes("serving on"))!)![0];
+      const base = await run.serving;
 
       await waitFor(async () => (await status(base)).error !== null, 30_000, "an RPC error in the status");
       const failing = await status(base);
@@ -102,8 +90,8 @@ describe("secrets in RPC URLs", () => {
       expect(everything).not.toContain(QUERY_KEY);
       expect(failing.error).not.toMatch(/viem@|Request body/);
     } finally {
-      child.kill("SIGINT");
-      await exited;
+      run.child.kill("SIGINT");
+      await run.exited;
     }
     expect(output.join("\n")).not.toContain(KEY);
   });
