@@ -1,8 +1,10 @@
 import { type Address, encodeFunctionData, type Hash, type Hex, maxUint256 } from "viem";
 import { getAmountOut } from "../pricing/getAmountOut.js";
 import { devnetAggregatorAbi, directPairAbi, feeOnTransferRouterAbi } from "./chainCaseAbis.js";
+import type { Arbitrageur } from "./createArbitrageur.js";
 import type { ChainWriter, TxRequest } from "./createChainWriter.js";
 import type { Prng } from "./createPrng.js";
+import type { ReferencePrices } from "./createReferencePrices.js";
 import type { ChainCasePool, ChainCases } from "./deployChainCases.js";
 import { devnetTokenAbi, uniswapV2FactoryAbi, uniswapV2PairAbi, uniswapV2RouterAbi } from "./devnetAbis.js";
 import type { DevnetDex, DevnetMarket, DevnetPool, DevnetToken } from "./devnetTypes.js";
@@ -17,7 +19,27 @@ export type ChainCaseKind =
   | "fee25"
   | "unpriced"
   | "fee25Only"
-  | "poolCreated";
+  | "poolCreated"
+  /** Trades in the pool of two listed tokens opened off the market. */
+  | "listedPool";
+
+/** A pool created during the week (addresses lowercase). */
+export interface CreatedPoolInfo {
+  address: Address;
+  dex: string;
+  symbols: [string, string];
+  /** The block of its PairCreated. */
+  block: bigint;
+  /**
+   * Set on the pool of two listed tokens opened off the market: unix seconds from which the
+   * arbitrageur trades it. Its trades before then are at its own price, far off the market.
+   */
+  offMarketUntil?: number;
+  /** Timestamp of the first history block at or after offMarketUntil: its arbitrage brought the pool back. */
+  arbitragedAt?: number;
+  /** Both tokens' reference USD prices (10^18-scaled, `symbols` order) at its creation and at arbitragedAt. */
+  referenceUsd?: { created: [bigint, bigint]; arbitraged?: [bigint, bigint] };
+}
 
 /** What the chain cases put on the chain, as plain data (addresses lowercase). */
 export interface ChainCasesInfo {
@@ -32,7 +54,7 @@ export interface ChainCasesInfo {
   /** A token pooled only on the 0.25% DEX (bsc). */
   fee25Only: Address | undefined;
   /** Pools created during the week, with the block of their PairCreated. */
-  createdPools: { address: Address; dex: string; symbols: [string, string]; block: bigint }[];
+  createdPools: CreatedPoolInfo[];
   traders: Address[];
   /** Successful transactions by kind (approvals and funding left out). */
   txs: Record<ChainCaseKind, Hash[]>;
@@ -70,6 +92,11 @@ export interface ChainCaseSimulationOptions {
   rounds?: number;
   /** During live trading, one round every this many live blocks (default 5). */
   liveEvery?: number;
+  /**
+   * Opens the cases' off-market pool (ChainCases.pools.offMarket) mid-week, its price 25-40% off
+   * `reference`, and has `arbitrageur` start on it some hours later. Without it the pool is never created.
+   */
+  offMarket?: { arbitrageur: Arbitrageur; reference: ReferencePrices };
 }
 
 const KINDS: readonly ChainCaseKind[] = [
@@ -81,10 +108,18 @@ const KINDS: readonly ChainCaseKind[] = [
   "unpriced",
   "fee25Only",
   "poolCreated",
+  "listedPool",
 ];
 // Pools created during the week, as fractions of it: trades start in the creation block.
 const UNPRICED_POOL_AT = 0.35;
 const FEE25_ONLY_POOL_AT = 0.5;
+// The listed tokens' pool: opened mid-week with modest liquidity, its first token priced 25-40%
+// above or below the reference, then left alone by the arbitrageur for half a day (a tenth of a
+// shorter history), as a new pool on a real chain is until the bots notice it.
+const OFF_MARKET_POOL_AT = 0.45;
+const OFF_MARKET_BY = [0.25, 0.4] as const;
+const OFF_MARKET_SIDE_USD = parseUsd("50000");
+const OFF_MARKET_SECONDS = 12 * 3600;
 // No round in the history's last stretch: its last block must stay at exactly its end time.
 const LAST_ROUND_BEFORE = 0.97;
 const DEADLINE = maxUint256;
@@ -108,7 +143,10 @@ export function createChainCaseSimulation(
   const rounds = options.rounds ?? 40;
   const span = Math.max(1, options.toTimestamp - options.fromTimestamp);
   const txs = Object.fromEntries(KINDS.map((kind) => [kind, [] as Hash[]])) as Record<ChainCaseKind, Hash[]>;
-  const createdPools: ChainCasesInfo["createdPools"] = [];
+  const createdPools: CreatedPoolInfo[] = [];
+  // The off-market pool's entry once created: its arbitrage start is filled in when it comes.
+  let offMarketInfo: CreatedPoolInfo | undefined;
+  const offMarketSeconds = Math.min(OFF_MARKET_SECONDS, Math.floor(span / 10));
   let round = 0;
   let swapLogs = 0;
   let blocks = 0;
@@ -363,10 +401,45 @@ export function createChainCaseSimulation(
     };
   }
 
+  /** The off-market pool's creation at `at`: its first token priced 25-40% off the reference. */
+  function seedOffMarket(
+    pool: ChainCasePool,
+    reference: ReferencePrices,
+    at: number,
+  ): { tx: TxRequest; referenceUsd: [bigint, bigint] } | undefined {
+    const priceA = reference.at(pool.a.symbol, at);
+    const priceB = reference.at(pool.b.symbol, at);
+    if (priceA === undefined || priceB === undefined) return undefined;
+    const [least, most] = OFF_MARKET_BY;
+    const off = least + (most - least) * prng.next();
+    const factor = prng.chance(0.5) ? 1 + off : 1 - off;
+    const poolPriceA = (priceA * BigInt(Math.round(factor * 1e6))) / 1_000_000n;
+    const tx: TxRequest = {
+      from: market.deployer,
+      to: dex0.router,
+      gas: 6_000_000n,
+      data: encodeFunctionData({
+        abi: feeOnTransferRouterAbi,
+        functionName: "addLiquidity",
+        args: [
+          pool.a.address,
+          pool.b.address,
+          usdToUnits(OFF_MARKET_SIDE_USD, poolPriceA, pool.a.decimals),
+          usdToUnits(OFF_MARKET_SIDE_USD, priceB, pool.b.decimals),
+          0n,
+          0n,
+          market.deployer,
+          DEADLINE,
+        ],
+      }),
+    };
+    return { tx, referenceUsd: [priceA, priceB] };
+  }
+
   async function runRound(timestamp: number, fraction: number): Promise<number> {
     // kind undefined: a transaction that is no trade of its own (a direct swap's transfer).
     const sent: { kind: ChainCaseKind | undefined; tx: TxRequest }[] = [];
-    const created: { pool: ChainCasePool; dex: DevnetDex }[] = [];
+    const created: { pool: ChainCasePool; dex: DevnetDex; referenceUsd?: [bigint, bigint] }[] = [];
     let swaps = 0;
     // Pools created this round, then their first trade in the same block.
     const unpricedPool = cases.pools.unpriced;
@@ -383,6 +456,19 @@ export function createChainCaseSimulation(
     ) {
       sent.push({ kind: "poolCreated", tx: createPool(cases.fee25, fee25OnlyPool, 100_000) });
       created.push({ pool: fee25OnlyPool, dex: cases.fee25 });
+    }
+    const offMarketPool = cases.pools.offMarket;
+    if (
+      options.offMarket !== undefined &&
+      offMarketPool !== undefined &&
+      offMarketPool.createdBlock === undefined &&
+      fraction >= OFF_MARKET_POOL_AT
+    ) {
+      const seeded = seedOffMarket(offMarketPool, options.offMarket.reference, timestamp + 1);
+      if (seeded !== undefined) {
+        sent.push({ kind: "poolCreated", tx: seeded.tx });
+        created.push({ pool: offMarketPool, dex: dex0, referenceUsd: seeded.referenceUsd });
+      }
     }
     // Direct pair swaps first: nothing else has touched their pair in this block.
     if (directPool !== undefined) {
@@ -452,15 +538,31 @@ export function createChainCaseSimulation(
       swaps++;
     }
 
+    const offMarketReady =
+      offMarketPool !== undefined &&
+      (offMarketPool.createdBlock !== undefined || created.some((c) => c.pool === offMarketPool));
+    if (offMarketReady) {
+      // A trade each way through the router, whatever the pool's price: off the market at first.
+      const sides = round % 2 === 0 ? [offMarketPool.a, offMarketPool.b] : [offMarketPool.b, offMarketPool.a];
+      for (const [i, sell] of sides.entries()) {
+        const buy = sell === offMarketPool.a ? offMarketPool.b : offMarketPool.a;
+        sent.push({
+          kind: "listedPool",
+          tx: routerSwap(trader(i === 0 ? 1 : 5), dex0, [sell, buy], usd(sell, 150 + 250 * prng.next())),
+        });
+        swaps++;
+      }
+    }
+
     const hashes = await writer.send(sent.map((s) => s.tx));
     // Right after the block it follows: history blocks are minutes apart, live ones seconds.
-    await writer.mine(timestamp + 1);
+    const mined = await writer.mine(timestamp + 1);
     blocks++;
     const block = await writer.client.getBlockNumber();
     for (const [i, s] of sent.entries()) if (s.kind !== undefined) txs[s.kind].push(hashes[i] as Hash);
     // The transfers before direct swaps must have succeeded too.
     extra.push(...hashes.filter((_, i) => sent[i]?.kind === undefined));
-    for (const { pool, dex } of created) {
+    for (const { pool, dex, referenceUsd } of created) {
       pool.address = (
         await writer.client.readContract({
           address: dex.factory,
@@ -470,14 +572,37 @@ export function createChainCaseSimulation(
         })
       ).toLowerCase() as Address;
       pool.createdBlock = block;
-      createdPools.push({
+      const info: CreatedPoolInfo = {
         address: pool.address,
         dex: dex.name,
         symbols: [pool.a.symbol, pool.b.symbol],
         block,
-      });
+      };
+      if (referenceUsd !== undefined && options.offMarket !== undefined) {
+        info.offMarketUntil = mined + offMarketSeconds;
+        info.referenceUsd = { created: referenceUsd };
+        const spec = { address: pool.address, a: pool.a, b: pool.b, router: dex.router, feeBps: dex.feeBps };
+        if (!options.offMarket.arbitrageur.watch(spec, info.offMarketUntil))
+          throw new Error(`devnet chain cases: the arbitrageur refused ${pool.a.symbol}/${pool.b.symbol}`);
+        offMarketInfo = info;
+      }
+      createdPools.push(info);
     }
     return swaps;
+  }
+
+  /** Records the first history block (mined at `timestamp`) whose arbitrage covers the off-market pool. */
+  function noteArbitrageStart(timestamp: number): void {
+    const info = offMarketInfo;
+    const reference = options.offMarket?.reference;
+    if (info?.referenceUsd === undefined || info.offMarketUntil === undefined || reference === undefined)
+      return;
+    if (info.arbitragedAt !== undefined || timestamp < info.offMarketUntil) return;
+    info.arbitragedAt = timestamp;
+    info.referenceUsd.arbitraged = [
+      reference.at(info.symbols[0], timestamp) ?? 0n,
+      reference.at(info.symbols[1], timestamp) ?? 0n,
+    ];
   }
 
   let nextRound = 0.5 / rounds;
@@ -489,6 +614,7 @@ export function createChainCaseSimulation(
       round++;
     },
     async interleave(timestamp) {
+      noteArbitrageStart(timestamp);
       const fraction = (timestamp - options.fromTimestamp) / span;
       if (fraction < nextRound || fraction >= LAST_ROUND_BEFORE) return 0;
       while (nextRound <= fraction) nextRound += 1 / rounds;

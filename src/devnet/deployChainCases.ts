@@ -48,6 +48,8 @@ export interface ChainCases {
     /** Created during the week: the unpriced pair on the first DEX, the fee25-only token's pool. */
     unpriced: ChainCasePool;
     fee25Only: ChainCasePool | undefined;
+    /** Created during the week off the market: two listed tokens' pool on the first DEX, arbitraged later. */
+    offMarket: ChainCasePool | undefined;
   };
   /** Traders that send the chain cases' transactions (funded with the new tokens, approvals given). */
   traders: Address[];
@@ -67,11 +69,18 @@ export interface DeployChainCasesOptions {
   /** DevnetToken.sol's creation code (plain ERC-20s). */
   devnetToken: Hex;
   traders: readonly Address[];
+  /**
+   * Two listed tokens with no pool on the first DEX (see pickOffMarketPair): their pool opens off
+   * the market mid-week; the deployer and the traders get the approvals it needs.
+   */
+  offMarketPair?: readonly [DevnetToken, DevnetToken];
 }
 
 const TAX_BPS = 1_000;
 const DEADLINE = maxUint256;
 const TRADER_USD = parseUsd("200000");
+// What the deployer mints of each off-market pool token: the pool's side and the reference's drift.
+const OFF_MARKET_SEED_USD = parseUsd("200000");
 
 /** Finds a deployed token or fails loudly: the presets and this module must agree. */
 function tokenOf(market: DevnetMarket, symbol: string): DevnetToken {
@@ -83,7 +92,8 @@ function tokenOf(market: DevnetMarket, symbol: string): DevnetToken {
 /**
  * Deploys what the real-chain cases need and mines it in setup blocks before the history: an
  * unconfigured Uniswap fork with a pool, a 0.25%-fee DEX with pools (bsc), the aggregator, a
- * fee-on-transfer token with its pool, and the tokens whose pools are created during the week.
+ * fee-on-transfer token with its pool, and the tokens whose pools are created during the week
+ * (two listed tokens' pool among them when `offMarketPair` is given).
  * Funds `traders` with the new tokens and gives every approval their transactions need.
  */
 export async function deployChainCases(
@@ -235,6 +245,8 @@ export async function deployChainCases(
     for (const token of [stable, taxToken, ...unpriced])
       approve(trader, token.address, market.dexes[0].router);
     approve(trader, stable.address, fork.dex.router);
+    // The traders hold every listed token from their funding: only the approvals are new.
+    for (const token of options.offMarketPair ?? []) approve(trader, token.address, market.dexes[0].router);
     if (fee25 !== undefined) {
       for (const token of [stable, ...(fee25Volatile === undefined ? [] : [fee25Volatile])]) {
         approve(trader, token.address, fee25.router);
@@ -250,6 +262,10 @@ export async function deployChainCases(
   if (fee25Only !== undefined && fee25 !== undefined) {
     mint(fee25Only, deployer, parseUsd("100000"));
     approve(deployer, fee25Only.address, fee25.router);
+  }
+  for (const token of options.offMarketPair ?? []) {
+    mint(token, deployer, OFF_MARKET_SEED_USD);
+    approve(deployer, token.address, market.dexes[0].router);
   }
   hashes.push(...(await writer.send(liquidity)));
   await writer.mine(writer.lastTimestamp + 1);
@@ -298,6 +314,10 @@ export async function deployChainCases(
         fee25 !== undefined && fee25Only !== undefined
           ? await pool(fee25, fee25Only, wrapped, false)
           : undefined,
+      offMarket:
+        options.offMarketPair === undefined
+          ? undefined
+          : await pool(market.dexes[0], options.offMarketPair[0], options.offMarketPair[1], false),
     },
     traders,
     stable,

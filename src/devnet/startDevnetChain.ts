@@ -16,6 +16,7 @@ import type { DevnetPreset } from "./devnetPresets.js";
 import type { DevnetDex, DevnetMarket } from "./devnetTypes.js";
 import { fundTraders } from "./fundTraders.js";
 import type { ChainCaseContracts, CompiledContracts } from "./loadDevnetContracts.js";
+import { pickOffMarketPair } from "./pickOffMarketPair.js";
 import { planLiquidity } from "./planLiquidity.js";
 import { seedLiquidity } from "./seedLiquidity.js";
 import { type HistorySummary, simulateHistory } from "./simulateHistory.js";
@@ -256,11 +257,14 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
               uniswap: options.artifacts,
               devnetToken: bytecode.DevnetToken,
               traders: traders.slice(-7),
+              ...offMarketPairOf(preset, market),
             }),
             market,
             prng: createPrng(mixSeed(options.seed, preset.chainId, 7)),
             fromTimestamp: endTimestamp - options.days * DAY,
             toTimestamp: endTimestamp,
+            // A pool of two listed tokens opens off the market mid-week; the arbitrageur comes later.
+            offMarket: { arbitrageur: flow.arbitrageur, reference },
           });
     const history = await simulateHistory(writer, {
       ...(caseSimulation === undefined ? {} : { interleave: (t: number) => caseSimulation.interleave(t) }),
@@ -383,6 +387,12 @@ async function assertPairs(
       );
     }
   });
+}
+
+/** The chain cases' off-market pair of this market, as deployChainCases takes it (none: nothing). */
+function offMarketPairOf(preset: DevnetPreset, market: DevnetMarket) {
+  const pair = pickOffMarketPair(preset, market);
+  return pair === undefined ? {} : { offMarketPair: pair };
 }
 
 /** Derives independent 32-bit seeds per network and purpose from the devnet seed. */

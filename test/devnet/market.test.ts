@@ -10,11 +10,13 @@ import {
   http,
   maxUint256,
   parseAbi,
+  parseAbiItem,
   parseEther,
 } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createArbitrageur } from "../../src/devnet/createArbitrageur.js";
+import type { CreatedPoolInfo } from "../../src/devnet/createChainCaseSimulation.js";
 import { createChainWriter } from "../../src/devnet/createChainWriter.js";
 import { createPoolMirror } from "../../src/devnet/createPoolMirror.js";
 import {
@@ -32,11 +34,13 @@ import { parseUsd } from "../../src/devnet/usdToUnits.js";
 import { NETWORKS, USD_SCALE } from "../../src/domain/types.js";
 import { createPoolIndex } from "../../src/pricing/createPoolIndex.js";
 import { findBestRoute } from "../../src/pricing/findBestRoute.js";
+import { getAmountOut } from "../../src/pricing/getAmountOut.js";
 import { getTokenPriceUsd } from "../../src/pricing/getTokenPriceUsd.js";
 import type { PoolIndex, PoolState, PricingParams } from "../../src/pricing/types.js";
 import { valueTradeUsd } from "../../src/pricing/valueTradeUsd.js";
 import { mine, revert, snapshot } from "../support/devnet.js";
 
+const syncEvent = parseAbiItem("event Sync(uint112 reserve0, uint112 reserve1)");
 const factoryAbi = parseAbi([
   "function allPairsLength() view returns (uint256)",
   "function allPairs(uint256) view returns (address)",
@@ -406,6 +410,105 @@ describe("the demo market", () => {
     const arbitraged = [...new Set(arbitrage.map((tx) => tx.blockNumber))];
     expect(arbitraged.every((block) => traded.has(block))).toBe(true);
   });
+
+  test.each(NETWORKS)(
+    "behavior: on %s a pool of two listed tokens opened mid-week trades off the market until the arbitrageur starts on it, then within its fee band",
+    async (network) => {
+      const m = marketOf(network);
+      const { chain } = m;
+      const created = chain.chainCases?.createdPools.filter((p) => p.offMarketUntil !== undefined) ?? [];
+      expect(created).toHaveLength(1);
+      const info = created[0] as CreatedPoolInfo;
+      const { offMarketUntil, arbitragedAt, referenceUsd } = info;
+      const [a, b] = info.symbols.map((s) => chain.tokens[s] as Address) as [Address, Address];
+      // Two listed tokens, neither a stablecoin, that had no pool on that DEX before.
+      expect(a).toBeDefined();
+      expect(b).toBeDefined();
+      expect(m.params.stablecoins.has(a) || m.params.stablecoins.has(b)).toBe(false);
+      expect(
+        chain.pools.some((p) => p.dex === info.dex && info.symbols.every((s) => p.symbols.includes(s))),
+      ).toBe(false);
+      expect(arbitragedAt).toBeGreaterThanOrEqual(offMarketUntil as number);
+      const pool = m.index.get(info.address) as PoolState;
+      const gamma = 1 - pool.feeBps / 10_000;
+      // The pool's price of `a` over the reference's (1 = on the reference), from its reserves.
+      const mid = (reserve0: bigint, reserve1: bigint, [priceA, priceB]: [bigint, bigint]) => {
+        const [reserveA, reserveB] = pool.token0 === a ? [reserve0, reserve1] : [reserve1, reserve0];
+        const usdA = (reserveA * priceA) / 10n ** BigInt(m.decimals.get(a) ?? 0);
+        const usdB = (reserveB * priceB) / 10n ** BigInt(m.decimals.get(b) ?? 0);
+        return Number(usdB) / Number(usdA);
+      };
+      const range = { address: info.address, fromBlock: info.block, toBlock: chain.history.toBlock };
+      const [syncs, swaps] = await Promise.all([
+        m.client.getLogs({ ...range, event: syncEvent }),
+        m.client.getLogs({ ...range, event: swapEvent }),
+      ]);
+      const blocks = new Map<bigint, number>();
+      for (const n of new Set(syncs.map((l) => l.blockNumber)))
+        blocks.set(n, Number((await m.client.getBlock({ blockNumber: n })).timestamp));
+      const txs = await Promise.all(swaps.map((l) => m.client.getTransaction({ hash: l.transactionHash })));
+      const arbitrage = txs.filter((tx) => tx.from.toLowerCase() === chain.arbitrageur);
+      const traded = txs.filter((tx) => chain.traders.includes(tx.from.toLowerCase() as Address));
+      expect(arbitrage.length + traded.length).toBe(swaps.length);
+
+      // Created off the market, far beyond its fee band, and traded in its first block.
+      const first = syncs[0] as (typeof syncs)[number];
+      expect(first.blockNumber).toBe(info.block);
+      const atCreation = mid(
+        first.args.reserve0 as bigint,
+        first.args.reserve1 as bigint,
+        referenceUsd!.created,
+      );
+      expect(Math.abs(atCreation - 1)).toBeGreaterThanOrEqual(0.25 - 1e-6);
+      expect(Math.abs(atCreation - 1)).toBeLessThanOrEqual(0.4 + 1e-6);
+      expect(traded.filter((tx) => tx.blockNumber === info.block).length).toBeGreaterThanOrEqual(2);
+      // Nobody arbitrages it before offMarketUntil: the traders' trades there are all off the market.
+      const offMarket = syncs.filter(
+        (l) => (blocks.get(l.blockNumber) as number) < (offMarketUntil as number),
+      );
+      expect(offMarket.length).toBeGreaterThanOrEqual(4);
+      let closest = Number.POSITIVE_INFINITY;
+      for (const log of offMarket)
+        closest = Math.min(
+          closest,
+          Math.abs(mid(log.args.reserve0 as bigint, log.args.reserve1 as bigint, referenceUsd!.created) - 1),
+        );
+      expect(closest).toBeGreaterThan(0.2);
+      const firstArbitrage = arbitrage.reduce(
+        (min, tx) => (tx.blockNumber < min ? tx.blockNumber : min),
+        2n ** 64n,
+      );
+      expect(blocks.get(firstArbitrage)).toBe(arbitragedAt);
+      // The arbitrageur's first trade (the block's last) puts it back on the reference of that moment.
+      const after = syncs.filter((l) => l.blockNumber === firstArbitrage).at(-1) as (typeof syncs)[number];
+      const atArbitrage = mid(
+        after.args.reserve0 as bigint,
+        after.args.reserve1 as bigint,
+        referenceUsd!.arbitraged!,
+      );
+      expect(atArbitrage).toBeGreaterThanOrEqual(gamma * (1 - 1e-4));
+      expect(atArbitrage).toBeLessThanOrEqual((1 + 1e-4) / gamma);
+      // And keeps it there: today it sits in its band, and a small quote through it alone is the market's.
+      const now = midVsReference(m, pool);
+      expect(now).toBeGreaterThanOrEqual(gamma * (1 - 1e-4));
+      expect(now).toBeLessThanOrEqual((1 + 1e-4) / gamma);
+      for (const [sell, buy] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        const sellPrice = m.reference.get(sell) as bigint;
+        const amountIn = (10n * USD_SCALE * 10n ** BigInt(m.decimals.get(sell) ?? 0)) / sellPrice;
+        const [reserveIn, reserveOut] =
+          pool.token0 === sell ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0];
+        const out = getAmountOut(amountIn, reserveIn, reserveOut, pool.feeBps);
+        const outUsd = (out * (m.reference.get(buy) as bigint)) / 10n ** BigInt(m.decimals.get(buy) ?? 0);
+        expect(Math.abs(Number(outUsd) / Number(10n * USD_SCALE) - 1)).toBeLessThan(0.02);
+      }
+      console.info(
+        `${network}: ${info.symbols.join("/")} opened ${((atCreation - 1) * 100).toFixed(1)}% off the reference, ${offMarket.length} syncs off the market, ${((atArbitrage - 1) * 100).toFixed(3)}% after the arbitrage ${(((arbitragedAt as number) - (blocks.get(info.block) as number)) / 3600).toFixed(1)} h later, ${((now - 1) * 100).toFixed(3)}% today`,
+      );
+    },
+  );
 
   test("behavior: a pool created off the market is arbitraged once the arbitrageur watches it", async () => {
     const m = marketOf("bsc");

@@ -420,7 +420,8 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
 
   test("behavior: pools created during the week are indexed from their creation block on", async () => {
     const { createdPools } = cases();
-    expect(createdPools.length).toBe(2);
+    // The unpriced pair, the 0.25%-only token's pool, and two listed tokens' pool opened off the market.
+    expect(createdPools.length).toBe(3);
     const stored = await store.listTrades(config.name, 0);
     const created = await clientOf(config).getLogs({ event: pairCreatedAbi[0], fromBlock: 0n });
     for (const pool of createdPools) {
@@ -437,6 +438,50 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
       // Its first trade is in the very block that created it.
       expect(trades[0]!.blockNumber).toBe(pool.block);
     }
+  });
+
+  test("behavior: trades in a pool opened off the market are valued at the market, not at the pool's price", async () => {
+    const chain = devnet.chains[0]!;
+    const info = cases().createdPools.find((p) => p.offMarketUntil !== undefined)!;
+    const { referenceUsd, arbitragedAt } = info;
+    const stored = await store.listTrades(config.name, 0);
+    const inPool = stored.filter((t) => t.pools.includes(info.address));
+    const offMarket = inPool.filter((t) => t.timestamp < arbitragedAt!);
+    expect(offMarket.length).toBeGreaterThanOrEqual(4);
+    const createdAt = inPool[0]!.timestamp;
+    const decimals = new Map(config.tokenList.tokens.map((t) => [t.address as string, t.decimals]));
+    const [a, b] = info.symbols.map((s) => chain.tokens[s]!);
+    const base = new Set<string>(config.baseTokens);
+    // Exactly one side may price the other (a base token): the pool could fool a guard through it.
+    expect([a, b].filter((t) => base.has(t!))).toHaveLength(1);
+    let worst = 0;
+    let fooledBy = Number.POSITIVE_INFINITY;
+    for (const trade of offMarket) {
+      expect(trade.tracked).toBe(true);
+      expect(trade.pools).toEqual([info.address]);
+      // The market then: the reference between the pool's creation and the arbitrage's start.
+      const share = (trade.timestamp - createdAt) / (arbitragedAt! - createdAt);
+      const reference = (i: 0 | 1) =>
+        Number(referenceUsd!.created[i]) +
+        share * Number(referenceUsd!.arbitraged![i]! - referenceUsd!.created[i]);
+      const worth = (token: string, amount: bigint) =>
+        (Number(amount) / 10 ** decimals.get(token)!) * reference(token === a ? 0 : 1);
+      const inUsd = worth(trade.tokenIn, trade.amountIn);
+      const outUsd = worth(trade.tokenOut, trade.amountOut);
+      // The guard's rule (both sides priced, their average) at market prices.
+      const fair = (inUsd + outUsd) / 2;
+      const volume = Number(trade.volumeUsd);
+      worst = Math.max(worst, Math.abs(volume / fair - 1));
+      // Priced at the pool's own price, both sides would be worth the base side.
+      const atPoolPrice = base.has(trade.tokenIn) ? inUsd : outUsd;
+      fooledBy = Math.min(fooledBy, Math.abs(atPoolPrice / fair - 1));
+      expect(Math.abs(volume / fair - 1)).toBeLessThan(0.03);
+    }
+    // The two valuations are far enough apart for the check above to tell them apart.
+    expect(fooledBy).toBeGreaterThan(0.08);
+    console.info(
+      `off-market pool ${info.symbols.join("/")}: ${offMarket.length} trades before its arbitrage, valued within ${(worst * 100).toFixed(2)}% of the market; its own price would be ${(fooledBy * 100).toFixed(1)}%+ off`,
+    );
   });
 
   test("behavior: the 0.25% DEX is indexed with its fee, and quotes through it equal its router's", async () => {
