@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import { Readable } from "node:stream";
+import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { DocumentNode } from "graphql";
 import type { Logger } from "pino";
@@ -166,6 +167,11 @@ const ANSWER_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 // Map slot, entry object, ETags and Buffer headers of one kept answer, roughly.
 const ENTRY_OVERHEAD_BYTES = 400;
 
+// How long a request waits for another one's rendering of the same shareable list.
+const SHARED_RENDER_WAIT_MS = 1_000;
+
+const sleep = (ms: number) => delay(ms, undefined, { ref: false });
+
 // Swaps per page of the streamed list: executing a page through GraphQL costs about 50 µs a swap,
 // so 250 keep each turn of the event loop near 15 ms and other requests answered meanwhile.
 const STREAM_PAGE_SIZE = 250;
@@ -217,6 +223,8 @@ export function createRestHandlers(options: RestHandlersOptions): RestRoute[] {
             ENTRY_OVERHEAD_BYTES + key.length + entry.body.length + (entry.gzipped?.length ?? 0),
         })
       : undefined;
+  // Shareable lists being rendered now, by key: the requests that miss the kept copy wait here.
+  const renderings = new Map<string, Promise<AnswerEntry | undefined>>();
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_SWAPS_PAGE) {
     throw new RangeError(`swapsPageSize must be an integer from 1 to ${MAX_SWAPS_PAGE}.`);
   }
@@ -351,6 +359,36 @@ export function createRestHandlers(options: RestHandlersOptions): RestRoute[] {
         cacheControl: "no-cache",
       });
     }
+    // Another request of this block and second is rendering the list: wait for its copy rather
+    // than render it again (at the start of every second, every connection would otherwise
+    // miss at once). The wait is bounded: a slow client of that request must not hold the rest.
+    const rendering =
+      shareKey === undefined || head || networkStatus?.serving !== true
+        ? undefined
+        : renderings.get(shareKey);
+    if (rendering !== undefined) {
+      const entry = await Promise.race([rendering, sleep(SHARED_RENDER_WAIT_MS)]);
+      if (entry !== undefined) {
+        countEvent("cache_hits", REST_ANSWER);
+        return sendCachedJson(request, reply, entry, {
+          headers: freshnessHeaders(networkStatus),
+          cacheControl: "no-cache",
+        });
+      }
+    }
+    // This request renders the shareable list: the others of its block and second wait for it.
+    let settle: ((entry: AnswerEntry | undefined) => void) | undefined;
+    if (shareKey !== undefined && !head && networkStatus?.serving === true && !renderings.has(shareKey)) {
+      const key = shareKey;
+      const mine = new Promise<AnswerEntry | undefined>((resolve) => (settle = resolve));
+      renderings.set(key, mine);
+      // However it ends (complete, too large to keep, an error answer, client gone), the wait ends.
+      reply.raw.once("close", () => {
+        settle?.(undefined);
+        if (renderings.get(key) === mine) renderings.delete(key);
+      });
+    }
+
     const readPage = (first: number, after: string | null) =>
       run<SwapsData>(operations.swaps, { ...window, first, after }, context);
 
@@ -412,8 +450,10 @@ export function createRestHandlers(options: RestHandlersOptions): RestRoute[] {
       keep(`${text}]`);
       yield `${text}]`;
       if (kept !== undefined && shareKey !== undefined && window.atBlock !== null) {
-        const entry = buildCachedJson(Buffer.from(kept.join("")), `${network}-${window.atBlock}`);
-        answers?.set(shareKey, { ...entry, block: window.atBlock, expiresAt: (context.now + 1) * 1000 });
+        const built = buildCachedJson(Buffer.from(kept.join("")), `${network}-${window.atBlock}`);
+        const entry = { ...built, block: window.atBlock, expiresAt: (context.now + 1) * 1000 };
+        answers?.set(shareKey, entry);
+        settle?.(entry);
       }
     }
 

@@ -84,6 +84,39 @@ describe("GET /api/swaps_24h streamed", () => {
     expect(packed.body.length).toBeLessThan(plain.body.length / 3);
   });
 
+  test("behavior: concurrent requests of one block and second wait for one rendering instead of each rendering it", async () => {
+    const local = await createFixtureReader({ bulkTrades: 50 });
+    let pages = 0;
+    const spy = Object.assign(Object.create(local.reader) as MarketReader, {
+      listTrades: (network: NetworkName, query: TradePageQuery) => {
+        pages++;
+        return local.reader.listTrades(network, query);
+      },
+    });
+    const sharing = await startServer(spy, { swapsPageSize: PAGE });
+    onTestFinished(async () => {
+      await sharing.close();
+      await local.close();
+    });
+    const url = `${sharing.baseUrl}/api/swaps_24h`;
+    // One rendering reads the window in pages of PAGE (each page asks one row more than it shows).
+    const inWindow = (JSON.parse(expectedBody(local)) as unknown[]).length;
+    const onePass = Math.max(1, Math.ceil(inWindow / PAGE));
+    // Ten at once, within one second (the window start is per second): retried at a second's edge.
+    let answers: RawAnswer[] = [];
+    await waitFor(async () => {
+      pages = 0;
+      const second = Math.floor(Date.now() / 1000);
+      answers = await Promise.all(Array.from({ length: 10 }, () => rawRequest(url)));
+      return Math.floor(Date.now() / 1000) === second;
+    }, 10_000);
+    expect(new Set(answers.map((answer) => answer.body.toString("utf8")))).toEqual(
+      new Set([expectedBody(local)]),
+    );
+    expect(answers.filter((answer) => answer.headers["transfer-encoding"] === "chunked")).toHaveLength(1);
+    expect(pages).toBe(onePass);
+  });
+
   test("behavior: a small whole window is rendered once and shared within its block and second", async () => {
     const local = await createFixtureReader({ bulkTrades: 50 });
     const sharing = await startServer(local.reader, { swapsPageSize: PAGE });
