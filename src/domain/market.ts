@@ -64,6 +64,54 @@ export interface DailyVolume {
   untrackedCount: number;
 }
 
+/** Candle widths in seconds: 1 minute, 5 minutes, 1 hour, 1 UTC day. */
+export const CANDLE_INTERVALS = [60, 300, 3_600, 86_400] as const;
+export type CandleInterval = (typeof CANDLE_INTERVALS)[number];
+
+/**
+ * What a candle series charts. A token: its USD price (the native coin is charted as its wrapped
+ * token). A pool: the price of its token0 in its token1, from the pool's own swaps.
+ */
+export type CandleSubject = { kind: "token"; token: Address } | { kind: "pool"; pool: Address };
+
+/** One read of a candle series: buckets ascending by start, over the store's primary key. */
+export interface CandleQuery {
+  subject: CandleSubject;
+  interval: CandleInterval;
+  /** Buckets from the one holding this instant (unix seconds) on. */
+  fromTimestamp: number;
+  /** Buckets that start before this (unix seconds); default: no end. */
+  toTimestamp?: number;
+  /** At most this many buckets (1..10,000). */
+  limit: number;
+}
+
+/**
+ * OHLCV of one bucket: maintained by the indexer with the trades, buckets without a trade are
+ * absent. Token candles: prices are USD per whole token (10^18-scaled), `volume` is the token
+ * bought and sold (smallest units), `quoteVolume` the trades' USD value (10^18-scaled, 0 for
+ * untracked trades). Pool candles: prices are token1 smallest units per token0 smallest unit,
+ * scaled by 10^36 (POOL_PRICE_SCALE), `volume` is token0 and `quoteVolume` token1 the pool took
+ * in and sent out.
+ */
+export interface Candle {
+  /** Start of the bucket (unix seconds, a multiple of the interval). */
+  start: number;
+  /** Price at the bucket's first priced trade (by block, transaction, log); undefined when none was priced. */
+  open: bigint | undefined;
+  high: bigint | undefined;
+  low: bigint | undefined;
+  /** Price at the bucket's last priced trade. */
+  close: bigint | undefined;
+  volume: bigint;
+  quoteVolume: bigint;
+  /** Trades of the token, or swaps through the pool (a trade that crosses a pool twice counts twice). */
+  tradeCount: number;
+}
+
+/** Pool candle prices are ratios of smallest units scaled by 10^36: exact enough for any pair of decimals. */
+export const POOL_PRICE_SCALE = 10n ** 36n;
+
 /**
  * The one read interface the API uses. Pools, tokens and status are answered from memory;
  * trade lists and daily aggregates from the store over indexes, a bounded page at a time;
@@ -82,6 +130,8 @@ export interface MarketReader {
   countTrades(network: NetworkName, since: number): Promise<number>;
   /** `days` UTC days ending with the day of `now` (unix seconds), newest first; empty days are zero. */
   listDailyVolumes(network: NetworkName, days: number, now: number): Promise<DailyVolume[]>;
+  /** One page of a token's or pool's candles, ascending by start, read from the store. */
+  listCandles(network: NetworkName, query: CandleQuery): Promise<readonly Candle[]>;
   /** The live pool graph of the network (routing and pricing read it; only the indexer updates it). */
   getPoolIndex(network: NetworkName): PoolIndex;
   /** The indexed head the pools reflect. */

@@ -86,6 +86,35 @@ export interface Trade {
   tracked: boolean;
   /** Pools the trade went through, in order. */
   pools: Address[];
+  /**
+   * What the trade adds to the candles, set by the indexer. Absent on trades stored before
+   * candles existed (they add nothing to candles).
+   */
+  marks?: TradeMarks;
+}
+
+/** One pool's part of a trade: what the Swap log says it took in and sent out. */
+export interface TradeHop {
+  /** The pool took in token0 and sent out token1 (else the other way round). */
+  zeroForOne: boolean;
+  /** What the pool took in, in smallest units (after a fee-on-transfer token's tax). */
+  amountIn: bigint;
+  amountOut: bigint;
+}
+
+/** The facts of a trade that candles need besides its amounts (see src/store/buildCandles.ts). */
+export interface TradeMarks {
+  /**
+   * USD price of one whole tokenIn (10^18-scaled) by the pricing rules, read from the pool graph
+   * right after the trade's transaction; undefined when the rules leave the token unpriced.
+   */
+  priceInUsd: bigint | undefined;
+  /** The same for tokenOut. */
+  priceOutUsd: bigint | undefined;
+  /** The wrapped token a native side ("") stands for; undefined when neither side is native. */
+  native: Address | undefined;
+  /** One per pool of `pools`, in order. */
+  hops: TradeHop[];
 }
 
 /** Checkpoint of a network: every block up to and including `blockNumber` is committed. */

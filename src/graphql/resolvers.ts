@@ -10,6 +10,7 @@ import {
 import type { GraphqlContext } from "./createGraphqlContext.js";
 import { formatDecimal } from "./formatDecimal.js";
 import { getQuote, type QuoteArgs } from "./getQuote.js";
+import { type CandlesArgs, listCandles } from "./listCandles.js";
 import { listSwaps, type SwapsArgs } from "./listSwaps.js";
 import { findSymbol, parseTokenInput, resolveToken } from "./resolveToken.js";
 import { BigIntScalar, DecimalScalar, TimestampScalar } from "./scalars.js";
@@ -36,6 +37,8 @@ export const resolvers = {
   BigInt: BigIntScalar,
   Decimal: DecimalScalar,
   Timestamp: TimestampScalar,
+  // Resolvers see the interval as its width in seconds.
+  CandleInterval: { MINUTE: 60, FIVE_MINUTES: 300, HOUR: 3_600, DAY: 86_400 },
 
   Query: {
     quote: (_: unknown, args: QuoteArgs, ctx: GraphqlContext) => getQuote(ctx.reader, args),
@@ -64,6 +67,8 @@ export const resolvers = {
         untrackedCount: day.untrackedCount,
       }));
     },
+
+    candles: (_: unknown, args: CandlesArgs, ctx: GraphqlContext) => listCandles(args, ctx),
 
     async token(
       _: unknown,

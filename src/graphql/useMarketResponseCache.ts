@@ -38,7 +38,8 @@ export function marketStateKey(reader: MarketReader): string {
  * token), keyed by the document, its variables and marketStateKey, so an answer never outlives
  * the indexed state it came from. Whatever depends on the clock or on the trade store is never
  * cached: status and networkStatus (data age), swaps (a window that slides with time),
- * dailyVolumes (today's running sum); neither is an answer with errors.
+ * dailyVolumes (today's running sum), candles (the current bucket grows, the default range
+ * slides); neither is an answer with errors.
  */
 export function useMarketResponseCache(
   reader: MarketReader,
@@ -50,6 +51,7 @@ export function useMarketResponseCache(
     "Query.networkStatus": 0,
     "Query.swaps": 0,
     "Query.dailyVolumes": 0,
+    "Query.candles": 0,
   };
   return useResponseCache({
     session: () => marketStateKey(reader),

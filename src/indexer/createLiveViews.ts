@@ -8,7 +8,7 @@ import type { Store } from "../store/types.js";
 import { utcDate } from "./utcDate.js";
 
 /** The part of the store the views read: lists and aggregates stay in the store, a page at a time. */
-export type StoreReader = Pick<Store, "listTradePage" | "countTrades" | "listDayAggregates">;
+export type StoreReader = Pick<Store, "listTradePage" | "countTrades" | "listDayAggregates" | "listCandles">;
 
 /**
  * What the API reads of one network from memory: bounded by the pools and tokens, never by the
@@ -163,6 +163,14 @@ export function createLiveViews(configs: readonly NetworkConfig[], store: StoreR
         });
       }
       return out;
+    },
+
+    async listCandles(network, query) {
+      get(network);
+      if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > MAX_PAGE) {
+        throw new BadRequestError(`A page holds 1 to ${MAX_PAGE} candles.`);
+      }
+      return store.listCandles(network, query);
     },
 
     getPoolIndex: (network) => get(network).index,

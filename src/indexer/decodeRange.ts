@@ -1,8 +1,9 @@
-import type { Address, Hash, NetworkName, Pair, PairReserves, Trade } from "../domain/types.js";
+import type { Address, Hash, NetworkName, Pair, PairReserves, Trade, TradeMarks } from "../domain/types.js";
 import { NATIVE } from "../domain/types.js";
+import { getTokenPriceUsd } from "../pricing/getTokenPriceUsd.js";
 import type { PoolIndex, PricingParams } from "../pricing/types.js";
 import { valueTradeUsd } from "../pricing/valueTradeUsd.js";
-import { buildTrade, type SwapEvent } from "./buildTrades.js";
+import { buildTrade, type SwapEvent, swapSides } from "./buildTrades.js";
 import { groupSwapChains } from "./groupSwapChains.js";
 import type { RangeEvent, RangeRead } from "./readRange.js";
 
@@ -82,15 +83,32 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
         wrappedNative: ctx.wrappedNative,
         routers: ctx.routers,
       });
+      const tokenIn = base.tokenIn === NATIVE ? ctx.wrappedNative : base.tokenIn;
+      const tokenOut = base.tokenOut === NATIVE ? ctx.wrappedNative : base.tokenOut;
       const value = valueTradeUsd({
         index: ctx.pools,
         params: ctx.pricing,
-        tokenIn: base.tokenIn === NATIVE ? ctx.wrappedNative : base.tokenIn,
+        tokenIn,
         amountIn: base.amountIn,
-        tokenOut: base.tokenOut === NATIVE ? ctx.wrappedNative : base.tokenOut,
+        tokenOut,
         amountOut: base.amountOut,
       });
-      trades.push({ ...base, volumeUsd: value.volumeUsd, tracked: value.tracked });
+      // Candles sample each side at the price the rules give it here, after the transaction's
+      // syncs: the same prices the trade was valued with (memoized, so no second computation).
+      const marks: TradeMarks = {
+        priceInUsd: getTokenPriceUsd(ctx.pools, ctx.pricing, tokenIn),
+        priceOutUsd: getTokenPriceUsd(ctx.pools, ctx.pricing, tokenOut),
+        native: base.tokenIn === NATIVE || base.tokenOut === NATIVE ? ctx.wrappedNative : undefined,
+        hops: chain.map((swap) => {
+          const sides = swapSides(swap);
+          return {
+            zeroForOne: sides.tokenIn === swap.pair.token0,
+            amountIn: sides.amountIn,
+            amountOut: sides.amountOut,
+          };
+        }),
+      };
+      trades.push({ ...base, volumeUsd: value.volumeUsd, tracked: value.tracked, marks });
     }
   };
 

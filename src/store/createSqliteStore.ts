@@ -1,7 +1,23 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import type { Address, Checkpoint, Hash, NetworkName, Token } from "../domain/types.js";
+import type { TradePosition } from "../domain/market.js";
+import type { Address, Checkpoint, Hash, NetworkName, Token, Trade } from "../domain/types.js";
+import {
+  assertCandleQuery,
+  bucketStart,
+  buildCandleRows,
+  type CandleParent,
+  type CandleRow,
+  canAppendCandles,
+  candleOf,
+  keyOf,
+  parentsOf,
+  ROLL_UPS,
+  rollUpCandles,
+  subjectKey,
+  touchedMinutes,
+} from "./buildCandles.js";
 import {
   addTraderCounts,
   buildDayDeltas,
@@ -21,9 +37,10 @@ import { MIGRATIONS } from "./migrations.js";
 import {
   assertTradeNetworks,
   type BlockRow,
-  type ContributionRow,
+  type CandleDbRow,
   type DayAggregateRow,
   decodeBlock,
+  decodeCandle,
   decodeContribution,
   decodeDayAggregate,
   decodeHead,
@@ -31,6 +48,7 @@ import {
   decodeReserves,
   decodeToken,
   decodeTrade,
+  encodeMarks,
   encodePools,
   type HeadRow,
   type PairRow,
@@ -50,9 +68,13 @@ interface CheckpointRow {
   block_number: bigint;
   block_hash: string;
 }
-/** What a deleted trade row hands back for its day aggregate. */
-const CONTRIBUTION = "RETURNING timestamp, sender, volume_usd, tracked";
+/** What a deleted trade row hands back: its day aggregate and candle contributions. */
+const REMOVED = `RETURNING ${TRADE_COLUMNS}, marks`;
 const DAY_COLUMNS = "day, volume_usd, trade_count, untracked_count, trader_count";
+const CANDLE_COLUMNS =
+  "kind, subject, width, start, open, high, low, close, volume, quote_volume, trade_count";
+type CandleValues = [string | null, string | null, string | null, string | null, string, string, number];
+type CandleId = [string, number, string, number, number];
 
 function prepareStatements(db: Database.Database) {
   return {
@@ -63,8 +85,8 @@ function prepareStatements(db: Database.Database) {
       `INSERT INTO checkpoints (network, block_number, block_hash) VALUES (?, ?, ?)
        ON CONFLICT (network) DO UPDATE SET block_number = excluded.block_number, block_hash = excluded.block_hash`,
     ),
-    deleteTrade: db.prepare<[string, string], ContributionRow>(
-      `DELETE FROM trades WHERE network = ? AND tx_hash = ? ${CONTRIBUTION}`,
+    deleteTrade: db.prepare<[string, string], TradeRow>(
+      `DELETE FROM trades WHERE network = ? AND tx_hash = ? ${REMOVED}`,
     ),
     insertTrade: db.prepare<
       [
@@ -82,11 +104,49 @@ function prepareStatements(db: Database.Database) {
         string,
         number,
         string,
+        string | null,
       ]
     >(
       `INSERT INTO trades (network, tx_hash, log_index, block_number, timestamp, tx_index, sender, token_in, amount_in,
-         token_out, amount_out, volume_usd, tracked, pools)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         token_out, amount_out, volume_usd, tracked, pools, marks)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    lastTrade: db.prepare<[string], { block_number: bigint; tx_index: bigint; log_index: bigint }>(
+      `SELECT block_number, tx_index, log_index FROM trades WHERE network = ?
+       ORDER BY block_number DESC, tx_index DESC, log_index DESC LIMIT 1`,
+    ),
+    listTradesBetween: db.prepare<[string, number, number], TradeRow>(
+      `SELECT ${TRADE_COLUMNS}, marks FROM trades WHERE network = ? AND timestamp >= ? AND timestamp < ?`,
+    ),
+    listCandles: db.prepare<[string, number, string, number, number, number, number], CandleDbRow>(
+      `SELECT ${CANDLE_COLUMNS} FROM candles
+       WHERE network = ? AND kind = ? AND subject = ? AND width = ? AND start >= ? AND start < ?
+       ORDER BY start LIMIT ?`,
+    ),
+    upsertCandle: db.prepare<[...CandleId, ...CandleValues]>(
+      `INSERT INTO candles (network, kind, subject, width, start, open, high, low, close, volume, quote_volume,
+         trade_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (network, kind, subject, width, start) DO UPDATE SET open = excluded.open,
+         high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume,
+         quote_volume = excluded.quote_volume, trade_count = excluded.trade_count`,
+    ),
+    deleteCandle: db.prepare<CandleId>(
+      "DELETE FROM candles WHERE network = ? AND kind = ? AND subject = ? AND width = ? AND start = ?",
+    ),
+    // The expression of the candles_network_day index, so prune reads it.
+    deleteCandlesBefore: db.prepare<[string, number]>(
+      "DELETE FROM candles WHERE network = ? AND start / 86400 < ?",
+    ),
+    mergeCandles: chunkedStatements(
+      db,
+      (values) => `INSERT INTO candles (network, kind, subject, width, start, open, high, low, close, volume,
+         quote_volume, trade_count) VALUES ${values}
+       ON CONFLICT (network, kind, subject, width, start) DO UPDATE SET open = coalesce(open, excluded.open),
+         high = big_max(high, excluded.high), low = big_min(low, excluded.low),
+         close = coalesce(excluded.close, close), volume = big_add(volume, excluded.volume),
+         quote_volume = big_add(quote_volume, excluded.quote_volume),
+         trade_count = trade_count + excluded.trade_count`,
+      12,
     ),
     upsertBlock: db.prepare<[string, bigint, string, string, number]>(
       `INSERT INTO blocks (network, number, hash, parent_hash, timestamp) VALUES (?, ?, ?, ?, ?)
@@ -103,8 +163,8 @@ function prepareStatements(db: Database.Database) {
        ON CONFLICT (network, pair, block_number) DO UPDATE SET log_index = excluded.log_index,
          reserve0 = excluded.reserve0, reserve1 = excluded.reserve1`,
     ),
-    deleteTradesAbove: db.prepare<[string, bigint], ContributionRow>(
-      `DELETE FROM trades WHERE network = ? AND block_number > ? ${CONTRIBUTION}`,
+    deleteTradesAbove: db.prepare<[string, bigint], TradeRow>(
+      `DELETE FROM trades WHERE network = ? AND block_number > ? ${REMOVED}`,
     ),
     deleteBlocksAbove: db.prepare<[string, bigint]>("DELETE FROM blocks WHERE network = ? AND number > ?"),
     deleteReservesAbove: db.prepare<[string, bigint]>(
@@ -165,7 +225,7 @@ function prepareStatements(db: Database.Database) {
       "SELECT number, hash, parent_hash, timestamp FROM blocks WHERE network = ? AND number >= ? ORDER BY number",
     ),
     listTrades: db.prepare<[string, number], TradeRow>(
-      `SELECT ${TRADE_COLUMNS} FROM trades WHERE network = ? AND timestamp >= ?
+      `SELECT ${TRADE_COLUMNS}, marks FROM trades WHERE network = ? AND timestamp >= ?
        ORDER BY block_number, tx_index, log_index, seq`,
     ),
     listPairs: db.prepare<[string], PairRow>(
@@ -195,6 +255,47 @@ function prepareStatements(db: Database.Database) {
 }
 
 type Statements = ReturnType<typeof prepareStatements>;
+
+/** Rows a multi-row statement writes at once: one statement per 64 rows instead of one per row. */
+const CHUNK_ROWS = 64;
+
+/**
+ * A statement per row count (1..CHUNK_ROWS) of `build(values)`, `values` being that many rows of
+ * `columns` placeholders, each prepared on first use.
+ */
+function chunkedStatements(
+  db: Database.Database,
+  build: (values: string) => string,
+  columns: number,
+): (rows: number) => Database.Statement<unknown[]> {
+  const prepared = new Map<number, Database.Statement<unknown[]>>();
+  const row = `(${Array.from({ length: columns }, () => "?").join(", ")})`;
+  return (rows) => {
+    let statement = prepared.get(rows);
+    if (statement === undefined) {
+      statement = db.prepare<unknown[]>(build(Array.from({ length: rows }, () => row).join(", ")));
+      prepared.set(rows, statement);
+    }
+    return statement;
+  };
+}
+
+/**
+ * Exact arithmetic on the decimal TEXT columns, for SQL: an upsert merges a candle into its stored
+ * row in one statement (SQLite's own numbers would round past 2^63).
+ */
+function registerBigFunctions(db: Database.Database): void {
+  const big = (value: unknown): bigint | undefined =>
+    value === null || value === undefined ? undefined : BigInt(value as string);
+  const pick = (a: unknown, b: unknown, keepA: (x: bigint, y: bigint) => boolean): string | null => {
+    const [x, y] = [big(a), big(b)];
+    const kept = x === undefined ? y : y === undefined || keepA(x, y) ? x : y;
+    return kept === undefined ? null : kept.toString();
+  };
+  db.function("big_max", { deterministic: true }, (a, b) => pick(a, b, (x, y) => x >= y));
+  db.function("big_min", { deterministic: true }, (a, b) => pick(a, b, (x, y) => x <= y));
+  db.function("big_add", { deterministic: true }, (a, b) => ((big(a) ?? 0n) + (big(b) ?? 0n)).toString());
+}
 
 /**
  * Applies trade contributions to day_traders and day_aggregates. Volumes are decimal TEXT, so each
@@ -228,6 +329,92 @@ function applyDayDeltas(s: Statements, network: NetworkName, deltas: DayDeltas):
   }
 }
 
+const text = (value: bigint | undefined): string | null => (value === undefined ? null : value.toString());
+
+/**
+ * Brings the candles up to date with trades just added and removed (see buildCandles.ts). The
+ * usual commit appends: the batch's buckets are folded and merged into the stored rows by the
+ * upsert itself, 64 rows a statement (measured: about 3 ms more per head commit of 16 trades, 4x
+ * the time of a 2,000-trade backfill commit). Anything else (a rollback, a re-commit) rebuilds
+ * the minute buckets it touched from the trades stored now, then each coarser bucket above them
+ * from its finer rows: exact, and bounded by the touched buckets, never by a day's trades.
+ */
+function applyCandles(
+  s: Statements,
+  network: NetworkName,
+  added: readonly Trade[],
+  removed: readonly Trade[],
+  append: boolean,
+): void {
+  const id = (row: Pick<CandleRow, "kind" | "subject" | "interval" | "start">): CandleId => [
+    network,
+    row.kind,
+    row.subject,
+    row.interval,
+    row.start,
+  ];
+  const write = (row: CandleRow) =>
+    s.upsertCandle.run(
+      ...id(row),
+      text(row.open),
+      text(row.high),
+      text(row.low),
+      text(row.close),
+      row.volume.toString(),
+      row.quoteVolume.toString(),
+      row.tradeCount,
+    );
+  if (append) {
+    // Every added trade follows every stored one: the stored row (if any) is the bucket's earlier part.
+    const rows = [...buildCandleRows(added).values()];
+    for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
+      const chunk = rows.slice(i, i + CHUNK_ROWS);
+      s.mergeCandles(chunk.length).run(
+        ...chunk.flatMap((row) => [
+          ...id(row),
+          text(row.open),
+          text(row.high),
+          text(row.low),
+          text(row.close),
+          row.volume.toString(),
+          row.quoteVolume.toString(),
+          row.tradeCount,
+        ]),
+      );
+    }
+    return;
+  }
+  const touched = touchedMinutes([...removed, ...added]);
+  if (touched.rows.length === 0) return;
+  const trades = s.listTradesBetween.all(network, touched.from, touched.to).map(decodeTrade);
+  const minutes = buildCandleRows(trades, [60], (key) => touched.keys.has(key));
+  for (const row of touched.rows) {
+    const rebuilt = minutes.get(keyOf(row));
+    if (rebuilt === undefined) s.deleteCandle.run(...id(row));
+    else write(rebuilt);
+  }
+  let children: Pick<CandleRow, "kind" | "subject" | "interval" | "start">[] = touched.rows;
+  for (const { interval, finer } of ROLL_UPS) {
+    const parents: CandleParent[] = parentsOf(children, interval, finer);
+    const finerRows = parents.flatMap((p) =>
+      s.listCandles.all(network, p.kind, p.subject, finer, p.start, p.start + interval, -1).map(decodeCandle),
+    );
+    for (const { parent, row } of rollUpCandles(parents, finerRows)) {
+      if (row === undefined) s.deleteCandle.run(...id(parent));
+      else write(row);
+    }
+    children = parents;
+  }
+}
+
+/** The newest stored trade's position, or undefined when the network has none. */
+function lastPosition(s: Statements, network: NetworkName): TradePosition | undefined {
+  const row = s.lastTrade.get(network);
+  return row === undefined
+    ? undefined
+    : { blockNumber: row.block_number, txIndex: Number(row.tx_index), logIndex: Number(row.log_index) };
+}
+
 /** The embedded store: SQLite through better-sqlite3 (WAL, synchronous=NORMAL, exact amounts as TEXT). */
 export function createSqliteStore(options: SqliteStoreOptions): Store {
   const { path } = options;
@@ -239,6 +426,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   db.pragma("synchronous = NORMAL");
   // Block numbers and seq may pass 2^53: every INTEGER comes back as a bigint.
   db.defaultSafeIntegers(true);
+  registerBigFunctions(db);
 
   // Statements are prepared once, after migrate() created the tables they name.
   let statements: Statements | undefined;
@@ -273,9 +461,15 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     // deleted before any is inserted, so a trade listed twice in one batch fails on the unique key
     // (as on PostgreSQL) instead of silently replacing itself.
     const removed: TradeContribution[] = [];
+    const removedTrades: Trade[] = [];
     for (const txHash of new Set(batch.trades.map((t) => t.txHash))) {
-      for (const old of s.deleteTrade.all(network, txHash)) removed.push(decodeContribution(old));
+      for (const old of s.deleteTrade.all(network, txHash)) {
+        removed.push(decodeContribution(old));
+        removedTrades.push(decodeTrade(old));
+      }
     }
+    const candles = batch.trades.some((t) => t.marks !== undefined) || removedTrades.length > 0;
+    const append = candles && canAppendCandles(lastPosition(s, network), batch.trades, removedTrades);
     for (const t of batch.trades) {
       s.insertTrade.run(
         network,
@@ -292,6 +486,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
         t.volumeUsd.toString(),
         t.tracked ? 1 : 0,
         encodePools(t.pools),
+        t.marks === undefined ? null : encodeMarks(t, t.marks),
       );
     }
     for (const b of batch.blocks) s.upsertBlock.run(network, b.number, b.hash, b.parentHash, b.timestamp);
@@ -309,13 +504,15 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       );
     }
     applyDayDeltas(s, network, buildDayDeltas(batch.trades, removed));
+    if (candles) applyCandles(s, network, batch.trades, removedTrades, append);
     s.upsertCheckpoint.run(network, batch.checkpoint.blockNumber, batch.checkpoint.blockHash);
   });
 
   const rollbackTx = db.transaction((network: NetworkName, ancestor: Checkpoint) => {
     const s = stmts();
-    const removed = s.deleteTradesAbove.all(network, ancestor.blockNumber).map(decodeContribution);
-    applyDayDeltas(s, network, buildDayDeltas([], removed));
+    const rows = s.deleteTradesAbove.all(network, ancestor.blockNumber);
+    applyDayDeltas(s, network, buildDayDeltas([], rows.map(decodeContribution)));
+    applyCandles(s, network, [], rows.map(decodeTrade), false);
     s.deleteBlocksAbove.run(network, ancestor.blockNumber);
     s.deleteReservesAbove.run(network, ancestor.blockNumber);
     s.upsertCheckpoint.run(network, ancestor.blockNumber, ancestor.blockHash);
@@ -329,6 +526,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       const firstKept = dayOf(opts.tradesBefore);
       s.deleteDayTradersBefore.run(network, firstKept);
       s.deleteDayAggregatesBefore.run(network, firstKept);
+      // Candles of every width go by whole days too, so a kept day's buckets always roll up.
+      s.deleteCandlesBefore.run(network, firstKept);
       s.deleteBlocksBelow.run(network, opts.blocksBelow);
       s.deleteReservesBelow.run(network, opts.blocksBelow);
     },
@@ -414,6 +613,16 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 
     async listDayAggregates(network, fromDay, toDay) {
       return stmts().listDayAggregates.all(network, fromDay, toDay).map(decodeDayAggregate);
+    },
+
+    async listCandles(network, query) {
+      assertCandleQuery(query);
+      const { kind, subject } = subjectKey(query.subject);
+      const from = bucketStart(query.fromTimestamp, query.interval);
+      const to = query.toTimestamp ?? Number.MAX_SAFE_INTEGER;
+      return stmts()
+        .listCandles.all(network, kind, subject, query.interval, from, to, query.limit)
+        .map((row) => candleOf(decodeCandle(row)));
     },
 
     async saveHead(network, head) {

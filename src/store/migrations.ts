@@ -313,6 +313,56 @@ CREATE INDEX trades_network_token_in ON trades (network, token_in, block_number,
 CREATE INDEX trades_network_token_out ON trades (network, token_out, block_number, tx_index, log_index);
 `;
 
+// Version 4: candles (see buildCandles.ts), maintained with the trades in the same transactions.
+// Each trade row keeps what its candles need (marks: side prices, native stand-in, per-pool
+// amounts) so that a rollback or re-commit can rebuild the buckets it touched from the trades that
+// remain. One table for both series kinds (0 token, 1 pool); the width is the interval in seconds.
+// Trades stored before have no marks and add nothing: candles begin with this version.
+// candles_network_day serves prune (whole days go). It indexes the day, not the start: an index on
+// start looked as good as the primary key to PostgreSQL's planner for a bucket lookup on a young
+// table without statistics, and scanned every series' rows of that start instead.
+
+const SQLITE_4 = `
+ALTER TABLE trades ADD COLUMN marks TEXT;
+CREATE TABLE candles (
+  network TEXT NOT NULL,
+  kind INTEGER NOT NULL,
+  subject TEXT NOT NULL,
+  width INTEGER NOT NULL,
+  start INTEGER NOT NULL,
+  open TEXT,
+  high TEXT,
+  low TEXT,
+  close TEXT,
+  volume TEXT NOT NULL,
+  quote_volume TEXT NOT NULL,
+  trade_count INTEGER NOT NULL,
+  PRIMARY KEY (network, kind, subject, width, start)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX candles_network_day ON candles (network, (start / 86400));
+`;
+
+const POSTGRES_4 = `
+ALTER TABLE trades ADD COLUMN marks text;
+CREATE TABLE candles (
+  network text NOT NULL,
+  kind int2 NOT NULL,
+  subject text NOT NULL,
+  width int4 NOT NULL,
+  start int8 NOT NULL,
+  -- Pool prices reach 2^112 x 10^36 (about 5e69): within numeric(78, 0).
+  open numeric(78, 0),
+  high numeric(78, 0),
+  low numeric(78, 0),
+  close numeric(78, 0),
+  volume numeric(78, 0) NOT NULL,
+  quote_volume numeric(78, 0) NOT NULL,
+  trade_count int8 NOT NULL,
+  PRIMARY KEY (network, kind, subject, width, start)
+);
+CREATE INDEX candles_network_day ON candles (network, (start / 86400));
+`;
+
 /** The ordered schema history of both backends. Append only: never edit an applied migration. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial", sqlite: SQLITE_1, postgres: POSTGRES_1 },
@@ -328,5 +378,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "several trades per transaction: trades keyed by log index",
     sqlite: SQLITE_3,
     postgres: POSTGRES_3,
+  },
+  {
+    version: 4,
+    name: "candles: per token (USD) and per pool, 1m to 1d",
+    sqlite: SQLITE_4,
+    postgres: POSTGRES_4,
   },
 ];

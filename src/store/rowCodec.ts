@@ -8,8 +8,11 @@ import type {
   Token,
   TokenRef,
   Trade,
+  TradeHop,
+  TradeMarks,
 } from "../domain/types.js";
 import { SwapgraphError } from "../errors.js";
+import type { CandleKind, CandleRow } from "./buildCandles.js";
 import type { TradeContribution } from "./buildDayDeltas.js";
 import type { DayAggregate, HeadRecord, StoredTrade } from "./types.js";
 
@@ -21,6 +24,45 @@ export function encodePools(pools: readonly Address[]): string {
 /** Inverse of `encodePools`. */
 export function decodePools(text: string): Address[] {
   return text === "" ? [] : (text.split(",") as Address[]);
+}
+
+/**
+ * TradeMarks as one text column: `priceIn|priceOut|native|hops` (an unpriced side and no native
+ * side are empty). Each hop is its direction (1 = token0 in) and `in:out`, where an amount is left
+ * out when it follows from the trade: the first hop takes in the trade's amountIn, a hop takes in
+ * what the one before sent out, the last hop sends out the trade's amountOut. A plain swap is
+ * "1:", so candles cost a trade row some 45 bytes.
+ */
+export function encodeMarks(trade: Pick<Trade, "amountIn" | "amountOut">, marks: TradeMarks): string {
+  const hops = marks.hops.map((hop, i) => {
+    const expectedIn = i === 0 ? trade.amountIn : marks.hops[i - 1]!.amountOut;
+    const last = i === marks.hops.length - 1;
+    const amountIn = hop.amountIn === expectedIn ? "" : hop.amountIn.toString();
+    const amountOut = last && hop.amountOut === trade.amountOut ? "" : hop.amountOut.toString();
+    return `${hop.zeroForOne ? 1 : 0}${amountIn}:${amountOut}`;
+  });
+  return [marks.priceInUsd ?? "", marks.priceOutUsd ?? "", marks.native ?? "", hops.join(";")].join("|");
+}
+
+/** Inverse of `encodeMarks`. */
+export function decodeMarks(text: string, trade: Pick<Trade, "amountIn" | "amountOut">): TradeMarks {
+  const [priceIn = "", priceOut = "", native = "", hopText = ""] = text.split("|");
+  const hops: TradeHop[] = [];
+  const parts = hopText === "" ? [] : hopText.split(";");
+  parts.forEach((part, i) => {
+    const [amountIn = "", amountOut = ""] = part.slice(1).split(":");
+    hops.push({
+      zeroForOne: part[0] === "1",
+      amountIn: amountIn !== "" ? BigInt(amountIn) : i === 0 ? trade.amountIn : hops[i - 1]!.amountOut,
+      amountOut: amountOut !== "" ? BigInt(amountOut) : trade.amountOut,
+    });
+  });
+  return {
+    priceInUsd: priceIn === "" ? undefined : BigInt(priceIn),
+    priceOutUsd: priceOut === "" ? undefined : BigInt(priceOut),
+    native: native === "" ? undefined : (native as Address),
+    hops,
+  };
 }
 
 /**
@@ -67,6 +109,8 @@ export interface TradeRow {
   tracked: boolean | Int;
   pools: string;
   log_index: Int;
+  /** Only where a statement reads it (candle recomputes, listTrades): null before candles existed. */
+  marks?: string | null;
 }
 
 export interface BlockRow {
@@ -107,7 +151,7 @@ function isTracked(tracked: boolean | Int): boolean {
 
 /** A trades row as a StoredTrade. */
 export function decodeTrade(row: TradeRow): StoredTrade {
-  return {
+  const trade: StoredTrade = {
     seq: BigInt(row.seq),
     network: row.network as NetworkName,
     txHash: row.tx_hash as Hash,
@@ -124,6 +168,8 @@ export function decodeTrade(row: TradeRow): StoredTrade {
     tracked: isTracked(row.tracked),
     pools: decodePools(row.pools),
   };
+  if (row.marks !== undefined && row.marks !== null) trade.marks = decodeMarks(row.marks, trade);
+  return trade;
 }
 
 /** A blocks row as a BlockRef. */
@@ -218,5 +264,40 @@ export function decodeHead(row: HeadRow): HeadRecord {
     headBlock: BigInt(row.head_block),
     checkedAt: Number(row.checked_at),
     syncedAt: row.synced_at === null ? undefined : Number(row.synced_at),
+  };
+}
+
+export interface CandleDbRow {
+  kind: Int;
+  subject: string;
+  /** The interval in seconds ("interval" is a keyword in PostgreSQL). */
+  width: Int;
+  start: Int;
+  open: string | null;
+  high: string | null;
+  low: string | null;
+  close: string | null;
+  volume: string;
+  quote_volume: string;
+  trade_count: Int;
+}
+
+const optionalBigInt = (text: string | null): bigint | undefined =>
+  text === null ? undefined : BigInt(text);
+
+/** A candles row as a CandleRow. */
+export function decodeCandle(row: CandleDbRow): CandleRow {
+  return {
+    kind: Number(row.kind) as CandleKind,
+    subject: row.subject,
+    interval: Number(row.width) as CandleRow["interval"],
+    start: Number(row.start),
+    open: optionalBigInt(row.open),
+    high: optionalBigInt(row.high),
+    low: optionalBigInt(row.low),
+    close: optionalBigInt(row.close),
+    volume: BigInt(row.volume),
+    quoteVolume: BigInt(row.quote_volume),
+    tradeCount: Number(row.trade_count),
   };
 }

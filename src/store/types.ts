@@ -1,4 +1,4 @@
-import type { TradePageQuery } from "../domain/market.js";
+import type { Candle, CandleQuery, TradePageQuery } from "../domain/market.js";
 import type {
   Address,
   BlockRef,
@@ -10,7 +10,7 @@ import type {
   Trade,
 } from "../domain/types.js";
 
-export type { TradePageQuery, TradePosition } from "../domain/market.js";
+export type { Candle, CandleQuery, TradePageQuery, TradePosition } from "../domain/market.js";
 
 /** Everything the indexer commits for one block range, atomically with its checkpoint. */
 export interface RangeBatch {
@@ -72,20 +72,22 @@ export interface Store {
 
   getCheckpoint(network: NetworkName): Promise<Checkpoint | undefined>;
   /**
-   * Commits trades, blocks, pairs, reserves, the checkpoint and the trades' daily aggregates in
-   * one transaction (a re-committed transaction replaces its earlier contribution).
+   * Commits trades, blocks, pairs, reserves, the checkpoint, the trades' daily aggregates and
+   * their candles in one transaction (a re-committed transaction replaces its earlier contribution).
    */
   commitRange(network: NetworkName, batch: RangeBatch): Promise<void>;
   /**
    * Removes everything above `ancestor.blockNumber` (trades, blocks, reserves) and sets the
    * checkpoint to `ancestor`, in one transaction; the daily aggregates lose exactly the
-   * removed trades (volume, counts, and senders with no other trade that day).
+   * removed trades (volume, counts, and senders with no other trade that day), and the candles
+   * they touched are recomputed from the trades that remain.
    */
   rollback(network: NetworkName, ancestor: Checkpoint): Promise<void>;
   /**
    * Deletes trades older than `tradesBefore` (unix seconds), blocks below `blocksBelow`, and
-   * reserves rows below `blocksBelow` except the newest row of each pair. Daily aggregates of
-   * days entirely before `tradesBefore`'s day go too (the day it falls in is kept whole).
+   * reserves rows below `blocksBelow` except the newest row of each pair. Daily aggregates and
+   * candles (every interval) of days entirely before `tradesBefore`'s day go too (the day it
+   * falls in is kept whole).
    */
   prune(network: NetworkName, opts: { tradesBefore: number; blocksBelow: bigint }): Promise<void>;
 
@@ -99,6 +101,8 @@ export interface Store {
   countTrades(network: NetworkName, sinceTimestamp: number): Promise<number>;
   /** Daily aggregates of the days fromDay..toDay inclusive (day numbers) that have trades, any order. */
   listDayAggregates(network: NetworkName, fromDay: number, toDay: number): Promise<DayAggregate[]>;
+  /** One page of a token's or pool's candles, ascending by start, read over the primary key. */
+  listCandles(network: NetworkName, query: CandleQuery): Promise<Candle[]>;
   /** Records the head the writer last saw (outside ranges; one row per network). */
   saveHead(network: NetworkName, head: HeadRecord): Promise<void>;
   getHead(network: NetworkName): Promise<HeadRecord | undefined>;

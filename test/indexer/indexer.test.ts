@@ -830,7 +830,10 @@ describe("indexer restarts and reorgs", () => {
     expect(after.map((t) => t.txHash)).toEqual(canonical);
     expect(after.map((t) => t.amountIn)).toEqual([5n, 6n, 7n, 8n].map((n) => n * 10n ** 17n));
     const listed = (await listAll(indexing.views, config.name)).filter((t) => t.blockNumber > base);
-    expect(listed.map((t) => ({ ...t, seq: 0n }))).toEqual(after.map((t) => ({ ...t, seq: 0n })));
+    // Pages carry what the API shows: the candle marks listTrades also reads are left out.
+    expect(listed.map((t) => ({ ...t, seq: 0n }))).toEqual(
+      after.map(({ marks: _, ...t }) => ({ ...t, seq: 0n })),
+    );
     // The rolled-back trades left the daily aggregates with them.
     await expectAggregatesMatchTrades(store, config.name);
     // The indexed result equals an independent reading of the new chain.

@@ -6,11 +6,24 @@ import Database from "better-sqlite3";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { TradePageQuery } from "../../src/domain/market.js";
-import type { Address, Hash, NetworkName, PairReserves, TokenRef, Trade } from "../../src/domain/types.js";
+import type {
+  Address,
+  Hash,
+  NetworkName,
+  PairReserves,
+  TokenRef,
+  Trade,
+  TradeMarks,
+} from "../../src/domain/types.js";
 import { createPostgresStore, writerLockKey } from "../../src/store/createPostgresStore.js";
 import { createSqliteStore } from "../../src/store/createSqliteStore.js";
 import { MIGRATIONS } from "../../src/store/migrations.js";
 import type { DayAggregate, RangeBatch, Store, StoredTrade } from "../../src/store/types.js";
+import {
+  type CandleSeries,
+  expectCandlesEqualRecompute,
+  recomputeCandles,
+} from "../support/recomputeCandles.js";
 import { PG_SHOWN, PG_URL, pgAvailable, pgReachable } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
 
@@ -275,6 +288,166 @@ async function readAllPages(store: Store, network: NetworkName, query: TradePage
   throw new Error("paging did not end");
 }
 
+// Candle tests: tokens A, B, C and the wrapped native W; pools A/B (POOL_A), B/W (POOL_B), W/C (POOL_C).
+const TOKEN_A = addr(0x70);
+const TOKEN_B = addr(0x71);
+const WRAPPED = addr(0x72);
+const TOKEN_C = addr(0x73);
+const E18 = 10n ** 18n;
+/** Blocks about ten minutes apart, with a jitter that moves some across minute boundaries. */
+const candleTime = (block: bigint) => D0 + Number(block) * 600 + Number(block % 7n) * 13;
+
+/** A seeded generator (mulberry32): the candle tests' trades are the same on every run. */
+function createRandom(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  // Amounts around 1..1000 whole tokens with low digits a double would lose.
+  const amount = () => BigInt(1 + int(1000)) * E18 + BigInt(int(1_000_000_007));
+  const price = () => (int(5) === 0 ? undefined : BigInt(1 + int(5000)) * 10n ** 16n + BigInt(int(997)));
+  return { next, int, amount, price };
+}
+
+/**
+ * Candle trade i: every other block holds three trades, listed in reverse transaction order.
+ * Shapes: plain swaps both ways, native in, a multi-hop through a fee-on-transfer token (native
+ * out now and then), a native-to-wrapped round trip through one pool twice, a dust swap that
+ * sent out nothing (no price), and a trade stored before candles existed (no marks).
+ */
+function candleTrade(
+  i: number,
+  random: ReturnType<typeof createRandom>,
+  overrides: Partial<Trade> = {},
+): Trade {
+  const blockNumber = overrides.blockNumber ?? BigInt(Math.floor(i / 3) * 2);
+  const txIndex = 2 - (i % 3);
+  const base = makeTrade(i, blockNumber, {
+    timestamp: candleTime(blockNumber),
+    txIndex,
+    logIndex: txIndex * 4,
+    sender: TRADERS[i % TRADERS.length]!,
+  });
+  const amountIn = random.amount();
+  const amountOut = random.amount();
+  const volumeUsd = random.amount();
+  const marks = (fields: Partial<TradeMarks>): TradeMarks => ({
+    priceInUsd: random.price(),
+    priceOutUsd: random.price(),
+    native: undefined,
+    hops: [{ zeroForOne: true, amountIn, amountOut }],
+    ...fields,
+  });
+  const shape = random.int(7);
+  let trade: Trade;
+  switch (shape) {
+    case 0:
+    case 1: {
+      const zeroForOne = shape === 0;
+      trade = {
+        ...base,
+        tokenIn: zeroForOne ? TOKEN_A : TOKEN_B,
+        tokenOut: zeroForOne ? TOKEN_B : TOKEN_A,
+        amountIn,
+        amountOut,
+        volumeUsd,
+        pools: [POOL_A],
+        marks: marks({ hops: [{ zeroForOne, amountIn, amountOut }] }),
+      };
+      break;
+    }
+    case 2:
+      trade = {
+        ...base,
+        tokenIn: "",
+        tokenOut: TOKEN_C,
+        amountIn,
+        amountOut,
+        volumeUsd,
+        pools: [POOL_C],
+        marks: marks({ native: WRAPPED }),
+      };
+      break;
+    case 3: {
+      const middle = random.amount();
+      const taxed = middle - middle / 50n;
+      const nativeOut = random.int(2) === 0;
+      trade = {
+        ...base,
+        tokenIn: TOKEN_A,
+        tokenOut: nativeOut ? "" : WRAPPED,
+        amountIn,
+        amountOut,
+        volumeUsd,
+        pools: [POOL_A, POOL_B],
+        marks: marks({
+          native: nativeOut ? WRAPPED : undefined,
+          hops: [
+            { zeroForOne: true, amountIn, amountOut: middle },
+            { zeroForOne: true, amountIn: taxed, amountOut },
+          ],
+        }),
+      };
+      break;
+    }
+    case 4: {
+      const middle = random.amount();
+      trade = {
+        ...base,
+        tokenIn: "",
+        tokenOut: WRAPPED,
+        amountIn,
+        amountOut,
+        volumeUsd,
+        pools: [POOL_C, POOL_C],
+        marks: marks({
+          native: WRAPPED,
+          hops: [
+            { zeroForOne: true, amountIn, amountOut: middle },
+            { zeroForOne: false, amountIn: middle, amountOut },
+          ],
+        }),
+      };
+      break;
+    }
+    case 5:
+      trade = {
+        ...base,
+        tokenIn: TOKEN_A,
+        tokenOut: TOKEN_B,
+        amountIn: 123n,
+        amountOut: 0n,
+        volumeUsd: 0n,
+        tracked: false,
+        pools: [POOL_A],
+        marks: {
+          priceInUsd: undefined,
+          priceOutUsd: undefined,
+          native: undefined,
+          hops: [{ zeroForOne: true, amountIn: 123n, amountOut: 0n }],
+        },
+      };
+      break;
+    default:
+      trade = { ...base, tokenIn: TOKEN_B, tokenOut: TOKEN_C, pools: [POOL_B] };
+  }
+  return { ...trade, ...overrides };
+}
+
+/** Every series the candle tests can touch, so rows left behind by a bug are found too. */
+const CANDLE_SERIES: CandleSeries[] = [TOKEN_A, TOKEN_B, WRAPPED, TOKEN_C, POOL_A, POOL_B, POOL_C].flatMap(
+  (address, i) =>
+    ([60, 300, 3_600, 86_400] as const).map((interval) => ({
+      subject: i < 4 ? { kind: "token" as const, token: address } : { kind: "pool" as const, pool: address },
+      interval,
+    })),
+);
+
 describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("store: $name", (backend) => {
   if (backend.skip) {
     test.skip(`PostgreSQL unreachable at ${PG_SHOWN} (set CI=true to make this a failure)`, () => {});
@@ -386,7 +559,9 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
     await store.commitRange("bsc", batch);
 
     const stored = await store.listTrades("bsc", 0);
-    expect(withoutSeq(stored)).toEqual(trades);
+    expect(withoutSeq(stored)).toEqual(
+      [...trades].sort((a, b) => Number(a.blockNumber - b.blockNumber) || a.txIndex - b.txIndex),
+    );
     for (const t of stored) expect(typeof t.seq).toBe("bigint");
     expect(await store.getCheckpoint("bsc")).toEqual(batch.checkpoint);
     expect(await store.listBlocks("bsc")).toEqual(batch.blocks);
@@ -455,7 +630,9 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
     ];
     await store.commitRange("bsc", makeBatch(trades, [31n]));
     const stored = await store.listTrades("bsc", 0);
-    expect(withoutSeq(stored)).toEqual(trades);
+    expect(withoutSeq(stored)).toEqual(
+      [...trades].sort((a, b) => Number(a.blockNumber - b.blockNumber) || a.txIndex - b.txIndex),
+    );
     // Pages of one or two trades end inside the transaction and lose nothing.
     for (const limit of [1, 2]) {
       expect(await readAllPages(store, "bsc", { fromTimestamp: 0, limit })).toEqual(stored);
@@ -699,6 +876,193 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
       beforePrune.filter((d) => d.day >= DAY0 + 1),
     );
     expect(await store.listDayAggregates("eth", ...ALL_DAYS)).toEqual(ethDays);
+  });
+
+  test("behavior: candles stay equal to a recompute from the stored trades through commits, re-commits, out-of-order commits, rollbacks and a prune", async () => {
+    const store = await fresh();
+    const random = createRandom(9);
+    const expectExact = async (trades?: readonly Trade[]) =>
+      expectCandlesEqualRecompute(store, "bsc", trades ?? (await store.listTrades("bsc", 0)), CANDLE_SERIES);
+    // 600 trades over blocks 0..398 (three days), committed in four ranges: the appending path.
+    const trades = Array.from({ length: 600 }, (_, i) => candleTrade(i, random));
+    for (const [from, to] of [
+      [0n, 99n],
+      [100n, 199n],
+      [200n, 299n],
+      [300n, 399n],
+    ] as const) {
+      await store.commitRange(
+        "bsc",
+        makeBatch(
+          trades.filter((t) => t.blockNumber >= from && t.blockNumber <= to),
+          range(from, to),
+        ),
+      );
+      await expectExact();
+    }
+    const stored = await store.listTrades("bsc", 0);
+    expect(withoutSeq(stored)).toEqual(
+      [...trades].sort((a, b) => Number(a.blockNumber - b.blockNumber) || a.txIndex - b.txIndex),
+    );
+    expect(await expectExact()).toBeGreaterThan(1_000);
+    // Every shape is there, including trades without a price and without marks.
+    const days = await store.listCandles("bsc", {
+      subject: { kind: "token", token: TOKEN_A },
+      interval: 86_400,
+      fromTimestamp: 0,
+      limit: 10,
+    });
+    expect(days.map((d) => d.start)).toEqual([D0, D0 + DAY, D0 + 2 * DAY]);
+    expect(trades.some((t) => t.marks === undefined)).toBe(true);
+
+    // A re-commit of blocks 150..220 where transactions changed (prices, amounts, a block) and
+    // new ones came: the buckets it touches are rebuilt from the stored trades.
+    const changed = trades
+      .filter((t) => t.blockNumber >= 150n && t.blockNumber <= 220n)
+      .map((t, i) => {
+        if (t.marks === undefined || i % 4 !== 0) return t;
+        if (i % 8 === 0) return { ...t, marks: { ...t.marks, priceInUsd: 10n ** 30n, priceOutUsd: 1n } };
+        return { ...t, blockNumber: 219n, timestamp: candleTime(219n), txIndex: 10 + i };
+      });
+    changed.push(
+      candleTrade(700, random, { blockNumber: 151n }),
+      candleTrade(701, random, { blockNumber: 151n }),
+    );
+    await store.commitRange("bsc", makeBatch(changed, range(150n, 220n)));
+    await expectExact();
+    // Trades committed below the newest stored one, in blocks no range held: rebuilt, not appended.
+    await store.commitRange(
+      "bsc",
+      makeBatch([candleTrade(702, random, { blockNumber: 51n, txIndex: 0 })], [51n]),
+    );
+    await expectExact();
+
+    // A spike at the top of the last day: the rollback must take it out of the day's high.
+    const spike = candleTrade(703, random, { blockNumber: 401n, txIndex: 0, logIndex: 0 });
+    const spiked: Trade = {
+      ...spike,
+      tokenIn: TOKEN_A,
+      tokenOut: TOKEN_B,
+      pools: [POOL_A],
+      marks: {
+        priceInUsd: 10n ** 40n,
+        priceOutUsd: 1n,
+        native: undefined,
+        hops: [{ zeroForOne: true, amountIn: spike.amountIn, amountOut: spike.amountOut }],
+      },
+    };
+    await store.commitRange("bsc", makeBatch([spiked], [401n]));
+    await expectExact();
+    const lastDay = { subject: { kind: "token" as const, token: TOKEN_A }, interval: 86_400 as const };
+    const dayOf = async () =>
+      (await store.listCandles("bsc", { ...lastDay, fromTimestamp: D0 + 2 * DAY, limit: 1 }))[0]!;
+    expect((await dayOf()).high).toBe(10n ** 40n);
+    await store.rollback("bsc", { blockNumber: 400n, blockHash: hash(400n) });
+    await expectExact();
+    expect((await dayOf()).high).toBeLessThan(10n ** 40n);
+    expect((await dayOf()).low).toBeGreaterThan(1n);
+    // Down across many buckets of every width.
+    await store.rollback("bsc", { blockNumber: 250n, blockHash: hash(250n) });
+    await expectExact();
+    await store.commitRange(
+      "bsc",
+      makeBatch(
+        Array.from({ length: 30 }, (_, i) => candleTrade(800 + i, random, { blockNumber: 251n + BigInt(i) })),
+        range(251n, 280n),
+      ),
+    );
+    await expectExact();
+
+    // Another network's candles are its own.
+    const eth = [
+      candleTrade(900, random, { network: "eth", marks: { ...trades[0]!.marks!, priceInUsd: 5n } }),
+    ];
+    await store.commitRange("eth", makeBatch(eth, [7n]));
+    await expectCandlesEqualRecompute(store, "eth", eth, CANDLE_SERIES);
+    await expectExact();
+
+    // Prune in the middle of day 1: day 0 goes in every width, day 1 keeps all its candles
+    // whole although its first five hours of trades are deleted.
+    const beforePrune = await store.listTrades("bsc", 0);
+    await store.prune("bsc", { tradesBefore: D0 + DAY + 5 * HOUR, blocksBelow: 0n });
+    expect((await store.listTrades("bsc", 0))[0]!.timestamp).toBeGreaterThanOrEqual(D0 + DAY + 5 * HOUR);
+    await expectExact(beforePrune.filter((t) => t.timestamp >= D0 + DAY));
+    await expectCandlesEqualRecompute(store, "eth", eth, CANDLE_SERIES);
+  });
+
+  test("behavior: listCandles reads buckets ascending from the one holding `from`, before `to`, at most `limit`", async () => {
+    const store = await fresh();
+    const random = createRandom(4);
+    const trades = Array.from({ length: 300 }, (_, i) => candleTrade(i, random));
+    await store.commitRange("bsc", makeBatch(trades, range(0n, 199n)));
+    const subject = { kind: "pool" as const, pool: POOL_A };
+    const all = recomputeCandles(trades).get(`pool:${POOL_A}:3600`)!;
+    expect(all.length).toBeGreaterThan(20);
+    const third = all[3]!;
+    const page = await store.listCandles("bsc", {
+      subject,
+      interval: 3_600,
+      fromTimestamp: third.start + 1_799,
+      toTimestamp: all[9]!.start,
+      limit: 100,
+    });
+    expect(page).toEqual(all.slice(3, 9));
+    expect(
+      await store.listCandles("bsc", { subject, interval: 3_600, fromTimestamp: third.start, limit: 2 }),
+    ).toEqual(all.slice(3, 5));
+    // A series nobody traded, and a range past the last bucket, are empty.
+    expect(
+      await store.listCandles("bsc", {
+        subject: { kind: "token", token: addr(0xdead) },
+        interval: 60,
+        fromTimestamp: 0,
+        limit: 10,
+      }),
+    ).toEqual([]);
+    expect(
+      await store.listCandles("bsc", { subject, interval: 60, fromTimestamp: D0 + 10 * DAY, limit: 10 }),
+    ).toEqual([]);
+    // A pool address is not a token series (an LP token of the same address is another series).
+    expect(
+      await store.listCandles("bsc", {
+        subject: { kind: "token", token: POOL_A },
+        interval: 60,
+        fromTimestamp: 0,
+        limit: 10,
+      }),
+    ).toEqual([]);
+  });
+
+  test("error: listCandles refuses an unknown interval, a limit outside 1..10,000 and a negative time", async () => {
+    const store = await fresh();
+    const query = {
+      subject: { kind: "token" as const, token: TOKEN_A },
+      interval: 60 as const,
+      fromTimestamp: 0,
+    };
+    for (const limit of [0, 10_001, 1.5]) {
+      await expect(store.listCandles("bsc", { ...query, limit })).rejects.toThrow(
+        "Invalid candle page limit.",
+      );
+    }
+    await expect(store.listCandles("bsc", { ...query, interval: 120 as 60, limit: 1 })).rejects.toThrow(
+      "Invalid candle interval.",
+    );
+    await expect(store.listCandles("bsc", { ...query, fromTimestamp: -1, limit: 1 })).rejects.toThrow(
+      "Invalid candle time range.",
+    );
+    expect(await store.listCandles("bsc", { ...query, limit: 10_000 })).toEqual([]);
+  });
+
+  test("error: a failed commit leaves the candles untouched", async () => {
+    const store = await fresh();
+    const random = createRandom(5);
+    const trades = Array.from({ length: 60 }, (_, i) => candleTrade(i, random));
+    await store.commitRange("bsc", makeBatch(trades, range(0n, 39n)));
+    // The same trade twice in one batch breaks the unique key: nothing of that commit stays.
+    const next = candleTrade(100, random, { blockNumber: 41n });
+    await expect(store.commitRange("bsc", makeBatch([next, next], [41n]))).rejects.toThrow();
+    await expectCandlesEqualRecompute(store, "bsc", trades, CANDLE_SERIES);
   });
 
   test("behavior: listDayAggregates answers an inclusive day range; countTrades counts since a timestamp", async () => {
