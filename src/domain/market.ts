@@ -138,6 +138,11 @@ export interface MarketReader {
   poolsBlock(network: NetworkName): bigint | undefined;
   /** Known token metadata (token list, or read from the chain before). Native coin: "" address. */
   getToken(network: NetworkName, address: Address): Token | undefined;
+  /**
+   * Every token the views know on the network: the token list and the tokens the indexer
+   * discovered (not the native coin, which trades as its wrapped token).
+   */
+  listKnownTokens(network: NetworkName): readonly Token[];
   /** Finds a token by symbol in the network's token list (case-insensitive), or the native coin. */
   findTokenBySymbol(network: NetworkName, symbol: string): Token | undefined;
   /**

@@ -1,7 +1,8 @@
 import type DataLoader from "dataloader";
 import type { Logger } from "pino";
 import type { MarketReader } from "../domain/market.js";
-import type { NetworkName, Token, TokenRef } from "../domain/types.js";
+import type { Address, NetworkName, Token, TokenRef } from "../domain/types.js";
+import { createTokenDayStatsLoader, type TokenDayStats } from "./createTokenDayStatsLoader.js";
 import { createTokenLoader } from "./createTokenLoader.js";
 
 /** What every resolver gets: the reader, per-request loaders and the request's clock. */
@@ -15,6 +16,8 @@ export interface GraphqlContext {
    * a promise each (graphql-js is several times faster on synchronous values).
    */
   preloadTokens: (network: NetworkName, refs: Iterable<TokenRef>) => Promise<void>;
+  /** The 24-hour token stats loader of a network (each token read once per request). */
+  tokenDayStats: (network: NetworkName) => DataLoader<Address, TokenDayStats>;
   /** A token this request already loaded, or undefined. */
   peekToken: (network: NetworkName, ref: TokenRef) => Token | undefined;
   /** Unix seconds when the request started: one clock for the whole request. */
@@ -41,9 +44,22 @@ export function createGraphqlContext(
     return loader;
   }
 
+  const dayStats = new Map<NetworkName, DataLoader<Address, TokenDayStats>>();
+  const now = Math.floor(nowMs / 1000);
+
+  function tokenDayStats(network: NetworkName): DataLoader<Address, TokenDayStats> {
+    let loader = dayStats.get(network);
+    if (loader === undefined) {
+      loader = createTokenDayStatsLoader(reader, network, now);
+      dayStats.set(network, loader);
+    }
+    return loader;
+  }
+
   return {
     reader,
-    now: Math.floor(nowMs / 1000),
+    tokenDayStats,
+    now,
     nowMs,
     tokens,
     async preloadTokens(network, refs) {

@@ -1,5 +1,5 @@
 import type { NetworkStatus } from "../domain/market.js";
-import type { NetworkName, Token, TokenRef, Trade } from "../domain/types.js";
+import { NATIVE, type NetworkName, type Token, type TokenRef, type Trade } from "../domain/types.js";
 import { BadRequestError } from "../errors.js";
 import {
   assertNetworkConfigured,
@@ -8,10 +8,13 @@ import {
   findNotReadyReason,
 } from "./assertNetworkReady.js";
 import type { GraphqlContext } from "./createGraphqlContext.js";
+import type { TokenDayStats } from "./createTokenDayStatsLoader.js";
 import { formatDecimal } from "./formatDecimal.js";
-import { getQuote, type QuoteArgs } from "./getQuote.js";
+import { getQuote, type QuoteArgs, type QuoteResult } from "./getQuote.js";
+import { getTokenValuation } from "./getTokenValuation.js";
 import { type CandlesArgs, listCandles } from "./listCandles.js";
 import { listSwaps, type SwapsArgs } from "./listSwaps.js";
+import { listTokens, type TokenSource, type TokensArgs } from "./listTokens.js";
 import { findSymbol, parseTokenInput, resolveToken } from "./resolveToken.js";
 import { BigIntScalar, DecimalScalar, TimestampScalar } from "./scalars.js";
 import { encodeSwapCursor } from "./swapCursor.js";
@@ -27,6 +30,18 @@ const USD_DECIMALS = 18;
 const MAX_DAYS = 31;
 // uint256 has 78 digits: more fixed digits can only add zeros.
 const MAX_DIGITS = 78;
+
+// Token fields that value the token need its network: every parent of Token attaches it.
+const withNetwork = (network: NetworkName, token: Token): TokenSource => ({ ...token, network });
+const usdOrNull = (value: bigint | undefined) =>
+  value === undefined ? null : formatDecimal(value, USD_DECIMALS);
+
+// The native coin trades (and is charted) as its wrapped token.
+function dayStatsOf(token: TokenSource, ctx: GraphqlContext): Promise<TokenDayStats> {
+  const address =
+    token.address === NATIVE ? ctx.reader.getConfig(token.network).native.wrapped : token.address;
+  return ctx.tokenDayStats(token.network).load(address);
+}
 
 function toSeconds(ms: number | undefined): number | null {
   return ms === undefined ? null : Math.floor(ms / 1000);
@@ -70,15 +85,20 @@ export const resolvers = {
 
     candles: (_: unknown, args: CandlesArgs, ctx: GraphqlContext) => listCandles(args, ctx),
 
+    tokens: (_: unknown, args: TokensArgs, ctx: GraphqlContext) => listTokens(args, ctx),
+
     async token(
       _: unknown,
       args: { network: NetworkName; symbolOrAddress: string },
       ctx: GraphqlContext,
-    ): Promise<Token | null> {
+    ): Promise<TokenSource | null> {
       assertNetworkConfigured(ctx.reader, args.network);
       const input = parseTokenInput(args.symbolOrAddress, "symbolOrAddress");
-      if (input.kind === "symbol") return findSymbol(ctx.reader, args.network, input.symbol) ?? null;
-      return resolveToken(ctx.reader, args.network, input, "symbolOrAddress");
+      const token =
+        input.kind === "symbol"
+          ? findSymbol(ctx.reader, args.network, input.symbol)
+          : await resolveToken(ctx.reader, args.network, input, "symbolOrAddress");
+      return token === undefined ? null : withNetwork(args.network, token);
     },
 
     status: (_: unknown, __: unknown, ctx: GraphqlContext): NetworkStatus[] =>
@@ -106,9 +126,35 @@ export const resolvers = {
     cursor: (edge: { node: Trade }) => encodeSwapCursor(edge.node),
   },
 
+  Quote: {
+    sellToken: (quote: QuoteResult) => withNetwork(quote.network, quote.sellToken),
+    buyToken: (quote: QuoteResult) => withNetwork(quote.network, quote.buyToken),
+  },
+
+  Token: {
+    // Market fields are read only when asked for: plain metadata stays free.
+    priceUSD: (token: TokenSource, _: unknown, ctx: GraphqlContext) =>
+      usdOrNull(getTokenValuation(ctx.reader, token.network, token.address).priceUsd),
+    priceNative: (token: TokenSource, _: unknown, ctx: GraphqlContext) =>
+      usdOrNull(getTokenValuation(ctx.reader, token.network, token.address).priceNative),
+    liquidityUSD: (token: TokenSource, _: unknown, ctx: GraphqlContext) =>
+      usdOrNull(getTokenValuation(ctx.reader, token.network, token.address).liquidityUsd),
+    volumeUSD24h: async (token: TokenSource, _: unknown, ctx: GraphqlContext) =>
+      formatDecimal((await dayStatsOf(token, ctx)).volumeUsd, USD_DECIMALS),
+    tradeCount24h: async (token: TokenSource, _: unknown, ctx: GraphqlContext) =>
+      (await dayStatsOf(token, ctx)).tradeCount,
+  },
+
   TokenAmount: {
-    token: (source: TokenAmountSource, _: unknown, ctx: GraphqlContext) =>
-      ctx.peekToken(source.network, source.ref) ?? ctx.tokens(source.network).load(source.ref),
+    token: (source: TokenAmountSource, _: unknown, ctx: GraphqlContext) => {
+      const known = ctx.peekToken(source.network, source.ref);
+      return known === undefined
+        ? ctx
+            .tokens(source.network)
+            .load(source.ref)
+            .then((token) => withNetwork(source.network, token))
+        : withNetwork(source.network, known);
+    },
     amountDecimal(source: TokenAmountSource, args: { digits?: number | null }, ctx: GraphqlContext) {
       const digits = args.digits ?? undefined;
       if (digits !== undefined && (digits < 0 || digits > MAX_DIGITS)) {

@@ -180,6 +180,8 @@ export function createLiveViews(configs: readonly NetworkConfig[], store: StoreR
       return get(network).tokens.get(address.toLowerCase() as Address);
     },
 
+    listKnownTokens: (network) => [...get(network).tokens.values()],
+
     findTokenBySymbol(network, symbol) {
       return get(network).bySymbol.get(symbol.toLowerCase());
     },
