@@ -18,7 +18,8 @@ import {
   SwapgraphError,
 } from "../errors.js";
 import { createPoolOverlay } from "../pricing/createPoolOverlay.js";
-import type { PoolState, PricingParams } from "../pricing/types.js";
+import { createPricingParams } from "../pricing/createPricingParams.js";
+import type { PoolState } from "../pricing/types.js";
 import type { Store } from "../store/types.js";
 import { type LiveViews, listTokens } from "./createLiveViews.js";
 import { createSleeper } from "./createSleeper.js";
@@ -144,13 +145,7 @@ export function createNetworkIndexer(deps: {
     return result;
   }
 
-  const pricing: PricingParams = {
-    wrappedNative: wrapped,
-    stablecoins: new Set(config.stablecoins),
-    baseTokens: new Set(config.baseTokens),
-    minLiquidityUsd: config.minLiquidityUsd,
-    decimals: (token) => tokens.get(token)?.decimals,
-  };
+  const pricing = createPricingParams(config, (token) => tokens.get(token)?.decimals);
 
   async function loadFromStore(): Promise<void> {
     for (const token of listTokens(config)) tokens.set(token.address as Address, token);

@@ -1,6 +1,6 @@
+import { createLruCache } from "../domain/createLruCache.js";
 import type { Address, Token } from "../domain/types.js";
 import { SwapgraphError, TokenLookupBusyError } from "../errors.js";
-import { createExpiringLru } from "./createExpiringLru.js";
 
 /** Looks up caller-named token addresses with bounded cost (see createTokenLookup). */
 export interface TokenLookup {
@@ -48,7 +48,7 @@ export function createTokenLookup(
   const maxWaiting = options.maxWaiting ?? 100;
   const ttlMs = options.ttlMs ?? 600_000;
   const failureTtlMs = options.failureTtlMs ?? 5_000;
-  const cache = createExpiringLru<Address, Outcome>({
+  const cache = createLruCache<Outcome>({
     maxEntries: options.maxEntries ?? 10_000,
     ...(options.now === undefined ? {} : { now: options.now }),
   });

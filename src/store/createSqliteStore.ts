@@ -353,34 +353,24 @@ function applyCandles(
     row.interval,
     row.start,
   ];
-  const write = (row: CandleRow) =>
-    s.upsertCandle.run(
-      ...id(row),
-      text(row.open),
-      text(row.high),
-      text(row.low),
-      text(row.close),
-      row.volume.toString(),
-      row.quoteVolume.toString(),
-      row.tradeCount,
-    );
+  // One row's bound values, in the column order of both statements.
+  const values = (row: CandleRow): [...CandleId, ...CandleValues] => [
+    ...id(row),
+    text(row.open),
+    text(row.high),
+    text(row.low),
+    text(row.close),
+    row.volume.toString(),
+    row.quoteVolume.toString(),
+    row.tradeCount,
+  ];
+  const write = (row: CandleRow) => s.upsertCandle.run(...values(row));
   if (append) {
     // Every added trade follows every stored one: the stored row (if any) is the bucket's earlier part.
     const rows = [...buildCandleRows(added).values()];
     for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
       const chunk = rows.slice(i, i + CHUNK_ROWS);
-      s.mergeCandles(chunk.length).run(
-        ...chunk.flatMap((row) => [
-          ...id(row),
-          text(row.open),
-          text(row.high),
-          text(row.low),
-          text(row.close),
-          row.volume.toString(),
-          row.quoteVolume.toString(),
-          row.tradeCount,
-        ]),
-      );
+      s.mergeCandles(chunk.length).run(...chunk.flatMap(values));
     }
     return;
   }

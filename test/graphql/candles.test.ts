@@ -5,6 +5,7 @@ import type { Address, Trade, TradeMarks } from "../../src/domain/types.js";
 import { buildSchema } from "../../src/graphql/buildSchema.js";
 import { computeQueryCost } from "../../src/graphql/computeQueryCost.js";
 import { formatDecimal } from "../../src/graphql/formatDecimal.js";
+import type { CandleOutput } from "../../src/graphql/listCandles.js";
 import { formatPoolPrice } from "../../src/graphql/listCandles.js";
 import { loadPersistedOperations } from "../../src/graphql/loadPersistedOperations.js";
 import { startServer, type TestServer } from "../rest/support.js";
@@ -34,16 +35,7 @@ let trades: Trade[];
 let minute: number;
 
 /** A candle as the schema shows it. */
-interface ShownCandle {
-  start: number;
-  open: string | null;
-  high: string | null;
-  low: string | null;
-  close: string | null;
-  volume: string;
-  quoteVolume: string;
-  tradeCount: number;
-}
+type ShownCandle = CandleOutput;
 
 /** A GraphQL answer as these tests read it. */
 interface Answer {

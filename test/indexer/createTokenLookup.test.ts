@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { createLruCache } from "../../src/domain/createLruCache.js";
 import type { Address, Token } from "../../src/domain/types.js";
 import { NotErc20Error, RpcError, TokenLookupBusyError } from "../../src/errors.js";
-import { createExpiringLru } from "../../src/indexer/createExpiringLru.js";
 import { createTokenLookup } from "../../src/indexer/createTokenLookup.js";
 
 const address = (n: number): Address => `0x${n.toString(16).padStart(40, "0")}`;
@@ -32,10 +32,10 @@ function fakeRead(outcome: (a: Address) => Token | Error = token) {
   };
 }
 
-describe("createExpiringLru", () => {
+describe("createLruCache with expiry", () => {
   test("behavior: drops the least recently used past maxEntries, and entries past their expiry", () => {
     let now = 0;
-    const lru = createExpiringLru<string, number>({ maxEntries: 2, now: () => now });
+    const lru = createLruCache<number>({ maxEntries: 2, now: () => now });
     lru.set("a", 1, 100);
     lru.set("b", 2, 100);
     expect(lru.get("a")).toBe(1);
