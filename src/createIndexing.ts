@@ -42,7 +42,11 @@ export function createIndexing(deps: {
 }): Indexing {
   const { store, log } = deps;
   const role = deps.role ?? "all";
-  const views = createLiveViews(deps.networks, store);
+  const views = createLiveViews(deps.networks, store, {
+    // The feed retries from where it stopped at the next block; subscribers only wait.
+    onFeedError: (network, error) =>
+      log.warn({ network, err: String(error) }, "subscription feed could not read the store; retrying"),
+  });
   const indexers = new Map<NetworkName, NetworkIndexer>();
   const followers = new Map<NetworkName, StoreFollower>();
   const runs: Promise<void>[] = [];
@@ -148,6 +152,7 @@ export function createIndexing(deps: {
     },
     async stop() {
       stopping = true;
+      views.feed.close();
       for (const sleeper of sleepers) sleeper.wake();
       for (const follower of followers.values()) follower.stop();
       await Promise.all([...indexers.values()].map((indexer) => indexer.stop()));

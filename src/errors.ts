@@ -8,6 +8,7 @@ export type ErrorCode =
   | "UNSUPPORTED_MEDIA_TYPE"
   | "UNPROCESSABLE"
   | "RATE_LIMITED"
+  | "TOO_SLOW"
   | "NOT_READY"
   | "CONFIG_INVALID"
   | "RPC_ERROR"
@@ -23,6 +24,7 @@ const STATUS: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNPROCESSABLE: 422,
   RATE_LIMITED: 429,
+  TOO_SLOW: 429,
   NOT_READY: 503,
   CONFIG_INVALID: 500,
   RPC_ERROR: 503,
@@ -67,6 +69,17 @@ export class NotReadyError extends SwapgraphError {
   override name = "NotReadyError";
   constructor(message: string, options: { details?: string; cause?: unknown } = {}) {
     super("NOT_READY", message, options);
+  }
+}
+
+/** A subscriber that stopped reading its events: it is ended and may subscribe again. */
+export class SlowSubscriberError extends SwapgraphError {
+  override name = "SlowSubscriberError";
+  constructor(behind: number) {
+    super(
+      "TOO_SLOW",
+      `This subscription fell more than ${behind} events behind and was ended; subscribe again.`,
+    );
   }
 }
 

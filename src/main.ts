@@ -5,7 +5,7 @@ import type { pino } from "pino";
 import { loadConfig } from "./config/loadConfig.js";
 import { redactSecrets } from "./config/redactSecrets.js";
 import type { NetworkConfig } from "./config/types.js";
-import { createIndexing } from "./createIndexing.js";
+import { createIndexing, type Indexing } from "./createIndexing.js";
 import { createLogger } from "./createLogger.js";
 import { startDevnet } from "./devnet/startDevnet.js";
 import { ConfigError, SwapgraphError } from "./errors.js";
@@ -24,6 +24,7 @@ async function main(): Promise<void> {
   let stopping = false;
   let draining = false;
   let drainServer: ((timeoutMs: number) => Promise<void>) | undefined;
+  let indexingViews: Indexing["views"] | undefined;
 
   async function shutdown(signal: string): Promise<void> {
     if (stopping) return;
@@ -34,6 +35,9 @@ async function main(): Promise<void> {
     if (signal === "SIGTERM" && drainServer !== undefined) {
       draining = true;
       await new Promise((resolve) => setTimeout(resolve, config.http.drainDelayMs));
+      // Subscriptions never finish on their own: complete them so their clients reconnect to
+      // another replica and the drain waits only for ordinary requests.
+      indexingViews?.feed.close();
       await drainServer(config.http.drainTimeoutMs);
     }
     for (const cleanup of cleanups.reverse()) {
@@ -72,6 +76,7 @@ async function main(): Promise<void> {
 
   const progress = createProgressLog(log);
   const indexing = createIndexing({ networks, store, log, role: config.role, onProgress: progress });
+  indexingViews = indexing.views;
   cleanups.push(() => indexing.stop());
 
   // One schema: GraphQL serves it and the REST facade executes against it.

@@ -151,4 +151,21 @@ export interface MarketReader {
    * Throws BadRequestError if the address is not an ERC-20 contract.
    */
   resolveTokenAddress(network: NetworkName, address: Address): Promise<Token>;
+  /**
+   * Listens to what the views apply on the network: new trades, trades withdrawn by a reorg,
+   * newly indexed blocks (see MarketEvent). Returns the function that stops listening.
+   */
+  subscribe(network: NetworkName, listener: (event: MarketEvent) => void): () => void;
 }
+
+/**
+ * What a MarketReader tells its listeners, per network, in chain order: `added` trades of newly
+ * applied blocks; `removed` trades sent before that a reorg withdrew (every trade sent above
+ * `ancestor` is gone; the new branch follows as `added`); `indexed` once the views reflect
+ * `block`; `closed` when the server stops publishing (shutdown).
+ */
+export type MarketEvent =
+  | { type: "added"; network: NetworkName; block: bigint; trades: readonly Trade[] }
+  | { type: "removed"; network: NetworkName; ancestor: bigint; trades: readonly Trade[] }
+  | { type: "indexed"; network: NetworkName; block: bigint }
+  | { type: "closed"; network: NetworkName };

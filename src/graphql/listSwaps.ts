@@ -38,6 +38,24 @@ function tokenFilter(reader: MarketReader, network: NetworkName, value: string):
   return token.address;
 }
 
+/** The token and trader filters of the swaps query and subscription; throws 400 when malformed. */
+export function parseSwapFilter(
+  reader: MarketReader,
+  network: NetworkName,
+  args: { token?: string | null | undefined; trader?: string | null | undefined },
+): { token?: TokenRef; sender?: Address } {
+  let sender: Address | undefined;
+  if (args.trader !== undefined && args.trader !== null) {
+    if (!ADDRESS.test(args.trader)) {
+      throw new BadRequestError("trader must be an address: 0x followed by 40 hex digits.");
+    }
+    sender = args.trader.toLowerCase() as Address;
+  }
+  const token =
+    args.token === undefined || args.token === null ? undefined : tokenFilter(reader, network, args.token);
+  return { ...(token === undefined ? {} : { token }), ...(sender === undefined ? {} : { sender }) };
+}
+
 /**
  * One page of the swaps with from <= timestamp < to (default: the last 24 hours), optionally of
  * one token or trader, after a cursor, at or below a block: one keyset read of first + 1 rows
@@ -54,17 +72,9 @@ export async function listSwaps(reader: MarketReader, args: SwapsArgs, nowMs: nu
   const from = args.from ?? Math.floor(nowMs / 1000) - DAY;
   const to = args.to ?? undefined;
   if (to !== undefined && from > to) throw new BadRequestError("from must not be later than to.");
-  let sender: Address | undefined;
-  if (args.trader !== undefined && args.trader !== null) {
-    if (!ADDRESS.test(args.trader)) {
-      throw new BadRequestError("trader must be an address: 0x followed by 40 hex digits.");
-    }
-    sender = args.trader.toLowerCase() as Address;
-  }
+  const { token, sender } = parseSwapFilter(reader, network, args);
   const atBlock = args.atBlock ?? undefined;
   if (atBlock !== undefined && atBlock < 0n) throw new BadRequestError("atBlock must not be negative.");
-  const token =
-    args.token === undefined || args.token === null ? undefined : tokenFilter(reader, network, args.token);
   const after = args.after === undefined || args.after === null ? undefined : decodeSwapCursor(args.after);
   assertNetworkReady(reader, network, nowMs);
 

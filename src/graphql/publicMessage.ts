@@ -18,6 +18,7 @@ export function publicMessage(error: SwapgraphError): string {
     case "UNPROCESSABLE":
     case "NOT_READY":
     case "RATE_LIMITED":
+    case "TOO_SLOW":
       return error.message;
     case "RPC_ERROR":
     case "DEEP_REORG":

@@ -17,6 +17,13 @@ import { listSwaps, type SwapsArgs } from "./listSwaps.js";
 import { listTokens, type TokenSource, type TokensArgs } from "./listTokens.js";
 import { findSymbol, parseTokenInput, resolveToken } from "./resolveToken.js";
 import { BigIntScalar, DecimalScalar, TimestampScalar } from "./scalars.js";
+import {
+  type SwapFeedEventSource,
+  subscribeNetworkStatus,
+  subscribeQuote,
+  subscribeSwaps,
+  type TimedNetworkStatus,
+} from "./subscribeMarket.js";
 import { encodeSwapCursor } from "./swapCursor.js";
 
 /** The parent of TokenAmount fields: metadata is loaded lazily, batched per request. */
@@ -42,6 +49,10 @@ function dayStatsOf(token: TokenSource, ctx: GraphqlContext): Promise<TokenDaySt
     token.address === NATIVE ? ctx.reader.getConfig(token.network).native.wrapped : token.address;
   return ctx.tokenDayStats(token.network).load(address);
 }
+
+// A subscription's status carries its own instant; a query's is the request's.
+const statusTime = (status: NetworkStatus | TimedNetworkStatus, ctx: GraphqlContext): number =>
+  "atMs" in status ? status.atMs : ctx.nowMs;
 
 function toSeconds(ms: number | undefined): number | null {
   return ms === undefined ? null : Math.floor(ms / 1000);
@@ -108,6 +119,31 @@ export const resolvers = {
       ctx.reader.networks().includes(args.network) ? ctx.reader.status(args.network) : null,
   },
 
+  // Each subscription yields the value its type resolves from (`resolve` passes it through).
+  Subscription: {
+    swaps: {
+      subscribe: (_: unknown, args: Parameters<typeof subscribeSwaps>[1], ctx: GraphqlContext) =>
+        subscribeSwaps(ctx.reader, args),
+      async resolve(event: SwapFeedEventSource, _: unknown, ctx: GraphqlContext) {
+        // One batched metadata load per event, as Query.swaps does per page.
+        await ctx.preloadTokens(
+          event.network,
+          event.swaps.flatMap((trade) => [trade.tokenIn, trade.tokenOut]),
+        );
+        return event;
+      },
+    },
+    networkStatus: {
+      subscribe: (_: unknown, args: { network: NetworkName }, ctx: GraphqlContext) =>
+        subscribeNetworkStatus(ctx.reader, args),
+      resolve: (status: TimedNetworkStatus) => status,
+    },
+    quote: {
+      subscribe: (_: unknown, args: QuoteArgs, ctx: GraphqlContext) => subscribeQuote(ctx.reader, args),
+      resolve: (quote: QuoteResult) => quote,
+    },
+  },
+
   Swap: {
     sell: (trade: Trade): TokenAmountSource => ({
       network: trade.network,
@@ -172,14 +208,17 @@ export const resolvers = {
     headCheckedAt: (status: NetworkStatus) => toSeconds(status.headCheckedAt),
     syncedAt: (status: NetworkStatus) => toSeconds(status.syncedAt),
     dataAgeSeconds: (status: NetworkStatus, _: unknown, ctx: GraphqlContext) =>
-      dataAgeSeconds(status, ctx.nowMs) ?? null,
+      dataAgeSeconds(status, statusTime(status, ctx)) ?? null,
     maxStalenessSeconds: (status: NetworkStatus, _: unknown, ctx: GraphqlContext) =>
       ctx.reader.getConfig(status.network).maxStalenessSeconds,
     pollIntervalMs: (status: NetworkStatus, _: unknown, ctx: GraphqlContext) =>
       ctx.reader.getConfig(status.network).pollIntervalMs,
     serving: (status: NetworkStatus, _: unknown, ctx: GraphqlContext) =>
-      findNotReadyReason(status, ctx.reader.getConfig(status.network).maxStalenessSeconds, ctx.nowMs) ===
-      undefined,
+      findNotReadyReason(
+        status,
+        ctx.reader.getConfig(status.network).maxStalenessSeconds,
+        statusTime(status, ctx),
+      ) === undefined,
     // RPC URLs often carry API keys in their path: the public status names no URL.
     error: (status: NetworkStatus) => status.error?.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, "[url]") ?? null,
   },

@@ -1,14 +1,18 @@
 import type { NetworkConfig } from "../config/types.js";
 import type { DailyVolume, MarketReader, NetworkStatus } from "../domain/market.js";
-import { type Address, NATIVE, type NetworkName, type Token } from "../domain/types.js";
+import { type Address, type Checkpoint, NATIVE, type NetworkName, type Token } from "../domain/types.js";
 import { BadRequestError, NetworkNotConfiguredError, NotReadyError } from "../errors.js";
 import { createPoolIndex, type PoolIndex } from "../pricing/createPoolIndex.js";
 import type { PoolState } from "../pricing/types.js";
 import type { Store } from "../store/types.js";
+import { createTradeFeed, type TradeFeed } from "./createTradeFeed.js";
 import { utcDate } from "./utcDate.js";
 
 /** The part of the store the views read: lists and aggregates stay in the store, a page at a time. */
-export type StoreReader = Pick<Store, "listTradePage" | "countTrades" | "listDayAggregates" | "listCandles">;
+export type StoreReader = Pick<
+  Store,
+  "listTradePage" | "countTrades" | "listDayAggregates" | "listCandles" | "listBlocks"
+>;
 
 /**
  * What the API reads of one network from memory: bounded by the pools and tokens, never by the
@@ -33,10 +37,15 @@ export type TokenResolver = (address: Address) => Promise<Token>;
 
 /** The write side of the live views: only the indexer calls these. */
 export interface LiveViews extends MarketReader {
-  /** Replaces a network's pools and tokens (at start, from the store, and after a rollback). */
-  load(network: NetworkName, state: { tokens: Token[]; pools: PoolState[]; indexedBlock?: bigint }): void;
-  /** Records that the store now holds everything up to `indexedBlock` (after a commit). */
-  markIndexed(network: NetworkName, indexedBlock: bigint): void;
+  /**
+   * Replaces a network's pools and tokens (at start, from the store, and after a rollback) as of
+   * the store's `checkpoint`.
+   */
+  load(network: NetworkName, state: { tokens: Token[]; pools: PoolState[]; checkpoint?: Checkpoint }): void;
+  /** Records that the store now holds everything up to `checkpoint` (after a commit) and the views reflect it. */
+  markIndexed(network: NetworkName, checkpoint: Checkpoint): void;
+  /** What the views applied, as events for subscribers (see createTradeFeed). */
+  readonly feed: TradeFeed;
   addTokens(network: NetworkName, tokens: readonly Token[]): void;
   setStatus(network: NetworkName, patch: Partial<Omit<ReportedStatus, "network">>): void;
   setTokenResolver(network: NetworkName, resolver: TokenResolver): void;
@@ -50,9 +59,18 @@ const MAX_PAGE = 10_000;
  * Creates the live views of every configured network: the one MarketReader the API uses. Pools,
  * tokens and status live in memory; trade pages and daily aggregates are read from the store.
  */
-export function createLiveViews(configs: readonly NetworkConfig[], store: StoreReader): LiveViews {
+export function createLiveViews(
+  configs: readonly NetworkConfig[],
+  store: StoreReader,
+  options: { onFeedError?: (network: NetworkName, error: unknown) => void } = {},
+): LiveViews {
   const views = new Map<NetworkName, NetworkView>();
   const resolvers = new Map<NetworkName, TokenResolver>();
+  const feed = createTradeFeed({
+    source: store,
+    finalityDepth: (network) => get(network).config.finalityDepth,
+    ...(options.onFeedError === undefined ? {} : { onError: options.onFeedError }),
+  });
 
   for (const config of configs) {
     const native: Token = {
@@ -202,11 +220,22 @@ export function createLiveViews(configs: readonly NetworkConfig[], store: StoreR
       view.tokens.clear();
       addTokens(view, [...listTokens(view.config), ...state.tokens]);
       view.index = createPoolIndex(state.pools);
-      if (state.indexedBlock !== undefined) view.poolsBlock = state.indexedBlock;
+      if (state.checkpoint !== undefined) view.poolsBlock = state.checkpoint.blockNumber;
+      feed.reloaded(network, state.checkpoint);
     },
 
-    markIndexed(network, indexedBlock) {
-      get(network).poolsBlock = indexedBlock;
+    markIndexed(network, checkpoint) {
+      const view = get(network);
+      view.poolsBlock = checkpoint.blockNumber;
+      // The status says so at once: subscribers told of this block read it right away.
+      view.status = { ...view.status, indexedBlock: checkpoint.blockNumber };
+      feed.advanced(network, checkpoint);
+    },
+
+    feed,
+    subscribe: (network, listener) => {
+      get(network);
+      return feed.subscribe(network, listener);
     },
 
     addTokens: (network, tokens) => addTokens(get(network), tokens),

@@ -160,7 +160,7 @@ export function createNetworkIndexer(deps: {
     views.load(network, {
       tokens: [...tokens.values()],
       pools: poolsFrom(reserves),
-      ...(checkpoint === undefined ? {} : { indexedBlock: checkpoint.blockNumber }),
+      ...(checkpoint === undefined ? {} : { checkpoint }),
     });
     // A restart serves what the store holds at once: its freshness is the writer's last record.
     const head = await store.getHead(network);
@@ -343,7 +343,7 @@ export function createNetworkIndexer(deps: {
     for (const [i, pair] of found.entries()) {
       index.update({ ...pair, reserve0: reserves[i]!.reserve0, reserve1: reserves[i]!.reserve1 });
     }
-    views.markIndexed(network, before);
+    views.markIndexed(network, cp);
     log.info({ network, startBlock: start, seededPools: found.length }, "backfill starts");
     return cp;
   }
@@ -443,7 +443,7 @@ export function createNetworkIndexer(deps: {
     checkpoint = next;
     for (const address of newPairs.keys()) committedPairs.add(address);
     for (const pool of overlay.changes()) live.update(pool);
-    views.markIndexed(network, read.to);
+    views.markIndexed(network, next);
     countEvent("trades_indexed", { network }, decoded.trades.length);
     return { type: "range", to: read.to, trades: decoded.trades.length };
   }

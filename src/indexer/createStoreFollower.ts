@@ -71,7 +71,7 @@ export function createStoreFollower(deps: {
     views.load(network, {
       tokens,
       pools: await pools(),
-      ...(seen === undefined ? {} : { indexedBlock: seen.blockNumber }),
+      ...(seen === undefined ? {} : { checkpoint: seen }),
     });
     poolsLoadedAt = Date.now();
   }
@@ -103,7 +103,7 @@ export function createStoreFollower(deps: {
           for (const pool of await pools()) index.update(pool);
           poolsLoadedAt = Date.now();
         }
-        views.markIndexed(network, checkpoint.blockNumber);
+        views.markIndexed(network, checkpoint);
         seen = checkpoint;
       }
     }

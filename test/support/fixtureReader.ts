@@ -465,8 +465,9 @@ export async function createFixtureReader(options: FixtureOptions = {}): Promise
 
   for (const network of ["bsc", "eth"] as const) {
     await commitRange(network, trades[network], head[network]);
-    reader.load(network, { tokens: [], pools: POOLS_OF[network], indexedBlock: head[network] });
-    reader.markIndexed(network, head[network]);
+    const checkpoint = { blockNumber: head[network], blockHash: blockHash(network, head[network]) };
+    reader.load(network, { tokens: [], pools: POOLS_OF[network], checkpoint });
+    reader.markIndexed(network, checkpoint);
   }
   // Stands in for the chain: reading an unknown address's ERC-20 metadata.
   reader.setTokenResolver("bsc", async (address) => {
@@ -509,7 +510,7 @@ export async function createFixtureReader(options: FixtureOptions = {}): Promise
       await commitRange(network, list, block);
       head[network] = block;
       trades[network] = sortTrades([...trades[network], ...list]);
-      reader.markIndexed(network, block);
+      reader.markIndexed(network, { blockNumber: block, blockHash: blockHash(network, block) });
       reader.setStatus(network, { indexedBlock: block, headBlock: block, syncedAt: Date.now() });
     },
     close: () => store.close(),
