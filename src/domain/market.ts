@@ -156,6 +156,8 @@ export interface MarketReader {
    * newly indexed blocks (see MarketEvent). Returns the function that stops listening.
    */
   subscribe(network: NetworkName, listener: (event: MarketEvent) => void): () => void;
+  /** Listeners subscribed on the network now (open subscriptions). */
+  subscriberCount(network: NetworkName): number;
 }
 
 /**

@@ -237,6 +237,7 @@ export function createLiveViews(
       get(network);
       return feed.subscribe(network, listener);
     },
+    subscriberCount: (network) => feed.listenerCount(network),
 
     addTokens: (network, tokens) => addTokens(get(network), tokens),
 

@@ -110,6 +110,9 @@ export function createMetrics(reader: MarketReader): Metrics {
     },
   );
   perNetwork("swapgraph_pools", "Indexed pools.", (n) => reader.getPoolIndex(n).all().length);
+  perNetwork("swapgraph_subscriptions", "Open GraphQL subscriptions (SSE streams).", (n) =>
+    reader.subscriberCount(n),
+  );
   perNetwork(
     "swapgraph_swaps_24h",
     "Trades in the last 24 hours (an index count in the store).",

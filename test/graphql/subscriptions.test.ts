@@ -305,6 +305,8 @@ describe("Subscription.swaps over SSE", () => {
     await waitFor(() => indexing.views.feed.listenerCount("bsc") === 0, 10_000, "no listeners");
     const subscription = await sse(base, `subscription { swaps(network: bsc) { ${SWAP_FIELDS} } }`);
     await waitFor(() => indexing.views.feed.listenerCount("bsc") === 1, 10_000, "one listener");
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/^swapgraph_subscriptions\{network="bsc"\} 1$/m);
     subscription.close();
     await waitFor(() => indexing.views.feed.listenerCount("bsc") === 0, 10_000, "the listener gone");
   });
