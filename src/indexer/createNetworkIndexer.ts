@@ -478,11 +478,16 @@ export function createNetworkIndexer(deps: {
     let head = startHead;
     // Reads in flight, in block order: while one range is applied the next ones are read.
     const queue: PendingRead[] = [];
+    // The last block a read was started for. Not the queue's tail: the range being applied has
+    // left the queue but not yet moved the checkpoint, and must not be read a second time (the
+    // copy would not link to the new checkpoint and look like a reorg).
+    let readTo = checkpoint!.blockNumber;
     const fill = (): void => {
       while (queue.length < READS_IN_FLIGHT) {
-        const from = (queue.at(-1)?.to ?? checkpoint!.blockNumber) + 1n;
-        if (from > head) return;
-        queue.push(startRead(from, head));
+        if (readTo + 1n > head) return;
+        const pending = startRead(readTo + 1n, head);
+        queue.push(pending);
+        readTo = pending.to;
       }
     };
     fill();

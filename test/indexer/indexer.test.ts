@@ -23,6 +23,7 @@ import { swapEvent } from "../../src/devnet/devnetAbis.js";
 import { DEVNET_PRESETS } from "../../src/devnet/devnetPresets.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import { startDevnet } from "../../src/devnet/startDevnet.js";
+import { readEventCounts } from "../../src/domain/countEvent.js";
 import type { MarketReader } from "../../src/domain/market.js";
 import type { Address, Hash, NetworkName, Trade } from "../../src/domain/types.js";
 import { USD_SCALE } from "../../src/domain/types.js";
@@ -796,6 +797,39 @@ describe("indexer restarts and reorgs", () => {
         n1,
       ]);
       expect(n0).not.toBe(r0);
+    } finally {
+      await indexing.stop();
+      await store.close();
+    }
+  });
+
+  test("behavior: following a growing chain reads each block once and sees no reorg where there is none", async () => {
+    const store = createSqliteStore({ path: ":memory:" });
+    await store.migrate();
+    const fast = { ...config, pollIntervalMs: 50 };
+    const indexing = createIndexing({ networks: [fast], store, log: silent, now: () => NOW });
+    const count = (name: "reorgs" | "rpc_requests", method?: string) =>
+      readEventCounts(name)
+        .filter(
+          (c) => c.labels.network === config.name && (method === undefined || c.labels.method === method),
+        )
+        .reduce((sum, c) => sum + c.value, 0);
+    try {
+      await runUntilReady(indexing, fast);
+      const reorgs = count("reorgs");
+      const traders = devnet.chains[0]!.traders;
+      const logsBefore = count("rpc_requests", "eth_getLogs");
+      const blocks = 6;
+      for (let i = 0; i < blocks; i++) {
+        await mineSwaps(fast, traders.slice(i, i + 1), [10n ** 16n]);
+        const head = await clientOf(fast).getBlockNumber({ cacheTime: 0 });
+        await waitFor(() => indexing.views.status(config.name).indexedBlock === head, 20_000);
+      }
+      // Before the fix, the range being applied was read a second time: every new block cost a
+      // duplicate read, a false reorg and a reload of the whole pool graph.
+      expect(count("reorgs")).toBe(reorgs);
+      // One Swap/Sync and one wrapped-coin query per block at most (empty polls read nothing).
+      expect(count("rpc_requests", "eth_getLogs") - logsBefore).toBeLessThanOrEqual(2 * blocks);
     } finally {
       await indexing.stop();
       await store.close();
