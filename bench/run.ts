@@ -3,11 +3,13 @@ import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { benchBackfill } from "./backfill.js";
 import { benchScale, scaleSizesFromEnv } from "./scale.js";
+import { type BenchSwapTarget, benchSubscriptions } from "./subscriptions.js";
 
 /**
  * `npm run bench`: every figure is printed next to a reference measured in the same run on the
  * same machine: the REST and GraphQL quote against a bare node:http server answering the same
- * bytes, and the backfill against the chain's raw eth_getLogs rate. Then the scale part
+ * bytes, SSE fan-out against one subscriber, and the backfill against the chain's raw eth_getLogs
+ * rate. Then the scale part
  * (bench/scale.ts; BENCH_SCALE=0 skips it, BENCH_SCALE_SIZES=20000,100000 sets its sizes).
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -34,54 +36,86 @@ async function load(title: string, options: autocannon.Options): Promise<Omit<Ro
   };
 }
 
-async function benchHttp(): Promise<Row[]> {
+interface Servers {
+  swapgraphUrl: string;
+  bareUrl: string;
+  swap: BenchSwapTarget;
+  /** The servers' live heap after a full GC, in bytes. */
+  heapUsed(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** bench/servers.ts in a child process: the load generator does not share its event loop. */
+async function startServers(): Promise<Servers> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", new URL("./servers.ts", import.meta.url).pathname],
+    ["--expose-gc", "--import", "tsx", new URL("./servers.ts", import.meta.url).pathname],
     {
       env: { ...process.env, NODE_ENV: "production" },
       stdio: ["pipe", "pipe", "inherit"],
     },
   );
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`bench servers exited with ${code}`)));
-  });
-  const { swapgraphUrl, bareUrl } = JSON.parse(line) as { swapgraphUrl: string; bareUrl: string };
-  try {
-    const graphqlBody = JSON.stringify({
-      query:
-        'query { quote(network: bsc, sellToken: "CAKE", buyToken: "USDT") { price sellToken { symbol } buyToken { symbol } } }',
+  const lines = createInterface({ input: child.stdout! });
+  const nextLine = () =>
+    new Promise<string>((resolve, reject) => {
+      lines.once("line", resolve);
+      child.once("exit", (code) => reject(new Error(`bench servers exited with ${code}`)));
     });
-    // Warm up each target (JIT, caches) before measuring.
-    await autocannon({
-      url: `${swapgraphUrl}/api/quote?sellToken=CAKE&buyToken=USDT`,
-      connections,
-      duration: 2,
-    });
-    const rows = [
-      await load("bare node:http, same bytes", { url: `${bareUrl}/api/quote?sellToken=CAKE&buyToken=USDT` }),
-      await load("GET /api/quote (REST)", { url: `${swapgraphUrl}/api/quote?sellToken=CAKE&buyToken=USDT` }),
-      await load("POST /graphql quote", {
-        url: `${swapgraphUrl}/graphql`,
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: graphqlBody,
-      }),
-      await load("GET /api/swaps_24h (REST)", { url: `${swapgraphUrl}/api/swaps_24h` }),
-    ];
-    const bare = rows[0]!["req/s"];
-    return rows.map((row) => ({ ...row, "vs bare": (row["req/s"] / bare).toFixed(2) }));
-  } finally {
-    child.stdin!.end();
-    await new Promise((resolve) => child.once("exit", resolve));
-  }
+  const started = JSON.parse(await nextLine()) as Pick<Servers, "swapgraphUrl" | "bareUrl" | "swap">;
+  return {
+    ...started,
+    async heapUsed() {
+      const answer = nextLine();
+      child.stdin!.write("heap\n");
+      return (JSON.parse(await answer) as { heapUsed: number }).heapUsed;
+    },
+    async stop() {
+      child.stdin!.end();
+      await new Promise((resolve) => child.once("exit", resolve));
+    },
+  };
 }
 
-console.log(
-  `HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process`,
-);
-console.table(await benchHttp());
+async function benchHttp({ swapgraphUrl, bareUrl }: Servers): Promise<Row[]> {
+  const graphqlBody = JSON.stringify({
+    query:
+      'query { quote(network: bsc, sellToken: "CAKE", buyToken: "USDT") { price sellToken { symbol } buyToken { symbol } } }',
+  });
+  // Warm up each target (JIT, caches) before measuring.
+  await autocannon({
+    url: `${swapgraphUrl}/api/quote?sellToken=CAKE&buyToken=USDT`,
+    connections,
+    duration: 2,
+  });
+  const rows = [
+    await load("bare node:http, same bytes", { url: `${bareUrl}/api/quote?sellToken=CAKE&buyToken=USDT` }),
+    await load("GET /api/quote (REST)", { url: `${swapgraphUrl}/api/quote?sellToken=CAKE&buyToken=USDT` }),
+    await load("POST /graphql quote", {
+      url: `${swapgraphUrl}/graphql`,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: graphqlBody,
+    }),
+    await load("GET /api/swaps_24h (REST)", { url: `${swapgraphUrl}/api/swaps_24h` }),
+  ];
+  const bare = rows[0]!["req/s"];
+  return rows.map((row) => ({ ...row, "vs bare": (row["req/s"] / bare).toFixed(2) }));
+}
+
+const servers = await startServers();
+try {
+  console.log(
+    `HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process`,
+  );
+  console.table(await benchHttp(servers));
+  console.log(
+    "Subscriptions: one swap mined per round (5 rounds), time from evm_mine to each SSE subscriber's event, against one subscriber",
+  );
+  const counts = (process.env.BENCH_SUBSCRIBERS ?? "1,100,1000").split(",").map(Number);
+  console.table(await benchSubscriptions(servers, counts));
+} finally {
+  await servers.stop();
+}
 console.log(
   "Backfill: one bsc devnet with 3,000 swap transactions, against the raw eth_getLogs rate of the same chain",
 );

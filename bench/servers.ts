@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { pino } from "pino";
 import { createIndexing } from "../src/createIndexing.js";
 import { startDevnet } from "../src/devnet/startDevnet.js";
@@ -62,7 +63,16 @@ if (profileDir !== undefined && profileDir !== "") {
     writeFileSync(join(profileDir, `serve-${process.pid}.cpuprofile`), JSON.stringify(profile));
   };
 }
-process.stdout.write(`${JSON.stringify({ swapgraphUrl, bareUrl, quoteBytes: bytes.length })}\n`);
+// What a bench needs to trade on the chain itself (bench/subscriptions.ts mines swaps).
+const chain = devnet.networks[0]!;
+const swap = {
+  rpcUrl: chain.rpcUrls[0],
+  router: chain.dexes[0]!.router,
+  wrapped: chain.native.wrapped,
+  stable: chain.stablecoins[0],
+  trader: devnet.chains[0]!.traders[0],
+};
+process.stdout.write(`${JSON.stringify({ swapgraphUrl, bareUrl, quoteBytes: bytes.length, swap })}\n`);
 
 const stop = async () => {
   await stopProfile?.();
@@ -77,4 +87,9 @@ const stop = async () => {
 };
 process.on("SIGTERM", () => void stop());
 process.stdin.on("end", () => void stop());
-process.stdin.resume();
+// "heap" on stdin: the live heap after a full collection (run with --expose-gc), as a JSON line.
+createInterface({ input: process.stdin }).on("line", (line) => {
+  if (line !== "heap") return;
+  (globalThis as { gc?: () => void }).gc?.();
+  process.stdout.write(`${JSON.stringify({ heapUsed: process.memoryUsage().heapUsed })}\n`);
+});
