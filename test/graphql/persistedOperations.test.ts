@@ -4,9 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { buildSchema } from "../../src/graphql/buildSchema.js";
+import { formatDecimal } from "../../src/graphql/formatDecimal.js";
 import { loadPersistedOperations, OPERATIONS_DIR } from "../../src/graphql/loadPersistedOperations.js";
 import { startServer, type TestServer } from "../rest/support.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
+import { subscribeSse } from "../support/sse.js";
+import { waitFor } from "../support/waitFor.js";
 
 let fixture: Fixture;
 let open: TestServer;
@@ -40,7 +43,7 @@ const byId = (id: string) => ({ persistedQuery: { version: 1, sha256Hash: id } }
 describe("persisted operations", () => {
   test("args: each published operation is named by the sha256 of its file", () => {
     expect(operations.map((operation) => operation.name)).toEqual(
-      expect.arrayContaining(["DailyVolumes", "NetworkStatus", "Quote", "RecentSwaps"]),
+      expect.arrayContaining(["DailyVolumes", "NetworkStatus", "Quote", "RecentSwaps", "SwapFeed"]),
     );
     for (const operation of operations) {
       expect(operation.id).toBe(createHash("sha256").update(operation.document).digest("hex"));
@@ -73,6 +76,40 @@ describe("persisted operations", () => {
     expect((viaId.body as { data: { dailyVolumes: unknown[] } }).data.dailyVolumes).toHaveLength(7);
     const viaText = await post(locked, { query: volumes.document, variables: { network: "bsc" } });
     expect(viaText.body).toMatchObject({ errors: [{ message: "PersistedQueryOnly" }] });
+  });
+
+  test("behavior: a published subscription runs by id over SSE where only published operations run", async () => {
+    const feed = byName("SwapFeed");
+    const subscription = await subscribeSse(
+      locked.baseUrl,
+      { extensions: byId(feed.id) },
+      { network: "bsc" },
+    );
+    expect(subscription.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    await waitFor(() => fixture.reader.subscriberCount("bsc") > 0, 10_000, "the subscriber");
+    const last = fixture.trades.bsc.at(-1)!;
+    const trade = {
+      ...last,
+      txHash: `0x${"5".repeat(64)}` as const,
+      blockNumber: fixture.head.bsc + 1n,
+      txIndex: 0,
+      logIndex: 0,
+    };
+    await fixture.commit("bsc", [trade]);
+    await waitFor(() => subscription.results.length > 0, 10_000, "the feed event");
+    subscription.close();
+    expect(subscription.results[0]).toMatchObject({
+      data: {
+        swaps: {
+          type: "ADDED",
+          network: "bsc",
+          blockNumber: trade.blockNumber.toString(),
+          swaps: [
+            { txHash: trade.txHash, sender: trade.sender, volumeUSD: formatDecimal(trade.volumeUsd, 18) },
+          ],
+        },
+      },
+    });
   });
 
   test("error: an operation that does not fit the schema stops the server at start, naming its file", () => {

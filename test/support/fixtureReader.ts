@@ -450,7 +450,15 @@ export async function createFixtureReader(options: FixtureOptions = {}): Promise
     const pools = POOLS_OF[network];
     await store.commitRange(network, {
       checkpoint: { blockNumber: block, blockHash: blockHash(network, block) },
-      blocks: [],
+      // The checkpoint's block is stored, as the indexer stores it (subscriptions check it).
+      blocks: [
+        {
+          number: block,
+          hash: blockHash(network, block),
+          parentHash: blockHash(network, block - 1n),
+          timestamp: list.at(-1)?.timestamp ?? now,
+        },
+      ],
       pairs: pools.map(({ reserve0: _r0, reserve1: _r1, ...pair }) => pair),
       reserves: pools.map((pool) => ({
         pair: pool.address,

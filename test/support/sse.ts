@@ -23,11 +23,16 @@ export interface SseSubscription {
  */
 export async function subscribeSse(
   base: string,
-  query: string,
+  query: string | { extensions: Record<string, unknown> },
   variables: Record<string, unknown> = {},
 ): Promise<SseSubscription> {
   const controller = new AbortController();
-  const url = `${base}/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(JSON.stringify(variables))}`;
+  // A document, or (a published operation) only its id in `extensions`.
+  const operation =
+    typeof query === "string"
+      ? `query=${encodeURIComponent(query)}`
+      : `extensions=${encodeURIComponent(JSON.stringify(query.extensions))}`;
+  const url = `${base}/graphql?${operation}&variables=${encodeURIComponent(JSON.stringify(variables))}`;
   const response = await fetch(url, { headers: { accept: "text/event-stream" }, signal: controller.signal });
   const results: SseResult[] = [];
   const ended = (async () => {
