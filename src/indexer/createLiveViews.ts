@@ -69,6 +69,7 @@ export function createLiveViews(
   const feed = createTradeFeed({
     source: store,
     finalityDepth: (network) => get(network).config.finalityDepth,
+    isLive: (network) => get(network).status.ready,
     ...(options.onFeedError === undefined ? {} : { onError: options.onFeedError }),
   });
 

@@ -57,6 +57,11 @@ interface NetworkFeed {
 export function createTradeFeed(deps: {
   source: FeedSource;
   finalityDepth: (network: NetworkName) => number;
+  /**
+   * Whether the network follows its head (default: always). A backfill's commits are history,
+   * not news: they are skipped, never read back for subscribers.
+   */
+  isLive?: (network: NetworkName) => boolean;
   onError?: (network: NetworkName, error: unknown) => void;
 }): TradeFeed {
   const feeds = new Map<NetworkName, NetworkFeed>();
@@ -113,7 +118,7 @@ export function createTradeFeed(deps: {
   async function catchUp(network: NetworkName, feed: NetworkFeed, target: Checkpoint): Promise<boolean> {
     const sent = feed.sent;
     if (sent !== undefined && sent.blockNumber >= target.blockNumber) return true;
-    if (feed.listeners.size === 0 || sent === undefined) {
+    if (feed.listeners.size === 0 || sent === undefined || deps.isLive?.(network) === false) {
       forget(feed, target);
       return true;
     }

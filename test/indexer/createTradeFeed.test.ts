@@ -184,6 +184,27 @@ describe("createTradeFeed", () => {
     ]);
   });
 
+  test("behavior: a backfill's commits are skipped, never read back; news starts when the head is followed", async () => {
+    const store = scriptedStore(2);
+    let live = false;
+    const feed = createTradeFeed({ source: store.source, finalityDepth: () => 10, isLive: () => live });
+    store.extend(0n, 1n);
+    feed.reloaded("bsc", checkpoint(1n));
+    const { events } = listen(feed);
+    for (let n = 2n; n <= 5n; n++) {
+      store.extend(n - 1n, n);
+      feed.advanced("bsc", checkpoint(n));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(store.state.reads).toBe(0);
+    live = true;
+    store.extend(5n, 6n);
+    feed.advanced("bsc", checkpoint(6n));
+    await waitFor(() => events.some((e) => e.type === "indexed" && e.block === 6n));
+    const sent = events.flatMap((e) => (e.type === "added" ? e.trades : []));
+    expect(sent.map((t) => t.blockNumber)).toEqual([6n, 6n]);
+  });
+
   test("behavior: close ends every listener and refuses new ones", () => {
     const feed = createTradeFeed({ source: scriptedStore(0).source, finalityDepth: () => 10 });
     const { events } = listen(feed);
