@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
 import { createSqliteStore } from "../../src/store/createSqliteStore.js";
 import { spawnSwapgraph } from "../support/spawnSwapgraph.js";
+import { subscribeSse } from "../support/sse.js";
 import { waitFor } from "../support/waitFor.js";
 
 let devnet: Devnet;
@@ -99,6 +100,16 @@ describe("the swapgraph process", () => {
       `POST /graphql HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
     );
+    // A subscription never ends on its own: the drain must complete it rather than wait for it.
+    const subscription = await subscribeSse(
+      run.base,
+      "subscription { networkStatus(network: bsc) { indexedBlock } }",
+    );
+    await waitFor(() => subscription.results.length > 0, 10_000, "the first status");
+    let subscriptionEnded = false;
+    void subscription.ended.then(() => {
+      subscriptionEnded = true;
+    });
     run.child.kill("SIGTERM");
     await waitFor(async () => (await fetch(`${run.base}/ready`)).status === 503, 10_000, "/ready 503");
     // Then the server stops accepting: a new connection is refused.
@@ -114,6 +125,8 @@ describe("the swapgraph process", () => {
       10_000,
       "new connections refused",
     );
+    // While the request is still in flight, the subscription's stream is already complete.
+    await waitFor(() => subscriptionEnded, 10_000, "the subscription completed by the drain");
     socket.write(body.slice(10));
     const text = await answer;
     expect(text.split("\r\n")[0]).toBe("HTTP/1.1 200 OK");
