@@ -107,6 +107,34 @@ export interface Candle {
   quoteVolume: bigint;
   /** Trades of the token, or swaps through the pool (a trade that crosses a pool twice counts twice). */
   tradeCount: number;
+  /**
+   * The USD value (10^18-scaled) of the bucket's trades: each trade's volumeUsd, once per sample
+   * (for a token candle the same as quoteVolume; for a pool candle the trades that crossed the
+   * pool, once per crossing). Undefined for a pool bucket that holds trades stored before schema
+   * version 5 (their per-pool USD value was not kept): such buckets age out with the window.
+   */
+  volumeUsd: bigint | undefined;
+}
+
+/** Sums of one interval's candles of several series over a time range (see MarketReader.sumCandles). */
+export interface CandleSumQuery {
+  kind: CandleSubject["kind"];
+  /** Token (wrapped for the native coin) or pool addresses; each is read over the primary key. */
+  subjects: readonly Address[];
+  interval: CandleInterval;
+  /** Buckets that start at or after this (unix seconds). */
+  fromTimestamp: number;
+  /** Buckets that start at or before this (unix seconds). */
+  toTimestamp: number;
+}
+
+/** A series' candles summed over a CandleSumQuery's range. */
+export interface CandleTotals {
+  volume: bigint;
+  quoteVolume: bigint;
+  /** Undefined when a bucket in the range has no USD value (see Candle.volumeUsd). */
+  volumeUsd: bigint | undefined;
+  tradeCount: number;
 }
 
 /** Pool candle prices are ratios of smallest units scaled by 10^36: exact enough for any pair of decimals. */
@@ -132,6 +160,11 @@ export interface MarketReader {
   listDailyVolumes(network: NetworkName, days: number, now: number): Promise<DailyVolume[]>;
   /** One page of a token's or pool's candles, ascending by start, read from the store. */
   listCandles(network: NetworkName, query: CandleQuery): Promise<readonly Candle[]>;
+  /**
+   * The candles of several series summed over a range, in one bounded store read (at most one
+   * bucket per interval step per series): a series without a bucket in the range is absent.
+   */
+  sumCandles(network: NetworkName, query: CandleSumQuery): Promise<Map<Address, CandleTotals>>;
   /** The live pool graph of the network (routing and pricing read it; only the indexer updates it). */
   getPoolIndex(network: NetworkName): PoolIndex;
   /** The indexed head the pools reflect. */

@@ -33,6 +33,7 @@ export const PAGE_SIZE_ARGUMENTS: Readonly<Record<string, string>> = {
   "Query.dailyVolumes": "days",
   "Query.candles": "first",
   "Query.tokens": "first",
+  "Query.pools": "first",
 };
 
 /**

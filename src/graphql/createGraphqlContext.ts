@@ -2,7 +2,12 @@ import type DataLoader from "dataloader";
 import type { Logger } from "pino";
 import type { MarketReader } from "../domain/market.js";
 import type { Address, NetworkName, Token, TokenRef } from "../domain/types.js";
-import { createTokenDayStatsLoader, type TokenDayStats } from "./createTokenDayStatsLoader.js";
+import {
+  createPoolDayStatsLoader,
+  createTokenDayStatsLoader,
+  type PoolDayStats,
+  type TokenDayStats,
+} from "./createDayStatsLoaders.js";
 import { createTokenLoader } from "./createTokenLoader.js";
 
 /** What every resolver gets: the reader, per-request loaders and the request's clock. */
@@ -18,6 +23,8 @@ export interface GraphqlContext {
   preloadTokens: (network: NetworkName, refs: Iterable<TokenRef>) => Promise<void>;
   /** The 24-hour token stats loader of a network (each token read once per request). */
   tokenDayStats: (network: NetworkName) => DataLoader<Address, TokenDayStats>;
+  /** The 24-hour pool stats loader of a network (each pool read once per request). */
+  poolDayStats: (network: NetworkName) => DataLoader<Address, PoolDayStats>;
   /** A token this request already loaded, or undefined. */
   peekToken: (network: NetworkName, ref: TokenRef) => Token | undefined;
   /** Unix seconds when the request started: one clock for the whole request. */
@@ -56,9 +63,21 @@ export function createGraphqlContext(
     return loader;
   }
 
+  const poolStats = new Map<NetworkName, DataLoader<Address, PoolDayStats>>();
+
+  function poolDayStats(network: NetworkName): DataLoader<Address, PoolDayStats> {
+    let loader = poolStats.get(network);
+    if (loader === undefined) {
+      loader = createPoolDayStatsLoader(reader, network, now);
+      poolStats.set(network, loader);
+    }
+    return loader;
+  }
+
   return {
     reader,
     tokenDayStats,
+    poolDayStats,
     now,
     nowMs,
     tokens,

@@ -27,6 +27,7 @@ export interface CandleOutput {
   volume: string;
   quoteVolume: string;
   tradeCount: number;
+  volumeUSD: string | null;
 }
 
 /** Largest page: a day of 5-minute candles, or 1,000 minutes. */
@@ -134,5 +135,6 @@ function output(
     volume,
     quoteVolume,
     tradeCount: candle.tradeCount,
+    volumeUSD: candle.volumeUsd === undefined ? null : formatDecimal(candle.volumeUsd, USD_DECIMALS),
   };
 }

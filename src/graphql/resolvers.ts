@@ -7,12 +7,14 @@ import {
   dataAgeSeconds,
   findNotReadyReason,
 } from "./assertNetworkReady.js";
+import type { TokenDayStats } from "./createDayStatsLoaders.js";
 import type { GraphqlContext } from "./createGraphqlContext.js";
-import type { TokenDayStats } from "./createTokenDayStatsLoader.js";
 import { formatDecimal } from "./formatDecimal.js";
+import { getPoolLiquidityUsd } from "./getPoolLiquidityUsd.js";
 import { getQuote, type QuoteArgs, type QuoteResult } from "./getQuote.js";
 import { getTokenValuation } from "./getTokenValuation.js";
 import { type CandlesArgs, listCandles } from "./listCandles.js";
+import { getPool, listPools, type PoolSource, type PoolsArgs } from "./listPools.js";
 import { listSwaps, type SwapsArgs } from "./listSwaps.js";
 import { listTokens, type TokenSource, type TokensArgs } from "./listTokens.js";
 import { findSymbol, parseTokenInput, resolveToken } from "./resolveToken.js";
@@ -97,6 +99,9 @@ export const resolvers = {
     candles: (_: unknown, args: CandlesArgs, ctx: GraphqlContext) => listCandles(args, ctx),
 
     tokens: (_: unknown, args: TokensArgs, ctx: GraphqlContext) => listTokens(args, ctx),
+    pools: (_: unknown, args: PoolsArgs, ctx: GraphqlContext) => listPools(args, ctx),
+    pool: (_: unknown, args: { network: NetworkName; address: string }, ctx: GraphqlContext) =>
+      getPool(args, ctx),
 
     async token(
       _: unknown,
@@ -165,6 +170,32 @@ export const resolvers = {
   Quote: {
     sellToken: (quote: QuoteResult) => withNetwork(quote.network, quote.sellToken),
     buyToken: (quote: QuoteResult) => withNetwork(quote.network, quote.buyToken),
+    // Pool fields that value the pool need its network.
+    route: (quote: QuoteResult) => ({
+      ...quote.route,
+      pools: quote.route.pools.map((pool): PoolSource => ({ ...pool, network: quote.network })),
+    }),
+  },
+
+  Pool: {
+    reserve0: (pool: PoolSource): TokenAmountSource => ({
+      network: pool.network,
+      ref: pool.token0,
+      amount: pool.reserve0,
+    }),
+    reserve1: (pool: PoolSource): TokenAmountSource => ({
+      network: pool.network,
+      ref: pool.token1,
+      amount: pool.reserve1,
+    }),
+    liquidityUSD: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      usdOrNull(getPoolLiquidityUsd(ctx.reader, pool.network, pool)),
+    volumeUSD24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      usdOrNull((await ctx.poolDayStats(pool.network).load(pool.address)).volumeUsd),
+    tradeCount24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      (await ctx.poolDayStats(pool.network).load(pool.address)).tradeCount,
+    blockNumber: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      ctx.reader.poolsBlock(pool.network) ?? null,
   },
 
   Token: {

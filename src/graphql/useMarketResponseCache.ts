@@ -39,7 +39,8 @@ export function marketStateKey(reader: MarketReader): string {
  * the indexed state it came from. Whatever depends on the clock or on the trade store is never
  * cached: status and networkStatus (data age), swaps (a window that slides with time),
  * dailyVolumes (today's running sum), candles (the current bucket grows, the default range
- * slides), tokens and a token's 24-hour volume and trade count (a sliding window); neither is an answer with errors.
+ * slides), tokens, pools and a token's or pool's 24-hour volume and trade count (a sliding
+ * window); neither is an answer with errors.
  */
 export function useMarketResponseCache(
   reader: MarketReader,
@@ -53,8 +54,11 @@ export function useMarketResponseCache(
     "Query.dailyVolumes": 0,
     "Query.candles": 0,
     "Query.tokens": 0,
+    "Query.pools": 0,
     "Token.volumeUSD24h": 0,
     "Token.tradeCount24h": 0,
+    "Pool.volumeUSD24h": 0,
+    "Pool.tradeCount24h": 0,
   };
   return useResponseCache({
     session: () => marketStateKey(reader),

@@ -11,7 +11,7 @@ import { utcDate } from "./utcDate.js";
 /** The part of the store the views read: lists and aggregates stay in the store, a page at a time. */
 export type StoreReader = Pick<
   Store,
-  "listTradePage" | "countTrades" | "listDayAggregates" | "listCandles" | "listBlocks"
+  "listTradePage" | "countTrades" | "listDayAggregates" | "listCandles" | "sumCandles" | "listBlocks"
 >;
 
 /**
@@ -190,6 +190,11 @@ export function createLiveViews(
         throw new BadRequestError(`A page holds 1 to ${MAX_PAGE} candles.`);
       }
       return store.listCandles(network, query);
+    },
+
+    async sumCandles(network, query) {
+      get(network);
+      return store.sumCandles(network, query);
     },
 
     getPoolIndex: (network) => get(network).index,

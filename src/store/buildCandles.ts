@@ -4,10 +4,12 @@ import {
   type CandleInterval,
   type CandleQuery,
   type CandleSubject,
+  type CandleSumQuery,
+  type CandleTotals,
   POOL_PRICE_SCALE,
   type TradePosition,
 } from "../domain/market.js";
-import { NATIVE, type Trade } from "../domain/types.js";
+import { type Address, NATIVE, type Trade } from "../domain/types.js";
 import { BadRequestError } from "../errors.js";
 
 // Candles are derived from the trades alone, so the store can rebuild any bucket from the rows it
@@ -53,6 +55,8 @@ export interface CandleSample {
   price: bigint | undefined;
   volume: bigint;
   quoteVolume: bigint;
+  /** The trade's USD value. */
+  volumeUsd: bigint;
 }
 
 /** The identity of a candle row (series and bucket) as a map key. */
@@ -92,7 +96,14 @@ export function tradeCandleSamples(trade: Trade): CandleSample[] {
   const keyIn = trade.tokenIn === NATIVE ? marks.native : trade.tokenIn;
   const keyOut = trade.tokenOut === NATIVE ? marks.native : trade.tokenOut;
   const token = (subject: string, volume: bigint, price: bigint | undefined) =>
-    samples.push({ kind: TOKEN_CANDLE, subject, price, volume, quoteVolume: trade.volumeUsd });
+    samples.push({
+      kind: TOKEN_CANDLE,
+      subject,
+      price,
+      volume,
+      quoteVolume: trade.volumeUsd,
+      volumeUsd: trade.volumeUsd,
+    });
   if (keyIn !== undefined && keyIn === keyOut) {
     // A round trip (a cycle, or native to wrapped): one trade of the token, both amounts.
     token(keyIn, trade.amountIn + trade.amountOut, marks.priceInUsd ?? marks.priceOutUsd);
@@ -111,6 +122,7 @@ export function tradeCandleSamples(trade: Trade): CandleSample[] {
       price: amount0 > 0n && amount1 > 0n ? (amount1 * POOL_PRICE_SCALE) / amount0 : undefined,
       volume: amount0,
       quoteVolume: amount1,
+      volumeUsd: trade.volumeUsd,
     });
   });
   return samples;
@@ -118,8 +130,8 @@ export function tradeCandleSamples(trade: Trade): CandleSample[] {
 
 /** A row's candle without its series. */
 export function candleOf(row: CandleRow): Candle {
-  const { start, open, high, low, close, volume, quoteVolume, tradeCount } = row;
-  return { start, open, high, low, close, volume, quoteVolume, tradeCount };
+  const { start, open, high, low, close, volume, quoteVolume, tradeCount, volumeUsd } = row;
+  return { start, open, high, low, close, volume, quoteVolume, tradeCount, volumeUsd };
 }
 
 /** The candle of one sample. */
@@ -134,6 +146,7 @@ function sampleCandle(sample: CandleSample, start: number): Candle {
     volume: sample.volume,
     quoteVolume: sample.quoteVolume,
     tradeCount: 1,
+    volumeUsd: sample.volumeUsd,
   };
 }
 
@@ -157,7 +170,45 @@ export function mergeCandles<T extends Candle>(earlier: T, later: Candle): T {
     volume: earlier.volume + later.volume,
     quoteVolume: earlier.quoteVolume + later.quoteVolume,
     tradeCount: earlier.tradeCount + later.tradeCount,
+    volumeUsd: addKnown(earlier.volumeUsd, later.volumeUsd),
   };
+}
+
+/** A sum that is unknown when a part is: a bucket without a USD value spoils what holds it. */
+export function addKnown(a: bigint | undefined, b: bigint | undefined): bigint | undefined {
+  return a === undefined || b === undefined ? undefined : a + b;
+}
+
+/** Sums candle rows (any intervals and order) per subject: what sumCandles answers. */
+export function sumCandleRows(rows: Iterable<CandleRow>): Map<Address, CandleTotals> {
+  const totals = new Map<Address, CandleTotals>();
+  for (const row of rows) {
+    const total = totals.get(row.subject as Address);
+    if (total === undefined) {
+      const { volume, quoteVolume, volumeUsd, tradeCount } = row;
+      totals.set(row.subject as Address, { volume, quoteVolume, volumeUsd, tradeCount });
+      continue;
+    }
+    total.volume += row.volume;
+    total.quoteVolume += row.quoteVolume;
+    total.volumeUsd = addKnown(total.volumeUsd, row.volumeUsd);
+    total.tradeCount += row.tradeCount;
+  }
+  return totals;
+}
+
+/** Largest number of series one sumCandles statement reads (bound parameters stay far below limits). */
+export const SUM_CANDLES_CHUNK = 500;
+
+/** Throws BadRequestError for an unknown interval or a bad range of a sumCandles query. */
+export function assertCandleSumQuery(query: CandleSumQuery): void {
+  assertCandleQuery({
+    subject: { kind: "token", token: "0x" as Address },
+    interval: query.interval,
+    fromTimestamp: query.fromTimestamp,
+    toTimestamp: query.toTimestamp,
+    limit: 1,
+  });
 }
 
 /**
@@ -197,6 +248,7 @@ export function buildCandleRows(
         row.volume += sample.volume;
         row.quoteVolume += sample.quoteVolume;
         row.tradeCount += 1;
+        row.volumeUsd = addKnown(row.volumeUsd, sample.volumeUsd);
       }
     }
   }

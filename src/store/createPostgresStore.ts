@@ -4,6 +4,7 @@ import type { Address, Hash, NetworkName, Trade } from "../domain/types.js";
 import { ConfigError, LostWriterLockError } from "../errors.js";
 import {
   assertCandleQuery,
+  assertCandleSumQuery,
   bucketStart,
   buildCandleRows,
   type CandleParent,
@@ -11,10 +12,14 @@ import {
   canAppendCandles,
   candleOf,
   keyOf,
+  POOL_CANDLE,
   parentsOf,
   ROLL_UPS,
   rollUpCandles,
+  SUM_CANDLES_CHUNK,
   subjectKey,
+  sumCandleRows,
+  TOKEN_CANDLE,
   touchedMinutes,
 } from "./buildCandles.js";
 import { addTraderCounts, buildDayDeltas, type DayDeltas, dayOf } from "./buildDayDeltas.js";
@@ -182,17 +187,20 @@ async function applyDayDeltas(
 }
 
 const CANDLE_COLUMNS =
-  "kind, subject, width, start, open, high, low, close, volume, quote_volume, trade_count";
+  "kind, subject, width, start, open, high, low, close, volume, quote_volume, trade_count, volume_usd";
 type CandleId = Pick<CandleRow, "kind" | "subject" | "interval" | "start">;
 
 // How an upsert treats a stored row: replaced (a rebuilt bucket), or merged with the new row as
-// its later part (an appended bucket: GREATEST and LEAST skip NULLs, numeric adds exactly).
+// its later part (an appended bucket: GREATEST and LEAST skip NULLs, numeric adds exactly; an
+// unknown volume_usd, NULL, stays unknown).
 const REPLACE = `open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close,
-  volume = excluded.volume, quote_volume = excluded.quote_volume, trade_count = excluded.trade_count`;
+  volume = excluded.volume, quote_volume = excluded.quote_volume, trade_count = excluded.trade_count,
+  volume_usd = excluded.volume_usd`;
 const MERGE = `open = coalesce(candles.open, excluded.open), high = greatest(candles.high, excluded.high),
   low = least(candles.low, excluded.low), close = coalesce(excluded.close, candles.close),
   volume = candles.volume + excluded.volume, quote_volume = candles.quote_volume + excluded.quote_volume,
-  trade_count = candles.trade_count + excluded.trade_count`;
+  trade_count = candles.trade_count + excluded.trade_count,
+  volume_usd = candles.volume_usd + excluded.volume_usd`;
 
 async function writeCandles(
   tx: postgres.TransactionSql,
@@ -201,8 +209,7 @@ async function writeCandles(
   how: typeof REPLACE | typeof MERGE = REPLACE,
 ): Promise<void> {
   if (rows.length === 0) return;
-  await tx`INSERT INTO candles (network, kind, subject, width, start, open, high, low, close, volume,
-      quote_volume, trade_count)
+  await tx`INSERT INTO candles (network, ${tx.unsafe(CANDLE_COLUMNS)})
     SELECT ${network}::text, * FROM unnest(
       ${plainArray(rows.map((r) => r.kind))}::int2[],
       ${textArray(rows.map((r) => r.subject))}::text[],
@@ -214,7 +221,8 @@ async function writeCandles(
       ${nullableArray(rows.map((r) => r.close))}::numeric[],
       ${plainArray(rows.map((r) => r.volume))}::numeric[],
       ${plainArray(rows.map((r) => r.quoteVolume))}::numeric[],
-      ${plainArray(rows.map((r) => r.tradeCount))}::int8[])
+      ${plainArray(rows.map((r) => r.tradeCount))}::int8[],
+      ${nullableArray(rows.map((r) => r.volumeUsd))}::numeric[])
     ON CONFLICT (network, kind, subject, width, start) DO UPDATE SET ${tx.unsafe(how)}`;
 }
 
@@ -637,6 +645,23 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
           ${query.toTimestamp === undefined ? sql`` : sql`AND start < ${query.toTimestamp}::int8`}
         ORDER BY start LIMIT ${query.limit}::int4`;
       return rows.map((row) => candleOf(decodeCandle(row)));
+    },
+
+    async sumCandles(network, query) {
+      assertCandleSumQuery(query);
+      const kind = query.kind === "token" ? TOKEN_CANDLE : POOL_CANDLE;
+      const rows: CandleRow[] = [];
+      for (let i = 0; i < query.subjects.length; i += SUM_CANDLES_CHUNK) {
+        // A primary-key range per subject (the LATERAL form, for the reason lookup() gives).
+        const found = await sql<CandleDbRow[]>`SELECT c.* FROM unnest(
+            ${textArray(query.subjects.slice(i, i + SUM_CANDLES_CHUNK))}::text[]) AS id(subject)
+          CROSS JOIN LATERAL (SELECT ${sql.unsafe(CANDLE_COLUMNS)} FROM candles AS c
+            WHERE c.network = ${network} AND c.kind = ${kind}::int2 AND c.subject = id.subject
+              AND c.width = ${query.interval}::int4 AND c.start >= ${query.fromTimestamp}::int8
+              AND c.start <= ${query.toTimestamp}::int8 OFFSET 0) AS c`;
+        for (const row of found) rows.push(decodeCandle(row));
+      }
+      return sumCandleRows(rows);
     },
 
     async saveHead(network, head) {

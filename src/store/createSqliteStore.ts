@@ -4,7 +4,9 @@ import Database from "better-sqlite3";
 import type { TradePosition } from "../domain/market.js";
 import type { Address, Checkpoint, Hash, NetworkName, Token, Trade } from "../domain/types.js";
 import {
+  addKnown,
   assertCandleQuery,
+  assertCandleSumQuery,
   bucketStart,
   buildCandleRows,
   type CandleParent,
@@ -12,10 +14,14 @@ import {
   canAppendCandles,
   candleOf,
   keyOf,
+  POOL_CANDLE,
   parentsOf,
   ROLL_UPS,
   rollUpCandles,
+  SUM_CANDLES_CHUNK,
   subjectKey,
+  sumCandleRows,
+  TOKEN_CANDLE,
   touchedMinutes,
 } from "./buildCandles.js";
 import {
@@ -72,8 +78,17 @@ interface CheckpointRow {
 const REMOVED = `RETURNING ${TRADE_COLUMNS}, marks`;
 const DAY_COLUMNS = "day, volume_usd, trade_count, untracked_count, trader_count";
 const CANDLE_COLUMNS =
-  "kind, subject, width, start, open, high, low, close, volume, quote_volume, trade_count";
-type CandleValues = [string | null, string | null, string | null, string | null, string, string, number];
+  "kind, subject, width, start, open, high, low, close, volume, quote_volume, trade_count, volume_usd";
+type CandleValues = [
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  string,
+  string,
+  number,
+  string | null,
+];
 type CandleId = [string, number, string, number, number];
 
 function prepareStatements(db: Database.Database) {
@@ -123,12 +138,18 @@ function prepareStatements(db: Database.Database) {
        WHERE network = ? AND kind = ? AND subject = ? AND width = ? AND start >= ? AND start < ?
        ORDER BY start LIMIT ?`,
     ),
+    // One JSON array of subjects: a lookup over the primary key per subject.
+    sumCandleRows: db.prepare<[string, number, string, number, number, number], CandleDbRow>(
+      `SELECT ${CANDLE_COLUMNS} FROM candles
+       WHERE network = ? AND kind = ? AND subject IN (SELECT value FROM json_each(?)) AND width = ?
+         AND start >= ? AND start <= ?`,
+    ),
     upsertCandle: db.prepare<[...CandleId, ...CandleValues]>(
-      `INSERT INTO candles (network, kind, subject, width, start, open, high, low, close, volume, quote_volume,
-         trade_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO candles (network, ${CANDLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (network, kind, subject, width, start) DO UPDATE SET open = excluded.open,
          high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume,
-         quote_volume = excluded.quote_volume, trade_count = excluded.trade_count`,
+         quote_volume = excluded.quote_volume, trade_count = excluded.trade_count,
+         volume_usd = excluded.volume_usd`,
     ),
     deleteCandle: db.prepare<CandleId>(
       "DELETE FROM candles WHERE network = ? AND kind = ? AND subject = ? AND width = ? AND start = ?",
@@ -139,14 +160,14 @@ function prepareStatements(db: Database.Database) {
     ),
     mergeCandles: chunkedStatements(
       db,
-      (values) => `INSERT INTO candles (network, kind, subject, width, start, open, high, low, close, volume,
-         quote_volume, trade_count) VALUES ${values}
+      (values) => `INSERT INTO candles (network, ${CANDLE_COLUMNS}) VALUES ${values}
        ON CONFLICT (network, kind, subject, width, start) DO UPDATE SET open = coalesce(open, excluded.open),
          high = big_max(high, excluded.high), low = big_min(low, excluded.low),
          close = coalesce(excluded.close, close), volume = big_add(volume, excluded.volume),
          quote_volume = big_add(quote_volume, excluded.quote_volume),
-         trade_count = trade_count + excluded.trade_count`,
-      12,
+         trade_count = trade_count + excluded.trade_count,
+         volume_usd = big_add_known(volume_usd, excluded.volume_usd)`,
+      13,
     ),
     upsertBlock: db.prepare<[string, bigint, string, string, number]>(
       `INSERT INTO blocks (network, number, hash, parent_hash, timestamp) VALUES (?, ?, ?, ?, ?)
@@ -295,6 +316,8 @@ function registerBigFunctions(db: Database.Database): void {
   db.function("big_max", { deterministic: true }, (a, b) => pick(a, b, (x, y) => x >= y));
   db.function("big_min", { deterministic: true }, (a, b) => pick(a, b, (x, y) => x <= y));
   db.function("big_add", { deterministic: true }, (a, b) => ((big(a) ?? 0n) + (big(b) ?? 0n)).toString());
+  // NULL is "unknown" (Candle.volumeUsd): a sum with an unknown part is unknown.
+  db.function("big_add_known", { deterministic: true }, (a, b) => text(addKnown(big(a), big(b))));
 }
 
 /**
@@ -363,6 +386,7 @@ function applyCandles(
     row.volume.toString(),
     row.quoteVolume.toString(),
     row.tradeCount,
+    text(row.volumeUsd),
   ];
   const write = (row: CandleRow) => s.upsertCandle.run(...values(row));
   if (append) {
@@ -613,6 +637,26 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       return stmts()
         .listCandles.all(network, kind, subject, query.interval, from, to, query.limit)
         .map((row) => candleOf(decodeCandle(row)));
+    },
+
+    async sumCandles(network, query) {
+      assertCandleSumQuery(query);
+      const kind = query.kind === "token" ? TOKEN_CANDLE : POOL_CANDLE;
+      const rows: CandleRow[] = [];
+      for (let i = 0; i < query.subjects.length; i += SUM_CANDLES_CHUNK) {
+        const subjects = JSON.stringify(query.subjects.slice(i, i + SUM_CANDLES_CHUNK));
+        for (const row of stmts().sumCandleRows.iterate(
+          network,
+          kind,
+          subjects,
+          query.interval,
+          query.fromTimestamp,
+          query.toTimestamp,
+        )) {
+          rows.push(decodeCandle(row));
+        }
+      }
+      return sumCandleRows(rows);
     },
 
     async saveHead(network, head) {

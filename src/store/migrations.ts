@@ -363,6 +363,22 @@ CREATE TABLE candles (
 CREATE INDEX candles_network_day ON candles (network, (start / 86400));
 `;
 
+// Version 5: each candle keeps the USD value of its trades (volume_usd), so a pool's USD volume
+// is the exact sum of what its swaps were worth. Token candles already had it (quote_volume).
+// Pool candles written before cannot get it back in SQL (the per-pool amounts live in the
+// trades' encoded marks): they stay NULL, "unknown", and every sum holding one is unknown too
+// (never a wrong figure) until those buckets leave the window; a reorg rebuild makes a bucket exact.
+
+const SQLITE_5 = `
+ALTER TABLE candles ADD COLUMN volume_usd TEXT;
+UPDATE candles SET volume_usd = quote_volume WHERE kind = 0;
+`;
+
+const POSTGRES_5 = `
+ALTER TABLE candles ADD COLUMN volume_usd numeric(78, 0);
+UPDATE candles SET volume_usd = quote_volume WHERE kind = 0;
+`;
+
 /** The ordered schema history of both backends. Append only: never edit an applied migration. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial", sqlite: SQLITE_1, postgres: POSTGRES_1 },
@@ -384,5 +400,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "candles: per token (USD) and per pool, 1m to 1d",
     sqlite: SQLITE_4,
     postgres: POSTGRES_4,
+  },
+  {
+    version: 5,
+    name: "candles: USD value of each bucket's trades",
+    sqlite: SQLITE_5,
+    postgres: POSTGRES_5,
   },
 ];

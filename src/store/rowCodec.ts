@@ -280,6 +280,7 @@ export interface CandleDbRow {
   volume: string;
   quote_volume: string;
   trade_count: Int;
+  volume_usd: string | null;
 }
 
 const optionalBigInt = (text: string | null): bigint | undefined =>
@@ -299,5 +300,6 @@ export function decodeCandle(row: CandleDbRow): CandleRow {
     volume: BigInt(row.volume),
     quoteVolume: BigInt(row.quote_volume),
     tradeCount: Number(row.trade_count),
+    volumeUsd: optionalBigInt(row.volume_usd),
   };
 }

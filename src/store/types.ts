@@ -1,4 +1,4 @@
-import type { Candle, CandleQuery, TradePageQuery } from "../domain/market.js";
+import type { Candle, CandleQuery, CandleSumQuery, CandleTotals, TradePageQuery } from "../domain/market.js";
 import type {
   Address,
   BlockRef,
@@ -103,6 +103,8 @@ export interface Store {
   listDayAggregates(network: NetworkName, fromDay: number, toDay: number): Promise<DayAggregate[]>;
   /** One page of a token's or pool's candles, ascending by start, read over the primary key. */
   listCandles(network: NetworkName, query: CandleQuery): Promise<Candle[]>;
+  /** Several series' candles summed over a range (MarketReader.sumCandles), read over the primary key. */
+  sumCandles(network: NetworkName, query: CandleSumQuery): Promise<Map<Address, CandleTotals>>;
   /** Records the head the writer last saw (outside ranges; one row per network). */
   saveHead(network: NetworkName, head: HeadRecord): Promise<void>;
   getHead(network: NetworkName): Promise<HeadRecord | undefined>;

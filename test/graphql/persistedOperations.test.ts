@@ -43,7 +43,7 @@ const byId = (id: string) => ({ persistedQuery: { version: 1, sha256Hash: id } }
 describe("persisted operations", () => {
   test("args: each published operation is named by the sha256 of its file", () => {
     expect(operations.map((operation) => operation.name)).toEqual(
-      expect.arrayContaining(["DailyVolumes", "NetworkStatus", "Quote", "RecentSwaps", "SwapFeed"]),
+      expect.arrayContaining(["DailyVolumes", "NetworkStatus", "Pools", "Quote", "RecentSwaps", "SwapFeed"]),
     );
     for (const operation of operations) {
       expect(operation.id).toBe(createHash("sha256").update(operation.document).digest("hex"));

@@ -37,7 +37,22 @@ interface TestDatabase {
    * undefined where nothing outlives the store (SQLite in memory).
    */
   seedV1?(trades: Trade[]): Promise<void>;
+  /** Writes a version-4 store (migrations 1 to 4) holding these candle rows, as release 4 left it. */
+  seedV4Candles?(rows: V4Candle[]): Promise<void>;
 }
+
+/** A candles row of schema version 4 (no volume_usd). */
+interface V4Candle {
+  kind: 0 | 1;
+  subject: string;
+  width: number;
+  start: number;
+  volume: bigint;
+  quoteVolume: bigint;
+}
+const V4_CANDLE_COLUMNS = "network, kind, subject, width, start, volume, quote_volume, trade_count";
+const v4Values = (c: V4Candle) =>
+  ["bsc", c.kind, c.subject, c.width, c.start, c.volume.toString(), c.quoteVolume.toString(), 1] as const;
 
 const V1_TRADE_COLUMNS =
   "network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in, token_out, amount_out, volume_usd, tracked, pools";
@@ -108,6 +123,25 @@ function sqliteFileBackend(): Backend {
           }
           db.close();
         },
+        async seedV4Candles(rows) {
+          mkdirSync(dirname(path), { recursive: true });
+          const db = new Database(path);
+          db.exec(`CREATE TABLE schema_migrations (
+            version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT`);
+          for (const migration of MIGRATIONS.slice(0, 4)) {
+            db.exec(migration.sqlite);
+            migration.sqliteAfter?.(db);
+            db.prepare("INSERT INTO schema_migrations VALUES (?, ?, 0)").run(
+              migration.version,
+              migration.name,
+            );
+          }
+          const insert = db.prepare(
+            `INSERT INTO candles (${V4_CANDLE_COLUMNS}) VALUES (${"?, ".repeat(7)}?)`,
+          );
+          for (const row of rows) insert.run(...v4Values(row));
+          db.close();
+        },
       };
     },
     async teardown() {
@@ -145,6 +179,30 @@ function postgresBackend(): Backend {
               await sql.unsafe(
                 `INSERT INTO trades (${V1_TRADE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
                 values,
+              );
+            }
+          } finally {
+            await sql.end({ timeout: 5 });
+          }
+        },
+        async seedV4Candles(rows) {
+          const sql = postgres(PG_URL, { max: 1, onnotice: () => {} });
+          try {
+            await sql.unsafe(`CREATE SCHEMA "${schema}"`);
+            await sql.unsafe(`SET search_path TO "${schema}"`);
+            await sql.unsafe(`CREATE TABLE schema_migrations (
+              version int4 PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+            for (const migration of MIGRATIONS.slice(0, 4)) {
+              await sql.unsafe(migration.postgres);
+              await sql.unsafe("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
+                migration.version,
+                migration.name,
+              ]);
+            }
+            for (const row of rows) {
+              await sql.unsafe(
+                `INSERT INTO candles (${V4_CANDLE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+                [...v4Values(row)],
               );
             }
           } finally {
@@ -1032,6 +1090,114 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
       }),
     ).toEqual([]);
   });
+
+  test("behavior: sumCandles sums each asked series' buckets of one interval between from and to (inclusive), as a recompute does", async () => {
+    const store = await fresh();
+    const random = createRandom(11);
+    const trades = Array.from({ length: 400 }, (_, i) => candleTrade(i, random));
+    await store.commitRange("bsc", makeBatch(trades, range(0n, 199n)));
+    const recomputed = recomputeCandles(trades);
+    const hours = recomputed.get(`pool:${POOL_A}:3600`)!;
+    expect(hours.length).toBeGreaterThan(10);
+    const [from, to] = [hours[2]!.start, hours[8]!.start];
+    const expected = (key: string) => {
+      const inRange = (recomputed.get(key) ?? []).filter((c) => c.start >= from && c.start <= to);
+      if (inRange.length === 0) return undefined;
+      return {
+        volume: inRange.reduce((sum, c) => sum + c.volume, 0n),
+        quoteVolume: inRange.reduce((sum, c) => sum + c.quoteVolume, 0n),
+        volumeUsd: inRange.reduce((sum, c) => sum + c.volumeUsd!, 0n),
+        tradeCount: inRange.reduce((sum, c) => sum + c.tradeCount, 0),
+      };
+    };
+    const pools = await store.sumCandles("bsc", {
+      kind: "pool",
+      subjects: [POOL_A, POOL_B, addr(0xdead)],
+      interval: 3_600,
+      fromTimestamp: from,
+      toTimestamp: to,
+    });
+    // A series without a bucket in the range is absent; the others are exact.
+    expect([...pools.keys()].sort()).toEqual([POOL_A, POOL_B].sort());
+    expect(pools.get(POOL_A)).toEqual(expected(`pool:${POOL_A}:3600`));
+    expect(pools.get(POOL_B)).toEqual(expected(`pool:${POOL_B}:3600`));
+    expect(pools.get(POOL_A)!.volumeUsd).toBeGreaterThan(0n);
+    const tokens = await store.sumCandles("bsc", {
+      kind: "token",
+      subjects: [TOKEN_A, POOL_A],
+      interval: 3_600,
+      fromTimestamp: from,
+      toTimestamp: to,
+    });
+    expect([...tokens.keys()]).toEqual([TOKEN_A]);
+    expect(tokens.get(TOKEN_A)).toEqual(expected(`token:${TOKEN_A}:3600`));
+    // More series than one statement reads: chunked, same answer.
+    const many = [...Array.from({ length: 1_200 }, (_, i) => addr(0x10000 + i)), POOL_B];
+    const chunked = await store.sumCandles("bsc", {
+      kind: "pool",
+      subjects: many,
+      interval: 3_600,
+      fromTimestamp: from,
+      toTimestamp: to,
+    });
+    expect([...chunked]).toEqual([[POOL_B, expected(`pool:${POOL_B}:3600`)]]);
+    await expect(
+      store.sumCandles("bsc", {
+        kind: "pool",
+        subjects: [],
+        interval: 120 as 60,
+        fromTimestamp: 0,
+        toTimestamp: 1,
+      }),
+    ).rejects.toThrow("Invalid candle interval.");
+  });
+
+  test.skipIf(!backend.shared)(
+    "behavior: migration 5 keeps token candles' USD volume and marks older pool candles' USD volume unknown, so no sum over them is wrong",
+    async () => {
+      const db = backend.newDatabase();
+      const start = D0;
+      await db.seedV4Candles!([
+        { kind: 0, subject: TOKEN_A, width: 3_600, start, volume: 5n, quoteVolume: 2n ** 200n + 7n },
+        { kind: 1, subject: POOL_A, width: 3_600, start, volume: 5n, quoteVolume: 9n },
+      ]);
+      const store = open(db);
+      await store.migrate();
+      const read = (subject: CandleSeries["subject"]) =>
+        store.listCandles("bsc", { subject, interval: 3_600, fromTimestamp: start, limit: 5 });
+      expect((await read({ kind: "token", token: TOKEN_A }))[0]!.volumeUsd).toBe(2n ** 200n + 7n);
+      expect((await read({ kind: "pool", pool: POOL_A }))[0]!.volumeUsd).toBeUndefined();
+      // A new trade appended to the old pool bucket keeps it unknown; a bucket of its own is exact.
+      const random = createRandom(12);
+      const later = candleTrade(1, random, { blockNumber: 1n });
+      const trade: Trade = {
+        ...later,
+        timestamp: start + 60,
+        pools: [POOL_A],
+        marks: {
+          priceInUsd: 10n ** 18n,
+          priceOutUsd: 10n ** 18n,
+          native: undefined,
+          hops: [{ zeroForOne: true, amountIn: 3n, amountOut: 4n }],
+        },
+      };
+      const next: Trade = { ...trade, txHash: hash(0x7777), blockNumber: 2n, timestamp: start + 3_600 };
+      await store.commitRange("bsc", makeBatch([trade, next], [1n, 2n]));
+      const [old, fresh] = await read({ kind: "pool", pool: POOL_A });
+      expect(old!.volumeUsd).toBeUndefined();
+      expect(old!.tradeCount).toBe(2);
+      expect(fresh!.volumeUsd).toBe(next.volumeUsd);
+      const sum = (toTimestamp: number) =>
+        store.sumCandles("bsc", {
+          kind: "pool",
+          subjects: [POOL_A],
+          interval: 3_600,
+          fromTimestamp: start,
+          toTimestamp,
+        });
+      expect((await sum(start + 3_600)).get(POOL_A)!.volumeUsd).toBeUndefined();
+    },
+  );
 
   test("error: listCandles refuses an unknown interval, a limit outside 1..10,000 and a negative time", async () => {
     const store = await fresh();

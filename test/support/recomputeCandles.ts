@@ -19,6 +19,8 @@ interface Sample {
   price: bigint | undefined;
   volume: bigint;
   quoteVolume: bigint;
+  /** The USD value of the sample's trade. */
+  volumeUsd: bigint;
   timestamp: number;
   /** Chain position, then the sample's place within its trade. */
   order: [bigint, number, number, number];
@@ -71,6 +73,7 @@ function samplesOf(trade: Trade): Sample[] {
       price: side.price,
       volume: side.amount,
       quoteVolume: trade.volumeUsd,
+      volumeUsd: trade.volumeUsd,
       timestamp: trade.timestamp,
       order: position(out.length),
     });
@@ -82,6 +85,7 @@ function samplesOf(trade: Trade): Sample[] {
       price: amount0 === 0n || amount1 === 0n ? undefined : (amount1 * POOL_PRICE_SCALE) / amount0,
       volume: amount0,
       quoteVolume: amount1,
+      volumeUsd: trade.volumeUsd,
       timestamp: trade.timestamp,
       order: position(out.length),
     });
@@ -123,6 +127,7 @@ export function recomputeCandles(trades: readonly Trade[]): Map<string, Candle[]
         volume: samples.reduce((sum, s) => sum + s.volume, 0n),
         quoteVolume: samples.reduce((sum, s) => sum + s.quoteVolume, 0n),
         tradeCount: samples.length,
+        volumeUsd: samples.reduce((sum, s) => sum + s.volumeUsd, 0n),
       });
     }
     out.set(key, candles);

@@ -1,0 +1,313 @@
+import { pino } from "pino";
+import { createPublicClient, http, parseAbi } from "viem";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { NetworkConfig } from "../../src/config/types.js";
+import { createIndexing, type Indexing } from "../../src/createIndexing.js";
+import type { Devnet } from "../../src/devnet/startDevnet.js";
+import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
+import type { Address } from "../../src/domain/types.js";
+import { dayStatsFrom } from "../../src/graphql/createDayStatsLoaders.js";
+import { createGraphqlServer, type GraphqlServer } from "../../src/graphql/createGraphqlServer.js";
+import { formatDecimal } from "../../src/graphql/formatDecimal.js";
+import { createPoolIndex } from "../../src/pricing/createPoolIndex.js";
+import { getTokenPriceUsd } from "../../src/pricing/getTokenPriceUsd.js";
+import type { PricingParams } from "../../src/pricing/types.js";
+import type { Store } from "../../src/store/types.js";
+import { sendSwap, startTestDevnet } from "../support/devnet.js";
+import { createTestStores, type TestStore } from "../support/testStores.js";
+import { waitFor } from "../support/waitFor.js";
+import { gql } from "./support.js";
+
+// The real path: anvil's DEX pools -> indexer -> store (SQLite and PostgreSQL) and live pool graph
+// -> yoga. Every figure is checked against the chain (getReserves at the answer's block) and a
+// recompute from the stored trades, with the USD prices of the pricing rules over the chain's
+// reserves.
+const silent = { info() {}, warn() {}, error() {} };
+const pairAbi = parseAbi([
+  "function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)",
+]);
+const POOL_FIELDS = `address dex token0 token1 feeBps network blockNumber liquidityUSD volumeUSD24h tradeCount24h
+  reserve0 { amount token { address decimals } } reserve1 { amount token { address decimals } }`;
+const POOLS = /* GraphQL */ `
+  query P($token: String, $orderBy: PoolOrder, $first: Int, $after: String) {
+    pools(token: $token, orderBy: $orderBy, first: $first, after: $after) {
+      edges { cursor node { ${POOL_FIELDS} } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+`;
+
+interface ShownPool {
+  address: string;
+  dex: string;
+  token0: string;
+  token1: string;
+  feeBps: number;
+  network: string;
+  blockNumber: string;
+  liquidityUSD: string | null;
+  volumeUSD24h: string | null;
+  tradeCount24h: number;
+  reserve0: { amount: string; token: { address: string; decimals: number } };
+  reserve1: { amount: string; token: { address: string; decimals: number } };
+}
+interface PoolPage {
+  edges: { cursor: string; node: ShownPool }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+let devnet: Devnet;
+let chain: DevnetChainInfo;
+let config: NetworkConfig;
+
+const clientOf = () => createPublicClient({ transport: http(config.rpcUrls[0], { retryCount: 0 }) });
+const usd = (value: bigint | undefined) => (value === undefined ? null : formatDecimal(value, 18));
+
+beforeAll(async () => {
+  devnet = await startTestDevnet({ seed: 29 });
+  chain = devnet.chains[0]!;
+  config = { ...devnet.networks[0]!, pollIntervalMs: 100 };
+}, 120_000);
+
+afterAll(async () => {
+  await devnet?.stop();
+});
+
+describe.each(createTestStores())("pools on $name", (testStore: TestStore) => {
+  let store: Store;
+  let indexing: Indexing;
+  let yoga: GraphqlServer;
+
+  beforeAll(async () => {
+    store = await testStore.open();
+    indexing = createIndexing({ networks: [config], store, log: silent });
+    yoga = createGraphqlServer({ reader: indexing.views, logger: pino({ level: "silent" }) });
+    indexing.start();
+    await caughtUp();
+  }, 180_000);
+
+  afterAll(async () => {
+    await indexing?.stop();
+    await store?.close();
+    await testStore.cleanup();
+  });
+
+  async function caughtUp(): Promise<void> {
+    await waitFor(async () => {
+      const status = indexing.views.status(config.name);
+      const head = await clientOf().getBlockNumber({ cacheTime: 0 });
+      return status.ready && status.indexedBlock === head;
+    }, 120_000);
+  }
+
+  async function page(variables: Record<string, unknown>): Promise<PoolPage> {
+    const { status, body } = await gql(yoga, POOLS, variables);
+    expect(body.errors).toBeUndefined();
+    expect(status).toBe(200);
+    return body.data?.pools as PoolPage;
+  }
+
+  /** Every page in one order, `first` at a time, read at one indexed block. */
+  async function allPages(variables: Record<string, unknown>, first: number): Promise<ShownPool[]> {
+    const out: ShownPool[] = [];
+    let after: string | null = null;
+    for (let i = 0; i < 100; i++) {
+      const next: PoolPage = await page({ ...variables, first, after });
+      out.push(...next.edges.map((edge) => edge.node));
+      if (!next.pageInfo.hasNextPage) return out;
+      expect(next.pageInfo.endCursor).toBe(next.edges.at(-1)?.cursor);
+      after = next.pageInfo.endCursor;
+    }
+    throw new Error("pools did not end within 100 pages");
+  }
+
+  /** The pricing rules over the chain's own reserves at `block`, rebuilt from getReserves. */
+  async function chainPrices(block: bigint) {
+    const pairs = await store.listPairs(config.name);
+    const decimals = new Map<string, number>();
+    for (const token of config.tokenList.tokens) decimals.set(token.address.toLowerCase(), token.decimals);
+    for (const token of await store.listTokens(config.name)) decimals.set(token.address, token.decimals);
+    const params: PricingParams = {
+      wrappedNative: config.native.wrapped,
+      stablecoins: new Set(config.stablecoins),
+      baseTokens: new Set(config.baseTokens),
+      minLiquidityUsd: config.minLiquidityUsd,
+      decimals: (token) => decimals.get(token),
+    };
+    const index = createPoolIndex();
+    const reserves = new Map<string, [bigint, bigint]>();
+    for (const pair of pairs) {
+      const [reserve0, reserve1] = await clientOf().readContract({
+        address: pair.address,
+        abi: pairAbi,
+        functionName: "getReserves",
+        blockNumber: block,
+      });
+      reserves.set(pair.address, [reserve0, reserve1]);
+      index.update({ ...pair, reserve0, reserve1 });
+    }
+    const priceOf = (token: Address) => getTokenPriceUsd(index, params, token);
+    const liquidityOf = (pool: ShownPool): bigint | undefined => {
+      const [r0, r1] = reserves.get(pool.address)!;
+      const side = (token: string, reserve: bigint) => {
+        const price = priceOf(token as Address);
+        return price === undefined ? undefined : (reserve * price) / 10n ** BigInt(decimals.get(token)!);
+      };
+      const [a, b] = [side(pool.token0, r0), side(pool.token1, r1)];
+      if (a !== undefined && b !== undefined) return a + b;
+      return a === undefined ? (b === undefined ? undefined : 2n * b) : 2n * a;
+    };
+    return { pairs, reserves, priceOf, liquidityOf };
+  }
+
+  /** Volume and trades per pool over the 24-hour stats window, recomputed from the stored trades. */
+  async function expectedDayStats(now: number): Promise<Map<string, { volume: bigint; count: number }>> {
+    const from = dayStatsFrom(now);
+    const out = new Map<string, { volume: bigint; count: number }>();
+    for (const trade of await store.listTrades(config.name, from)) {
+      if (trade.marks === undefined || trade.timestamp - (trade.timestamp % 3_600) > now) continue;
+      trade.marks.hops.forEach((_, i) => {
+        const pool = trade.pools[i]!;
+        const entry = out.get(pool) ?? { volume: 0n, count: 0 };
+        out.set(pool, { volume: entry.volume + trade.volumeUsd, count: entry.count + 1 });
+      });
+    }
+    return out;
+  }
+
+  /** Runs `read` until the hour of the 24-hour window did not change while it ran. */
+  async function withinOneWindow<T>(read: () => Promise<T>): Promise<{ value: T; now: number }> {
+    for (;;) {
+      const now = Math.floor(Date.now() / 1000);
+      const value = await read();
+      if (dayStatsFrom(Math.floor(Date.now() / 1000)) === dayStatsFrom(now)) return { value, now };
+    }
+  }
+
+  test("behavior: every pool's reserves are the chain's at its block, its liquidity the reserves valued by the pricing rules, ordered highest first", async () => {
+    const shown = await allPages({ orderBy: "LIQUIDITY" }, 7);
+    const block = BigInt(shown[0]!.blockNumber);
+    // One indexed state across the pages (the chain is still: nothing mines here).
+    expect(new Set(shown.map((pool) => pool.blockNumber)).size).toBe(1);
+    const { pairs, reserves, liquidityOf } = await chainPrices(block);
+    expect(shown.map((pool) => pool.address).sort()).toEqual(pairs.map((pair) => pair.address).sort());
+    expect(shown.length).toBeGreaterThan(8);
+    for (const pool of shown) {
+      const [r0, r1] = reserves.get(pool.address)!;
+      expect([pool.reserve0.amount, pool.reserve1.amount], pool.address).toEqual([
+        r0.toString(),
+        r1.toString(),
+      ]);
+      expect([pool.reserve0.token.address, pool.reserve1.token.address]).toEqual([pool.token0, pool.token1]);
+      expect(pool.liquidityUSD, pool.address).toBe(usd(liquidityOf(pool)));
+      const pair = pairs.find((p) => p.address === pool.address)!;
+      expect([pool.dex, pool.feeBps, pool.network]).toEqual([pair.dex, pair.feeBps, config.name]);
+    }
+    const key = (pool: ShownPool) => liquidityOf(pool) ?? -1n;
+    const expected = [...shown].sort((a, b) =>
+      key(a) !== key(b) ? (key(a) > key(b) ? -1 : 1) : a.address < b.address ? -1 : 1,
+    );
+    expect(shown.map((pool) => pool.address)).toEqual(expected.map((pool) => pool.address));
+    // Not vacuous: both sides priced, and pools with one side priced or none (the unlisted tokens' pools).
+    const priced = shown.filter((pool) => pool.liquidityUSD !== null);
+    expect(priced.length).toBeGreaterThan(5);
+    expect(Number(priced[0]!.liquidityUSD)).toBeGreaterThan(1_000);
+  });
+
+  test("behavior: the 24-hour volume and trade count of every pool equal a recompute from the stored trades, and order VOLUME_24H", async () => {
+    const { value: shown, now } = await withinOneWindow(() => allPages({ orderBy: "VOLUME_24H" }, 4));
+    const stats = await expectedDayStats(now);
+    expect([...stats.values()].reduce((sum, s) => sum + s.count, 0)).toBeGreaterThan(20);
+    for (const pool of shown) {
+      expect([pool.volumeUSD24h, pool.tradeCount24h], pool.address).toEqual([
+        usd(stats.get(pool.address)?.volume ?? 0n),
+        stats.get(pool.address)?.count ?? 0,
+      ]);
+    }
+    const volume = (pool: ShownPool) => stats.get(pool.address)?.volume ?? 0n;
+    const expected = [...shown].sort((a, b) =>
+      volume(a) !== volume(b) ? (volume(a) > volume(b) ? -1 : 1) : a.address < b.address ? -1 : 1,
+    );
+    expect(shown.map((pool) => pool.address)).toEqual(expected.map((pool) => pool.address));
+    expect(volume(shown[0]!)).toBeGreaterThan(0n);
+  });
+
+  test("behavior: a swap mined on the chain moves its pool's reserves, trade count and USD volume by what the swap says", async () => {
+    const usdt = chain.tokens.USDT!.toLowerCase();
+    const poolQuery = `query($a: String!) { pool(address: $a) { ${POOL_FIELDS} } }`;
+    const before = await page({ token: "USDT", first: 100 });
+    // The native coin means its wrapped token: the same pools as WBNB's.
+    const byNative = await page({ token: "BNB", first: 100 });
+    const wrapped = await page({ token: config.native.wrapped, first: 100 });
+    expect(byNative.edges.map((e) => e.node.address)).toEqual(wrapped.edges.map((e) => e.node.address));
+    expect(before.edges.every((e) => e.node.token0 === usdt || e.node.token1 === usdt)).toBe(true);
+    const target = before.edges.find(
+      (e) =>
+        [e.node.token0, e.node.token1].includes(config.native.wrapped) && e.node.dex === chain.dexes[0]!.name,
+    )!.node;
+    const hash = await sendSwap(chain, {
+      path: ["", "USDT"],
+      amountIn: 10n ** 17n,
+      trader: chain.traders[4]!,
+    });
+    await caughtUp();
+    const { value: after } = await withinOneWindow(
+      async () => (await gql(yoga, poolQuery, { a: target.address })).body.data?.pool as ShownPool,
+    );
+    const swap = (await store.listTrades(config.name, 0)).find((t) => t.txHash === hash.toLowerCase())!;
+    expect(swap.pools).toEqual([target.address]);
+    expect(after.tradeCount24h).toBe(target.tradeCount24h + 1);
+    const scaled = (text: string) => {
+      const [whole, fraction = ""] = text.split(".");
+      return BigInt(whole!) * 10n ** 18n + BigInt(fraction.padEnd(18, "0"));
+    };
+    expect(scaled(after.volumeUSD24h!) - scaled(target.volumeUSD24h!)).toBe(swap.volumeUsd);
+    expect(swap.volumeUsd).toBeGreaterThan(0n);
+    const [r0, r1] = await clientOf().readContract({
+      address: target.address as Address,
+      abi: pairAbi,
+      functionName: "getReserves",
+    });
+    expect([after.reserve0.amount, after.reserve1.amount]).toEqual([r0.toString(), r1.toString()]);
+    expect(BigInt(after.blockNumber)).toBe(await clientOf().getBlockNumber({ cacheTime: 0 }));
+    // A quote's route shows the same pools with their market fields.
+    const { body } = await gql(
+      yoga,
+      `{ quote(sellToken: "BNB", buyToken: "USDT", sellAmount: "1000") { route { pools { address liquidityUSD tradeCount24h } } } }`,
+    );
+    expect(body.errors).toBeUndefined();
+    const routed = (body.data!.quote as { route: { pools: ShownPool[] } }).route.pools;
+    const shown = await page({ first: 100 });
+    for (const pool of routed) {
+      const same = shown.edges.find((e) => e.node.address === pool.address)!.node;
+      expect(pool).toEqual({
+        address: same.address,
+        liquidityUSD: same.liquidityUSD,
+        tradeCount24h: same.tradeCount24h,
+      });
+    }
+  });
+
+  test("error: bad first, cursors, tokens and addresses are BAD_REQUEST; an unknown pool is null", async () => {
+    const first = await page({ orderBy: "LIQUIDITY", first: 1 });
+    for (const variables of [
+      { first: 0 },
+      { first: 101 },
+      { after: "nonsense" },
+      { orderBy: "VOLUME_24H", after: first.pageInfo.endCursor },
+      { token: "NOSUCHTOKEN" },
+      { token: "0x12" },
+    ]) {
+      const { status, body } = await gql(yoga, POOLS, variables);
+      expect(body.errors?.[0]?.extensions?.code, JSON.stringify(variables)).toBe("BAD_REQUEST");
+      expect(status).toBe(400);
+    }
+    const bad = await gql(yoga, `{ pool(address: "0x1234") { address } }`);
+    expect(bad.body.errors?.[0]?.extensions?.code).toBe("BAD_REQUEST");
+    const missing = await gql(yoga, `{ pool(address: "0x${"ab".repeat(20)}") { address } }`);
+    expect(missing.body).toEqual({ data: { pool: null } });
+    // A huge first is refused by the cost limit before any read.
+    const huge = await gql(yoga, POOLS, { first: 1_000_000 });
+    expect(huge.body.errors?.[0]?.extensions?.code).toBe("COST_LIMIT");
+  });
+});
