@@ -1581,6 +1581,12 @@ describe.skipIf(PG_SKIP)("store: postgres writer lock", () => {
     const killed = await admin`SELECT pg_terminate_backend(pid) FROM pg_locks
       WHERE locktype = 'advisory' AND granted AND classid = ${key.classid}::oid AND objid = ${key.objid}::oid`;
     expect(killed).toHaveLength(1);
+    // pg_terminate_backend only signals: the lock goes when the backend has exited.
+    await waitFor(async () => {
+      const held = await admin`SELECT 1 FROM pg_locks
+        WHERE locktype = 'advisory' AND granted AND classid = ${key.classid}::oid AND objid = ${key.objid}::oid`;
+      return held.length === 0;
+    }, 10_000);
     await admin.end({ timeout: 1 });
 
     await expect(
