@@ -5,6 +5,7 @@ import type { PoolState } from "../pricing/types.js";
 import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
 import type { GraphqlContext } from "./createGraphqlContext.js";
 import { getPoolLiquidityUsd } from "./getPoolLiquidityUsd.js";
+import { decodeRankCursor, type Ranked, type RankedPage, rankedPage } from "./rankedPage.js";
 import { parseTokenInput, resolveToken } from "./resolveToken.js";
 
 /** How the pools query orders: the GraphQL enum's values. */
@@ -23,41 +24,11 @@ export interface PoolsArgs {
 export type PoolSource = PoolState & { network: NetworkName };
 
 /** A Relay-style page of pools. */
-export interface PoolPage {
-  edges: { cursor: string; node: PoolSource }[];
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
-}
+export type PoolPage = RankedPage<PoolSource>;
 
 /** Largest page. */
 export const MAX_POOLS_PAGE = 100;
-const CURSOR = /^(VOLUME_24H|LIQUIDITY):(-1|\d{1,90}):(0x[0-9a-f]{40})$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-
-interface Keyed {
-  pool: PoolState;
-  /** The order's value; -1 for a pool without one (unpriced, or volume unknown), so it sorts last. */
-  key: bigint;
-}
-
-function encodeCursor(order: PoolOrder, item: Keyed): string {
-  return Buffer.from(`${order}:${item.key}:${item.pool.address}`).toString("base64url");
-}
-
-function decodeCursor(order: PoolOrder, cursor: string): { key: bigint; address: string } {
-  const match =
-    cursor.length <= 200 ? CURSOR.exec(Buffer.from(cursor, "base64url").toString("latin1")) : null;
-  if (match === null || match[1] !== order) {
-    throw new BadRequestError(
-      "after is not a valid cursor: pass an endCursor or edge cursor of pools with the same orderBy.",
-    );
-  }
-  return { key: BigInt(match[2]!), address: match[3]! };
-}
-
-// Descending by the key, then ascending by address: a total order, so keyset pages never repeat.
-function before(a: Keyed, b: { key: bigint; address: string }): boolean {
-  return a.key !== b.key ? a.key > b.key : a.pool.address < b.address;
-}
 
 /**
  * One page of the network's indexed pools (all, or those holding `token`; the native coin means
@@ -75,7 +46,10 @@ export async function listPools(args: PoolsArgs, ctx: GraphqlContext): Promise<P
   if (!Number.isInteger(first) || first < 1 || first > MAX_POOLS_PAGE) {
     throw new BadRequestError(`first must be between 1 and ${MAX_POOLS_PAGE}.`);
   }
-  const after = args.after === undefined || args.after === null ? undefined : decodeCursor(order, args.after);
+  const after =
+    args.after === undefined || args.after === null
+      ? undefined
+      : decodeRankCursor("pools", order, args.after);
   const tokenInput =
     args.token === undefined || args.token === null ? undefined : parseTokenInput(args.token, "token");
   assertNetworkReady(reader, network, ctx.nowMs);
@@ -89,31 +63,23 @@ export async function listPools(args: PoolsArgs, ctx: GraphqlContext): Promise<P
     const address = token.address === NATIVE ? reader.getConfig(network).native.wrapped : token.address;
     pools = index.poolsOf(address as Address);
   }
-  let keyed: Keyed[];
+  const rank = (pool: PoolState, key: bigint): Ranked<PoolSource> => ({
+    node: { ...pool, network },
+    key,
+    address: pool.address,
+  });
+  let ranked: Ranked<PoolSource>[];
   if (order === "LIQUIDITY") {
-    keyed = pools.map((pool) => ({ pool, key: getPoolLiquidityUsd(reader, network, pool) ?? -1n }));
+    ranked = pools.map((pool) => rank(pool, getPoolLiquidityUsd(reader, network, pool) ?? -1n));
   } else {
     const stats = await ctx.poolDayStats(network).loadMany(pools.map((pool) => pool.address));
-    keyed = pools.map((pool, i) => {
+    ranked = pools.map((pool, i) => {
       const value = stats[i];
       if (value instanceof Error) throw value;
-      return { pool, key: value?.volumeUsd ?? -1n };
+      return rank(pool, value?.volumeUsd ?? -1n);
     });
   }
-  keyed.sort((a, b) => (before(a, { key: b.key, address: b.pool.address }) ? -1 : 1));
-  const start =
-    after === undefined
-      ? 0
-      : keyed.findIndex(
-          (item) => !before(item, after) && !(item.key === after.key && item.pool.address === after.address),
-        );
-  const rest = start < 0 ? [] : keyed.slice(start);
-  const page = rest.slice(0, first);
-  const edges = page.map((item) => ({ cursor: encodeCursor(order, item), node: { ...item.pool, network } }));
-  return {
-    edges,
-    pageInfo: { hasNextPage: rest.length > first, endCursor: edges.at(-1)?.cursor ?? null },
-  };
+  return rankedPage(ranked, order, first, after);
 }
 
 /**
