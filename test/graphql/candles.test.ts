@@ -23,7 +23,7 @@ const E18 = 10n ** 18n;
 const CANDLES = /* GraphQL */ `
   query C($network: Network, $token: String, $pool: String, $interval: CandleInterval!, $from: Timestamp, $to: Timestamp, $first: Int) {
     candles(network: $network, token: $token, pool: $pool, interval: $interval, from: $from, to: $to, first: $first) {
-      start open high low close volume quoteVolume tradeCount
+      start open high low close volume quoteVolume tradeCount volumeUSD
     }
   }
 `;
@@ -163,6 +163,7 @@ function shown(
     volume: formatDecimal(candle.volume, volumeDecimals),
     quoteVolume: formatDecimal(candle.quoteVolume, quoteDecimals),
     tradeCount: candle.tradeCount,
+    volumeUSD: candle.volumeUsd === undefined ? null : formatDecimal(candle.volumeUsd, 18),
   };
 }
 
@@ -185,6 +186,7 @@ describe("candles over HTTP", () => {
         volume: "3",
         quoteVolume: "9200",
         tradeCount: 2,
+        volumeUSD: "9200",
       },
       {
         start: minute + 60,
@@ -195,6 +197,7 @@ describe("candles over HTTP", () => {
         volume: "0.9",
         quoteVolume: "2655",
         tradeCount: 1,
+        volumeUSD: "2655",
       },
     ]);
     const wrapped = await candles({ network: "eth", token: ETH.WETH, interval: "MINUTE", from: minute });
@@ -225,6 +228,11 @@ describe("candles over HTTP", () => {
         close: "18",
         volume: "0.15",
         quoteVolume: "2.9",
+        // The USD value of the two swaps through the pool.
+        volumeUSD: formatDecimal(
+          trades.filter((t) => t.pools.includes(POOLS.WBTC_WETH)).reduce((sum, t) => sum + t.volumeUsd, 0n),
+          18,
+        ),
       }),
     ]);
     // USDC (6 decimals) in WETH (18): 1 USDC = 1/3000 WETH, exact to 36 digits, then truncated.
@@ -324,7 +332,10 @@ describe("candles over HTTP", () => {
       extensions: { persistedQuery: { version: 1, sha256Hash: operation.id } },
     });
     expect(byId.status).toBe(200);
-    expect(byId.body).toEqual((await candles(variables)).body);
+    // The published document is what it was when published (its id is its hash): no volumeUSD.
+    const full = (await candles(variables)).body.data.candles;
+    expect(full.length).toBeGreaterThan(0);
+    expect(byId.body).toEqual({ data: { candles: full.map(({ volumeUSD: _, ...rest }) => rest) } });
     const document = parse(operation.document);
     const small = computeQueryCost(schema, document, { ...variables, first: 10 })!;
     const large = computeQueryCost(schema, document, { ...variables, first: 1000 })!;
