@@ -1,6 +1,7 @@
 import DataLoader from "dataloader";
 import type { CandleSubject, CandleTotals, MarketReader } from "../domain/market.js";
 import type { Address, NetworkName } from "../domain/types.js";
+import type { PoolIndex } from "../pricing/types.js";
 
 /** A token's trading over the last day, from its hourly USD candles. */
 export interface TokenDayStats {
@@ -20,6 +21,86 @@ export const DAY_STATS_BUCKETS = DAY / HOUR + 1;
  */
 export function dayStatsFrom(now: number): number {
   return Math.floor((now - DAY) / HOUR) * HOUR;
+}
+
+/** The end of the stats window at `now`: the start of the hourly bucket holding now (the last bucket read). */
+function dayStatsTo(now: number): number {
+  return now - (now % HOUR);
+}
+
+interface TotalsMemo {
+  key: string;
+  totals: Promise<Map<Address, CandleTotals>>;
+}
+
+// One memo per live pool graph (a reload that replaces the graph drops it) and kind of series.
+const memos = new WeakMap<PoolIndex, Map<CandleSubject["kind"], TotalsMemo>>();
+
+function memoKey(
+  reader: MarketReader,
+  network: NetworkName,
+  kind: CandleSubject["kind"],
+  now: number,
+): string {
+  const index = reader.getPoolIndex(network);
+  const count = kind === "token" ? reader.listKnownTokens(network).length : index.all().length;
+  return [index.version, reader.status(network).indexedBlock, count, dayStatsTo(now)].join(":");
+}
+
+/** The whole-kind totals of the current state when a request already asked for them, else undefined. */
+function peekAllDayTotals(
+  reader: MarketReader,
+  network: NetworkName,
+  kind: CandleSubject["kind"],
+  now: number,
+): Promise<Map<Address, CandleTotals>> | undefined {
+  const memo = memos.get(reader.getPoolIndex(network))?.get(kind);
+  return memo?.key === memoKey(reader, network, kind, now) ? memo.totals : undefined;
+}
+
+/**
+ * The 24-hour totals of every series of a kind on a network (every known token, or every indexed
+ * pool): what ordering a whole list by volume needs. Computed at most once per indexed state and
+ * hour, and shared by all requests meanwhile, so the cost of such requests is bounded by the
+ * block rate, never by the request rate (one read is a primary-key range per series: about
+ * 20,000 series for the tokens a BSC indexer discovers). The state is the graph's version, which
+ * every applied block with a swap changes (each swap syncs its pool's reserves, a reorg restores
+ * them), and the indexed block; the window depends only on the hour.
+ */
+export function loadAllDayTotals(
+  reader: MarketReader,
+  network: NetworkName,
+  kind: CandleSubject["kind"],
+  now: number,
+): Promise<Map<Address, CandleTotals>> {
+  const index = reader.getPoolIndex(network);
+  const known = kind === "token" ? reader.listKnownTokens(network) : undefined;
+  const key = memoKey(reader, network, kind, now);
+  let byKind = memos.get(index);
+  if (byKind === undefined) {
+    byKind = new Map();
+    memos.set(index, byKind);
+  }
+  const memo = byKind.get(kind);
+  if (memo?.key === key) return memo.totals;
+  const subjects =
+    known === undefined
+      ? index.all().map((pool) => pool.address)
+      : known.map((token) => token.address as Address);
+  const totals = reader.sumCandles(network, {
+    kind,
+    subjects,
+    interval: HOUR,
+    fromTimestamp: dayStatsFrom(now),
+    toTimestamp: dayStatsTo(now),
+  });
+  const entry = { key, totals };
+  byKind.set(kind, entry);
+  // A failed read is not remembered: the next request tries again.
+  totals.catch(() => {
+    if (byKind.get(kind) === entry) byKind.delete(kind);
+  });
+  return totals;
 }
 
 /** A pool's trading over the last day, from its hourly candles. */
@@ -43,14 +124,17 @@ function createDayStatsLoader<T>(
   pick: (total: CandleTotals | undefined) => T,
 ): DataLoader<Address, T> {
   return new DataLoader<Address, T>(async (subjects) => {
-    // Up to `now`: a bucket stamped after it (a clock behind the indexer's) is kept out.
-    const totals = await reader.sumCandles(network, {
-      kind,
-      subjects,
-      interval: HOUR,
-      fromTimestamp: dayStatsFrom(now),
-      toTimestamp: now,
-    });
+    // Answered by the whole-kind totals when a list already read them for this state.
+    const shared = peekAllDayTotals(reader, network, kind, now);
+    // Up to the bucket holding `now`: one stamped later (a clock behind the indexer's) is kept out.
+    const totals = await (shared ??
+      reader.sumCandles(network, {
+        kind,
+        subjects,
+        interval: HOUR,
+        fromTimestamp: dayStatsFrom(now),
+        toTimestamp: dayStatsTo(now),
+      }));
     return subjects.map((subject) => pick(totals.get(subject)));
   });
 }

@@ -3,6 +3,7 @@ import { NATIVE } from "../domain/types.js";
 import { BadRequestError } from "../errors.js";
 import type { PoolState } from "../pricing/types.js";
 import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
+import { loadAllDayTotals } from "./createDayStatsLoaders.js";
 import type { GraphqlContext } from "./createGraphqlContext.js";
 import { getPoolLiquidityUsd } from "./getPoolLiquidityUsd.js";
 import { decodeRankCursor, type Ranked, type RankedPage, rankedPage } from "./rankedPage.js";
@@ -72,11 +73,11 @@ export async function listPools(args: PoolsArgs, ctx: GraphqlContext): Promise<P
   if (order === "LIQUIDITY") {
     ranked = pools.map((pool) => rank(pool, getPoolLiquidityUsd(reader, network, pool) ?? -1n));
   } else {
-    const stats = await ctx.poolDayStats(network).loadMany(pools.map((pool) => pool.address));
-    ranked = pools.map((pool, i) => {
-      const value = stats[i];
-      if (value instanceof Error) throw value;
-      return rank(pool, value?.volumeUsd ?? -1n);
+    const totals = await loadAllDayTotals(reader, network, "pool", ctx.now);
+    // No bucket: no trade, a known zero; an unknown USD value sorts last.
+    ranked = pools.map((pool) => {
+      const total = totals.get(pool.address);
+      return rank(pool, total === undefined ? 0n : (total.volumeUsd ?? -1n));
     });
   }
   return rankedPage(ranked, order, first, after);

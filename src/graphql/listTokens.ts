@@ -1,6 +1,7 @@
 import type { Address, NetworkName, Token } from "../domain/types.js";
 import { BadRequestError } from "../errors.js";
 import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
+import { loadAllDayTotals } from "./createDayStatsLoaders.js";
 import type { GraphqlContext } from "./createGraphqlContext.js";
 import { getTokenValuation } from "./getTokenValuation.js";
 import { decodeRankCursor, type Ranked, type RankedPage, rankedPage } from "./rankedPage.js";
@@ -59,12 +60,8 @@ export async function listTokens(args: TokensArgs, ctx: GraphqlContext): Promise
       rank(token, getTokenValuation(reader, network, token.address).liquidityUsd ?? -1n),
     );
   } else {
-    const stats = await ctx.tokenDayStats(network).loadMany(tokens.map((token) => token.address as Address));
-    ranked = tokens.map((token, i) => {
-      const value = stats[i];
-      if (value instanceof Error) throw value;
-      return rank(token, value?.volumeUsd ?? 0n);
-    });
+    const totals = await loadAllDayTotals(reader, network, "token", ctx.now);
+    ranked = tokens.map((token) => rank(token, totals.get(token.address as Address)?.quoteVolume ?? 0n));
   }
   return rankedPage(ranked, order, first, after);
 }

@@ -270,6 +270,9 @@ describe.each(createTestStores())("pools on $name", (testStore: TestStore) => {
     });
     expect([after.reserve0.amount, after.reserve1.amount]).toEqual([r0.toString(), r1.toString()]);
     expect(BigInt(after.blockNumber)).toBe(await clientOf().getBlockNumber({ cacheTime: 0 }));
+    // The ranking by volume (shared between requests of one indexed state) moved with the block.
+    const ranked = await allPages({ orderBy: "VOLUME_24H" }, 50);
+    expect(ranked.find((pool) => pool.address === target.address)!.volumeUSD24h).toBe(after.volumeUSD24h);
     // A quote's route shows the same pools with their market fields.
     const { body } = await gql(
       yoga,
