@@ -16,6 +16,7 @@ import type { Store } from "../../src/store/types.js";
 import { sendSwap, startTestDevnet } from "../support/devnet.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
+import { readAllPages, readPage } from "./readConnection.js";
 import { gql } from "./support.js";
 
 // The real path: anvil's DEX pools -> indexer -> store (SQLite and PostgreSQL) and live pool graph
@@ -50,10 +51,6 @@ interface ShownPool {
   tradeCount24h: number;
   reserve0: { amount: string; token: { address: string; decimals: number } };
   reserve1: { amount: string; token: { address: string; decimals: number } };
-}
-interface PoolPage {
-  edges: { cursor: string; node: ShownPool }[];
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
 let devnet: Devnet;
@@ -100,26 +97,9 @@ describe.each(createTestStores())("pools on $name", (testStore: TestStore) => {
     }, 120_000);
   }
 
-  async function page(variables: Record<string, unknown>): Promise<PoolPage> {
-    const { status, body } = await gql(yoga, POOLS, variables);
-    expect(body.errors).toBeUndefined();
-    expect(status).toBe(200);
-    return body.data?.pools as PoolPage;
-  }
-
-  /** Every page in one order, `first` at a time, read at one indexed block. */
-  async function allPages(variables: Record<string, unknown>, first: number): Promise<ShownPool[]> {
-    const out: ShownPool[] = [];
-    let after: string | null = null;
-    for (let i = 0; i < 100; i++) {
-      const next: PoolPage = await page({ ...variables, first, after });
-      out.push(...next.edges.map((edge) => edge.node));
-      if (!next.pageInfo.hasNextPage) return out;
-      expect(next.pageInfo.endCursor).toBe(next.edges.at(-1)?.cursor);
-      after = next.pageInfo.endCursor;
-    }
-    throw new Error("pools did not end within 100 pages");
-  }
+  const page = (variables: Record<string, unknown>) => readPage<ShownPool>(yoga, POOLS, "pools", variables);
+  const allPages = (variables: Record<string, unknown>, first: number) =>
+    readAllPages<ShownPool>(yoga, POOLS, "pools", variables, first);
 
   /** The pricing rules over the chain's own reserves at `block`, rebuilt from getReserves. */
   async function chainPrices(block: bigint) {

@@ -16,6 +16,7 @@ import {
   TRADERS,
 } from "../support/fixtureReader.js";
 import { spyReader } from "../support/spyReader.js";
+import { type ConnectionPage, readAllPages, readPage } from "./readConnection.js";
 import { createMemoryLogger, gql } from "./support.js";
 
 const E18 = 10n ** 18n;
@@ -40,10 +41,7 @@ interface ShownToken {
   tradeCount24h: number;
   liquidityUSD: string | null;
 }
-interface TokenPage {
-  edges: { cursor: string; node: ShownToken }[];
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
-}
+type TokenPage = ConnectionPage<ShownToken>;
 
 let fixture: Fixture;
 let yoga: GraphqlServer;
@@ -289,26 +287,10 @@ beforeAll(async () => {
 
 afterAll(() => fixture.close());
 
-async function page(variables: Record<string, unknown>): Promise<TokenPage> {
-  const { status, body } = await gql(yoga, TOKENS, variables);
-  expect(body.errors).toBeUndefined();
-  expect(status).toBe(200);
-  return body.data?.tokens as TokenPage;
-}
-
+const page = (variables: Record<string, unknown>) => readPage<ShownToken>(yoga, TOKENS, "tokens", variables);
 /** Every page of a network's tokens in one order, `first` at a time. */
-async function allPages(variables: Record<string, unknown>, first: number): Promise<ShownToken[]> {
-  const out: ShownToken[] = [];
-  let after: string | null = null;
-  for (let i = 0; i < 20; i++) {
-    const next: TokenPage = await page({ ...variables, first, after });
-    out.push(...next.edges.map((edge) => edge.node));
-    if (!next.pageInfo.hasNextPage) return out;
-    expect(next.pageInfo.endCursor).toBe(next.edges.at(-1)?.cursor);
-    after = next.pageInfo.endCursor;
-  }
-  throw new Error("tokens did not end within 20 pages");
-}
+const allPages = (variables: Record<string, unknown>, first: number) =>
+  readAllPages<ShownToken>(yoga, TOKENS, "tokens", variables, first);
 
 // The known bsc tokens: the token list for chain 56 (DAI's entry is for chain 1).
 const BSC_KNOWN: Address[] = [BSC.WBNB, BSC.USDT, BSC.USDC, BSC.BTCB, BSC.CAKE, BSC.LONELY, BSC.DUST];
