@@ -10,10 +10,13 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# `npm ci` runs the prepare script (scripts/buildDashboard.mjs): it skips the dashboard while web/
+# is not copied yet; `npm run build` below builds it into web/dist/.
+COPY scripts ./scripts
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts ./scripts
 COPY src ./src
+COPY web ./web
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
@@ -24,6 +27,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The dashboard served at `/`, found from dist/rest/ as ../../web/dist/.
+COPY --from=build /app/web/dist ./web/dist
 COPY package.json ./
 COPY scripts/start.mjs ./scripts/start.mjs
 COPY schema ./schema

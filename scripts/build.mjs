@@ -2,12 +2,15 @@
 // reads next to itself (the devnet's contract artifacts). dist/ mirrors src/, so paths the code
 // resolves from its own location (../../schema/, ../../package.json) hold for both.
 // src/devnet/contracts/ (Solidity sources and the `npm run contracts` compiler) is development only.
+// Then the dashboard (web/ -> web/dist/, scripts/buildDashboard.mjs), which the server finds from
+// its own location (dist/rest/ -> ../../web/dist/): beside the output's parent, web/dist/ by default.
 // `--out-dir <dir>` builds elsewhere (the build test does).
 import { spawnSync } from "node:child_process";
 import { cpSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildDashboard } from "./buildDashboard.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const flag = process.argv.indexOf("--out-dir");
@@ -29,3 +32,7 @@ cpSync(join(root, "src"), outDir, {
   filter: (source) => source !== devOnly && (statSync(source).isDirectory() || !source.endsWith(".ts")),
 });
 process.stdout.write(`built ${outDir}\n`);
+if (!process.argv.includes("--no-dashboard")) {
+  const dashboard = await buildDashboard({ outDir: join(outDir, "..", "web", "dist"), quiet: true });
+  process.stdout.write(`built ${dashboard}\n`);
+}

@@ -1,7 +1,11 @@
 // `npm start`: the production build (dist/, made by `npm run build`) when it is there and not
 // older than src/; otherwise the TypeScript sources through tsx, as in development. One process
-// either way: signals reach swapgraph itself.
+// either way: signals reach swapgraph itself. The dashboard (web/dist/) is built first when it is
+// missing and Vite is installed (scripts/buildDashboard.mjs; a production install has no Vite and
+// `/` then says how to build it).
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 const root = new URL("..", import.meta.url);
 const built = new URL("dist/start.js", root);
@@ -15,6 +19,12 @@ function newest(dir) {
       latest = Math.max(latest, statSync(`${entry.parentPath ?? entry.path}/${entry.name}`).mtimeMs);
   }
   return latest;
+}
+
+const dashboardBuilder = new URL("scripts/buildDashboard.mjs", root);
+if (!existsSync(new URL("web/dist/index.html", root)) && existsSync(dashboardBuilder)) {
+  // Its own process: Vite is not loaded into the server's. A failed build leaves `/` saying so.
+  spawnSync(process.execPath, [fileURLToPath(dashboardBuilder), "--if-missing"], { stdio: ["ignore", 2, 2] });
 }
 
 const hasBuild = existsSync(built);

@@ -57,6 +57,8 @@ export interface HttpServerOptions {
   draining?: () => boolean;
   /** Per-client limit on /api/* and /graphql (absent: none); over it a JSON 429 with Retry-After. */
   rateLimit?: { perSecond: number; burst?: number; trustProxy?: boolean };
+  /** The built dashboard served at `/` (default: web/dist/ of this installation). */
+  dashboardDir?: string;
 }
 
 const GRAPHQL_PATH = "/graphql";
@@ -236,8 +238,10 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
     readOnly(route.path);
   }
 
-  // The landing page (/), /openapi.json and the API reference (/docs).
-  for (const route of createDocsRoutes()) {
+  // The dashboard (/ and its /assets/), /openapi.json and the API reference (/docs).
+  for (const route of createDocsRoutes(
+    options.dashboardDir === undefined ? {} : { dashboardDir: options.dashboardDir },
+  )) {
     app.get(route.path, { ...unlimited(), compress: false }, route.handler);
     readOnly(route.path);
   }

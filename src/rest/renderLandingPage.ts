@@ -26,14 +26,18 @@ const STYLE = `
   a { color: #0b57d0; }
   code { font: 14px ui-monospace, Menlo, Consolas, monospace; background: #eef1f5; padding: .1rem .3rem; border-radius: 3px; }
   footer { margin-top: 2.5rem; color: #5f6b7a; font-size: 14px; }
+  .notice { border-left: 4px solid #b54708; background: #fffaeb; padding: .6rem .9rem; }
 `;
 
 function item(href: string, label: string, what: string): string {
   return `<li><a href="${escapeHtml(href)}">${label}</a>: ${escapeHtml(what)}</li>`;
 }
 
-/** The HTML of GET /: what this server is and where everything is; no external asset. */
-export function renderLandingPage(options: { version: string }): string {
+/**
+ * The HTML of GET / while the dashboard is not built: what this server is, why the dashboard is
+ * missing (`notice`) and where everything is; no external asset.
+ */
+export function renderLandingPage(options: { version: string; notice?: string }): string {
   const examples = LANDING_EXAMPLES.map(({ href, what }) =>
     item(href, `<code>${escapeHtml(href)}</code>`, what),
   ).join("\n      ");
@@ -49,6 +53,7 @@ export function renderLandingPage(options: { version: string }): string {
   <body>
     <main>
       <h1>swapgraph</h1>
+      ${options.notice === undefined ? "" : `<p class="notice" role="alert">${escapeHtml(options.notice).replace(/`([^`]+)`/g, "<code>$1</code>")}</p>`}
       <p>An open-source market-data gateway for multi-chain DEX trading. This server indexes
       Uniswap-V2-style swaps from BSC, Ethereum and Polygon over JSON-RPC and serves them as a
       GraphQL API and as a REST facade that is wire-compatible with the public market-data API.</p>

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { LANDING_EXAMPLES } from "../../src/rest/renderLandingPage.js";
 import { chromiumAvailable, launchBrowser, type TestBrowser } from "../support/browser.js";
@@ -7,11 +10,14 @@ import { rawRequest, startServer, type TestServer } from "./support.js";
 let fixture: Fixture;
 let api: TestServer;
 let browser: TestBrowser;
+// No dashboard build here: `/` is the page that says so and links everything (the dashboard
+// itself is tested in dashboard.test.ts).
+const noDashboard = mkdtempSync(join(tmpdir(), "swapgraph-no-dashboard-"));
 
 beforeAll(async () => {
   // Every configured network ready: /ready answers 200 like every other linked page.
   fixture = await createFixtureReader();
-  api = await startServer(fixture.reader);
+  api = await startServer(fixture.reader, { dashboardDir: noDashboard });
   if (chromiumAvailable) browser = await launchBrowser();
 });
 
@@ -19,6 +25,7 @@ afterAll(async () => {
   await browser?.close();
   await api.close();
   await fixture.close();
+  rmSync(noDashboard, { recursive: true, force: true });
 });
 
 describe.skipIf(!chromiumAvailable)("GET /docs", () => {
@@ -72,10 +79,11 @@ describe.skipIf(!chromiumAvailable)("GET /docs", () => {
 });
 
 describe.skipIf(!chromiumAvailable)("GET /", () => {
-  test("behavior: the landing page says what this is, links everything, and every link answers", async () => {
+  test("error: without a dashboard build, / says what this is and how to build it, links everything, and every link answers", async () => {
     const visit = await browser.visit(`${api.baseUrl}/`);
     expect(await visit.page.getByRole("heading", { level: 1 }).textContent()).toBe("swapgraph");
     expect(await visit.page.locator("main").textContent()).toMatch(/market-data gateway/);
+    expect(await visit.page.getByRole("alert").textContent()).toMatch(/run npm run build/);
     const hrefs = await visit.page
       .locator("a")
       .evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).getAttribute("href") ?? ""));
@@ -89,8 +97,11 @@ describe.skipIf(!chromiumAvailable)("GET /", () => {
       "/metrics",
     ]);
     expect(visit.requests).toEqual([`${api.baseUrl}/`]);
-    expect(visit.failed).toEqual([]);
-    expect(visit.errors).toEqual([]);
+    // The page is the 503's body (chromium logs the status); nothing else failed.
+    expect(visit.failed).toEqual([`${api.baseUrl}/ (503)`]);
+    expect(visit.errors).toEqual([
+      "Failed to load resource: the server responded with a status of 503 (Service Unavailable)",
+    ]);
 
     // Follow each link in the browser (its own Accept header: /graphql answers GraphiQL).
     for (const href of hrefs) {

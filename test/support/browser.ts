@@ -25,12 +25,25 @@ export interface PageVisit {
   failed: string[];
   /** console.error messages and uncaught page errors. */
   errors: string[];
+  /** console.warn messages. */
+  warnings: string[];
+}
+
+/** Options of TestBrowser.visit. */
+export interface VisitOptions {
+  /**
+   * When the visit counts as loaded (default "networkidle"). A page holding a stream open (an
+   * EventSource) is never network-idle: use "load" and await its own readiness.
+   */
+  waitUntil?: "load" | "domcontentloaded" | "networkidle";
+  /** Viewport size (default playwright's 1280x720). */
+  viewport?: { width: number; height: number };
 }
 
 /** A headless Chromium for page tests; close() ends it and removes its profile. */
 export interface TestBrowser {
-  /** Opens `url` in a new page and waits until the network is idle. */
-  visit(url: string): Promise<PageVisit>;
+  /** Opens `url` in a new page and waits until the network is idle (or as `options` say). */
+  visit(url: string, options?: VisitOptions): Promise<PageVisit>;
   close(): Promise<void>;
 }
 
@@ -54,10 +67,11 @@ export async function launchBrowser(): Promise<TestBrowser> {
     ],
   });
   return {
-    async visit(url) {
+    async visit(url, options = {}) {
       const origin = new URL(url).origin;
       const page = await browser.newPage();
-      const visit: PageVisit = { page, requests: [], external: [], failed: [], errors: [] };
+      if (options.viewport !== undefined) await page.setViewportSize(options.viewport);
+      const visit: PageVisit = { page, requests: [], external: [], failed: [], errors: [], warnings: [] };
       page.on("request", (request) => {
         const target = request.url();
         visit.requests.push(target);
@@ -73,9 +87,10 @@ export async function launchBrowser(): Promise<TestBrowser> {
       });
       page.on("console", (message) => {
         if (message.type() === "error") visit.errors.push(message.text());
+        if (message.type() === "warning") visit.warnings.push(message.text());
       });
       page.on("pageerror", (error) => visit.errors.push(error.message));
-      await page.goto(url, { waitUntil: "networkidle" });
+      await page.goto(url, { waitUntil: options.waitUntil ?? "networkidle" });
       return visit;
     },
     async close() {

@@ -1,0 +1,134 @@
+// The dashboard's reads: GraphQL over POST /graphql, the swap feed over SSE (GET /graphql with
+// an EventSource, graphql-yoga's distinct connections mode) and the REST quote.
+
+/** Tracked volume of one UTC day, as Query.dailyVolumes answers it. */
+export interface DailyVolume {
+  date: string;
+  volumeUSD: string;
+  addressCount: number;
+  tradeCount: number;
+}
+
+/** One OHLCV bucket, as Query.candles answers it (prices null when no swap was priced). */
+export interface Candle {
+  start: number;
+  open: string | null;
+  high: string | null;
+  low: string | null;
+  close: string | null;
+  volume: string;
+  quoteVolume: string;
+  tradeCount: number;
+}
+
+/** A token of the network's list, as Query.tokens answers it. */
+export interface TokenInfo {
+  symbol: string;
+  address: string;
+  priceUSD: string | null;
+  volumeUSD24h: string;
+}
+
+/** A swap of the live feed. */
+export interface FeedSwap {
+  txHash: string;
+  logIndex: number;
+  timestamp: number;
+  sender: string;
+  sell: { amountDecimal: string; token: { symbol: string } };
+  buy: { amountDecimal: string; token: { symbol: string } };
+  volumeUSD: string;
+}
+
+/** One event of Subscription.swaps. */
+export interface FeedEvent {
+  type: "ADDED" | "REMOVED";
+  network: string;
+  blockNumber: string;
+  swaps: FeedSwap[];
+}
+
+/** A network's indexing status, as Query.status answers it. */
+export interface NetworkStatus {
+  network: string;
+  ready: boolean;
+  serving: boolean;
+  indexedBlock: string | null;
+}
+
+interface GraphqlAnswer<T> {
+  data?: T | null;
+  errors?: { message: string }[];
+}
+
+/** Runs one GraphQL query; a GraphQL error becomes a thrown Error with its message. */
+export async function graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const response = await fetch("/graphql", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/graphql-response+json" },
+    body: JSON.stringify({ query, variables }),
+  });
+  const answer = (await response.json()) as GraphqlAnswer<T>;
+  if (answer.errors !== undefined && answer.errors.length > 0) {
+    throw new Error(answer.errors.map((error) => error.message).join("; "));
+  }
+  if (answer.data == null) throw new Error(`GraphQL answered ${response.status} without data`);
+  return answer.data;
+}
+
+export const STATUS_QUERY = /* GraphQL */ `
+  { status { network ready serving indexedBlock } }
+`;
+
+export const OVERVIEW_QUERY = /* GraphQL */ `
+  query Overview($network: Network!) {
+    dailyVolumes(network: $network, days: 7) { date volumeUSD addressCount tradeCount }
+    tokens(network: $network, first: 20) { edges { node { symbol address priceUSD volumeUSD24h } } }
+  }
+`;
+
+export const CANDLES_QUERY = /* GraphQL */ `
+  query Candles($network: Network!, $token: String!, $interval: CandleInterval!) {
+    candles(network: $network, token: $token, interval: $interval, first: 168) {
+      start open high low close volume quoteVolume tradeCount
+    }
+  }
+`;
+
+export const FEED_SUBSCRIPTION = /* GraphQL */ `
+  subscription Feed($network: Network!) {
+    swaps(network: $network) {
+      type network blockNumber
+      swaps {
+        txHash logIndex timestamp sender volumeUSD
+        sell { amountDecimal(digits: 6) token { symbol } }
+        buy { amountDecimal(digits: 6) token { symbol } }
+      }
+    }
+  }
+`;
+
+/** The URL an EventSource opens for a subscription (GraphQL over SSE with GET). */
+export function subscriptionUrl(query: string, variables: Record<string, unknown>): string {
+  return `/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(JSON.stringify(variables))}`;
+}
+
+/** What GET /api/quote answered: its `result`, or its `error` message. */
+export interface QuoteAnswer {
+  status: number;
+  result?: {
+    network: string;
+    price: string;
+    sell_token: { symbol: string; address: string };
+    buy_token: { symbol: string; address: string };
+  };
+  error?: string;
+}
+
+/** Calls the REST quote (price of one whole sell token in the buy token). */
+export async function fetchQuote(network: string, sellToken: string, buyToken: string): Promise<QuoteAnswer> {
+  const query = new URLSearchParams({ network, sellToken, buyToken });
+  const response = await fetch(`/api/quote?${query}`);
+  const body = (await response.json()) as Omit<QuoteAnswer, "status">;
+  return { status: response.status, ...body };
+}

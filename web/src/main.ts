@@ -1,0 +1,340 @@
+import type uPlot from "uplot";
+import {
+  CANDLES_QUERY,
+  type Candle,
+  type DailyVolume,
+  FEED_SUBSCRIPTION,
+  type FeedEvent,
+  type FeedSwap,
+  fetchQuote,
+  graphql,
+  type NetworkStatus,
+  OVERVIEW_QUERY,
+  type QuoteAnswer,
+  STATUS_QUERY,
+  subscriptionUrl,
+  type TokenInfo,
+} from "./api.js";
+import { drawCandleChart, drawDailyBars, TRADERS_COLOR } from "./charts.js";
+import { formatDecimal, formatTime, formatUsd, multiplyDecimal } from "./format.js";
+import "./style.css";
+
+/** Newest first; older rows fall off past this. */
+const FEED_ROWS = 50;
+
+/** What the page shows, raw as the API answered it (tests compare these exactly). */
+interface DashboardState {
+  network: string;
+  networks: NetworkStatus[];
+  volumes: DailyVolume[];
+  tokens: TokenInfo[];
+  candles: { token: string; interval: string; rows: Candle[] };
+  /** The live feed, newest first. */
+  feed: FeedSwap[];
+  /** True once the swap feed's stream is open (swaps mined from then on are shown). */
+  feedOpen: boolean;
+  quote: QuoteAnswer | null;
+  /** The data the charts were drawn with (uPlot's aligned arrays). */
+  plots: { volume?: uPlot.AlignedData; traders?: uPlot.AlignedData; candles?: uPlot.AlignedData };
+  /** True once the network's charts are drawn. */
+  ready: boolean;
+  error: string | null;
+}
+
+declare global {
+  interface Window {
+    __dashboard: DashboardState;
+  }
+}
+
+const state: DashboardState = {
+  network: "",
+  networks: [],
+  volumes: [],
+  tokens: [],
+  candles: { token: "", interval: "HOUR", rows: [] },
+  feed: [],
+  feedOpen: false,
+  quote: null,
+  plots: {},
+  ready: false,
+  error: null,
+};
+window.__dashboard = state;
+
+function element<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (found === null) throw new Error(`index.html has no #${id}`);
+  return found as T;
+}
+
+const networkSelect = element<HTMLSelectElement>("network");
+const tokenSelect = element<HTMLSelectElement>("token");
+const intervalSelect = element<HTMLSelectElement>("interval");
+const statusLine = element<HTMLSpanElement>("status");
+const feedBody = element<HTMLTableElement>("feed").tBodies[0] as HTMLTableSectionElement;
+const feedEmpty = element<HTMLParagraphElement>("feed-empty");
+const feedState = element<HTMLSpanElement>("feed-state");
+const quoteForm = element<HTMLFormElement>("quote-form");
+const quoteResult = element<HTMLOutputElement>("quote-result");
+const charts: uPlot[] = [];
+
+function option(value: string, label = value): HTMLOptionElement {
+  const item = document.createElement("option");
+  item.value = value;
+  item.textContent = label;
+  return item;
+}
+
+function showError(where: string, error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  state.error = `${where}: ${message}`;
+  statusLine.textContent = state.error;
+  statusLine.classList.add("error");
+}
+
+// ---- charts -----------------------------------------------------------------------------------
+
+function replaceChart(index: number, chart: uPlot): void {
+  charts[index]?.destroy();
+  charts[index] = chart;
+}
+
+async function loadCandles(): Promise<void> {
+  const token = tokenSelect.value;
+  const interval = intervalSelect.value;
+  const network = state.network;
+  const note = element<HTMLParagraphElement>("candle-note");
+  if (token === "") {
+    note.textContent = "No token with trades on this network yet.";
+    return;
+  }
+  const { candles } = await graphql<{ candles: Candle[] }>(CANDLES_QUERY, { network, token, interval });
+  // A later choice won the race: keep what it drew.
+  if (network !== state.network || token !== tokenSelect.value || interval !== intervalSelect.value) return;
+  state.candles = { token, interval, rows: candles };
+  const chart = drawCandleChart(element("candle-chart"), candles);
+  replaceChart(2, chart);
+  state.plots.candles = chart.data;
+  const last = candles.at(-1);
+  note.textContent =
+    last === undefined
+      ? "No trades in this range."
+      : `${candles.length} candles · last close $${formatDecimal(last.close ?? "0", 6)} · ${last.tradeCount} trades in the last bucket`;
+}
+
+async function loadNetwork(network: string): Promise<void> {
+  state.network = network;
+  state.ready = false;
+  const data = await graphql<{ dailyVolumes: DailyVolume[]; tokens: { edges: { node: TokenInfo }[] } }>(
+    OVERVIEW_QUERY,
+    { network },
+  );
+  if (network !== state.network) return;
+  state.volumes = data.dailyVolumes;
+  state.tokens = data.tokens.edges.map((edge) => edge.node);
+
+  const volume = drawDailyBars(
+    element("volume-chart"),
+    state.volumes,
+    (day) => day.volumeUSD,
+    "volume USD",
+    (value) => `$${Intl.NumberFormat("en", { notation: "compact" }).format(value)}`,
+  );
+  replaceChart(0, volume);
+  state.plots.volume = volume.data;
+  const traders = drawDailyBars(
+    element("traders-chart"),
+    state.volumes,
+    (day) => day.addressCount,
+    "traders",
+    (value) => String(Math.round(value)),
+    TRADERS_COLOR,
+  );
+  replaceChart(1, traders);
+  state.plots.traders = traders.data;
+
+  // Priced tokens first: an unpriced one has no candle prices to draw.
+  const priced = state.tokens.filter((token) => token.priceUSD !== null);
+  const choices = [...priced, ...state.tokens.filter((token) => token.priceUSD === null)];
+  tokenSelect.replaceChildren(
+    ...choices.map((token) =>
+      option(
+        token.address,
+        `${token.symbol}${token.priceUSD === null ? "" : ` ($${formatDecimal(token.priceUSD, 4)})`}`,
+      ),
+    ),
+  );
+  element<HTMLDataListElement>("token-list").replaceChildren(
+    ...state.tokens.map((token) => option(token.symbol)),
+  );
+  await loadCandles();
+  openFeed(network);
+  state.ready = true;
+}
+
+// ---- live feed --------------------------------------------------------------------------------
+
+let feed: EventSource | undefined;
+
+function keyOf(swap: FeedSwap): string {
+  return `${swap.txHash}:${swap.logIndex}`;
+}
+
+function feedRow(swap: FeedSwap): HTMLTableRowElement {
+  const row = document.createElement("tr");
+  row.dataset.key = keyOf(swap);
+  const cells = [
+    formatTime(swap.timestamp),
+    `${swap.sell.amountDecimal} ${swap.sell.token.symbol}`,
+    `${swap.buy.amountDecimal} ${swap.buy.token.symbol}`,
+    formatUsd(swap.volumeUSD),
+    `${swap.txHash.slice(0, 10)}…`,
+  ];
+  for (const [i, text] of cells.entries()) {
+    const cell = document.createElement("td");
+    cell.textContent = text;
+    if (i === 3) cell.className = "num";
+    if (i === 4) cell.title = swap.txHash;
+    row.append(cell);
+  }
+  return row;
+}
+
+function renderFeed(): void {
+  feedBody.replaceChildren(...state.feed.map(feedRow));
+  feedEmpty.hidden = state.feed.length > 0;
+}
+
+function applyFeedEvent(event: FeedEvent): void {
+  switch (event.type) {
+    case "ADDED":
+      // A batch is in chain order: newest first means reversed.
+      state.feed = [...[...event.swaps].reverse(), ...state.feed].slice(0, FEED_ROWS);
+      break;
+    case "REMOVED": {
+      const gone = new Set(event.swaps.map(keyOf));
+      state.feed = state.feed.filter((swap) => !gone.has(keyOf(swap)));
+      break;
+    }
+    default: {
+      const never: never = event.type;
+      throw new Error(`unknown feed event ${String(never)}`);
+    }
+  }
+  renderFeed();
+}
+
+function openFeed(network: string): void {
+  feed?.close();
+  state.feed = [];
+  state.feedOpen = false;
+  renderFeed();
+  feedState.textContent = "connecting…";
+  const source = new EventSource(subscriptionUrl(FEED_SUBSCRIPTION, { network }));
+  feed = source;
+  source.onopen = () => {
+    state.feedOpen = true;
+    feedState.textContent = "live";
+  };
+  source.addEventListener("next", (message) => {
+    const result = JSON.parse((message as MessageEvent<string>).data) as {
+      data?: { swaps: FeedEvent } | null;
+      errors?: { message: string }[];
+    };
+    if (result.errors !== undefined) {
+      feedState.textContent = `error: ${result.errors.map((error) => error.message).join("; ")}`;
+      return;
+    }
+    if (result.data != null) applyFeedEvent(result.data.swaps);
+  });
+  source.addEventListener("complete", () => {
+    source.close();
+    state.feedOpen = false;
+    feedState.textContent = "ended";
+  });
+  source.onerror = () => {
+    state.feedOpen = false;
+    // EventSource reconnects by itself unless the server refused the stream.
+    feedState.textContent = source.readyState === EventSource.CLOSED ? "closed" : "reconnecting…";
+  };
+}
+
+// ---- quote ------------------------------------------------------------------------------------
+
+async function submitQuote(event: SubmitEvent): Promise<void> {
+  event.preventDefault();
+  const form = new FormData(quoteForm);
+  const field = (name: string) => String(form.get(name) ?? "").trim();
+  const [network, sellToken, buyToken, amount] = [
+    field("network"),
+    field("sellToken"),
+    field("buyToken"),
+    field("amount"),
+  ];
+  quoteResult.className = "";
+  quoteResult.textContent = "…";
+  const answer = await fetchQuote(network, sellToken, buyToken);
+  state.quote = answer;
+  if (answer.result === undefined) {
+    quoteResult.className = "error";
+    quoteResult.textContent = answer.error ?? `The quote failed (HTTP ${answer.status}).`;
+    return;
+  }
+  const { price, sell_token: sell, buy_token: buy } = answer.result;
+  const line = (text: string, className: string) => {
+    const item = document.createElement("div");
+    item.className = className;
+    item.textContent = text;
+    return item;
+  };
+  quoteResult.replaceChildren(
+    line(`1 ${sell.symbol} = ${price} ${buy.symbol}`, "price"),
+    // The REST quote prices one whole token; larger amounts may move the pools further.
+    line(
+      `${amount} ${sell.symbol} ≈ ${formatDecimal(multiplyDecimal(amount, price), 8)} ${buy.symbol} at that price`,
+      "muted",
+    ),
+  );
+}
+
+// ---- start ------------------------------------------------------------------------------------
+
+async function start(): Promise<void> {
+  const { status } = await graphql<{ status: NetworkStatus[] }>(STATUS_QUERY);
+  state.networks = status;
+  const names = status.map((entry) => entry.network);
+  const quoteNetwork = quoteForm.elements.namedItem("network") as HTMLSelectElement;
+  networkSelect.replaceChildren(...names.map((name) => option(name)));
+  quoteNetwork.replaceChildren(...names.map((name) => option(name)));
+  const asked = new URLSearchParams(location.search).get("network");
+  const network = asked !== null && names.includes(asked) ? asked : (names[0] ?? "");
+  networkSelect.value = network;
+  quoteNetwork.value = network;
+  const serving = status.filter((entry) => entry.serving).length;
+  statusLine.textContent = `${serving} of ${status.length} networks serving`;
+  if (network === "") return;
+  await loadNetwork(network);
+}
+
+networkSelect.addEventListener("change", () => {
+  (quoteForm.elements.namedItem("network") as HTMLSelectElement).value = networkSelect.value;
+  loadNetwork(networkSelect.value).catch((error: unknown) => showError("network", error));
+});
+tokenSelect.addEventListener("change", () =>
+  loadCandles().catch((error: unknown) => showError("candles", error)),
+);
+intervalSelect.addEventListener("change", () =>
+  loadCandles().catch((error: unknown) => showError("candles", error)),
+);
+quoteForm.addEventListener("submit", (event) =>
+  submitQuote(event).catch((error: unknown) => showError("quote", error)),
+);
+window.addEventListener("resize", () => {
+  for (const [i, chart] of charts.entries()) {
+    const target = chart.root.parentElement;
+    if (target !== null)
+      chart.setSize({ width: Math.max(280, target.clientWidth), height: i === 2 ? 210 : 160 });
+  }
+});
+start().catch((error: unknown) => showError("start", error));
