@@ -49,9 +49,20 @@ interface FeedSwap {
   buy: { amountDecimal: string; token: { symbol: string } };
   volumeUSD: string;
 }
+interface Pool {
+  address: string;
+  dex: string;
+  feeBps: number;
+  liquidityUSD: string | null;
+  volumeUSD24h: string | null;
+  tradeCount24h: number;
+  reserve0: { token: { symbol: string } };
+  reserve1: { token: { symbol: string } };
+}
 /** What the page keeps in window.__dashboard (web/src/main.ts). */
 interface Dashboard {
   network: string;
+  pools: Pool[];
   volumes: Volume[];
   candles: { token: string; interval: string; rows: Candle[] };
   feed: FeedSwap[];
@@ -258,6 +269,32 @@ describe.skipIf(!chromiumAvailable)("the dashboard at /", () => {
       daily.map((candle) => (candle.high === null ? null : Number(candle.high))),
     );
     expect(await visit.page.locator("#candle-note").textContent()).toContain(`${daily.length} candles`);
+  });
+
+  test("behavior: the pools table shows the most liquid pools as the pools query answers them", async () => {
+    const { pools } = await gql<{ pools: { edges: { node: Pool }[] } }>(
+      `{ pools(network: bsc, orderBy: LIQUIDITY, first: 10) { edges { node {
+          address dex feeBps liquidityUSD volumeUSD24h tradeCount24h
+          reserve0 { token { symbol } } reserve1 { token { symbol } } } } } }`,
+    );
+    const expected = pools.edges.map((edge) => edge.node);
+    expect(expected).toHaveLength(10);
+    const state = await dashboard();
+    expect(state.pools).toEqual(expected);
+    const rows = visit.page.locator("#pools tbody tr");
+    expect(
+      await rows.evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.address)),
+    ).toEqual(expected.map((pool) => pool.address));
+    // What a person reads: the pair, the DEX and the liquidity in dollars and cents (truncated).
+    const first = await rows.first().locator("td").allTextContents();
+    const top = expected[0]!;
+    expect(first[0]).toBe(`${top.reserve0.token.symbol}/${top.reserve1.token.symbol}`);
+    expect(first[1]).toBe(`${top.dex} (${top.feeBps / 100}%)`);
+    const [whole, cents = ""] = top.liquidityUSD!.split(".");
+    expect(first[2]).toBe(
+      `$${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${cents.slice(0, 2).padEnd(2, "0")}`,
+    );
+    expect(first[4]).toBe(String(top.tradeCount24h));
   });
 
   test("behavior: the quote form shows what /api/quote answers, and its error for an unknown token", async () => {

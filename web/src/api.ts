@@ -29,6 +29,18 @@ export interface TokenInfo {
   volumeUSD24h: string;
 }
 
+/** A pool of the network, as Query.pools answers it. */
+export interface PoolInfo {
+  address: string;
+  dex: string;
+  feeBps: number;
+  liquidityUSD: string | null;
+  volumeUSD24h: string | null;
+  tradeCount24h: number;
+  reserve0: { token: { symbol: string } };
+  reserve1: { token: { symbol: string } };
+}
+
 /** A swap of the live feed. */
 export interface FeedSwap {
   txHash: string;
@@ -84,6 +96,12 @@ export const OVERVIEW_QUERY = /* GraphQL */ `
   query Overview($network: Network!) {
     dailyVolumes(network: $network, days: 7) { date volumeUSD addressCount tradeCount }
     tokens(network: $network, first: 20) { edges { node { symbol address priceUSD volumeUSD24h } } }
+    pools(network: $network, orderBy: LIQUIDITY, first: 10) {
+      edges { node {
+        address dex feeBps liquidityUSD volumeUSD24h tradeCount24h
+        reserve0 { token { symbol } } reserve1 { token { symbol } }
+      } }
+    }
   }
 `;
 

@@ -10,6 +10,7 @@ import {
   graphql,
   type NetworkStatus,
   OVERVIEW_QUERY,
+  type PoolInfo,
   type QuoteAnswer,
   STATUS_QUERY,
   subscriptionUrl,
@@ -28,6 +29,8 @@ interface DashboardState {
   networks: NetworkStatus[];
   volumes: DailyVolume[];
   tokens: TokenInfo[];
+  /** The network's most liquid pools, as the pools query answered. */
+  pools: PoolInfo[];
   candles: { token: string; interval: string; rows: Candle[] };
   /** The live feed, newest first. */
   feed: FeedSwap[];
@@ -52,6 +55,7 @@ const state: DashboardState = {
   networks: [],
   volumes: [],
   tokens: [],
+  pools: [],
   candles: { token: "", interval: "HOUR", rows: [] },
   feed: [],
   feedOpen: false,
@@ -77,6 +81,7 @@ const feedEmpty = element<HTMLParagraphElement>("feed-empty");
 const feedState = element<HTMLSpanElement>("feed-state");
 const quoteForm = element<HTMLFormElement>("quote-form");
 const quoteResult = element<HTMLOutputElement>("quote-result");
+const poolsBody = element<HTMLTableElement>("pools").tBodies[0] as HTMLTableSectionElement;
 const charts: uPlot[] = [];
 
 function option(value: string, label = value): HTMLOptionElement {
@@ -126,13 +131,16 @@ async function loadCandles(): Promise<void> {
 async function loadNetwork(network: string): Promise<void> {
   state.network = network;
   state.ready = false;
-  const data = await graphql<{ dailyVolumes: DailyVolume[]; tokens: { edges: { node: TokenInfo }[] } }>(
-    OVERVIEW_QUERY,
-    { network },
-  );
+  const data = await graphql<{
+    dailyVolumes: DailyVolume[];
+    tokens: { edges: { node: TokenInfo }[] };
+    pools: { edges: { node: PoolInfo }[] };
+  }>(OVERVIEW_QUERY, { network });
   if (network !== state.network) return;
   state.volumes = data.dailyVolumes;
   state.tokens = data.tokens.edges.map((edge) => edge.node);
+  state.pools = data.pools.edges.map((edge) => edge.node);
+  renderPools();
 
   const volume = drawDailyBars(
     element("volume-chart"),
@@ -171,6 +179,33 @@ async function loadNetwork(network: string): Promise<void> {
   await loadCandles();
   openFeed(network);
   state.ready = true;
+}
+
+// ---- pools ------------------------------------------------------------------------------------
+
+function renderPools(): void {
+  const usdOrDash = (value: string | null) => (value === null ? "–" : formatUsd(value));
+  poolsBody.replaceChildren(
+    ...state.pools.map((pool) => {
+      const row = document.createElement("tr");
+      row.dataset.address = pool.address;
+      const cells = [
+        `${pool.reserve0.token.symbol || "?"}/${pool.reserve1.token.symbol || "?"}`,
+        `${pool.dex} (${pool.feeBps / 100}%)`,
+        usdOrDash(pool.liquidityUSD),
+        usdOrDash(pool.volumeUSD24h),
+        String(pool.tradeCount24h),
+      ];
+      for (const [i, text] of cells.entries()) {
+        const cell = document.createElement("td");
+        cell.textContent = text;
+        if (i >= 2) cell.className = "num";
+        if (i === 0) cell.title = pool.address;
+        row.append(cell);
+      }
+      return row;
+    }),
+  );
 }
 
 // ---- live feed --------------------------------------------------------------------------------
