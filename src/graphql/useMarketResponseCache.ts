@@ -15,32 +15,36 @@ export interface MarketResponseCacheOptions {
   maxEntries?: number;
 }
 
+const HOUR_MS = 3_600_000;
+
 /**
  * The state every cacheable answer is a function of: per configured network, the block and
- * version of the pool graph (quotes; the version also moves when a new token's pools are
- * discovered without a new block) and whether the network serves now (so an answer cached while
- * fresh is never served once the data is too old: that request gets its NOT_READY).
+ * version of the pool graph (quotes, prices, liquidity; the version also moves when a new token's
+ * pools are discovered without a new block), the indexed block (the stored trades behind 24-hour
+ * volumes) and whether the network serves now (so an answer cached while fresh is never served
+ * once the data is too old: that request gets its NOT_READY); and the hour, since 24-hour
+ * volumes are summed over whole hourly buckets up to the one holding now.
  */
 export function marketStateKey(reader: MarketReader): string {
   const nowMs = Date.now();
   let key = "";
   for (const network of reader.networks()) {
+    const status = reader.status(network);
     const serving =
-      findNotReadyReason(reader.status(network), reader.getConfig(network).maxStalenessSeconds, nowMs) ===
-      undefined;
-    key += `${network}:${reader.poolsBlock(network)}:${reader.getPoolIndex(network).version}:${serving ? 1 : 0};`;
+      findNotReadyReason(status, reader.getConfig(network).maxStalenessSeconds, nowMs) === undefined;
+    key += `${network}:${reader.poolsBlock(network)}:${reader.getPoolIndex(network).version}:${status.indexedBlock}:${serving ? 1 : 0};`;
   }
-  return key;
+  return `${key}h${Math.floor(nowMs / HOUR_MS)}`;
 }
 
 /**
- * Caches whole answers of operations that read only the pool graph and token metadata (quote,
- * token), keyed by the document, its variables and marketStateKey, so an answer never outlives
- * the indexed state it came from. Whatever depends on the clock or on the trade store is never
- * cached: status and networkStatus (data age), swaps (a window that slides with time),
- * dailyVolumes (today's running sum), candles (the current bucket grows, the default range
- * slides), tokens, pools and a token's or pool's 24-hour volume and trade count (a sliding
- * window); neither is an answer with errors.
+ * Caches whole answers of operations that are a function of the market state (marketStateKey):
+ * quotes, token metadata and prices, tokens and pools with their liquidity and 24-hour volumes,
+ * keyed by the document, its variables and that state, so an answer never outlives the indexed
+ * state and hour it came from. Whatever depends on the clock more finely, or on the trade store
+ * beyond the 24-hour buckets, is never cached: status and networkStatus (data age), swaps (a
+ * window that slides with time), dailyVolumes (today's running sum), candles (the current bucket
+ * grows, the default range slides); neither is an answer with errors.
  */
 export function useMarketResponseCache(
   reader: MarketReader,
@@ -53,12 +57,6 @@ export function useMarketResponseCache(
     "Query.swaps": 0,
     "Query.dailyVolumes": 0,
     "Query.candles": 0,
-    "Query.tokens": 0,
-    "Query.pools": 0,
-    "Token.volumeUSD24h": 0,
-    "Token.tradeCount24h": 0,
-    "Pool.volumeUSD24h": 0,
-    "Pool.tradeCount24h": 0,
   };
   return useResponseCache({
     session: () => marketStateKey(reader),

@@ -63,6 +63,22 @@ test("error: a network whose data turned too old answers NOT_READY, not its cach
   expect(stale.body.errors?.[0]?.extensions?.code).toBe("NOT_READY");
 });
 
+test("behavior: tokens and pools with their 24-hour volumes are cached within one indexed state; the next indexed block is seen at once", async () => {
+  const query = `{ tokens(first: 5) { edges { node { symbol volumeUSD24h priceUSD } } }
+    pools(orderBy: VOLUME_24H, first: 5) { edges { node { address volumeUSD24h reserve0 { token { symbol } } } } } }`;
+  const first = await gql(yoga, query);
+  expect(first.body.errors).toBeUndefined();
+  const listed = count("listKnownTokens");
+  expect(listed).toBeGreaterThan(0);
+  const second = await gql(yoga, query);
+  expect(second.body).toEqual(first.body);
+  expect(count("listKnownTokens")).toBe(listed);
+  // A newly indexed block may hold trades: the next request reads again.
+  fixture.reader.setStatus("bsc", { indexedBlock: 40_000_001n, headBlock: 40_000_001n });
+  await gql(yoga, query);
+  expect(count("listKnownTokens")).toBeGreaterThan(listed);
+});
+
 test("behavior: status, swaps and daily volumes are never cached", async () => {
   const status = "{ networkStatus { headBlock lag } }";
   expect((await gql(yoga, status)).body.data?.networkStatus).toEqual({ headBlock: "40000000", lag: "0" });
