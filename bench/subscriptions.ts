@@ -118,7 +118,8 @@ export async function benchSubscriptions(
       "spread ms": Math.round(last - median(firsts)),
       "last vs 1 subscriber": (last / reference).toFixed(2),
       "server heap +MB": ((heapOpen - heapBefore) / 2 ** 20).toFixed(1),
-      "KB per stream": ((heapOpen - heapBefore) / 1024 / n).toFixed(1),
+      // One stream is within the heap's own noise (a few hundred KB either way after a GC).
+      "KB per stream": n < 100 ? "-" : ((heapOpen - heapBefore) / 1024 / n).toFixed(1),
     });
     for (;;) {
       if ((await metric(base, 'swapgraph_subscriptions{network="bsc"}')) === 0) break;
