@@ -14,7 +14,7 @@ import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
 import { createHttpServer } from "../../src/rest/createHttpServer.js";
 import { createSqliteStore } from "../../src/store/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
-import { formatDecimal, formatUsd, multiplyDecimal } from "../../web/src/format.js";
+import { formatDecimal, formatPercent, formatUsd, fromUnits } from "../../web/src/format.js";
 import { chromiumAvailable, launchBrowser, type PageVisit, type TestBrowser } from "../support/browser.js";
 import { revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
 import { waitFor } from "../support/waitFor.js";
@@ -311,9 +311,27 @@ describe.skipIf(!chromiumAvailable)("the dashboard at /", () => {
       result: { price: string };
     };
     expect(await price.textContent()).toBe(`1 BNB = ${answer.result.price} USDT`);
-    expect(await visit.page.locator("#quote-result .muted").textContent()).toBe(
-      `2.5 BNB ≈ ${formatDecimal(multiplyDecimal("2.5", answer.result.price), 8)} USDT at that price`,
+    // The amount's own quote: exactly 2.5 BNB along the best route, as Query.quote answers it.
+    const { quote } = await gql<{
+      quote: { buyAmount: string; priceImpact: string; route: { pools: { dex: string }[] } };
+    }>(
+      `{ quote(network: bsc, sellToken: "BNB", buyToken: "USDT", sellAmount: "2500000000000000000") {
+          buyAmount priceImpact route { pools { dex } } } }`,
     );
+    const amountLine = visit.page.locator("#quote-result .muted");
+    await amountLine.waitFor({ timeout: 10_000 });
+    expect(await amountLine.textContent()).toBe(
+      `2.5 BNB → ${formatDecimal(fromUnits(quote.buyAmount, 18), 8)} USDT (price impact ${formatPercent(quote.priceImpact)}%, ` +
+        `via ${quote.route.pools.map((pool) => pool.dex).join(" → ")})`,
+    );
+    expect(BigInt(quote.buyAmount)).toBeGreaterThan(0n);
+    // More decimals than the token has: said on the page, nothing sent for it.
+    await form.locator("[name=amount]").fill("0.0000000000000000001");
+    await form.locator("button[type=submit]").click();
+    await expect
+      .poll(() => amountLine.textContent())
+      .toBe("0.0000000000000000001 BNB: The token has 18 decimals: 0.0000000000000000001 has more.");
+    await form.locator("[name=amount]").fill("2.5");
 
     await form.locator("[name=sellToken]").fill("NOSUCHTOKEN");
     await form.locator("button[type=submit]").click();

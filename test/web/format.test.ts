@@ -1,5 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { formatDecimal, formatTime, formatUsd, multiplyDecimal } from "../../web/src/format.js";
+import {
+  formatDecimal,
+  formatPercent,
+  formatTime,
+  formatUsd,
+  fromUnits,
+  toUnits,
+} from "../../web/src/format.js";
 
 // The dashboard's display formatting works on the API's decimal strings, never through floats.
 describe("dashboard formatting", () => {
@@ -17,11 +24,27 @@ describe("dashboard formatting", () => {
     expect(formatUsd("12345678901234567890.129999")).toBe("$12,345,678,901,234,567,890.12");
   });
 
-  test("behavior: multiplyDecimal is exact where floats are not", () => {
-    expect(multiplyDecimal("0.1", "3")).toBe("0.3");
-    expect(multiplyDecimal("2.5", "598.472179234036557869")).toBe("1496.1804480850913946725");
-    expect(multiplyDecimal("10", "20")).toBe("200");
-    expect(multiplyDecimal("0.001", "0.002")).toBe("0.000002");
+  test("behavior: toUnits and fromUnits convert between whole tokens and smallest units exactly", () => {
+    expect(toUnits("2.5", 18)).toBe("2500000000000000000");
+    expect(toUnits("1", 0)).toBe("1");
+    expect(toUnits(" 0.000001 ", 6)).toBe("1");
+    expect(fromUnits("1496180448085091394", 18)).toBe("1.496180448085091394");
+    expect(fromUnits("2500000", 6)).toBe("2.5");
+    expect(fromUnits("7", 0)).toBe("7");
+    expect(fromUnits(toUnits("123.456", 8), 8)).toBe("123.456");
+  });
+
+  test("error: toUnits refuses what is not an amount, and more decimals than the token has", () => {
+    expect(() => toUnits("1e18", 18)).toThrow("not an amount");
+    expect(() => toUnits("-1", 18)).toThrow("not an amount");
+    expect(() => toUnits("0.0000001", 6)).toThrow("6 decimals");
+  });
+
+  test("args: formatPercent shows a fraction of 1 as a percentage, truncated", () => {
+    expect(formatPercent("0.0042")).toBe("0.42");
+    expect(formatPercent("0.003")).toBe("0.3");
+    expect(formatPercent("1")).toBe("100");
+    expect(formatPercent("0.000049")).toBe("0");
   });
 
   test("args: formatTime is the UTC time of day", () => {

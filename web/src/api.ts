@@ -143,6 +143,31 @@ export interface QuoteAnswer {
   error?: string;
 }
 
+/** What Query.quote answers for an exact sell amount (smallest units). */
+export interface AmountQuote {
+  sellToken: { symbol: string; decimals: number };
+  buyToken: { symbol: string; decimals: number };
+  sellAmount: string;
+  buyAmount: string;
+  priceImpact: string;
+  route: { pools: { dex: string }[] };
+}
+
+export const TOKEN_DECIMALS_QUERY = /* GraphQL */ `
+  query Decimals($network: Network!, $token: String!) {
+    token(network: $network, symbolOrAddress: $token) { decimals }
+  }
+`;
+
+export const AMOUNT_QUOTE_QUERY = /* GraphQL */ `
+  query AmountQuote($network: Network!, $sell: String!, $buy: String!, $amount: BigInt!) {
+    quote(network: $network, sellToken: $sell, buyToken: $buy, sellAmount: $amount) {
+      sellToken { symbol decimals } buyToken { symbol decimals }
+      sellAmount buyAmount priceImpact route { pools { dex } }
+    }
+  }
+`;
+
 /** Calls the REST quote (price of one whole sell token in the buy token). */
 export async function fetchQuote(network: string, sellToken: string, buyToken: string): Promise<QuoteAnswer> {
   const query = new URLSearchParams({ network, sellToken, buyToken });

@@ -16,20 +16,32 @@ export function formatUsd(value: string): string {
   return `$${whole}.${cents.padEnd(2, "0")}`;
 }
 
-function toScaled(value: string): { units: bigint; scale: number } {
-  const [whole = "0", fraction = ""] = value.split(".");
-  return { units: BigInt(`${whole}${fraction}`), scale: fraction.length };
+/**
+ * A non-negative decimal string in smallest units of a token with `decimals` (exact), e.g.
+ * toUnits("2.5", 18) = "2500000000000000000". Throws for anything else, or more fraction
+ * digits than the token has.
+ */
+export function toUnits(amount: string, decimals: number): string {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(amount.trim());
+  if (match === null) throw new Error(`${amount} is not an amount: digits, optionally with a fraction.`);
+  const fraction = match[2] ?? "";
+  if (fraction.length > decimals) throw new Error(`The token has ${decimals} decimals: ${amount} has more.`);
+  return BigInt(`${match[1]}${fraction.padEnd(decimals, "0")}`).toString();
 }
 
-/** The exact product of two non-negative decimal strings, e.g. multiplyDecimal("1.5", "2.25") = "3.375". */
-export function multiplyDecimal(a: string, b: string): string {
-  const x = toScaled(a);
-  const y = toScaled(b);
-  const scale = x.scale + y.scale;
-  const digits = (x.units * y.units).toString().padStart(scale + 1, "0");
-  if (scale === 0) return digits;
-  const fraction = digits.slice(-scale).replace(/0+$/, "");
-  return `${digits.slice(0, -scale)}${fraction === "" ? "" : `.${fraction}`}`;
+/** Smallest units as a decimal string of whole tokens (exact, trailing zeros removed). */
+export function fromUnits(units: string, decimals: number): string {
+  if (decimals === 0) return BigInt(units).toString();
+  const digits = BigInt(units)
+    .toString()
+    .padStart(decimals + 1, "0");
+  const fraction = digits.slice(-decimals).replace(/0+$/, "");
+  return `${digits.slice(0, -decimals)}${fraction === "" ? "" : `.${fraction}`}`;
+}
+
+/** A fraction of 1 ("0.0042") as a percentage, truncated to `digits` ("0.42"); exact. */
+export function formatPercent(fraction: string, digits = 2): string {
+  return formatDecimal(fromUnits(toUnits(fraction, 40), 38), digits);
 }
 
 /** A UTC time of day "HH:MM:SS" of unix seconds. */

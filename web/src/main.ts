@@ -1,5 +1,7 @@
 import type uPlot from "uplot";
 import {
+  AMOUNT_QUOTE_QUERY,
+  type AmountQuote,
   CANDLES_QUERY,
   type Candle,
   type DailyVolume,
@@ -14,10 +16,11 @@ import {
   type QuoteAnswer,
   STATUS_QUERY,
   subscriptionUrl,
+  TOKEN_DECIMALS_QUERY,
   type TokenInfo,
 } from "./api.js";
 import { drawCandleChart, drawDailyBars, TRADERS_COLOR } from "./charts.js";
-import { formatDecimal, formatTime, formatUsd, multiplyDecimal } from "./format.js";
+import { formatDecimal, formatPercent, formatTime, formatUsd, fromUnits, toUnits } from "./format.js";
 import "./style.css";
 
 /** Newest first; older rows fall off past this. */
@@ -37,6 +40,8 @@ interface DashboardState {
   /** True once the swap feed's stream is open (swaps mined from then on are shown). */
   feedOpen: boolean;
   quote: QuoteAnswer | null;
+  /** Query.quote for the form's amount (exact, along the best route), or its error. */
+  amountQuote: AmountQuote | { error: string } | null;
   /** The data the charts were drawn with (uPlot's aligned arrays). */
   plots: { volume?: uPlot.AlignedData; traders?: uPlot.AlignedData; candles?: uPlot.AlignedData };
   /** True once the network's charts are drawn. */
@@ -60,6 +65,7 @@ const state: DashboardState = {
   feed: [],
   feedOpen: false,
   quote: null,
+  amountQuote: null,
   plots: {},
   ready: false,
   error: null,
@@ -309,6 +315,7 @@ async function submitQuote(event: SubmitEvent): Promise<void> {
   ];
   quoteResult.className = "";
   quoteResult.textContent = "…";
+  state.amountQuote = null;
   const answer = await fetchQuote(network, sellToken, buyToken);
   state.quote = answer;
   if (answer.result === undefined) {
@@ -323,14 +330,39 @@ async function submitQuote(event: SubmitEvent): Promise<void> {
     item.textContent = text;
     return item;
   };
-  quoteResult.replaceChildren(
-    line(`1 ${sell.symbol} = ${price} ${buy.symbol}`, "price"),
-    // The REST quote prices one whole token; larger amounts may move the pools further.
-    line(
-      `${amount} ${sell.symbol} ≈ ${formatDecimal(multiplyDecimal(amount, price), 8)} ${buy.symbol} at that price`,
-      "muted",
-    ),
-  );
+  const priceLine = line(`1 ${sell.symbol} = ${price} ${buy.symbol}`, "price");
+  quoteResult.replaceChildren(priceLine);
+  // What the amount itself gets: the GraphQL quote of exactly that many smallest units, along its
+  // best route, pool fees and price impact included (a larger sale moves the pools further).
+  let text: string;
+  try {
+    const quoted = await quoteAmount(network, sellToken, buyToken, amount);
+    state.amountQuote = quoted;
+    const impact = formatPercent(quoted.priceImpact);
+    text =
+      `${amount} ${quoted.sellToken.symbol} → ${formatDecimal(fromUnits(quoted.buyAmount, quoted.buyToken.decimals), 8)} ` +
+      `${quoted.buyToken.symbol} (price impact ${impact}%, via ${quoted.route.pools.map((pool) => pool.dex).join(" → ")})`;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    state.amountQuote = { error: message };
+    text = `${amount} ${sell.symbol}: ${message}`;
+  }
+  quoteResult.replaceChildren(priceLine, line(text, "muted"));
+}
+
+async function quoteAmount(network: string, sell: string, buy: string, amount: string): Promise<AmountQuote> {
+  const { token } = await graphql<{ token: { decimals: number } | null }>(TOKEN_DECIMALS_QUERY, {
+    network,
+    token: sell,
+  });
+  if (token === null) throw new Error(`${sell} is not a token of ${network}.`);
+  const { quote } = await graphql<{ quote: AmountQuote }>(AMOUNT_QUOTE_QUERY, {
+    network,
+    sell,
+    buy,
+    amount: toUnits(amount, token.decimals),
+  });
+  return quote;
 }
 
 // ---- start ------------------------------------------------------------------------------------
