@@ -419,6 +419,81 @@ describe.skipIf(!chromiumAvailable)("the dashboard at /", () => {
   });
 });
 
+describe.skipIf(!chromiumAvailable)("the dashboard across a server restart", () => {
+  test("behavior: when a draining server ends the feed, the page reconnects to the server that takes its place and shows new swaps", async () => {
+    // Server A: its own indexer and store, drained as SIGTERM drains (the feed completes every
+    // stream), then gone; server B (the file's indexer) takes its address.
+    const storeA = createSqliteStore({ path: ":memory:" });
+    await storeA.migrate();
+    const indexingA = createIndexing({
+      networks: [{ ...devnet.networks[0]!, pollIntervalMs: 100 }],
+      store: storeA,
+      log: silent,
+      role: "all",
+    });
+    const serverA = await createHttpServer({
+      reader: indexingA.views,
+      graphql: createGraphqlServer({ reader: indexingA.views, logger: quiet }),
+      logger: quiet,
+      dashboardDir,
+    });
+    await new Promise<void>((resolve) => serverA.listen(0, "127.0.0.1", resolve));
+    const port = (serverA.address() as AddressInfo).port;
+    let serverB: Server | undefined;
+    let page: PageVisit | undefined;
+    try {
+      indexingA.start();
+      const head = await chainHead();
+      await waitFor(
+        () => indexingA.views.status("bsc").indexedBlock === head,
+        60_000,
+        "server A at the head",
+      );
+      page = await browser.visit(`http://127.0.0.1:${port}/`, { waitUntil: "load" });
+      const state = () =>
+        page!.page.evaluate(() => {
+          const { feedOpen, feedConnections, feed } = (
+            window as unknown as { __dashboard: Dashboard & { feedConnections: number } }
+          ).__dashboard;
+          return { feedOpen, feedConnections, hashes: feed.map((swap) => swap.txHash) };
+        });
+      await expect.poll(async () => (await state()).feedOpen, { timeout: 20_000 }).toBe(true);
+      expect((await state()).feedConnections).toBe(1);
+
+      await indexingA.stop();
+      await expect
+        .poll(() => page!.page.locator("#feed-state").textContent(), { timeout: 10_000 })
+        .toMatch(/^ended by the server, reconnecting in \d+ s…$/);
+      await close(serverA);
+
+      serverB = await createHttpServer({
+        reader: indexing.views,
+        graphql: createGraphqlServer({ reader: indexing.views, logger: quiet }),
+        logger: quiet,
+        dashboardDir,
+      });
+      await new Promise<void>((resolve) => serverB!.listen(port, "127.0.0.1", resolve));
+      await expect.poll(async () => (await state()).feedOpen, { timeout: 40_000 }).toBe(true);
+      expect((await state()).feedConnections).toBeGreaterThanOrEqual(2);
+      expect(await page.page.locator("#feed-state").textContent()).toBe("live");
+
+      const hash = await sendSwap(chain, {
+        path: [NATIVE, "USDT"],
+        amountIn: 10n ** 16n,
+        trader: chain.traders[6]!,
+      });
+      await page.page.locator(`#feed tbody tr[data-key^="${hash}:"]`).waitFor({ timeout: 15_000 });
+      expect((await state()).hashes[0]).toBe(hash);
+    } finally {
+      await page?.page.close();
+      await indexingA.stop();
+      await storeA.close();
+      if (serverA.listening) await close(serverA);
+      if (serverB !== undefined) await close(serverB);
+    }
+  }, 120_000);
+});
+
 describe("without a dashboard build", () => {
   test("error: / answers 503 with a page that says to run npm run build, and links everything else", async () => {
     const empty = mkdtempSync(join(tmpdir(), "swapgraph-no-dashboard-"));

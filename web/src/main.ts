@@ -39,6 +39,8 @@ interface DashboardState {
   feed: FeedSwap[];
   /** True once the swap feed's stream is open (swaps mined from then on are shown). */
   feedOpen: boolean;
+  /** Streams opened so far (reconnections included). */
+  feedConnections: number;
   quote: QuoteAnswer | null;
   /** Query.quote for the form's amount (exact, along the best route), or its error. */
   amountQuote: AmountQuote | { error: string } | null;
@@ -64,6 +66,7 @@ const state: DashboardState = {
   candles: { token: "", interval: "HOUR", rows: [] },
   feed: [],
   feedOpen: false,
+  feedConnections: 0,
   quote: null,
   amountQuote: null,
   plots: {},
@@ -266,9 +269,31 @@ function applyFeedEvent(event: FeedEvent): void {
   renderFeed();
 }
 
-function openFeed(network: string): void {
+// Reconnecting after the server ended the stream (a replica draining for a restart) or refused
+// it: 1 s, doubling up to 30 s while it keeps failing; an open stream resets it.
+const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
+let retryMs = RETRY_FIRST_MS;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+function scheduleReconnect(network: string, why: string): void {
+  clearTimeout(retryTimer);
+  const waitMs = retryMs;
+  retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+  feedState.textContent = `${why}, reconnecting in ${Math.round(waitMs / 1000)} s…`;
+  retryTimer = setTimeout(() => {
+    // Kept rows stay: the swaps of the gap are not fetched again (the feed shows what arrives).
+    if (network === state.network) openFeed(network, { keepRows: true });
+  }, waitMs);
+}
+
+function openFeed(network: string, options: { keepRows?: boolean } = {}): void {
   feed?.close();
-  state.feed = [];
+  clearTimeout(retryTimer);
+  if (options.keepRows !== true) {
+    state.feed = [];
+    retryMs = RETRY_FIRST_MS;
+  }
   state.feedOpen = false;
   renderFeed();
   feedState.textContent = "connecting…";
@@ -276,6 +301,8 @@ function openFeed(network: string): void {
   feed = source;
   source.onopen = () => {
     state.feedOpen = true;
+    state.feedConnections += 1;
+    retryMs = RETRY_FIRST_MS;
     feedState.textContent = "live";
   };
   source.addEventListener("next", (message) => {
@@ -292,12 +319,14 @@ function openFeed(network: string): void {
   source.addEventListener("complete", () => {
     source.close();
     state.feedOpen = false;
-    feedState.textContent = "ended";
+    scheduleReconnect(network, "ended by the server");
   });
   source.onerror = () => {
     state.feedOpen = false;
-    // EventSource reconnects by itself unless the server refused the stream.
-    feedState.textContent = source.readyState === EventSource.CLOSED ? "closed" : "reconnecting…";
+    // EventSource reconnects by itself after a dropped stream (CONNECTING); a refused or failed
+    // connection (CLOSED) is this page's to retry.
+    if (source.readyState === EventSource.CLOSED) scheduleReconnect(network, "disconnected");
+    else feedState.textContent = "reconnecting…";
   };
 }
 
