@@ -12,8 +12,6 @@ export interface TokenDayStats {
 
 const HOUR = 3_600;
 const DAY = 86_400;
-/** The hourly buckets from the one holding now - 24 h to the one holding now. */
-export const DAY_STATS_BUCKETS = DAY / HOUR + 1;
 
 /**
  * Start of the 24-hour stats window at `now` (unix seconds): the hourly bucket holding now - 24 h.
@@ -36,15 +34,11 @@ interface TotalsMemo {
 // One memo per live pool graph (a reload that replaces the graph drops it) and kind of series.
 const memos = new WeakMap<PoolIndex, Map<CandleSubject["kind"], TotalsMemo>>();
 
-function memoKey(
-  reader: MarketReader,
-  network: NetworkName,
-  kind: CandleSubject["kind"],
-  now: number,
-): string {
-  const index = reader.getPoolIndex(network);
-  const count = kind === "token" ? reader.listKnownTokens(network).length : index.all().length;
-  return [index.version, reader.status(network).indexedBlock, count, dayStatsTo(now)].join(":");
+// The set of series moves with the graph too: a new pool (and the token it brings) is an update.
+function memoKey(reader: MarketReader, network: NetworkName, now: number): string {
+  return [reader.getPoolIndex(network).version, reader.status(network).indexedBlock, dayStatsTo(now)].join(
+    ":",
+  );
 }
 
 /** The whole-kind totals of the current state when a request already asked for them, else undefined. */
@@ -55,7 +49,7 @@ function peekAllDayTotals(
   now: number,
 ): Promise<Map<Address, CandleTotals>> | undefined {
   const memo = memos.get(reader.getPoolIndex(network))?.get(kind);
-  return memo?.key === memoKey(reader, network, kind, now) ? memo.totals : undefined;
+  return memo?.key === memoKey(reader, network, now) ? memo.totals : undefined;
 }
 
 /**
@@ -74,8 +68,7 @@ export function loadAllDayTotals(
   now: number,
 ): Promise<Map<Address, CandleTotals>> {
   const index = reader.getPoolIndex(network);
-  const known = kind === "token" ? reader.listKnownTokens(network) : undefined;
-  const key = memoKey(reader, network, kind, now);
+  const key = memoKey(reader, network, now);
   let byKind = memos.get(index);
   if (byKind === undefined) {
     byKind = new Map();
@@ -84,9 +77,9 @@ export function loadAllDayTotals(
   const memo = byKind.get(kind);
   if (memo?.key === key) return memo.totals;
   const subjects =
-    known === undefined
+    kind === "pool"
       ? index.all().map((pool) => pool.address)
-      : known.map((token) => token.address as Address);
+      : reader.listKnownTokens(network).map((token) => token.address as Address);
   const totals = reader.sumCandles(network, {
     kind,
     subjects,
@@ -113,8 +106,8 @@ export interface PoolDayStats {
 /**
  * Creates a per-request loader of 24-hour stats of one kind of series on one network: the series
  * a request asks for (tokens as ERC-20 addresses, callers map the native coin to its wrapped
- * token; or pools) are read together, as one store read of at most DAY_STATS_BUCKETS hourly
- * candles per series over the primary key.
+ * token; or pools) are read together, as one store read of at most 25 hourly candles per series
+ * over the primary key.
  */
 function createDayStatsLoader<T>(
   reader: MarketReader,
