@@ -364,19 +364,19 @@ CREATE INDEX candles_network_day ON candles (network, (start / 86400));
 `;
 
 // Version 5: each candle keeps the USD value of its trades (volume_usd), so a pool's USD volume
-// is the exact sum of what its swaps were worth. Token candles already had it (quote_volume).
-// Pool candles written before cannot get it back in SQL (the per-pool amounts live in the
-// trades' encoded marks): they stay NULL, "unknown", and every sum holding one is unknown too
-// (never a wrong figure) until those buckets leave the window; a reorg rebuild makes a bucket exact.
+// is the exact sum of what its swaps were worth. Token candles already had it in quote_volume:
+// their rows written before read it from there (rowCodec), so no row is rewritten and the
+// migration takes no time on a large store. Pool candles written before cannot get it back in SQL
+// (the per-pool amounts live in the trades' encoded marks): they stay NULL, "unknown", and every
+// sum holding one is unknown too (never a wrong figure) until those buckets leave the window; a
+// reorg rebuild makes a bucket exact.
 
 const SQLITE_5 = `
 ALTER TABLE candles ADD COLUMN volume_usd TEXT;
-UPDATE candles SET volume_usd = quote_volume WHERE kind = 0;
 `;
 
 const POSTGRES_5 = `
 ALTER TABLE candles ADD COLUMN volume_usd numeric(78, 0);
-UPDATE candles SET volume_usd = quote_volume WHERE kind = 0;
 `;
 
 /** The ordered schema history of both backends. Append only: never edit an applied migration. */

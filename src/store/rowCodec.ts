@@ -300,6 +300,10 @@ export function decodeCandle(row: CandleDbRow): CandleRow {
     volume: BigInt(row.volume),
     quoteVolume: BigInt(row.quote_volume),
     tradeCount: Number(row.trade_count),
-    volumeUsd: optionalBigInt(row.volume_usd),
+    // A token row from before schema version 5 has its USD value in quote_volume only.
+    volumeUsd:
+      row.volume_usd === null && Number(row.kind) === 0
+        ? BigInt(row.quote_volume)
+        : optionalBigInt(row.volume_usd),
   };
 }

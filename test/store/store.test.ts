@@ -1187,6 +1187,16 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
       expect(old!.volumeUsd).toBeUndefined();
       expect(old!.tradeCount).toBe(2);
       expect(fresh!.volumeUsd).toBe(next.volumeUsd);
+      // Token rows were not rewritten: old and appended alike read their USD value as quote volume.
+      const tokenRows = (
+        await Promise.all(
+          [TOKEN_A, trade.tokenIn, trade.tokenOut]
+            .filter((token) => token !== "")
+            .map((token) => read({ kind: "token", token: token as Address })),
+        )
+      ).flat();
+      expect(tokenRows.length).toBeGreaterThan(1);
+      for (const row of tokenRows) expect(row.volumeUsd).toBe(row.quoteVolume);
       const sum = (toTimestamp: number) =>
         store.sumCandles("bsc", {
           kind: "pool",
