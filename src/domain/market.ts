@@ -191,6 +191,12 @@ export interface MarketReader {
   subscribe(network: NetworkName, listener: (event: MarketEvent) => void): () => void;
   /** Listeners subscribed on the network now (open subscriptions). */
   subscriberCount(network: NetworkName): number;
+  /**
+   * The position up to which listeners have been told of every trade (see TradeFeed.position);
+   * read in the same synchronous step as `subscribe`, the stored trades up to it and the events
+   * after it are every trade once. Undefined until the views are first loaded.
+   */
+  feedPosition(network: NetworkName): TradePosition | undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Repeater } from "@repeaterjs/repeater";
-import type { MarketEvent, MarketReader, NetworkStatus } from "../domain/market.js";
+import type { MarketEvent, MarketReader, NetworkStatus, TradePosition } from "../domain/market.js";
 import type { Address, NetworkName, TokenRef, Trade } from "../domain/types.js";
-import { NotReadyError, SlowSubscriberError } from "../errors.js";
+import { BadRequestError, NotReadyError, SlowSubscriberError } from "../errors.js";
 import { assertNetworkConfigured } from "./assertNetworkReady.js";
 import { getQuote, type QuoteArgs, type QuoteResult } from "./getQuote.js";
 import { parseSwapFilter } from "./listSwaps.js";
@@ -24,8 +24,9 @@ export const STATUS_HEARTBEAT_MS = 5_000;
 
 /**
  * Turns a network's market events into a subscription's values: `map` (run one event at a time,
- * in order) returns the value to send or undefined; `initial` runs first, `tick` every
- * `tickMs`. The stream ends when the server stops publishing, when `map` throws (with that
+ * in order) returns the value to send or undefined; `subscribed` runs in the same synchronous
+ * step as the subscription to the events (to note where they start), `initial` runs first and
+ * may send several values (events that come meanwhile wait for it), `tick` every `tickMs`. The stream ends when the server stops publishing, when `map` throws (with that
  * error) or when the subscriber falls MAX_PENDING_EVENTS behind; the client going away
  * unsubscribes.
  */
@@ -34,26 +35,31 @@ function watchMarket<T>(
   network: NetworkName,
   handlers: {
     map: (event: MarketEvent) => T | undefined | Promise<T | undefined>;
-    initial?: () => T | undefined | Promise<T | undefined>;
+    subscribed?: () => void;
+    initial?: () => T | readonly T[] | undefined | Promise<T | readonly T[] | undefined>;
     tick?: { ms: number; value: () => T | undefined | Promise<T | undefined> };
   },
 ): AsyncIterableIterator<T> {
   return new Repeater<T>(async (push, stop) => {
     let pending = 0;
     let order: Promise<void> = Promise.resolve();
-    const deliver = (value: T | undefined): void => {
+    const deliver = (value: T | readonly T[] | undefined): void => {
       if (value === undefined) return;
+      if (Array.isArray(value)) {
+        for (const item of value as readonly T[]) deliver(item);
+        return;
+      }
       pending++;
       if (pending > MAX_PENDING_EVENTS) {
         stop(new SlowSubscriberError(MAX_PENDING_EVENTS));
         return;
       }
-      push(value).then(
+      push(value as T).then(
         () => pending--,
         () => undefined,
       );
     };
-    const run = (step: () => T | undefined | Promise<T | undefined>): void => {
+    const run = (step: () => T | readonly T[] | undefined | Promise<T | readonly T[] | undefined>): void => {
       order = order.then(async () => deliver(await step())).catch((error: unknown) => stop(error));
     };
     const unsubscribe = reader.subscribe(network, (event) => {
@@ -64,6 +70,7 @@ function watchMarket<T>(
       }
       run(() => handlers.map(event));
     });
+    handlers.subscribed?.();
     if (handlers.initial !== undefined) run(handlers.initial);
     const tick = handlers.tick;
     const timer = tick === undefined ? undefined : setInterval(() => run(tick.value), tick.ms);
@@ -81,25 +88,82 @@ function matches(trade: Trade, filter: { token?: TokenRef; sender?: Address }): 
   return true;
 }
 
+/** Most swaps a subscription resumed with `afterBlock` is sent from the store before it goes live. */
+export const MAX_REPLAYED_SWAPS = 10_000;
+const REPLAY_PAGE = 1_000;
+// txIndex/logIndex past any real one: "after everything in the block".
+const END_OF_BLOCK = 2_147_483_647;
+
+const notAfter = (trade: Trade, position: TradePosition): boolean =>
+  trade.blockNumber !== position.blockNumber
+    ? trade.blockNumber < position.blockNumber
+    : trade.txIndex !== position.txIndex
+      ? trade.txIndex < position.txIndex
+      : trade.logIndex <= position.logIndex;
+
 /**
  * Subscription.swaps: the trades of each newly applied block that match the filters, and the
- * matching trades a reorg withdrew. Filters are checked before anything is sent (400).
+ * matching trades a reorg withdrew. Filters are checked before anything is sent (400). With
+ * `afterBlock`, the stored matching trades above that block up to where the live events start
+ * are sent first (at most MAX_REPLAYED_SWAPS, else the stream ends with BAD_REQUEST), so a
+ * client that reconnects with the last block it saw misses nothing and gets nothing twice.
  */
 export function subscribeSwaps(
   reader: MarketReader,
-  args: { network: NetworkName; token?: string | null; trader?: string | null },
+  args: { network: NetworkName; token?: string | null; trader?: string | null; afterBlock?: bigint | null },
 ): AsyncIterableIterator<SwapFeedEventSource> {
   const { network } = args;
   assertNetworkConfigured(reader, network);
   const filter = parseSwapFilter(reader, network, args);
+  const afterBlock = args.afterBlock ?? undefined;
+  if (afterBlock !== undefined && afterBlock < 0n)
+    throw new BadRequestError("afterBlock must not be negative.");
+  // Live trades at or below this were already with the client (it asked for what follows
+  // afterBlock); a reorg that withdraws everything above an ancestor lowers it.
+  let known = afterBlock ?? -1n;
+  let start: TradePosition | undefined;
   return watchMarket(reader, network, {
+    subscribed() {
+      if (afterBlock !== undefined) start = reader.feedPosition(network);
+    },
+    async initial() {
+      if (start === undefined || afterBlock === undefined || afterBlock >= start.blockNumber)
+        return undefined;
+      const events: SwapFeedEventSource[] = [];
+      let after: TradePosition = { blockNumber: afterBlock, txIndex: END_OF_BLOCK, logIndex: END_OF_BLOCK };
+      let count = 0;
+      for (;;) {
+        const page = await reader.listTrades(network, {
+          fromTimestamp: 0,
+          after,
+          maxBlock: start.blockNumber,
+          ...(filter.token === undefined ? {} : { token: filter.token }),
+          ...(filter.sender === undefined ? {} : { sender: filter.sender }),
+          limit: REPLAY_PAGE,
+        });
+        const swaps = page.filter((trade) => notAfter(trade, start!));
+        count += swaps.length;
+        if (count > MAX_REPLAYED_SWAPS) {
+          throw new BadRequestError(
+            `More than ${MAX_REPLAYED_SWAPS} swaps follow afterBlock ${afterBlock}: read them with Query.swaps, then subscribe with a later afterBlock.`,
+          );
+        }
+        if (swaps.length > 0) events.push({ type: "ADDED", network, blockNumber: start.blockNumber, swaps });
+        if (page.length < REPLAY_PAGE || swaps.length < page.length) break;
+        const last = page[page.length - 1]!;
+        after = { blockNumber: last.blockNumber, txIndex: last.txIndex, logIndex: last.logIndex };
+      }
+      return events;
+    },
     map(event) {
       if (event.type !== "added" && event.type !== "removed") return undefined;
-      const swaps = event.trades.filter((trade) => matches(trade, filter));
       // A reorg is told even when none of this subscriber's swaps went: its blocks did.
       if (event.type === "removed") {
+        if (event.ancestor < known) known = event.ancestor;
+        const swaps = event.trades.filter((trade) => matches(trade, filter));
         return { type: "REMOVED", network, blockNumber: event.ancestor, swaps };
       }
+      const swaps = event.trades.filter((trade) => trade.blockNumber > known && matches(trade, filter));
       return swaps.length === 0 ? undefined : { type: "ADDED", network, blockNumber: event.block, swaps };
     },
   });

@@ -244,6 +244,7 @@ export function createLiveViews(
       return feed.subscribe(network, listener);
     },
     subscriberCount: (network) => feed.listenerCount(network),
+    feedPosition: (network) => feed.position(network),
 
     addTokens: (network, tokens) => addTokens(get(network), tokens),
 

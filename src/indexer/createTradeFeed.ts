@@ -20,6 +20,13 @@ export interface TradeFeed {
   /** The views were reloaded from the store (start, or after a rollback) at `checkpoint`. */
   reloaded(network: NetworkName, checkpoint: Checkpoint | undefined): void;
   listenerCount(network?: NetworkName): number;
+  /**
+   * Where the feed stands: its listeners have been sent (or, had they listened, would have been
+   * sent) every trade up to this position and will be sent every one after it; undefined until
+   * the network's views are first loaded. Read it in the same synchronous step as subscribe: the
+   * store's trades up to it, then the events, are then every trade once.
+   */
+  position(network: NetworkName): TradePosition | undefined;
   /** Ends every listener (shutdown); later subscribers are ended at once. */
   close(): void;
 }
@@ -250,6 +257,13 @@ export function createTradeFeed(deps: {
       feed.target = checkpoint;
       feed.reload = true;
       wake(network, feed);
+    },
+    position(network) {
+      const feed = feeds.get(network);
+      if (feed?.sent === undefined) return undefined;
+      return (
+        feed.partial ?? { blockNumber: feed.sent.blockNumber, txIndex: END_OF_BLOCK, logIndex: END_OF_BLOCK }
+      );
     },
     listenerCount(network) {
       let count = 0;

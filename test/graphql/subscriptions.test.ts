@@ -12,11 +12,14 @@ import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import { NATIVE, type Trade } from "../../src/domain/types.js";
 import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
 import { formatDecimal } from "../../src/graphql/formatDecimal.js";
+import { MAX_REPLAYED_SWAPS } from "../../src/graphql/subscribeMarket.js";
 import { createHttpServer } from "../../src/rest/createHttpServer.js";
 import { createPostgresStore } from "../../src/store/createPostgresStore.js";
 import { createSqliteStore } from "../../src/store/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
+import { startServer } from "../rest/support.js";
 import { mine, revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
+import { BSC, createFixtureReader, nextTxHash, POOLS, TRADERS } from "../support/fixtureReader.js";
 import { type SseResult, type SseSubscription, subscribeSse } from "../support/sse.js";
 import { PG_URL, pgAvailable } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
@@ -299,6 +302,69 @@ describe("Subscription.swaps over SSE", () => {
     expect(stored.map((trade) => trade.txHash)).toEqual(canonical);
   });
 
+  test("behavior: resumed with afterBlock, every server sends the stored swaps after that block, then the live ones, each once", async () => {
+    for (const entry of served) await caughtUp(entry);
+    const from = await chainHead();
+    // Swaps made while the client was away: three blocks, one with two swaps.
+    const missed = [
+      await sendSwap(chain, {
+        path: [NATIVE, "USDT"],
+        amountIn: 13n * 10n ** 16n,
+        trader: chain.traders[5] as Address,
+      }),
+      await sendSwap(chain, {
+        path: [NATIVE, "CAKE"],
+        amountIn: 14n * 10n ** 16n,
+        trader: chain.traders[6] as Address,
+        mine: false,
+      }),
+      await sendSwap(chain, {
+        path: ["USDT", NATIVE],
+        amountIn: 50n * 10n ** 18n,
+        trader: chain.traders[7] as Address,
+      }),
+      await sendSwap(chain, {
+        path: [NATIVE, "USDC"],
+        amountIn: 15n * 10n ** 16n,
+        trader: chain.traders[5] as Address,
+      }),
+    ];
+    for (const entry of served) await caughtUp(entry);
+    const stored = (await served[0]!.store.listTrades("bsc", 0)).filter((trade) => trade.blockNumber > from);
+    expect(stored.map((trade) => trade.txHash)).toEqual(missed);
+    const query = `subscription($after: BigInt, $t: String) { swaps(network: bsc, afterBlock: $after, trader: $t) { ${SWAP_FIELDS} } }`;
+    const resumed = await Promise.all(
+      served.map((entry) => sse(entry.base, query, { after: from.toString() })),
+    );
+    const byTrader = await sse(served[0]!.base, query, { after: from.toString(), t: chain.traders[5] });
+    // Ahead of the server's indexed block: nothing to replay, and nothing at or below it later.
+    const ahead = await sse(served[0]!.base, query, { after: (from + 100n).toString() });
+    for (const [i, subscription] of resumed.entries()) {
+      await waitFor(
+        () => sentHashes(subscription, "ADDED").length === missed.length,
+        20_000,
+        served[i]!.name,
+      );
+      expect(feedOf(subscription).flatMap((event) => event.swaps)).toEqual(stored.map(expected));
+    }
+    await waitFor(() => sentHashes(byTrader, "ADDED").length === 2, 20_000, "the trader's swaps");
+    expect(sentHashes(byTrader, "ADDED")).toEqual([missed[0], missed[3]]);
+
+    // Then live, after the replayed ones, none of them twice.
+    const live = await sendSwap(chain, {
+      path: [NATIVE, "USDT"],
+      amountIn: 16n * 10n ** 16n,
+      trader: chain.traders[5] as Address,
+    });
+    for (const subscription of [...resumed, byTrader]) {
+      await waitFor(() => sentHashes(subscription, "ADDED").includes(live), 20_000, "the live swap");
+    }
+    for (const subscription of resumed) expect(sentHashes(subscription, "ADDED")).toEqual([...missed, live]);
+    expect(sentHashes(byTrader, "ADDED")).toEqual([missed[0], missed[3], live]);
+    expect(sentHashes(ahead, "ADDED")).toEqual([]);
+    for (const subscription of [...resumed, byTrader, ahead]) subscription.close();
+  });
+
   test("behavior: a client that goes away is unsubscribed", async () => {
     const { indexing, base } = served[0]!;
     for (const subscription of open) subscription.close();
@@ -316,6 +382,7 @@ describe("Subscription.swaps over SSE", () => {
     for (const [filter, message] of [
       ['token: "NOPE"', /NOPE/],
       ['trader: "0x123"', /trader must be an address/],
+      ['afterBlock: "-1"', /afterBlock must not be negative/],
     ] as const) {
       const subscription = await sse(base, `subscription { swaps(network: bsc, ${filter}) { type } }`);
       await subscription.ended;
@@ -323,6 +390,49 @@ describe("Subscription.swaps over SSE", () => {
       const [error] = subscription.results[0]!.errors ?? [];
       expect(error?.extensions?.code).toBe("BAD_REQUEST");
       expect(error?.message).toMatch(message);
+    }
+  });
+});
+
+describe("Subscription.swaps resumed far back", () => {
+  test("error: more than 10,000 swaps to resume with end the stream with BAD_REQUEST; a filter that leaves fewer resumes", async () => {
+    // A real store and views (the fixture), one block of MAX_REPLAYED_SWAPS + 1 swaps.
+    const fixture = await createFixtureReader();
+    const api = await startServer(fixture.reader);
+    try {
+      const from = fixture.head.bsc;
+      const trades: Trade[] = Array.from({ length: MAX_REPLAYED_SWAPS + 1 }, (_, i) => ({
+        network: "bsc",
+        txHash: nextTxHash(),
+        logIndex: 0,
+        blockNumber: from + 1n,
+        timestamp: fixture.now,
+        txIndex: i,
+        sender: i === 7 ? TRADERS.carol : TRADERS.alice,
+        tokenIn: BSC.USDT,
+        amountIn: 10n ** 18n,
+        tokenOut: BSC.USDC,
+        amountOut: 10n ** 18n,
+        volumeUsd: 10n ** 18n,
+        tracked: true,
+        pools: [POOLS.USDC_USDT],
+      }));
+      await fixture.commit("bsc", trades);
+      const query = `subscription($after: BigInt, $t: String) { swaps(network: bsc, afterBlock: $after, trader: $t) { type swaps { txHash } } }`;
+      const tooMany = await subscribeSse(api.baseUrl, query, { after: from.toString() });
+      await tooMany.ended;
+      const [error] = tooMany.results.at(-1)?.errors ?? [];
+      expect(error?.extensions?.code).toBe("BAD_REQUEST");
+      expect(error?.message).toMatch(/More than 10000 swaps follow afterBlock/);
+      const one = await subscribeSse(api.baseUrl, query, { after: from.toString(), t: TRADERS.carol });
+      await waitFor(() => one.results.length === 1, 10_000, "the trader's swap");
+      expect(one.results[0]!.data).toEqual({
+        swaps: { type: "ADDED", swaps: [{ txHash: trades[7]!.txHash }] },
+      });
+      one.close();
+    } finally {
+      await api.close();
+      await fixture.close();
     }
   });
 });
