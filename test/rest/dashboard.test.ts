@@ -420,7 +420,7 @@ describe.skipIf(!chromiumAvailable)("the dashboard at /", () => {
 });
 
 describe.skipIf(!chromiumAvailable)("the dashboard across a server restart", () => {
-  test("behavior: when a draining server ends the feed, the page reconnects to the server that takes its place and shows new swaps", async () => {
+  test("behavior: when a draining server ends the feed, the page reconnects to the server that takes its place, catches up on the swaps it missed and shows new ones", async () => {
     // Server A: its own indexer and store, drained as SIGTERM drains (the feed completes every
     // stream), then gone; server B (the file's indexer) takes its address.
     const storeA = createSqliteStore({ path: ":memory:" });
@@ -465,6 +465,18 @@ describe.skipIf(!chromiumAvailable)("the dashboard across a server restart", () 
         .poll(() => page!.page.locator("#feed-state").textContent(), { timeout: 10_000 })
         .toMatch(/^ended by the server, reconnecting in \d+ s…$/);
       await close(serverA);
+      // A swap while the page has no server: the next stream resumes after the page's last block.
+      const missed = await sendSwap(chain, {
+        path: [NATIVE, "USDT"],
+        amountIn: 2n * 10n ** 16n,
+        trader: chain.traders[7]!,
+      });
+      const missedHead = await chainHead();
+      await waitFor(
+        () => indexing.views.status("bsc").indexedBlock === missedHead,
+        30_000,
+        "server B's indexer",
+      );
 
       serverB = await createHttpServer({
         reader: indexing.views,
@@ -483,7 +495,11 @@ describe.skipIf(!chromiumAvailable)("the dashboard across a server restart", () 
         trader: chain.traders[6]!,
       });
       await page.page.locator(`#feed tbody tr[data-key^="${hash}:"]`).waitFor({ timeout: 15_000 });
-      expect((await state()).hashes[0]).toBe(hash);
+      // Newest first: the live swap, then the one mined while disconnected, each once.
+      const hashes = (await state()).hashes;
+      expect(hashes.slice(0, 2)).toEqual([hash, missed]);
+      expect(new Set(hashes).size).toBe(hashes.length);
+      expect(await page.page.locator(`#feed tbody tr[data-key^="${missed}:"]`).count()).toBe(1);
     } finally {
       await page?.page.close();
       await indexingA.stop();

@@ -45,6 +45,7 @@ export interface PoolInfo {
 export interface FeedSwap {
   txHash: string;
   logIndex: number;
+  blockNumber: string;
   timestamp: number;
   sender: string;
   sell: { amountDecimal: string; token: { symbol: string } };
@@ -94,6 +95,7 @@ export const STATUS_QUERY = /* GraphQL */ `
 
 export const OVERVIEW_QUERY = /* GraphQL */ `
   query Overview($network: Network!) {
+    networkStatus(network: $network) { indexedBlock }
     dailyVolumes(network: $network, days: 7) { date volumeUSD addressCount tradeCount }
     tokens(network: $network, first: 20) { edges { node { symbol address priceUSD volumeUSD24h } } }
     pools(network: $network, orderBy: LIQUIDITY, first: 10) {
@@ -114,11 +116,11 @@ export const CANDLES_QUERY = /* GraphQL */ `
 `;
 
 export const FEED_SUBSCRIPTION = /* GraphQL */ `
-  subscription Feed($network: Network!) {
-    swaps(network: $network) {
+  subscription Feed($network: Network!, $afterBlock: BigInt) {
+    swaps(network: $network, afterBlock: $afterBlock) {
       type network blockNumber
       swaps {
-        txHash logIndex timestamp sender volumeUSD
+        txHash logIndex blockNumber timestamp sender volumeUSD
         sell { amountDecimal(digits: 6) token { symbol } }
         buy { amountDecimal(digits: 6) token { symbol } }
       }

@@ -41,6 +41,11 @@ interface DashboardState {
   feedOpen: boolean;
   /** Streams opened so far (reconnections included). */
   feedConnections: number;
+  /**
+   * The block the feed has every swap up to (the indexed block when the page loaded, then each
+   * event's): a new stream resumes after it, so a reconnect misses nothing and repeats nothing.
+   */
+  feedBlock: string | null;
   quote: QuoteAnswer | null;
   /** Query.quote for the form's amount (exact, along the best route), or its error. */
   amountQuote: AmountQuote | { error: string } | null;
@@ -67,6 +72,7 @@ const state: DashboardState = {
   feed: [],
   feedOpen: false,
   feedConnections: 0,
+  feedBlock: null,
   quote: null,
   amountQuote: null,
   plots: {},
@@ -141,6 +147,7 @@ async function loadNetwork(network: string): Promise<void> {
   state.network = network;
   state.ready = false;
   const data = await graphql<{
+    networkStatus: { indexedBlock: string | null } | null;
     dailyVolumes: DailyVolume[];
     tokens: { edges: { node: TokenInfo }[] };
     pools: { edges: { node: PoolInfo }[] };
@@ -149,6 +156,7 @@ async function loadNetwork(network: string): Promise<void> {
   state.volumes = data.dailyVolumes;
   state.tokens = data.tokens.edges.map((edge) => edge.node);
   state.pools = data.pools.edges.map((edge) => edge.node);
+  state.feedBlock = data.networkStatus?.indexedBlock ?? null;
   renderPools();
 
   const volume = drawDailyBars(
@@ -251,14 +259,21 @@ function renderFeed(): void {
 }
 
 function applyFeedEvent(event: FeedEvent): void {
+  const block = BigInt(event.blockNumber);
+  const known = state.feedBlock === null ? undefined : BigInt(state.feedBlock);
+  // ADDED reaches its block; REMOVED withdraws everything above its ancestor.
+  if (event.type === "ADDED" ? known === undefined || block > known : known !== undefined && block < known) {
+    state.feedBlock = event.blockNumber;
+  }
   switch (event.type) {
     case "ADDED":
       // A batch is in chain order: newest first means reversed.
       state.feed = [...[...event.swaps].reverse(), ...state.feed].slice(0, FEED_ROWS);
       break;
     case "REMOVED": {
+      // Every swap above the ancestor is gone, listed or not (the server names those it knows).
       const gone = new Set(event.swaps.map(keyOf));
-      state.feed = state.feed.filter((swap) => !gone.has(keyOf(swap)));
+      state.feed = state.feed.filter((swap) => !gone.has(keyOf(swap)) && BigInt(swap.blockNumber) <= block);
       break;
     }
     default: {
@@ -282,7 +297,7 @@ function scheduleReconnect(network: string, why: string): void {
   retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
   feedState.textContent = `${why}, reconnecting in ${Math.round(waitMs / 1000)} s…`;
   retryTimer = setTimeout(() => {
-    // Kept rows stay: the swaps of the gap are not fetched again (the feed shows what arrives).
+    // Kept rows stay; the new stream resumes after feedBlock, so the gap's swaps come first.
     if (network === state.network) openFeed(network, { keepRows: true });
   }, waitMs);
 }
@@ -297,7 +312,8 @@ function openFeed(network: string, options: { keepRows?: boolean } = {}): void {
   state.feedOpen = false;
   renderFeed();
   feedState.textContent = "connecting…";
-  const source = new EventSource(subscriptionUrl(FEED_SUBSCRIPTION, { network }));
+  const variables = state.feedBlock === null ? { network } : { network, afterBlock: state.feedBlock };
+  const source = new EventSource(subscriptionUrl(FEED_SUBSCRIPTION, variables));
   feed = source;
   source.onopen = () => {
     state.feedOpen = true;
@@ -312,6 +328,8 @@ function openFeed(network: string, options: { keepRows?: boolean } = {}): void {
     };
     if (result.errors !== undefined) {
       feedState.textContent = `error: ${result.errors.map((error) => error.message).join("; ")}`;
+      // Too far behind to resume (or refused): the stream ends; the next one starts live.
+      state.feedBlock = null;
       return;
     }
     if (result.data != null) applyFeedEvent(result.data.swaps);
