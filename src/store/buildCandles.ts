@@ -179,9 +179,14 @@ export function addKnown(a: bigint | undefined, b: bigint | undefined): bigint |
   return a === undefined || b === undefined ? undefined : a + b;
 }
 
-/** Sums candle rows (any intervals and order) per subject: what sumCandles answers. */
-export function sumCandleRows(rows: Iterable<CandleRow>): Map<Address, CandleTotals> {
-  const totals = new Map<Address, CandleTotals>();
+/**
+ * Sums candle rows (any intervals and order) per subject into `totals` (new by default): what
+ * sumCandles answers. Rows are added as they come, so a read of many series never holds them all.
+ */
+export function sumCandleRows(
+  rows: Iterable<CandleRow>,
+  totals: Map<Address, CandleTotals> = new Map(),
+): Map<Address, CandleTotals> {
   for (const row of rows) {
     const total = totals.get(row.subject as Address);
     if (total === undefined) {

@@ -1,5 +1,5 @@
 import postgres from "postgres";
-import type { TradePosition } from "../domain/market.js";
+import type { CandleTotals, TradePosition } from "../domain/market.js";
 import type { Address, Hash, NetworkName, Trade } from "../domain/types.js";
 import { ConfigError, LostWriterLockError } from "../errors.js";
 import {
@@ -650,7 +650,7 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     async sumCandles(network, query) {
       assertCandleSumQuery(query);
       const kind = query.kind === "token" ? TOKEN_CANDLE : POOL_CANDLE;
-      const rows: CandleRow[] = [];
+      const totals = new Map<Address, CandleTotals>();
       for (let i = 0; i < query.subjects.length; i += SUM_CANDLES_CHUNK) {
         // A primary-key range per subject (the LATERAL form, for the reason lookup() gives).
         const found = await sql<CandleDbRow[]>`SELECT c.* FROM unnest(
@@ -659,9 +659,9 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
             WHERE c.network = ${network} AND c.kind = ${kind}::int2 AND c.subject = id.subject
               AND c.width = ${query.interval}::int4 AND c.start >= ${query.fromTimestamp}::int8
               AND c.start <= ${query.toTimestamp}::int8 OFFSET 0) AS c`;
-        for (const row of found) rows.push(decodeCandle(row));
+        sumCandleRows(found.map(decodeCandle), totals);
       }
-      return sumCandleRows(rows);
+      return totals;
     },
 
     async saveHead(network, head) {

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import type { TradePosition } from "../domain/market.js";
+import type { CandleTotals, TradePosition } from "../domain/market.js";
 import type { Address, Checkpoint, Hash, NetworkName, Token, Trade } from "../domain/types.js";
 import {
   addKnown,
@@ -421,6 +421,10 @@ function applyCandles(
   }
 }
 
+function* mapIterable<T, U>(items: Iterable<T>, map: (item: T) => U): Iterable<U> {
+  for (const item of items) yield map(item);
+}
+
 /** The newest stored trade's position, or undefined when the network has none. */
 function lastPosition(s: Statements, network: NetworkName): TradePosition | undefined {
   const row = s.lastTrade.get(network);
@@ -642,21 +646,20 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     async sumCandles(network, query) {
       assertCandleSumQuery(query);
       const kind = query.kind === "token" ? TOKEN_CANDLE : POOL_CANDLE;
-      const rows: CandleRow[] = [];
+      const totals = new Map<Address, CandleTotals>();
       for (let i = 0; i < query.subjects.length; i += SUM_CANDLES_CHUNK) {
         const subjects = JSON.stringify(query.subjects.slice(i, i + SUM_CANDLES_CHUNK));
-        for (const row of stmts().sumCandleRows.iterate(
+        const rows = stmts().sumCandleRows.iterate(
           network,
           kind,
           subjects,
           query.interval,
           query.fromTimestamp,
           query.toTimestamp,
-        )) {
-          rows.push(decodeCandle(row));
-        }
+        );
+        sumCandleRows(mapIterable(rows, decodeCandle), totals);
       }
-      return sumCandleRows(rows);
+      return totals;
     },
 
     async saveHead(network, head) {
