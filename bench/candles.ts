@@ -17,7 +17,10 @@ import type { RangeBatch, Store } from "../src/store/types.js";
  *    candles, so the difference is the candles' cost), on SQLite (file) and PostgreSQL when
  *    DATABASE_TEST_URL (default postgres://postgres@127.0.0.1:5432/test) answers; both at the head
  *    (small ranges) and in backfill (large ranges); then rollbacks, which rebuild the buckets they
- *    touch. BENCH_CANDLE_TRADES sets the trades committed (default 40,000).
+ *    touch. BENCH_CANDLE_TRADES sets the trades committed (default 40,000);
+ * 3. the 24-hour totals behind `tokens(orderBy: VOLUME_24H)` over the backfilled store: one
+ *    batched sumCandles read of all 20,000 tokens' hourly candles, against one listCandles read
+ *    per token (how the totals were read before).
  */
 const TRADES_PER_DAY = 1_000_000;
 const TOKENS = 20_000;
@@ -211,6 +214,7 @@ async function main(): Promise<void> {
     },
   });
   const table: Record<string, string | number>[] = [];
+  const totalsTable: Record<string, string | number>[] = [];
   try {
     for (const { name, open } of stores) {
       for (const [mode, perCommit] of [
@@ -244,6 +248,7 @@ async function main(): Promise<void> {
             ),
           );
         }
+        if (perCommit === 2_000) totalsTable.push({ store: name, ...(await timeDayTotals(marked)) });
         table.push({
           store: name,
           mode,
@@ -269,6 +274,38 @@ async function main(): Promise<void> {
   }
   console.log(`commits of ${count.toLocaleString("en")} trades:`);
   console.table(table);
+  console.log("24-hour totals of every token (what tokens ordered by volume reads):");
+  console.table(totalsTable);
+}
+
+/** One batched sumCandles of every token's hourly candles against a listCandles read per token. */
+async function timeDayTotals(store: Store): Promise<Record<string, string | number>> {
+  const tokens = Array.from({ length: TOKENS }, (_, k) => address(0x10_000 + k));
+  const window = { interval: 3_600 as const, fromTimestamp: T0, toTimestamp: T0 + DAY };
+  let started = performance.now();
+  const totals = await store.sumCandles("bsc", { kind: "token", subjects: tokens, ...window });
+  const batched = performance.now() - started;
+  started = performance.now();
+  let rows = 0;
+  for (const token of tokens) {
+    rows += (
+      await store.listCandles("bsc", {
+        subject: { kind: "token", token },
+        interval: 3_600,
+        fromTimestamp: T0,
+        limit: 25,
+      })
+    ).length;
+  }
+  const perToken = performance.now() - started;
+  return {
+    tokens: tokens.length,
+    "with trades": totals.size,
+    "hourly rows": rows,
+    "one batched read ms": batched.toFixed(0),
+    "a read per token ms": perToken.toFixed(0),
+    "batched vs per token": (batched / perToken).toFixed(2),
+  };
 }
 
 await main();

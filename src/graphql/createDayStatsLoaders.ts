@@ -31,8 +31,32 @@ interface TotalsMemo {
   totals: Promise<Map<Address, CandleTotals>>;
 }
 
-// One memo per live pool graph (a reload that replaces the graph drops it) and kind of series.
-const memos = new WeakMap<PoolIndex, Map<CandleSubject["kind"], TotalsMemo>>();
+/** The whole-kind reads of one kind of series on one live pool graph. */
+interface KindReads {
+  /** The totals of the newest state asked for (a read running, queued or done). */
+  memo?: TotalsMemo | undefined;
+  /** The read running now, if any. */
+  running?: Promise<unknown> | undefined;
+  /** The read that starts when the running one ends, shared by every state asked for meanwhile. */
+  queued?: { hour: number; totals: Promise<Map<Address, CandleTotals>> } | undefined;
+}
+
+// One set per live pool graph (a reload that replaces the graph drops it) and kind of series.
+const reads = new WeakMap<PoolIndex, Map<CandleSubject["kind"], KindReads>>();
+
+function readsOf(index: PoolIndex, kind: CandleSubject["kind"]): KindReads {
+  let byKind = reads.get(index);
+  if (byKind === undefined) {
+    byKind = new Map();
+    reads.set(index, byKind);
+  }
+  let entry = byKind.get(kind);
+  if (entry === undefined) {
+    entry = {};
+    byKind.set(kind, entry);
+  }
+  return entry;
+}
 
 // The set of series moves with the graph too: a new pool (and the token it brings) is an update.
 function memoKey(reader: MarketReader, network: NetworkName, now: number): string {
@@ -48,18 +72,21 @@ function peekAllDayTotals(
   kind: CandleSubject["kind"],
   now: number,
 ): Promise<Map<Address, CandleTotals>> | undefined {
-  const memo = memos.get(reader.getPoolIndex(network))?.get(kind);
+  const memo = reads.get(reader.getPoolIndex(network))?.get(kind)?.memo;
   return memo?.key === memoKey(reader, network, now) ? memo.totals : undefined;
 }
 
 /**
  * The 24-hour totals of every series of a kind on a network (every known token, or every indexed
- * pool): what ordering a whole list by volume needs. Computed at most once per indexed state and
- * hour, and shared by all requests meanwhile, so the cost of such requests is bounded by the
- * block rate, never by the request rate (one read is a primary-key range per series: about
- * 20,000 series for the tokens a BSC indexer discovers). The state is the graph's version, which
- * every applied block with a swap changes (each swap syncs its pool's reserves, a reorg restores
- * them), and the indexed block; the window depends only on the hour.
+ * pool): what ordering a whole list by volume needs. One read is a primary-key range per series
+ * (about 20,000 series for the tokens a BSC indexer discovers; measured in bench/candles.ts), so
+ * reads are shared and never pile up: a state already read (or being read) is not read again;
+ * at most one read per kind runs at a time, and the states asked for while it runs share one
+ * read that starts when it ends and sees the store as it is then (the newest of them, or newer).
+ * The cost therefore follows the block rate and the read time, never the request rate. The
+ * state is the graph's version, which every applied block with a swap changes (each swap syncs
+ * its pool's reserves, a reorg restores them), and the indexed block; the window depends only on
+ * the hour.
  */
 export function loadAllDayTotals(
   reader: MarketReader,
@@ -69,29 +96,51 @@ export function loadAllDayTotals(
 ): Promise<Map<Address, CandleTotals>> {
   const index = reader.getPoolIndex(network);
   const key = memoKey(reader, network, now);
-  let byKind = memos.get(index);
-  if (byKind === undefined) {
-    byKind = new Map();
-    memos.set(index, byKind);
+  const entry = readsOf(index, kind);
+  if (entry.memo?.key === key) return entry.memo.totals;
+  const hour = dayStatsTo(now);
+  if (entry.queued !== undefined && entry.queued.hour === hour) {
+    entry.memo = { key, totals: entry.queued.totals };
+    return entry.queued.totals;
   }
-  const memo = byKind.get(kind);
-  if (memo?.key === key) return memo.totals;
-  const subjects =
-    kind === "pool"
-      ? index.all().map((pool) => pool.address)
-      : reader.listKnownTokens(network).map((token) => token.address as Address);
-  const totals = reader.sumCandles(network, {
-    kind,
-    subjects,
-    interval: HOUR,
-    fromTimestamp: dayStatsFrom(now),
-    toTimestamp: dayStatsTo(now),
-  });
-  const entry = { key, totals };
-  byKind.set(kind, entry);
+  const read = (): Promise<Map<Address, CandleTotals>> => {
+    const subjects =
+      kind === "pool"
+        ? index.all().map((pool) => pool.address)
+        : reader.listKnownTokens(network).map((token) => token.address as Address);
+    const running = reader.sumCandles(network, {
+      kind,
+      subjects,
+      interval: HOUR,
+      fromTimestamp: dayStatsFrom(now),
+      toTimestamp: hour,
+    });
+    entry.running = running;
+    const done = () => {
+      if (entry.running === running) entry.running = undefined;
+    };
+    running.then(done, done);
+    return running;
+  };
+  let totals: Promise<Map<Address, CandleTotals>>;
+  if (entry.running === undefined) {
+    totals = read();
+  } else {
+    const queued = entry.running.then(
+      () => undefined,
+      () => undefined,
+    );
+    totals = queued.then(() => {
+      if (entry.queued?.totals === totals) entry.queued = undefined;
+      return read();
+    });
+    entry.queued = { hour, totals };
+  }
+  const memo = { key, totals };
+  entry.memo = memo;
   // A failed read is not remembered: the next request tries again.
   totals.catch(() => {
-    if (byKind.get(kind) === entry) byKind.delete(kind);
+    if (entry.memo === memo) entry.memo = undefined;
   });
   return totals;
 }
