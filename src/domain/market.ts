@@ -119,8 +119,11 @@ export interface Candle {
 /** Sums of one interval's candles of several series over a time range (see MarketReader.sumCandles). */
 export interface CandleSumQuery {
   kind: CandleSubject["kind"];
-  /** Token (wrapped for the native coin) or pool addresses; each is read over the primary key. */
-  subjects: readonly Address[];
+  /**
+   * Token (wrapped for the native coin) or pool addresses; each is read over the primary key.
+   * Absent: every series of the kind, read by time over the hourly index (hourly candles only).
+   */
+  subjects?: readonly Address[];
   interval: CandleInterval;
   /** Buckets that start at or after this (unix seconds). */
   fromTimestamp: number;
@@ -165,6 +168,12 @@ export interface MarketReader {
    * bucket per interval step per series): a series without a bucket in the range is absent.
    */
   sumCandles(network: NetworkName, query: CandleSumQuery): Promise<Map<Address, CandleTotals>>;
+  /**
+   * Unix seconds before which no stored trade can change any more: the timestamp of the oldest
+   * block a reorg could still replace (finality depth below the indexed block); commits only add
+   * later blocks. Undefined when the store does not hold that block.
+   */
+  settledBefore(network: NetworkName): Promise<number | undefined>;
   /** The live pool graph of the network (routing and pricing read it; only the indexer updates it). */
   getPoolIndex(network: NetworkName): PoolIndex;
   /** The indexed head the pools reflect. */

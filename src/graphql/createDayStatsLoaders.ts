@@ -39,6 +39,32 @@ interface KindReads {
   running?: Promise<unknown> | undefined;
   /** The read that starts when the running one ends, shared by every state asked for meanwhile. */
   queued?: { hour: number; totals: Promise<Map<Address, CandleTotals>> } | undefined;
+  /** The settled hours of a window, summed once: no commit or reorg can change them any more. */
+  settled?: { from: number; to: number; totals: Promise<Map<Address, CandleTotals>> } | undefined;
+}
+
+/** Adds one set of totals into another (a copy of `base`). */
+function addTotals(
+  base: ReadonlyMap<Address, CandleTotals>,
+  more: ReadonlyMap<Address, CandleTotals>,
+): Map<Address, CandleTotals> {
+  const out = new Map<Address, CandleTotals>();
+  for (const [subject, total] of base) out.set(subject, { ...total });
+  for (const [subject, total] of more) {
+    const known = out.get(subject);
+    if (known === undefined) {
+      out.set(subject, { ...total });
+      continue;
+    }
+    known.volume += total.volume;
+    known.quoteVolume += total.quoteVolume;
+    known.volumeUsd =
+      known.volumeUsd === undefined || total.volumeUsd === undefined
+        ? undefined
+        : known.volumeUsd + total.volumeUsd;
+    known.tradeCount += total.tradeCount;
+  }
+  return out;
 }
 
 // One set per live pool graph (a reload that replaces the graph drops it) and kind of series.
@@ -77,10 +103,10 @@ function peekAllDayTotals(
 }
 
 /**
- * The 24-hour totals of every series of a kind on a network (every known token, or every indexed
- * pool): what ordering a whole list by volume needs. One read is a primary-key range per series
- * (about 20,000 series for the tokens a BSC indexer discovers; measured in bench/candles.ts), so
- * reads are shared and never pile up: a state already read (or being read) is not read again;
+ * The 24-hour totals of every series of a kind on a network (every token, or every pool, that
+ * traded): what ordering a whole list by volume needs. A read sums the hourly candles by time
+ * (readWindow: the settled hours once per window, only the last hour or two again), and reads
+ * are shared and never pile up: a state already read (or being read) is not read again;
  * at most one read per kind runs at a time, and the states asked for while it runs share one
  * read that starts when it ends and sees the store as it is then (the newest of them, or newer).
  * The cost therefore follows the block rate and the read time, never the request rate. The
@@ -104,17 +130,7 @@ export function loadAllDayTotals(
     return entry.queued.totals;
   }
   const read = (): Promise<Map<Address, CandleTotals>> => {
-    const subjects =
-      kind === "pool"
-        ? index.all().map((pool) => pool.address)
-        : reader.listKnownTokens(network).map((token) => token.address as Address);
-    const running = reader.sumCandles(network, {
-      kind,
-      subjects,
-      interval: HOUR,
-      fromTimestamp: dayStatsFrom(now),
-      toTimestamp: hour,
-    });
+    const running = readWindow(reader, network, kind, entry, dayStatsFrom(now), hour);
     entry.running = running;
     const done = () => {
       if (entry.running === running) entry.running = undefined;
@@ -143,6 +159,49 @@ export function loadAllDayTotals(
     if (entry.memo === memo) entry.memo = undefined;
   });
   return totals;
+}
+
+/**
+ * Every series' totals over the hourly buckets from `from` to `hour` (starts, inclusive), read by
+ * time: the settled hours (those that ended before the oldest block a reorg could still replace)
+ * once per window and kept, the rest (the last hour or two) from the store each time.
+ */
+async function readWindow(
+  reader: MarketReader,
+  network: NetworkName,
+  kind: CandleSubject["kind"],
+  entry: KindReads,
+  from: number,
+  hour: number,
+): Promise<Map<Address, CandleTotals>> {
+  const settledBefore = await reader.settledBefore(network);
+  // Buckets that start before this ended before the settled instant.
+  const settledTo =
+    settledBefore === undefined
+      ? from
+      : Math.max(from, Math.min(settledBefore - (settledBefore % HOUR), hour));
+  let settled = entry.settled;
+  if (settledTo > from && (settled === undefined || settled.from !== from || settled.to !== settledTo)) {
+    const totals = reader.sumCandles(network, {
+      kind,
+      interval: HOUR,
+      fromTimestamp: from,
+      toTimestamp: settledTo - HOUR,
+    });
+    settled = { from, to: settledTo, totals };
+    entry.settled = settled;
+    const kept = settled;
+    totals.catch(() => {
+      if (entry.settled === kept) entry.settled = undefined;
+    });
+  }
+  const recent = await reader.sumCandles(network, {
+    kind,
+    interval: HOUR,
+    fromTimestamp: settledTo,
+    toTimestamp: hour,
+  });
+  return settledTo > from && settled !== undefined ? addTotals(await settled.totals, recent) : recent;
 }
 
 /** A pool's trading over the last day, from its hourly candles. */

@@ -197,6 +197,17 @@ export function createLiveViews(
       return store.sumCandles(network, query);
     },
 
+    async settledBefore(network) {
+      const view = get(network);
+      const indexed = view.status.indexedBlock;
+      if (indexed === undefined) return undefined;
+      const oldest = indexed - BigInt(view.config.finalityDepth);
+      if (oldest < 0n) return undefined;
+      // Only that very block will do: a later one's timestamp could be past trades a reorg replaces.
+      const [block] = await store.listBlocks(network, oldest);
+      return block?.number === oldest ? block.timestamp : undefined;
+    },
+
     getPoolIndex: (network) => get(network).index,
     poolsBlock: (network) => get(network).poolsBlock,
 

@@ -205,8 +205,16 @@ export function sumCandleRows(
 /** Largest number of series one sumCandles statement reads (bound parameters stay far below limits). */
 export const SUM_CANDLES_CHUNK = 500;
 
+/** The interval the candles_hourly index holds: what a sumCandles query without subjects reads. */
+export const HOURLY = 3_600;
+
 /** Throws BadRequestError for an unknown interval or a bad range of a sumCandles query. */
 export function assertCandleSumQuery(query: CandleSumQuery): void {
+  if (query.subjects === undefined && query.interval !== HOURLY) {
+    throw new BadRequestError("Invalid candle interval.", {
+      details: `got ${query.interval}, expected ${HOURLY} seconds: only hourly candles are summed by time`,
+    });
+  }
   assertCandleQuery({
     subject: { kind: "token", token: "0x" as Address },
     interval: query.interval,

@@ -651,10 +651,21 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       assertCandleSumQuery(query);
       const kind = query.kind === "token" ? TOKEN_CANDLE : POOL_CANDLE;
       const totals = new Map<Address, CandleTotals>();
-      for (let i = 0; i < query.subjects.length; i += SUM_CANDLES_CHUNK) {
+      if (query.subjects === undefined) {
+        // The literal predicate of the partial index candles_hourly (width, subject) lets it be used. Streamed in batches.
+        const cursor = sql<CandleDbRow[]>`SELECT ${sql.unsafe(CANDLE_COLUMNS)} FROM candles
+          WHERE network = ${network} AND kind = ${kind}::int2 AND width = 3600
+            AND subject <> '' AND start >= ${query.fromTimestamp}::int8 AND start <= ${query.toTimestamp}::int8`.cursor(
+          2_000,
+        );
+        for await (const rows of cursor) sumCandleRows(rows.map(decodeCandle), totals);
+        return totals;
+      }
+      const subjects = query.subjects;
+      for (let i = 0; i < subjects.length; i += SUM_CANDLES_CHUNK) {
         // A primary-key range per subject (the LATERAL form, for the reason lookup() gives).
         const found = await sql<CandleDbRow[]>`SELECT c.* FROM unnest(
-            ${textArray(query.subjects.slice(i, i + SUM_CANDLES_CHUNK))}::text[]) AS id(subject)
+            ${textArray(subjects.slice(i, i + SUM_CANDLES_CHUNK))}::text[]) AS id(subject)
           CROSS JOIN LATERAL (SELECT ${sql.unsafe(CANDLE_COLUMNS)} FROM candles AS c
             WHERE c.network = ${network} AND c.kind = ${kind}::int2 AND c.subject = id.subject
               AND c.width = ${query.interval}::int4 AND c.start >= ${query.fromTimestamp}::int8

@@ -144,6 +144,11 @@ function prepareStatements(db: Database.Database) {
        WHERE network = ? AND kind = ? AND subject IN (SELECT value FROM json_each(?)) AND width = ?
          AND start >= ? AND start <= ?`,
     ),
+    // The literal predicate of the partial index candles_hourly (width, subject) lets it be used.
+    sumHourlyRows: db.prepare<[string, number, number, number], CandleDbRow>(
+      `SELECT ${CANDLE_COLUMNS} FROM candles
+       WHERE network = ? AND kind = ? AND width = 3600 AND subject <> '' AND start >= ? AND start <= ?`,
+    ),
     upsertCandle: db.prepare<[...CandleId, ...CandleValues]>(
       `INSERT INTO candles (network, ${CANDLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (network, kind, subject, width, start) DO UPDATE SET open = excluded.open,
@@ -647,6 +652,10 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       assertCandleSumQuery(query);
       const kind = query.kind === "token" ? TOKEN_CANDLE : POOL_CANDLE;
       const totals = new Map<Address, CandleTotals>();
+      if (query.subjects === undefined) {
+        const rows = stmts().sumHourlyRows.iterate(network, kind, query.fromTimestamp, query.toTimestamp);
+        return sumCandleRows(mapIterable(rows, decodeCandle), totals);
+      }
       for (let i = 0; i < query.subjects.length; i += SUM_CANDLES_CHUNK) {
         const subjects = JSON.stringify(query.subjects.slice(i, i + SUM_CANDLES_CHUNK));
         const rows = stmts().sumCandleRows.iterate(

@@ -371,12 +371,20 @@ CREATE INDEX candles_network_day ON candles (network, (start / 86400));
 // sum holding one is unknown too (never a wrong figure) until those buckets leave the window; a
 // reorg rebuild makes a bucket exact.
 
+// candles_hourly serves the 24-hour totals of every series of a kind (tokens or pools ordered by
+// volume): a range of hourly rows by start, instead of a primary-key lookup per series. Partial:
+// only hourly rows (about a sixth of all) pay for it. Its predicate also says subject <> '',
+// which only the by-time read states: PostgreSQL otherwise took this index for the per-series
+// lookups of a young table too, scanning every hourly row of the window once per series
+// (measured: 5.1 s instead of 0.2 s for 20,000 tokens).
 const SQLITE_5 = `
 ALTER TABLE candles ADD COLUMN volume_usd TEXT;
+CREATE INDEX candles_hourly ON candles (network, kind, start) WHERE width = 3600 AND subject <> '';
 `;
 
 const POSTGRES_5 = `
 ALTER TABLE candles ADD COLUMN volume_usd numeric(78, 0);
+CREATE INDEX candles_hourly ON candles (network, kind, start) WHERE width = 3600 AND subject <> '';
 `;
 
 /** The ordered schema history of both backends. Append only: never edit an applied migration. */

@@ -41,19 +41,47 @@ beforeAll(async () => {
       },
     },
   ]);
+  // And one 20 hours ago, in an hour that has long settled.
+  await fixture.commit("bsc", [
+    {
+      network: "bsc",
+      txHash: nextTxHash(),
+      blockNumber: fixture.head.bsc + 1n,
+      timestamp: fixture.now - 20 * 3_600,
+      txIndex: 0,
+      logIndex: 0,
+      sender: TRADERS.alice,
+      tracked: true,
+      tokenIn: BSC.CAKE,
+      amountIn: 5n * E18,
+      tokenOut: BSC.USDT,
+      amountOut: 10n * E18,
+      volumeUsd: 10n * E18,
+      pools: [POOLS.CAKE_WBNB],
+      marks: {
+        priceInUsd: 2n * E18,
+        priceOutUsd: E18,
+        native: undefined,
+        hops: [{ zeroForOne: true, amountIn: 5n * E18, amountOut: 10n * E18 }],
+      },
+    },
+  ]);
 });
 
 afterAll(() => fixture.close());
 
-/** The fixture's real reader with sumCandles held until released: a store read that takes long. */
+/**
+ * The fixture's real reader with each whole-list read held until released (a read that takes
+ * long): every read starts by asking where the settled hours end, which is held here.
+ */
 function slowStore(reader: MarketReader) {
   const calls: (() => void)[] = [];
   const slow = new Proxy(reader, {
     get(target, property, receiver) {
-      if (property !== "sumCandles") return Reflect.get(target, property, receiver);
-      return async (...args: Parameters<MarketReader["sumCandles"]>) => {
+      if (property !== "settledBefore") return Reflect.get(target, property, receiver);
+      return async (network: Parameters<MarketReader["settledBefore"]>[0]) => {
         await new Promise<void>((resolve) => calls.push(resolve));
-        return target.sumCandles(...args);
+        return target.settledBefore(network);
       };
     },
   });
@@ -100,6 +128,49 @@ describe("loadAllDayTotals", () => {
     await expect(loadAllDayTotals(failing, "bsc", "pool", now)).rejects.toThrow("store down");
     const again = await loadAllDayTotals(fixture.reader, "bsc", "pool", now);
     expect(again.get(POOLS.USDC_USDT)).toMatchObject({ volumeUsd: 7n * E18, tradeCount: 1 });
+    fixture.reader.setStatus("bsc", { indexedBlock: head, headBlock: head });
+  });
+
+  test("behavior: the settled hours are summed once per window; each new state reads only the hours after them", async () => {
+    const now = fixture.now;
+    const head = fixture.head.bsc;
+    const settledAt = now - 2 * 3_600;
+    const ranges: [number, number][] = [];
+    const reader = new Proxy(fixture.reader, {
+      get(target, property, receiver) {
+        if (property === "settledBefore") return async () => settledAt;
+        if (property === "sumCandles") {
+          return (...args: Parameters<MarketReader["sumCandles"]>) => {
+            ranges.push([args[1].fromTimestamp, args[1].toTimestamp]);
+            return target.sumCandles(...args);
+          };
+        }
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const hour = now - (now % 3_600);
+    const from = Math.floor((now - 86_400) / 3_600) * 3_600;
+    const settledTo = settledAt - (settledAt % 3_600);
+    fixture.reader.setStatus("bsc", { indexedBlock: head + 10n, headBlock: head + 10n });
+    const first = await loadAllDayTotals(reader, "bsc", "token", now);
+    expect(ranges).toEqual([
+      [from, settledTo - 3_600],
+      [settledTo, hour],
+    ]);
+    // Exactly what one read of the whole window says: both swaps, the settled one and the recent one.
+    const whole = await fixture.reader.sumCandles("bsc", {
+      kind: "token",
+      interval: 3_600,
+      fromTimestamp: from,
+      toTimestamp: hour,
+    });
+    expect(first).toEqual(whole);
+    expect(first.get(BSC.USDT)).toMatchObject({ quoteVolume: 17n * E18, tradeCount: 2 });
+    // A new state: only the recent hours again.
+    fixture.reader.setStatus("bsc", { indexedBlock: head + 11n, headBlock: head + 11n });
+    const second = await loadAllDayTotals(reader, "bsc", "token", now);
+    expect(ranges.slice(2)).toEqual([[settledTo, hour]]);
+    expect(second).toEqual(whole);
     fixture.reader.setStatus("bsc", { indexedBlock: head, headBlock: head });
   });
 });

@@ -204,6 +204,10 @@ describe.each(createTestStores())("pools on $name", (testStore: TestStore) => {
         stats.get(pool.address)?.count ?? 0,
       ]);
     }
+    // Where no stored trade can change any more: at or before the indexed block's time.
+    const settled = await indexing.views.settledBefore(config.name);
+    expect(settled).toBeDefined();
+    expect(settled!).toBeLessThanOrEqual(now);
     const volume = (pool: ShownPool) => stats.get(pool.address)?.volume ?? 0n;
     const expected = [...shown].sort((a, b) =>
       volume(a) !== volume(b) ? (volume(a) > volume(b) ? -1 : 1) : a.address < b.address ? -1 : 1,

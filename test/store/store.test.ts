@@ -1150,6 +1150,29 @@ describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])("
         toTimestamp: 1,
       }),
     ).rejects.toThrow("Invalid candle interval.");
+    // Without subjects: every series of the kind, by time over the hourly index, the same totals.
+    for (const kind of ["pool", "token"] as const) {
+      const byTime = await store.sumCandles("bsc", {
+        kind,
+        interval: 3_600,
+        fromTimestamp: from,
+        toTimestamp: to,
+      });
+      const every = [...recomputed.keys()]
+        .filter((key) => key.startsWith(`${kind}:`) && key.endsWith(":3600"))
+        .map((key) => key.split(":")[1] as Address);
+      const expectedAll = new Map(
+        every.flatMap((subject) => {
+          const total = expected(`${kind}:${subject}:3600`);
+          return total === undefined ? [] : [[subject, total] as const];
+        }),
+      );
+      expect(expectedAll.size).toBeGreaterThan(2);
+      expect(byTime).toEqual(expectedAll);
+    }
+    await expect(
+      store.sumCandles("bsc", { kind: "pool", interval: 60, fromTimestamp: from, toTimestamp: to }),
+    ).rejects.toThrow("Invalid candle interval.");
   });
 
   test.skipIf(!backend.shared)(
