@@ -11,9 +11,9 @@ import { createGraphqlServer, type GraphqlServer } from "../../src/graphql/creat
 import { formatDecimal } from "../../src/graphql/formatDecimal.js";
 import { createPoolIndex } from "../../src/pricing/createPoolIndex.js";
 import { getTokenPriceUsd } from "../../src/pricing/getTokenPriceUsd.js";
-import type { PricingParams } from "../../src/pricing/types.js";
 import type { Store } from "../../src/store/types.js";
 import { sendSwap, startTestDevnet } from "../support/devnet.js";
+import { pricingParamsOf } from "../support/pricingParams.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
 import { readAllPages, readPage } from "./readConnection.js";
@@ -104,16 +104,7 @@ describe.each(createTestStores())("pools on $name", (testStore: TestStore) => {
   /** The pricing rules over the chain's own reserves at `block`, rebuilt from getReserves. */
   async function chainPrices(block: bigint) {
     const pairs = await store.listPairs(config.name);
-    const decimals = new Map<string, number>();
-    for (const token of config.tokenList.tokens) decimals.set(token.address.toLowerCase(), token.decimals);
-    for (const token of await store.listTokens(config.name)) decimals.set(token.address, token.decimals);
-    const params: PricingParams = {
-      wrappedNative: config.native.wrapped,
-      stablecoins: new Set(config.stablecoins),
-      baseTokens: new Set(config.baseTokens),
-      minLiquidityUsd: config.minLiquidityUsd,
-      decimals: (token) => decimals.get(token),
-    };
+    const params = await pricingParamsOf(config, store);
     const index = createPoolIndex();
     const reserves = new Map<string, [bigint, bigint]>();
     for (const pair of pairs) {
@@ -131,7 +122,9 @@ describe.each(createTestStores())("pools on $name", (testStore: TestStore) => {
       const [r0, r1] = reserves.get(pool.address)!;
       const side = (token: string, reserve: bigint) => {
         const price = priceOf(token as Address);
-        return price === undefined ? undefined : (reserve * price) / 10n ** BigInt(decimals.get(token)!);
+        return price === undefined
+          ? undefined
+          : (reserve * price) / 10n ** BigInt(params.decimals(token as Address)!);
       };
       const [a, b] = [side(pool.token0, r0), side(pool.token1, r1)];
       if (a !== undefined && b !== undefined) return a + b;

@@ -18,7 +18,7 @@ import { createPostgresStore } from "../../src/store/createPostgresStore.js";
 import { createSqliteStore } from "../../src/store/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 import { startServer } from "../rest/support.js";
-import { mine, revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
+import { chainHead as headOf, mine, revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
 import { BSC, createFixtureReader, nextTxHash, POOLS, TRADERS } from "../support/fixtureReader.js";
 import { type SseResult, type SseSubscription, subscribeSse } from "../support/sse.js";
 import { PG_URL, pgAvailable } from "../support/testStores.js";
@@ -124,14 +124,7 @@ async function caughtUp(entry: Served): Promise<void> {
   );
 }
 
-async function chainHead(): Promise<bigint> {
-  const response = await fetch(chain.rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
-  });
-  return BigInt(((await response.json()) as { result: string }).result);
-}
+const chainHead = () => headOf(chain.rpcUrl);
 
 async function gql(base: string, query: string, variables: Record<string, unknown> = {}) {
   const response = await fetch(`${base}/graphql`, {

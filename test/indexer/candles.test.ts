@@ -6,9 +6,9 @@ import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { Address, Hash, Trade } from "../../src/domain/types.js";
 import { createPoolIndex } from "../../src/pricing/createPoolIndex.js";
 import { getTokenPriceUsd } from "../../src/pricing/getTokenPriceUsd.js";
-import type { PricingParams } from "../../src/pricing/types.js";
 import type { Store } from "../../src/store/types.js";
 import { revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
+import { pricingParamsOf } from "../support/pricingParams.js";
 import { expectCandlesEqualRecompute, recomputeCandles, seriesOf } from "../support/recomputeCandles.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
@@ -54,16 +54,7 @@ async function readPoolLogs(pools: readonly Address[]) {
  */
 async function expectMarksFollowChainAndRules(store: Store, trades: readonly Trade[]): Promise<void> {
   const pairs = await store.listPairs(config.name);
-  const decimals = new Map<string, number>();
-  for (const token of config.tokenList.tokens) decimals.set(token.address.toLowerCase(), token.decimals);
-  for (const token of await store.listTokens(config.name)) decimals.set(token.address, token.decimals);
-  const params: PricingParams = {
-    wrappedNative: config.native.wrapped,
-    stablecoins: new Set(config.stablecoins),
-    baseTokens: new Set(config.baseTokens),
-    minLiquidityUsd: config.minLiquidityUsd,
-    decimals: (token) => decimals.get(token),
-  };
+  const params = await pricingParamsOf(config, store);
   const byAddress = new Map(pairs.map((pair) => [pair.address, pair]));
   const index = createPoolIndex();
   const logs = await readPoolLogs(pairs.map((pair) => pair.address));

@@ -14,9 +14,10 @@ import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
 import { createHttpServer } from "../../src/rest/createHttpServer.js";
 import { createSqliteStore } from "../../src/store/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
+import type { Candle, DailyVolume, FeedSwap, PoolInfo } from "../../web/src/api.js";
 import { formatDecimal, formatPercent, formatUsd, fromUnits } from "../../web/src/format.js";
 import { chromiumAvailable, launchBrowser, type PageVisit, type TestBrowser } from "../support/browser.js";
-import { revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
+import { chainHead as headOf, revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
 import { waitFor } from "../support/waitFor.js";
 import { rawRequest } from "./support.js";
 
@@ -25,40 +26,8 @@ import { rawRequest } from "./support.js";
 const silent = { info() {}, warn() {}, error() {} };
 const quiet = pino({ level: "silent" });
 
-interface Volume {
-  date: string;
-  volumeUSD: string;
-  addressCount: number;
-  tradeCount: number;
-}
-interface Candle {
-  start: number;
-  open: string | null;
-  high: string | null;
-  low: string | null;
-  close: string | null;
-  volume: string;
-  quoteVolume: string;
-  tradeCount: number;
-}
-interface FeedSwap {
-  txHash: string;
-  logIndex: number;
-  timestamp: number;
-  sell: { amountDecimal: string; token: { symbol: string } };
-  buy: { amountDecimal: string; token: { symbol: string } };
-  volumeUSD: string;
-}
-interface Pool {
-  address: string;
-  dex: string;
-  feeBps: number;
-  liquidityUSD: string | null;
-  volumeUSD24h: string | null;
-  tradeCount24h: number;
-  reserve0: { token: { symbol: string } };
-  reserve1: { token: { symbol: string } };
-}
+type Volume = DailyVolume;
+type Pool = PoolInfo;
 /** What the page keeps in window.__dashboard (web/src/main.ts). */
 interface Dashboard {
   network: string;
@@ -111,14 +80,7 @@ async function gql<T>(query: string, variables: Record<string, unknown> = {}): P
   return answer.data;
 }
 
-async function chainHead(): Promise<bigint> {
-  const response = await fetch(chain.rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
-  });
-  return BigInt(((await response.json()) as { result: string }).result);
-}
+const chainHead = () => headOf(chain.rpcUrl);
 
 function dashboard(): Promise<Dashboard> {
   return visit.page.evaluate(() => (window as unknown as { __dashboard: Dashboard }).__dashboard);

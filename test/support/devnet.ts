@@ -58,6 +58,16 @@ export async function revert(rpcUrl: string, id: Hex): Promise<void> {
   await testClient(rpcUrl).revert({ id });
 }
 
+/** The chain's head block number, asked fresh (no client cache). */
+export async function chainHead(rpcUrl: string): Promise<bigint> {
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
+  });
+  return BigInt(((await response.json()) as { result: string }).result);
+}
+
 /** Mines one block with everything pending, at `timestamp` (unix seconds) when given. */
 export async function mine(rpcUrl: string, options: { timestamp?: number } = {}): Promise<void> {
   const client = testClient(rpcUrl);
