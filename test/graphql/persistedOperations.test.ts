@@ -110,6 +110,17 @@ describe("persisted operations", () => {
         },
       },
     });
+    // Resumed by id after the block before it: the same swap, from the store.
+    const resumed = await subscribeSse(
+      locked.baseUrl,
+      { extensions: byId(feed.id) },
+      { network: "bsc", afterBlock: (trade.blockNumber - 1n).toString() },
+    );
+    await waitFor(() => resumed.results.length > 0, 10_000, "the replayed swap");
+    resumed.close();
+    expect(resumed.results[0]).toMatchObject({
+      data: { swaps: { type: "ADDED", swaps: [{ txHash: trade.txHash }] } },
+    });
   });
 
   test("error: an operation that does not fit the schema stops the server at start, naming its file", () => {
