@@ -34,6 +34,21 @@ export interface TradePosition {
   logIndex: number;
 }
 
+// txIndex/logIndex past any real one (int4 in PostgreSQL): "after everything in the block".
+const END_OF_BLOCK = 2_147_483_647;
+
+/** The position after every trade of `block`: a keyset page from it starts with the next block. */
+export function endOfBlock(block: bigint): TradePosition {
+  return { blockNumber: block, txIndex: END_OF_BLOCK, logIndex: END_OF_BLOCK };
+}
+
+/** Orders positions (trades included) by chain position: block, transaction, log. */
+export function comparePositions(a: TradePosition, b: TradePosition): number {
+  if (a.blockNumber !== b.blockNumber) return a.blockNumber < b.blockNumber ? -1 : 1;
+  if (a.txIndex !== b.txIndex) return a.txIndex - b.txIndex;
+  return a.logIndex - b.logIndex;
+}
+
 /** One keyset page of trades, read over an index; never the whole window at once. */
 export interface TradePageQuery {
   /** Block timestamps at or after this (unix seconds). */
@@ -138,6 +153,29 @@ export interface CandleTotals {
   /** Undefined when a bucket in the range has no USD value (see Candle.volumeUsd). */
   volumeUsd: bigint | undefined;
   tradeCount: number;
+}
+
+/** A sum that is unknown when a part is: a bucket without a USD value spoils what holds it. */
+export function addKnown(a: bigint | undefined, b: bigint | undefined): bigint | undefined {
+  return a === undefined || b === undefined ? undefined : a + b;
+}
+
+/** Adds `part` to a subject's totals in `totals` (a copy of it when the subject is new). */
+export function addCandleTotals(
+  totals: Map<Address, CandleTotals>,
+  subject: Address,
+  part: CandleTotals,
+): void {
+  const total = totals.get(subject);
+  if (total === undefined) {
+    const { volume, quoteVolume, volumeUsd, tradeCount } = part;
+    totals.set(subject, { volume, quoteVolume, volumeUsd, tradeCount });
+    return;
+  }
+  total.volume += part.volume;
+  total.quoteVolume += part.quoteVolume;
+  total.volumeUsd = addKnown(total.volumeUsd, part.volumeUsd);
+  total.tradeCount += part.tradeCount;
 }
 
 /** Pool candle prices are ratios of smallest units scaled by 10^36: exact enough for any pair of decimals. */

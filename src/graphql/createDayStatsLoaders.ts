@@ -1,5 +1,10 @@
 import DataLoader from "dataloader";
-import type { CandleSubject, CandleTotals, MarketReader } from "../domain/market.js";
+import {
+  addCandleTotals,
+  type CandleSubject,
+  type CandleTotals,
+  type MarketReader,
+} from "../domain/market.js";
 import type { Address, NetworkName } from "../domain/types.js";
 import type { PoolIndex } from "../pricing/types.js";
 
@@ -43,27 +48,13 @@ interface KindReads {
   settled?: { from: number; to: number; totals: Promise<Map<Address, CandleTotals>> } | undefined;
 }
 
-/** Adds one set of totals into another (a copy of `base`). */
+/** Two sets of totals added up, in a new map. */
 function addTotals(
   base: ReadonlyMap<Address, CandleTotals>,
   more: ReadonlyMap<Address, CandleTotals>,
 ): Map<Address, CandleTotals> {
   const out = new Map<Address, CandleTotals>();
-  for (const [subject, total] of base) out.set(subject, { ...total });
-  for (const [subject, total] of more) {
-    const known = out.get(subject);
-    if (known === undefined) {
-      out.set(subject, { ...total });
-      continue;
-    }
-    known.volume += total.volume;
-    known.quoteVolume += total.quoteVolume;
-    known.volumeUsd =
-      known.volumeUsd === undefined || total.volumeUsd === undefined
-        ? undefined
-        : known.volumeUsd + total.volumeUsd;
-    known.tradeCount += total.tradeCount;
-  }
+  for (const [subject, total] of [...base, ...more]) addCandleTotals(out, subject, total);
   return out;
 }
 

@@ -39,40 +39,11 @@ export function createGraphqlContext(
   options: { logger?: Logger; nowMs?: number } = {},
 ): GraphqlContext {
   const nowMs = options.nowMs ?? Date.now();
-  const loaders = new Map<NetworkName, DataLoader<TokenRef, Token>>();
   const loaded = new Map<string, Token>();
-
-  function tokens(network: NetworkName): DataLoader<TokenRef, Token> {
-    let loader = loaders.get(network);
-    if (loader === undefined) {
-      loader = createTokenLoader(reader, network, options.logger);
-      loaders.set(network, loader);
-    }
-    return loader;
-  }
-
-  const dayStats = new Map<NetworkName, DataLoader<Address, TokenDayStats>>();
+  const tokens = perNetwork((network) => createTokenLoader(reader, network, options.logger));
   const now = Math.floor(nowMs / 1000);
-
-  function tokenDayStats(network: NetworkName): DataLoader<Address, TokenDayStats> {
-    let loader = dayStats.get(network);
-    if (loader === undefined) {
-      loader = createTokenDayStatsLoader(reader, network, now);
-      dayStats.set(network, loader);
-    }
-    return loader;
-  }
-
-  const poolStats = new Map<NetworkName, DataLoader<Address, PoolDayStats>>();
-
-  function poolDayStats(network: NetworkName): DataLoader<Address, PoolDayStats> {
-    let loader = poolStats.get(network);
-    if (loader === undefined) {
-      loader = createPoolDayStatsLoader(reader, network, now);
-      poolStats.set(network, loader);
-    }
-    return loader;
-  }
+  const tokenDayStats = perNetwork((network) => createTokenDayStatsLoader(reader, network, now));
+  const poolDayStats = perNetwork((network) => createPoolDayStatsLoader(reader, network, now));
 
   return {
     reader,
@@ -91,5 +62,18 @@ export function createGraphqlContext(
       });
     },
     peekToken: (network, ref) => loaded.get(`${network}:${ref}`),
+  };
+}
+
+/** A value per network, created on first use (a request's loaders). */
+function perNetwork<T>(create: (network: NetworkName) => T): (network: NetworkName) => T {
+  const made = new Map<NetworkName, T>();
+  return (network) => {
+    let value = made.get(network);
+    if (value === undefined) {
+      value = create(network);
+      made.set(network, value);
+    }
+    return value;
   };
 }

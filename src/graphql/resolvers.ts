@@ -35,6 +35,12 @@ interface TokenAmountSource {
   amount: bigint;
 }
 
+const tokenAmount = (network: NetworkName, ref: TokenRef, amount: bigint): TokenAmountSource => ({
+  network,
+  ref,
+  amount,
+});
+
 const USD_DECIMALS = 18;
 const MAX_DAYS = 31;
 // uint256 has 78 digits: more fixed digits can only add zeros.
@@ -150,16 +156,8 @@ export const resolvers = {
   },
 
   Swap: {
-    sell: (trade: Trade): TokenAmountSource => ({
-      network: trade.network,
-      ref: trade.tokenIn,
-      amount: trade.amountIn,
-    }),
-    buy: (trade: Trade): TokenAmountSource => ({
-      network: trade.network,
-      ref: trade.tokenOut,
-      amount: trade.amountOut,
-    }),
+    sell: (trade: Trade) => tokenAmount(trade.network, trade.tokenIn, trade.amountIn),
+    buy: (trade: Trade) => tokenAmount(trade.network, trade.tokenOut, trade.amountOut),
     volumeUSD: (trade: Trade) => formatDecimal(trade.volumeUsd, USD_DECIMALS),
   },
 
@@ -178,16 +176,8 @@ export const resolvers = {
   },
 
   Pool: {
-    reserve0: (pool: PoolSource): TokenAmountSource => ({
-      network: pool.network,
-      ref: pool.token0,
-      amount: pool.reserve0,
-    }),
-    reserve1: (pool: PoolSource): TokenAmountSource => ({
-      network: pool.network,
-      ref: pool.token1,
-      amount: pool.reserve1,
-    }),
+    reserve0: (pool: PoolSource) => tokenAmount(pool.network, pool.token0, pool.reserve0),
+    reserve1: (pool: PoolSource) => tokenAmount(pool.network, pool.token1, pool.reserve1),
     liquidityUSD: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       usdOrNull(getPoolLiquidityUsd(ctx.reader, pool.network, pool)),
     volumeUSD24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>

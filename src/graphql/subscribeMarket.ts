@@ -1,5 +1,12 @@
 import { Repeater } from "@repeaterjs/repeater";
-import type { MarketEvent, MarketReader, NetworkStatus, TradePosition } from "../domain/market.js";
+import {
+  comparePositions,
+  endOfBlock,
+  type MarketEvent,
+  type MarketReader,
+  type NetworkStatus,
+  type TradePosition,
+} from "../domain/market.js";
 import type { Address, NetworkName, TokenRef, Trade } from "../domain/types.js";
 import { BadRequestError, NotReadyError, SlowSubscriberError } from "../errors.js";
 import { assertNetworkConfigured } from "./assertNetworkReady.js";
@@ -91,15 +98,6 @@ function matches(trade: Trade, filter: { token?: TokenRef; sender?: Address }): 
 /** Most swaps a subscription resumed with `afterBlock` is sent from the store before it goes live. */
 export const MAX_REPLAYED_SWAPS = 10_000;
 const REPLAY_PAGE = 1_000;
-// txIndex/logIndex past any real one: "after everything in the block".
-const END_OF_BLOCK = 2_147_483_647;
-
-const notAfter = (trade: Trade, position: TradePosition): boolean =>
-  trade.blockNumber !== position.blockNumber
-    ? trade.blockNumber < position.blockNumber
-    : trade.txIndex !== position.txIndex
-      ? trade.txIndex < position.txIndex
-      : trade.logIndex <= position.logIndex;
 
 /**
  * Subscription.swaps: the trades of each newly applied block that match the filters, and the
@@ -130,7 +128,7 @@ export function subscribeSwaps(
       if (start === undefined || afterBlock === undefined || afterBlock >= start.blockNumber)
         return undefined;
       const events: SwapFeedEventSource[] = [];
-      let after: TradePosition = { blockNumber: afterBlock, txIndex: END_OF_BLOCK, logIndex: END_OF_BLOCK };
+      let after = endOfBlock(afterBlock);
       let count = 0;
       for (;;) {
         const page = await reader.listTrades(network, {
@@ -141,7 +139,7 @@ export function subscribeSwaps(
           ...(filter.sender === undefined ? {} : { sender: filter.sender }),
           limit: REPLAY_PAGE,
         });
-        const swaps = page.filter((trade) => notAfter(trade, start!));
+        const swaps = page.filter((trade) => comparePositions(trade, start!) <= 0);
         count += swaps.length;
         if (count > MAX_REPLAYED_SWAPS) {
           throw new BadRequestError(

@@ -1,4 +1,4 @@
-import type { MarketEvent, TradePageQuery, TradePosition } from "../domain/market.js";
+import { endOfBlock, type MarketEvent, type TradePageQuery, type TradePosition } from "../domain/market.js";
 import type { BlockRef, Checkpoint, NetworkName, Trade } from "../domain/types.js";
 
 /** What the feed tells its listeners (see MarketEvent). */
@@ -37,8 +37,6 @@ export const FEED_PAGE = 1_000;
 // indexer, so only the last finalityDepth blocks' trades can be withdrawn (BSC: ~64 blocks of
 // ~10 trades). The cap bounds memory if a network is configured with a huge depth.
 const MAX_RECENT = 20_000;
-// txIndex/logIndex past any real one (int4 in PostgreSQL): "after everything in the block".
-const END_OF_BLOCK = 2_147_483_647;
 
 interface NetworkFeed {
   listeners: Set<FeedListener>;
@@ -133,11 +131,7 @@ export function createTradeFeed(deps: {
       (block) => block.number <= target.blockNumber,
     );
     if (blocks.at(-1)?.hash !== target.blockHash) return false;
-    let after = feed.partial ?? {
-      blockNumber: sent.blockNumber,
-      txIndex: END_OF_BLOCK,
-      logIndex: END_OF_BLOCK,
-    };
+    let after = feed.partial ?? endOfBlock(sent.blockNumber);
     for (;;) {
       const page = await deps.source.listTradePage(network, {
         fromTimestamp: 0,
@@ -261,9 +255,7 @@ export function createTradeFeed(deps: {
     position(network) {
       const feed = feeds.get(network);
       if (feed?.sent === undefined) return undefined;
-      return (
-        feed.partial ?? { blockNumber: feed.sent.blockNumber, txIndex: END_OF_BLOCK, logIndex: END_OF_BLOCK }
-      );
+      return feed.partial ?? endOfBlock(feed.sent.blockNumber);
     },
     listenerCount(network) {
       let count = 0;

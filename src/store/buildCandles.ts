@@ -1,4 +1,6 @@
 import {
+  addCandleTotals,
+  addKnown,
   CANDLE_INTERVALS,
   type Candle,
   type CandleInterval,
@@ -6,6 +8,7 @@ import {
   type CandleSubject,
   type CandleSumQuery,
   type CandleTotals,
+  comparePositions,
   POOL_PRICE_SCALE,
   type TradePosition,
 } from "../domain/market.js";
@@ -79,13 +82,6 @@ export function subjectKey(subject: CandleSubject): { kind: CandleKind; subject:
 /** Start of the bucket of `interval` seconds that holds `timestamp` (unix seconds, not negative). */
 export function bucketStart(timestamp: number, interval: number): number {
   return timestamp - (timestamp % interval);
-}
-
-/** Orders trades by chain position: block, transaction, log. */
-export function compareTradePositions(a: Trade, b: Trade): number {
-  if (a.blockNumber !== b.blockNumber) return a.blockNumber < b.blockNumber ? -1 : 1;
-  if (a.txIndex !== b.txIndex) return a.txIndex - b.txIndex;
-  return a.logIndex - b.logIndex;
 }
 
 /** What a trade adds to candles, in sample order; nothing when it carries no marks. */
@@ -174,11 +170,6 @@ export function mergeCandles<T extends Candle>(earlier: T, later: Candle): T {
   };
 }
 
-/** A sum that is unknown when a part is: a bucket without a USD value spoils what holds it. */
-export function addKnown(a: bigint | undefined, b: bigint | undefined): bigint | undefined {
-  return a === undefined || b === undefined ? undefined : a + b;
-}
-
 /**
  * Sums candle rows (any intervals and order) per subject into `totals` (new by default): what
  * sumCandles answers. Rows are added as they come, so a read of many series never holds them all.
@@ -187,18 +178,7 @@ export function sumCandleRows(
   rows: Iterable<CandleRow>,
   totals: Map<Address, CandleTotals> = new Map(),
 ): Map<Address, CandleTotals> {
-  for (const row of rows) {
-    const total = totals.get(row.subject as Address);
-    if (total === undefined) {
-      const { volume, quoteVolume, volumeUsd, tradeCount } = row;
-      totals.set(row.subject as Address, { volume, quoteVolume, volumeUsd, tradeCount });
-      continue;
-    }
-    total.volume += row.volume;
-    total.quoteVolume += row.quoteVolume;
-    total.volumeUsd = addKnown(total.volumeUsd, row.volumeUsd);
-    total.tradeCount += row.tradeCount;
-  }
+  for (const row of rows) addCandleTotals(totals, row.subject as Address, row);
   return totals;
 }
 
@@ -234,7 +214,7 @@ export function buildCandleRows(
   include?: (key: string) => boolean,
 ): Map<string, CandleRow> {
   const rows = new Map<string, CandleRow>();
-  for (const trade of [...trades].sort(compareTradePositions)) {
+  for (const trade of [...trades].sort(comparePositions)) {
     for (const sample of tradeCandleSamples(trade)) {
       const { price } = sample;
       for (const interval of intervals) {
@@ -354,12 +334,7 @@ export function canAppendCandles(
 ): boolean {
   if (removed.some((trade) => trade.marks !== undefined)) return false;
   if (last === undefined) return true;
-  return added.every(
-    (trade) =>
-      trade.blockNumber > last.blockNumber ||
-      (trade.blockNumber === last.blockNumber &&
-        (trade.txIndex > last.txIndex || (trade.txIndex === last.txIndex && trade.logIndex > last.logIndex))),
-  );
+  return added.every((trade) => comparePositions(trade, last) > 0);
 }
 
 /** The largest page listCandles returns. */

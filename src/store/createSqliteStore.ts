@@ -1,10 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import type { CandleTotals, TradePosition } from "../domain/market.js";
+import { addKnown, type CandleTotals, type TradePosition } from "../domain/market.js";
 import type { Address, Checkpoint, Hash, NetworkName, Token, Trade } from "../domain/types.js";
 import {
-  addKnown,
   assertCandleQuery,
   assertCandleSumQuery,
   bucketStart,
