@@ -407,7 +407,12 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
             },
             "rpc request failed; retrying",
           );
+          // A URL's Retry-After cooldown is on Date.now(); timers run on a monotonic clock and may
+          // fire a millisecond before Date.now() says the delay passed: the next attempt would
+          // then find every URL still cooling (it did, once in CI). Wake by Date.now().
+          const wakeAt = Date.now() + delay;
           await sleep(delay, call.signal);
+          while (Date.now() < wakeAt) await sleep(wakeAt - Date.now(), call.signal);
         }
       }
     }
