@@ -9,6 +9,7 @@ export type ErrorCode =
   | "UNPROCESSABLE"
   | "RATE_LIMITED"
   | "TOO_SLOW"
+  | "TIMEOUT"
   | "NOT_READY"
   | "CONFIG_INVALID"
   | "RPC_ERROR"
@@ -25,6 +26,7 @@ const STATUS: Record<ErrorCode, number> = {
   UNPROCESSABLE: 422,
   RATE_LIMITED: 429,
   TOO_SLOW: 429,
+  TIMEOUT: 503,
   NOT_READY: 503,
   CONFIG_INVALID: 500,
   RPC_ERROR: 503,
@@ -256,6 +258,21 @@ export class MethodNotAllowedError extends SwapgraphError {
       .join(" or ");
     super("METHOD_NOT_ALLOWED", `Method ${method} is not allowed; use ${use}.`);
     this.allow = args.allow;
+  }
+}
+
+/**
+ * A request the server could not begin to answer within its deadline (503): the client may retry
+ * in a moment; the work it started is dropped.
+ */
+export class AnswerDeadlineError extends SwapgraphError {
+  override name = "AnswerDeadlineError";
+  readonly retryAfterSeconds = 1;
+  constructor(deadlineMs: number) {
+    super(
+      "TIMEOUT",
+      `The server could not answer within ${Math.round(deadlineMs / 1000)} s; retry in a moment.`,
+    );
   }
 }
 

@@ -78,6 +78,15 @@ function toYogaLogger(child: Logger): YogaLogger {
       const known = findSwapgraphError(first);
       // NOT_READY (backfilling, halted, stale) is a state the indexer logs, not a failure per request.
       if (known !== undefined && (known.status < 500 || known.code === "NOT_READY")) return;
+      // An expected 503 (RPC down, deep reorg, lost lock) is one line without a stack.
+      if (known !== undefined && known.code !== "INTERNAL" && known.code !== "CONFIG_INVALID") {
+        const line = { code: known.code, err: known.message };
+        child[level](
+          known.details === undefined ? line : { ...line, details: known.details },
+          "request failed",
+        );
+        return;
+      }
       const cause = known ?? (first instanceof GraphQLError ? (first.originalError ?? first) : first);
       child[level]({ err: cause }, rest.map(String).join(" ") || first.message);
     };
@@ -115,7 +124,8 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
     // yoga's own limit would pipe every body through a counting stream.
     maxRequestBodySize: false,
     logging: toYogaLogger(logger),
-    maskedErrors: { maskError: (error, message) => toGraphqlError(error, message) },
+    // Never the development mode's extensions.originalError, whatever NODE_ENV says.
+    maskedErrors: { maskError: (error, message) => toGraphqlError(error, message), isDev: false },
     context: () => createGraphqlContext(reader, { logger: baseLogger }),
     plugins: [
       // Apollo's protocol: `extensions.persistedQuery.sha256Hash` names a published operation

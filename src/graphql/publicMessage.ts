@@ -19,6 +19,7 @@ export function publicMessage(error: SwapgraphError): string {
     case "NOT_READY":
     case "RATE_LIMITED":
     case "TOO_SLOW":
+    case "TIMEOUT":
       return error.message;
     case "RPC_ERROR":
     case "DEEP_REORG":

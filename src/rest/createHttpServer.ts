@@ -1,5 +1,6 @@
 import {
   type IncomingMessage,
+  METHODS,
   type Server,
   type ServerOptions,
   type ServerResponse,
@@ -14,10 +15,12 @@ import type { GraphQLSchema } from "graphql";
 import { type Logger, pino } from "pino";
 import { countEvent } from "../domain/countEvent.js";
 import type { MarketReader } from "../domain/market.js";
-import { MethodNotAllowedError, RateLimitedError, SwapgraphError } from "../errors.js";
+import { AnswerDeadlineError, MethodNotAllowedError, RateLimitedError, SwapgraphError } from "../errors.js";
 import { buildSchema } from "../graphql/buildSchema.js";
 import { createGraphqlExecutor } from "../graphql/createGraphqlExecutor.js";
 import { GRAPHQL_LIMITS, type GraphqlServer } from "../graphql/createGraphqlServer.js";
+import { capConnections } from "./capConnections.js";
+import { checkGraphqlRequest } from "./checkGraphqlRequest.js";
 import { createDocsRoutes } from "./createDocsRoutes.js";
 import { createMetrics, type Metrics } from "./createMetrics.js";
 import { createRestHandlers, EXPOSED_HEADERS, type RestRoute } from "./createRestHandlers.js";
@@ -51,8 +54,14 @@ export interface HttpServerOptions {
   maxUrlLength?: number;
   /** How long a client may take to send its request headers, in ms (default 10,000); then a JSON 408. */
   headersTimeoutMs?: number;
-  /** Open client connections at most (default 8192); more are refused by the server. */
+  /** Open client connections at most (default 8192); more get a JSON 503 with Retry-After and are closed. */
   maxConnections?: number;
+  /**
+   * A request whose answer has not started this long after it arrived gets a JSON 503 (ms,
+   * default 15,000): no request is left waiting on work that went wrong. Streamed answers that
+   * have started are bounded by `stallTimeoutMs` instead.
+   */
+  answerDeadlineMs?: number;
   /** True while the process drains for shutdown: /ready answers 503 so load balancers move on. */
   draining?: () => boolean;
   /** Per-client limit on /api/* and /graphql (absent: none); over it a JSON 429 with Retry-After. */
@@ -64,9 +73,12 @@ export interface HttpServerOptions {
 const GRAPHQL_PATH = "/graphql";
 const GRAPHQL_ANSWER = { cache: "graphql_answer" };
 const GRAPHQL_ALLOWED = "GET, POST, OPTIONS";
-// Every method Fastify routes that a read-only path does not take: they get a 405 with Allow
-// (Fastify itself would answer 404, as if the path did not exist).
-const OTHER_METHODS = ["DELETE", "PATCH", "POST", "PUT"] as const;
+// Every method node parses that a read-only path does not take (CONNECT aside, which node hands
+// to the 'connect' event): they get a 405 with Allow. Fastify itself would answer 404, as if the
+// path did not exist; the methods it does not route by default (WebDAV's and others) are taught
+// to it below.
+const ROUTED_ELSEWHERE = new Set(["GET", "HEAD", "OPTIONS", "CONNECT"]);
+const OTHER_METHODS = METHODS.filter((method) => !ROUTED_ELSEWHERE.has(method));
 
 // Whether this process can serve, not whether a remote RPC is healthy: a load balancer that
 // took every replica out during an RPC outage would turn stale-but-served data into no data.
@@ -94,6 +106,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
   const ready = options.ready ?? (() => everyNetworkReady(reader));
   const metrics = options.metrics ?? createMetrics(reader);
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const answerDeadlineMs = options.answerDeadlineMs ?? 15_000;
   const rateLimit =
     options.rateLimit !== undefined && options.rateLimit.perSecond > 0 ? options.rateLimit : undefined;
 
@@ -119,10 +132,25 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
     schemaErrorFormatter: formatQueryErrors,
     clientErrorHandler: answerClientError,
   });
+  for (const method of OTHER_METHODS) {
+    if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
+  }
   const server = app.server;
-  // Beyond the cap node refuses connections, so a flood of idle clients cannot take the file
-  // descriptors the indexer needs for its RPC and store connections.
-  server.maxConnections = options.maxConnections ?? 8192;
+  // Beyond the cap connections are refused (a JSON 503), so a flood of idle clients cannot take
+  // the file descriptors the indexer needs for its RPC and store connections.
+  capConnections(server, { maxConnections: options.maxConnections ?? 8192 });
+  // CONNECT asks for a tunnel; node leaves the socket to this event (without a listener it
+  // would close it without a word).
+  server.on("connect", (req: IncomingMessage, socket: Duplex) => {
+    socket.on("error", () => undefined);
+    const body = JSON.stringify({ error: "Method CONNECT is not allowed: this server is not a proxy." });
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOWED_METHODS}\r\n` +
+        `Content-Type: ${JSON_HEADERS["Content-Type"]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+    req.destroy();
+  });
   // Node answers an Expect it cannot meet itself, with an empty body.
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
     const body = JSON.stringify({
@@ -146,7 +174,13 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
   app.addHook("onRequest", async (request, reply) => {
     const started = performance.now();
     const res = reply.raw;
+    // No request waits forever: past the deadline with no answer begun, a JSON 503 (the error
+    // handler words it). Whatever the handler does later finds the reply sent and is dropped.
+    const deadline = setTimeout(() => {
+      if (!res.headersSent && !reply.sent) reply.send(new AnswerDeadlineError(answerDeadlineMs));
+    }, answerDeadlineMs);
     res.once("close", () => {
+      clearTimeout(deadline);
       const route = request.routeOptions.url ?? "other";
       metrics.observe(
         request.is404 ? "other" : route,
@@ -278,6 +312,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
     method: ["GET", "POST"],
     url: GRAPHQL_PATH,
     handler: async (request, reply) => {
+      // Every shape of body is answered: one yoga cannot use (null, a primitive, an array, an
+      // empty object) would otherwise leave its adapter waiting on a stream Fastify has read.
+      checkGraphqlRequest({ method: request.method, body: request.body, query: request.query });
       // A repeated cacheable request (same method, query or body, Accept; same market state)
       // is answered from its kept bytes without going through yoga.
       const edge = graphql.edgeCache;
@@ -318,7 +355,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
   // Its preflight names its own methods (the plugin answers it from the route's config).
   app.options(GRAPHQL_PATH, unlimited({ cors: { methods: GRAPHQL_ALLOWED } }), notAllowed);
   app.route({
-    method: ["DELETE", "PATCH", "PUT"],
+    method: OTHER_METHODS.filter((method) => method !== "POST"),
     url: GRAPHQL_PATH,
     ...unlimited({ allow: GRAPHQL_ALLOWED }),
     handler: notAllowed,

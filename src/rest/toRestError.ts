@@ -1,5 +1,11 @@
 import type { Logger } from "pino";
-import { MethodNotAllowedError, RateLimitedError, RequestBodyError, SwapgraphError } from "../errors.js";
+import {
+  AnswerDeadlineError,
+  MethodNotAllowedError,
+  RateLimitedError,
+  RequestBodyError,
+  SwapgraphError,
+} from "../errors.js";
 import { INTERNAL_MESSAGE, publicMessage } from "../graphql/publicMessage.js";
 
 /** The wire form of a REST error. */
@@ -36,6 +42,23 @@ function fromFramework(error: unknown, path: string, bodyLimit: number): Swapgra
 }
 
 /**
+ * One line per refusal, never a stack: a refusal is an answer, not a failure of this code. What
+ * the caller caused is debug; NOT_READY is a state (backfilling, halted, stale data) the indexer
+ * already logs, and one line per request during an RPC outage would bury everything else; a
+ * missed answer deadline is the server's to look into (warn); other 5xx (RPC, reorg, lock) error.
+ */
+function logRefusal(known: SwapgraphError, logger: Logger): void {
+  const line = { code: known.code, status: known.status, err: known.message };
+  if (known.status < 500 || known.code === "NOT_READY") logger.debug(line, "request refused");
+  else if (known.code === "TIMEOUT") logger.warn(line, "request not answered in time");
+  else
+    logger.error(
+      { ...line, ...(known.details === undefined ? {} : { details: known.details }) },
+      "request failed",
+    );
+}
+
+/**
  * The one REST error handler: a SwapgraphError (or a body the framework refused) keeps its
  * status and (public) message, anything else is a 500 with a masked message and is logged with
  * its stack. `path` and `bodyLimit` word the framework's refusals.
@@ -48,12 +71,7 @@ export function toRestError(
   const known =
     error instanceof SwapgraphError ? error : fromFramework(error, request.path, request.bodyLimit);
   if (known !== undefined) {
-    // NOT_READY is a state (backfilling, halted, stale data) the indexer already logs: one error
-    // line per request during an RPC outage would bury everything else.
-    if (known.code === "NOT_READY") logger.debug({ err: known }, "request refused: not ready");
-    else if (known instanceof RateLimitedError)
-      logger.debug({ err: known.message }, "request refused: rate limit");
-    else if (known.status >= 500) logger.error({ err: known }, "request failed");
+    logRefusal(known, logger);
     return {
       status: known.status,
       code: known.code,
@@ -61,7 +79,7 @@ export function toRestError(
       headers:
         known instanceof MethodNotAllowedError
           ? { Allow: known.allow }
-          : known instanceof RateLimitedError
+          : known instanceof RateLimitedError || known instanceof AnswerDeadlineError
             ? { "Retry-After": String(known.retryAfterSeconds) }
             : known.code === "UNSUPPORTED_MEDIA_TYPE"
               ? { Accept: "application/json" }

@@ -63,7 +63,7 @@ describe("HTTP limits", () => {
     expect(JSON.parse(body)).toEqual({ error: "The request was not received in time." });
   });
 
-  test("behavior: connections past the cap are refused; the server answers again once one closes", async () => {
+  test("behavior: connections past the cap get a JSON 503 with Retry-After and are closed; the server answers again once one closes", async () => {
     // Slow clients hold connections: each sends part of a request, then nothing.
     const server = capped;
     const port = portOf(server);
@@ -75,9 +75,20 @@ describe("HTTP limits", () => {
       5_000,
       "connections held",
     );
+    // A client past the cap is told so (it cannot tell a silent close from a crash), whether it
+    // sent its request yet or not; the connection is closed and the held ones are not served more.
     const extra = open(port);
-    // The server drops it at once without a byte: the cap holds.
-    expect(await extra.received).toBe("");
+    await extra.connected;
+    extra.socket.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
+    const [head = "", body = ""] = (await extra.received).split("\r\n\r\n");
+    const lines = head.split("\r\n");
+    expect(lines[0]).toBe("HTTP/1.1 503 Service Unavailable");
+    expect(lines).toContain("Retry-After: 1");
+    expect(lines).toContain("Connection: close");
+    expect(lines).toContain("Content-Type: application/json; charset=utf-8");
+    expect(JSON.parse(body)).toEqual({ error: "The server is at its connection limit; retry in 1 s." });
+    const silent = open(port);
+    expect((await silent.received).split("\r\n")[0]).toBe("HTTP/1.1 503 Service Unavailable");
     for (const client of held) client.socket.destroy();
     await waitFor(
       () => new Promise((resolve) => server.getConnections((_, count) => resolve(count === 0))),
