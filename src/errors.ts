@@ -271,7 +271,7 @@ export class AnswerDeadlineError extends SwapgraphError {
   constructor(deadlineMs: number) {
     super(
       "TIMEOUT",
-      `The server could not answer within ${Math.round(deadlineMs / 1000)} s; retry in a moment.`,
+      `The server could not answer within ${deadlineMs < 1_000 ? `${deadlineMs} ms` : `${Math.round(deadlineMs / 1_000)} s`}; retry in a moment.`,
     );
   }
 }

@@ -83,6 +83,7 @@ async function main(): Promise<void> {
   const schema = buildSchema();
   const server = await createHttpServer({
     maxConnections: config.http.maxConnections,
+    answerDeadlineMs: config.http.answerDeadlineMs,
     ...(config.http.rateLimitPerSecond > 0
       ? {
           rateLimit: {

@@ -192,6 +192,7 @@ export function loadConfig(
       host: env.HOST ?? file?.http.host ?? "127.0.0.1",
       port,
       maxConnections: file?.http.maxConnections ?? 8192,
+      answerDeadlineMs: file?.http.answerDeadlineMs ?? 15_000,
       drainDelayMs: file?.http.drainDelayMs ?? 5_000,
       drainTimeoutMs: file?.http.drainTimeoutMs ?? 30_000,
       rateLimitPerSecond: file?.http.rateLimitPerSecond ?? 0,

@@ -96,6 +96,7 @@ export const configFileSchema = z
         host: z.string().default("127.0.0.1"),
         port: z.number().int().min(0).max(65535).default(4000),
         maxConnections: z.number().int().min(1).default(8192),
+        answerDeadlineMs: z.number().int().min(100).max(600_000).default(15_000),
         drainDelayMs: z.number().int().min(0).max(600_000).default(5_000),
         drainTimeoutMs: z.number().int().min(0).max(600_000).default(30_000),
         rateLimitPerSecond: z.number().min(0).default(0),

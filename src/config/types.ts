@@ -84,6 +84,8 @@ export interface AppConfig {
     port: number;
     /** Open client connections at most; more are refused, so file descriptors stay for RPC and the store. */
     maxConnections: number;
+    /** A request whose answer has not begun this long after it arrived gets a JSON 503 (ms). */
+    answerDeadlineMs: number;
     /** On SIGTERM, how long /ready answers 503 before the server stops accepting (load balancers notice). */
     drainDelayMs: number;
     /** Then how long requests in flight may take to finish before their connections are closed. */
