@@ -10,6 +10,7 @@ export const EVENT_COUNTERS = {
   rpc_errors: ["network", "method", "kind"],
   cache_hits: ["cache"],
   cache_misses: ["cache"],
+  http_refusals: ["reason"],
 } as const;
 
 /** One of EVENT_COUNTERS. */

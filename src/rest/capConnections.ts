@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
+import { countEvent } from "../domain/countEvent.js";
 import { JSON_HEADERS } from "./jsonHeaders.js";
 
 /** Options of capConnections. */
@@ -40,6 +41,7 @@ export function capConnections(server: Server, options: ConnectionCapOptions): v
   let lingering = 0;
 
   function refuse(socket: Socket): void {
+    countEvent("http_refusals", { reason: "connection_cap" });
     socket.on("error", () => undefined);
     if (lingering >= maxLingering) {
       socket.destroy();

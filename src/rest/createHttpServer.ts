@@ -177,7 +177,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
     // No request waits forever: past the deadline with no answer begun, a JSON 503 (the error
     // handler words it). Whatever the handler does later finds the reply sent and is dropped.
     const deadline = setTimeout(() => {
-      if (!res.headersSent && !reply.sent) reply.send(new AnswerDeadlineError(answerDeadlineMs));
+      if (res.headersSent || reply.sent) return;
+      countEvent("http_refusals", { reason: "answer_deadline" });
+      reply.send(new AnswerDeadlineError(answerDeadlineMs));
     }, answerDeadlineMs);
     res.once("close", () => {
       clearTimeout(deadline);

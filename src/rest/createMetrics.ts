@@ -27,6 +27,8 @@ const EVENT_HELP: Record<EventCounter, string> = {
   cache_hits:
     "Lookups answered by a cache (route: best routes; graphql_response: yoga's answer cache; graphql_answer: GraphQL answer bytes at the edge; rest_answer: REST answer bytes).",
   cache_misses: "Lookups a cache could not answer.",
+  http_refusals:
+    "Requests the HTTP edge answered 503 to protect the others (connection_cap: past http.maxConnections; answer_deadline: no answer begun within http.answerDeadlineMs).",
 };
 
 /** Creates the registry served on /metrics. */

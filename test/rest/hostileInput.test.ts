@@ -3,6 +3,7 @@ import { connect } from "node:net";
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { readEventCounts } from "../../src/domain/countEvent.js";
 import type { MarketReader } from "../../src/domain/market.js";
 import { GRAPHQL_JSON_LIMITS } from "../../src/rest/checkGraphqlRequest.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
@@ -309,6 +310,9 @@ describe("hostile input at the edge", () => {
   });
 
   test("error: a request with no answer begun by the deadline gets a JSON 503 with Retry-After, REST and GraphQL", async () => {
+    const counted = () =>
+      readEventCounts("http_refusals").find((count) => count.labels.reason === "answer_deadline")?.value ?? 0;
+    const before = counted();
     const rest = await send(stuck, "/api/trade_volume_usd_7d?network=bsc");
     expect(rest.status).toBe(503);
     expect(rest.headers["retry-after"]).toBe("1");
@@ -333,6 +337,7 @@ describe("hostile input at the edge", () => {
     // Answers that can be made are made on the same server, and the held work left nothing behind.
     expect((await send(stuck, QUOTE)).status).toBe(200);
     expect(held.length).toBeGreaterThanOrEqual(2);
+    expect(counted() - before).toBe(2);
   });
 
   test("behavior: no answer of this suite carries an internal error's detail or a stack", () => {

@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { readEventCounts } from "../../src/domain/countEvent.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
 import { waitFor } from "../support/waitFor.js";
 import { type StartServerOptions, startServer } from "./support.js";
@@ -17,6 +18,9 @@ let limited: Server;
 async function listen(options: StartServerOptions): Promise<Server> {
   return (await startServer(fixture.reader, options)).server;
 }
+
+const refusals = (reason: string) =>
+  readEventCounts("http_refusals").find((count) => count.labels.reason === reason)?.value ?? 0;
 
 const portOf = (server: Server) => (server.address() as { port: number }).port;
 
@@ -67,6 +71,7 @@ describe("HTTP limits", () => {
     // Slow clients hold connections: each sends part of a request, then nothing.
     const server = capped;
     const port = portOf(server);
+    const capRefusalsBefore = refusals("connection_cap");
     const held = Array.from({ length: MAX_CONNECTIONS }, () => open(port));
     await Promise.all(held.map((client) => client.connected));
     for (const client of held) client.socket.write("GET /health HTTP/1.1\r\n");
@@ -89,6 +94,7 @@ describe("HTTP limits", () => {
     expect(JSON.parse(body)).toEqual({ error: "The server is at its connection limit; retry in 1 s." });
     const silent = open(port);
     expect((await silent.received).split("\r\n")[0]).toBe("HTTP/1.1 503 Service Unavailable");
+    expect(refusals("connection_cap") - capRefusalsBefore).toBe(2);
     for (const client of held) client.socket.destroy();
     await waitFor(
       () => new Promise((resolve) => server.getConnections((_, count) => resolve(count === 0))),
