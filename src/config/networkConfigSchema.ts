@@ -82,6 +82,8 @@ export const networkConfigSchema = z
       .object({
         timeoutMs: z.number().int().min(100).max(600_000).default(10_000),
         requestsPerSecond: z.number().min(0).default(0),
+        costModel: z.enum(["computeUnits", "bytes", "calls"]).default("computeUnits"),
+        computeUnits: z.record(z.string().regex(/^[a-z]+_[A-Za-z]+$/), z.number().min(0)).optional(),
       })
       .strict()
       .default({}),

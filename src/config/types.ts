@@ -1,4 +1,4 @@
-import type { Address, NetworkName } from "../domain/types.js";
+import type { Address, NetworkName, RpcCostModel } from "../domain/types.js";
 
 /** One entry of a token list in the token-lists standard (https://tokenlists.org). */
 export interface TokenListEntry {
@@ -71,6 +71,13 @@ export interface NetworkConfig {
     timeoutMs: number;
     /** Client-side rate limit per RPC URL (calls per second, batched calls counted one by one); 0: none. */
     requestsPerSecond: number;
+    /**
+     * What a read is measured in when swapgraph chooses how to read (signers by whole block or by
+     * transaction): compute units (default), bytes, or calls.
+     */
+    costModel: RpcCostModel;
+    /** Compute units per method, overriding DEFAULT_COMPUTE_UNITS (common providers' prices). */
+    computeUnits?: Readonly<Record<string, number>> | undefined;
   };
 }
 

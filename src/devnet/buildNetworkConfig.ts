@@ -64,6 +64,6 @@ export function buildNetworkConfig(
     pollIntervalMs: 500,
     maxLogRange: 2000,
     maxStalenessSeconds: 600,
-    rpc: { timeoutMs: 10_000, requestsPerSecond: 0 },
+    rpc: { timeoutMs: 10_000, requestsPerSecond: 0, costModel: "computeUnits" },
   };
 }

@@ -122,3 +122,6 @@ export interface Checkpoint {
   blockNumber: bigint;
   blockHash: Hash;
 }
+
+/** What an RPC read is measured in when swapgraph chooses between ways to read the same facts. */
+export type RpcCostModel = "computeUnits" | "bytes" | "calls";

@@ -1,10 +1,10 @@
-import { pairEventsAbi, wrappedNativeEventsAbi } from "../chain/abis.js";
 import { createLogFetcher } from "../chain/createLogFetcher.js";
 import type { RpcClient } from "../chain/createRpcClient.js";
 import { findBlockByTimestamp } from "../chain/findBlockByTimestamp.js";
 import { getPairAddress } from "../chain/getPairAddress.js";
 import { readPairInfo } from "../chain/readPairInfo.js";
 import { readReserves } from "../chain/readReserves.js";
+import type { SenderReadCosts } from "../chain/readsWholeBlock.js";
 import { readTokenMetadata } from "../chain/readTokenMetadata.js";
 import { summarizeFailure } from "../chain/summarizeFailure.js";
 import type { NetworkConfig } from "../config/types.js";
@@ -25,7 +25,7 @@ import { type LiveViews, listTokens } from "./createLiveViews.js";
 import { createSleeper } from "./createSleeper.js";
 import { createTokenLookup, type TokenLookupOptions } from "./createTokenLookup.js";
 import { decodeRange } from "./decodeRange.js";
-import { type RangeRead, readHeader, readRange } from "./readRange.js";
+import { RANGE_EVENT_TOPICS, type RangeRead, readHeader, readRange } from "./readRange.js";
 import { validateRange } from "./validateRange.js";
 
 /** Minimal logger the indexer writes to (pino fits). */
@@ -125,15 +125,16 @@ export function createNetworkIndexer(deps: {
   let stopping = false;
   const sleeper = createSleeper();
   let running: Promise<void> | undefined;
-  // The range the provider accepts is learned once and carries over from range to range.
-  const pairLogs = createLogFetcher({ client, events: pairEventsAbi, maxRange: config.maxLogRange, log });
-  const wrappedLogs = createLogFetcher({
-    client,
-    address: wrapped,
-    events: wrappedNativeEventsAbi,
-    maxRange: config.maxLogRange,
-    log,
-  });
+  // The range the provider accepts is learned once and carries over from range to range. One
+  // call per chunk brings the pools' and the wrapped coin's events (a topic OR-list).
+  const logs = createLogFetcher({ client, topics: [RANGE_EVENT_TOPICS], maxRange: config.maxLogRange, log });
+  // Signers are read by whole block or by transaction, by the configured cost model; what a
+  // block of this chain weighs is learned from the blocks read (BSC: 150-250 transactions).
+  const senderCosts: SenderReadCosts = {
+    model: config.rpc.costModel,
+    ...(config.rpc.computeUnits === undefined ? {} : { computeUnits: config.rpc.computeUnits }),
+    transactionsPerBlock: 200,
+  };
   // Blocks per range: starts small (a BSC block has ~2,000 Swap/Sync logs) and at most doubles
   // per range, towards about TARGET_LOGS_PER_RANGE logs, so no range holds more than a few MB.
   let span = Math.min(config.maxLogRange, INITIAL_SPAN);
@@ -385,7 +386,14 @@ export function createNetworkIndexer(deps: {
     const to = from + BigInt(span) - 1n < head ? from + BigInt(span) - 1n : head;
     const epoch = pairsEpoch;
     const read = readRange(
-      { client, pairLogs, wrappedLogs, acceptPairs, unfinalizedFrom: head - BigInt(config.finalityDepth) },
+      {
+        client,
+        logs,
+        wrapped,
+        senderCosts,
+        acceptPairs,
+        unfinalizedFrom: head - BigInt(config.finalityDepth),
+      },
       from,
       to,
     );
@@ -450,6 +458,13 @@ export function createNetworkIndexer(deps: {
 
   // The next range's span from this one's density: about TARGET_LOGS_PER_RANGE logs, at most doubling.
   function resize(read: RangeRead): void {
+    const seen = read.blocksRead;
+    if (seen.blocks > 0) {
+      // A running average that follows the chain's load within a few dozen blocks.
+      const weight = Math.min(1, seen.blocks / 32);
+      senderCosts.transactionsPerBlock =
+        senderCosts.transactionsPerBlock * (1 - weight) + (seen.transactions / seen.blocks) * weight;
+    }
     const blocks = Number(read.to - read.from + 1n);
     const fit = Math.floor((blocks * TARGET_LOGS_PER_RANGE) / Math.max(1, read.logCount));
     span = Math.max(1, Math.min(config.maxLogRange, fit, span * 2));

@@ -1,8 +1,10 @@
-import { type Hex, type Log, toEventSelector } from "viem";
+import { formatLog, type Hex, keccak256, type Log, numberToHex, type RpcLog, toEventSelector } from "viem";
 import { swapEventAbi, syncEventAbi, wrappedNativeEventsAbi } from "../chain/abis.js";
 import type { LogFetcher } from "../chain/createLogFetcher.js";
 import type { RpcClient } from "../chain/createRpcClient.js";
+import { readsWholeBlock, type SenderReadCosts } from "../chain/readsWholeBlock.js";
 import type { Address, BlockRef, Hash } from "../domain/types.js";
+import { RpcError } from "../errors.js";
 
 /** Where a log sits: its block, transaction and position. */
 interface LogPosition {
@@ -45,15 +47,19 @@ export interface RangeRead {
   senders: Map<Hash, { from: Address; blockHash: Hash }>;
   /** Logs eth_getLogs returned (before dropping those of unaccepted pools): sizes the next range. */
   logCount: number;
+  /** Blocks read (headers or whole) and the transactions they held: the cost model learns blocks' weight from them. */
+  blocksRead: { blocks: number; transactions: number };
 }
 
 /** What readRange needs besides the block numbers. */
 export interface ReadRangeDeps {
   client: RpcClient;
-  /** eth_getLogs of Swap and Sync, any address. */
-  pairLogs: LogFetcher;
-  /** eth_getLogs of Deposit and Withdrawal of the wrapped native coin. */
-  wrappedLogs: LogFetcher;
+  /** eth_getLogs of Swap, Sync, Deposit and Withdrawal (RANGE_EVENT_TOPICS), any address: one call per chunk. */
+  logs: LogFetcher;
+  /** The wrapped native coin: only its Deposit and Withdrawal logs count. */
+  wrapped: Address;
+  /** How signers are read: whole blocks or transactions by hash, whichever costs less. */
+  senderCosts: SenderReadCosts;
   /** Checks unknown pool addresses against the configured factories; the accepted set of the given ones. */
   acceptPairs: (addresses: ReadonlySet<Address>) => Promise<ReadonlySet<Address>>;
   /** Blocks at or above this get their headers read for hash links (head - finality depth). */
@@ -67,6 +73,9 @@ const SWAP = toEventSelector(swapEventAbi);
 const SYNC = toEventSelector(syncEventAbi);
 const DEPOSIT = toEventSelector(wrappedNativeEventsAbi[0]);
 const WITHDRAWAL = toEventSelector(wrappedNativeEventsAbi[1]);
+
+/** The topic0 OR-list of the one eth_getLogs a range needs: the pools' and the wrapped coin's events. */
+export const RANGE_EVENT_TOPICS: readonly Hex[] = [SWAP, SYNC, DEPOSIT, WITHDRAWAL];
 
 // The events have fixed layouts: reading their words directly costs a fraction of a generic ABI
 // decoder, and the hot path of a backfill is decoding. A log whose layout does not match (another
@@ -84,13 +93,63 @@ const lower = <T extends string>(value: string): T => value.toLowerCase() as T;
 
 /** Reads one block header (no transactions' bodies). */
 export async function readHeader(client: RpcClient, number: bigint): Promise<BlockRef> {
-  const block = await client.getBlock({ blockNumber: number });
+  return (await readBlock(client, number, false)).ref;
+}
+
+interface BlockRead {
+  ref: BlockRef;
+  bloom: string | undefined;
+  /** The transactions' bodies (a whole block) or none (a header). */
+  transactions: RawTransaction[];
+  /** How many transactions the block holds (a header lists their hashes). */
+  transactionCount: number;
+}
+
+interface RawTransaction {
+  hash?: string;
+  from?: string;
+  blockHash?: string | null;
+}
+
+interface RawBlock {
+  hash?: string | null;
+  parentHash?: string;
+  timestamp?: string;
+  logsBloom?: string | null;
+  transactions?: (RawTransaction | string)[];
+}
+
+/** One eth_getBlockByNumber, with the transactions' bodies or without; a block the node lacks is an error to retry. */
+async function readBlock(client: RpcClient, number: bigint, withTransactions: boolean): Promise<BlockRead> {
+  const block = (await client.request({
+    method: "eth_getBlockByNumber",
+    params: [numberToHex(number), withTransactions],
+  })) as RawBlock | null;
+  if (block === null || typeof block.hash !== "string" || typeof block.parentHash !== "string") {
+    throw new RpcError(`Block ${number} is not known to the node yet.`);
+  }
   return {
-    number,
-    hash: lower<Hash>(block.hash),
-    parentHash: lower<Hash>(block.parentHash),
-    timestamp: Number(block.timestamp),
+    ref: {
+      number,
+      hash: lower<Hash>(block.hash),
+      parentHash: lower<Hash>(block.parentHash),
+      timestamp: Number(block.timestamp),
+    },
+    bloom: typeof block.logsBloom === "string" ? block.logsBloom : undefined,
+    transactions: withTransactions
+      ? (block.transactions ?? []).filter((tx): tx is RawTransaction => typeof tx === "object" && tx !== null)
+      : [],
+    transactionCount: block.transactions?.length ?? 0,
   };
+}
+
+/** The range's events of one block, asked by its hash (EIP-234). */
+async function readLogsOfBlock(client: RpcClient, blockHash: Hash): Promise<Log[]> {
+  const raw = (await client.request({
+    method: "eth_getLogs",
+    params: [{ blockHash, topics: [[...RANGE_EVENT_TOPICS]] }],
+  })) as RpcLog[];
+  return raw.map((item) => formatLog(item));
 }
 
 async function collect(fetcher: LogFetcher, from: bigint, to: bigint): Promise<Log[]> {
@@ -109,25 +168,39 @@ function position(item: Log): LogPosition | undefined {
   };
 }
 
-interface RawTransaction {
-  from?: string;
-  blockHash?: string | null;
+/**
+ * Whether a block's logs bloom says it may hold a log with `topic` (false when there is no
+ * bloom to tell). A node behind its load balancer's head answers eth_getLogs with nothing for
+ * the blocks it lacks; a header from an up-to-date node whose bloom holds the Swap or Sync topic
+ * shows that the answer was incomplete.
+ */
+export function bloomMayHold(bloom: string | undefined, topic: Hex): boolean {
+  if (bloom === undefined || bloom.length !== 2 + 512) return false;
+  const hash = keccak256(topic);
+  for (let i = 0; i < 3; i++) {
+    const bit = Number.parseInt(hash.slice(2 + i * 4, 6 + i * 4), 16) & 2047;
+    const byte = 255 - Math.floor(bit / 8);
+    const value = Number.parseInt(bloom.slice(2 + byte * 2, 4 + byte * 2), 16);
+    if ((value & (1 << (bit % 8))) === 0) return false;
+  }
+  return true;
 }
 
-/**
- * Reads blocks [from, to] leanly: the Swap and Sync logs of every pool and the wrapped native
- * coin's Deposit and Withdrawal logs; unknown pools are checked against the factories; then only
- * the senders of the transactions that swapped on accepted pairs (eth_getTransactionByHash,
- * batched) and only the headers needed for hash links and timestamps the logs do not carry.
- */
-export async function readRange(deps: ReadRangeDeps, from: bigint, to: bigint): Promise<RangeRead> {
-  const { client } = deps;
-  const [pairLogs, wrappedLogs] = await Promise.all([
-    collect(deps.pairLogs, from, to),
-    collect(deps.wrappedLogs, from, to),
-  ]);
+interface DecodedLogs {
+  events: RangeEvent[];
+  logBlockHashes: Map<bigint, Hash | undefined>;
+  timestamps: Map<bigint, number>;
+  /** Transactions that swapped on an accepted pair, and their block. */
+  swapTxs: Map<Hash, bigint>;
+}
+
+/** The events of accepted pools and the wrapped coin, in chain order, with what validation checks. */
+async function decodeLogs(deps: ReadRangeDeps, logs: readonly Log[], wrapped: Address): Promise<DecodedLogs> {
   const pools = new Set<Address>();
-  for (const item of pairLogs) pools.add(lower<Address>(item.address));
+  for (const item of logs) {
+    const topic0 = item.topics[0]?.toLowerCase();
+    if (topic0 === SWAP || topic0 === SYNC) pools.add(lower<Address>(item.address));
+  }
   const accepted = await deps.acceptPairs(pools);
 
   const events: RangeEvent[] = [];
@@ -143,12 +216,17 @@ export async function readRange(deps: ReadRangeDeps, from: bigint, to: bigint): 
     if (typeof stamp === "bigint") timestamps.set(at.blockNumber, Number(stamp));
   };
 
-  for (const item of pairLogs) {
+  const wrappedLogs: Log[] = [];
+  for (const item of logs) {
+    const topic0 = item.topics[0]?.toLowerCase();
+    if (topic0 === DEPOSIT || topic0 === WITHDRAWAL) {
+      if (lower<Address>(item.address) === wrapped) wrappedLogs.push(item);
+      continue;
+    }
     const pair = lower<Address>(item.address);
     if (!accepted.has(pair)) continue;
     const at = position(item);
     if (at === undefined) continue;
-    const topic0 = item.topics[0]?.toLowerCase();
     if (topic0 === SYNC && item.topics.length === 1 && item.data.length === 2 + 128) {
       events.push({ ...at, kind: "sync", pair, reserve0: word(item.data, 0), reserve1: word(item.data, 1) });
     } else if (topic0 === SWAP && item.topics.length === 3 && item.data.length === 2 + 256) {
@@ -183,28 +261,96 @@ export async function readRange(deps: ReadRangeDeps, from: bigint, to: bigint): 
   events.sort((a, b) =>
     a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
   );
+  return { events, logBlockHashes, timestamps, swapTxs };
+}
 
+/**
+ * Reads blocks [from, to] leanly: one eth_getLogs (per chunk) of the pools' Swap and Sync and the
+ * wrapped native coin's Deposit and Withdrawal; unknown pools are checked against the factories;
+ * then the signers of the transactions that swapped on accepted pairs, per block either with the
+ * whole block (one call, which brings the header too) or each transaction by hash, whichever the
+ * cost model prices lower; then only the headers still needed for hash links and timestamps the
+ * logs do not carry. A block whose header's bloom names the Swap or Sync topic but whose logs
+ * did not come (a node behind its balancer's head) has its logs read again by block hash.
+ */
+export async function readRange(deps: ReadRangeDeps, from: bigint, to: bigint): Promise<RangeRead> {
+  return readRangeOf(deps, from, to, await collect(deps.logs, from, to), true);
+}
+
+async function readRangeOf(
+  deps: ReadRangeDeps,
+  from: bigint,
+  to: bigint,
+  logs: readonly Log[],
+  checkBlooms: boolean,
+): Promise<RangeRead> {
+  const { client } = deps;
+  const read = await decodeLogs(deps, logs, lower<Address>(deps.wrapped));
+
+  // Headers needed: the range's ends, the unfinalized window, blocks whose logs carry no time.
   const headerNumbers = new Set<bigint>([from, to]);
   for (let n = from > deps.unfinalizedFrom ? from : deps.unfinalizedFrom; n <= to; n++) headerNumbers.add(n);
-  for (const number of logBlockHashes.keys()) if (!timestamps.has(number)) headerNumbers.add(number);
-  const [headerList, senders] = await Promise.all([
-    Promise.all([...headerNumbers].map((n) => readHeader(client, n))),
-    readSenders(client, [...swapTxs.keys()]),
+  for (const number of read.logBlockHashes.keys())
+    if (!read.timestamps.has(number)) headerNumbers.add(number);
+  const tradesPerBlock = new Map<bigint, number>();
+  for (const block of read.swapTxs.values()) tradesPerBlock.set(block, (tradesPerBlock.get(block) ?? 0) + 1);
+  // A whole block also replaces the header read of its block.
+  const whole = new Set<bigint>();
+  for (const [block, trades] of tradesPerBlock) {
+    if (readsWholeBlock(trades, headerNumbers.has(block), deps.senderCosts)) whole.add(block);
+  }
+  for (const block of whole) headerNumbers.delete(block);
+  const byHash = [...read.swapTxs].filter(([, block]) => !whole.has(block)).map(([hash]) => hash);
+
+  const [headerList, blocks, senders] = await Promise.all([
+    Promise.all([...headerNumbers].map((n) => readBlock(client, n, false))),
+    Promise.all([...whole].map((n) => readBlock(client, n, true))),
+    readSenders(client, byHash),
   ]);
-  const headers = new Map(headerList.map((header) => [header.number, header]));
-  for (const number of logBlockHashes.keys()) {
+  const headers = new Map<bigint, BlockRef>();
+  const blooms = new Map<bigint, string | undefined>();
+  let transactions = 0;
+  for (const block of [...headerList, ...blocks]) {
+    headers.set(block.ref.number, block.ref);
+    blooms.set(block.ref.number, block.bloom);
+    transactions += block.transactionCount;
+  }
+  for (const block of blocks) {
+    for (const tx of block.transactions) {
+      const hash = typeof tx.hash === "string" ? lower<Hash>(tx.hash) : undefined;
+      if (hash === undefined || typeof tx.from !== "string" || !read.swapTxs.has(hash)) continue;
+      senders.set(hash, { from: lower<Address>(tx.from), blockHash: block.ref.hash });
+    }
+  }
+
+  if (checkBlooms) {
+    const withLogs = new Set(logs.map((item) => item.blockNumber));
+    const missing = [...headers.values()].filter(
+      (header) =>
+        !withLogs.has(header.number) &&
+        (bloomMayHold(blooms.get(header.number), SWAP) || bloomMayHold(blooms.get(header.number), SYNC)),
+    );
+    if (missing.length > 0) {
+      const again = (await Promise.all(missing.map((header) => readLogsOfBlock(client, header.hash)))).flat();
+      // The range's answer was incomplete: decode it again with those blocks' own logs.
+      if (again.length > 0) return readRangeOf(deps, from, to, [...logs, ...again], false);
+    }
+  }
+
+  for (const number of read.logBlockHashes.keys()) {
     const header = headers.get(number);
-    if (header !== undefined && !timestamps.has(number)) timestamps.set(number, header.timestamp);
+    if (header !== undefined && !read.timestamps.has(number)) read.timestamps.set(number, header.timestamp);
   }
   return {
     from,
     to,
     headers,
-    events,
-    logBlockHashes,
-    timestamps,
+    events: read.events,
+    logBlockHashes: read.logBlockHashes,
+    timestamps: read.timestamps,
     senders,
-    logCount: pairLogs.length + wrappedLogs.length,
+    logCount: logs.length,
+    blocksRead: { blocks: headerList.length + blocks.length, transactions },
   };
 }
 

@@ -30,7 +30,7 @@ const config: NetworkConfig = {
   pollIntervalMs: 100,
   maxLogRange: 100,
   maxStalenessSeconds: 600,
-  rpc: { timeoutMs: 10_000, requestsPerSecond: 0 },
+  rpc: { timeoutMs: 10_000, requestsPerSecond: 0, costModel: "computeUnits" },
 };
 
 const DAY = 86_400;

@@ -683,7 +683,11 @@ describe("indexer restarts and reorgs", () => {
 
   test("behavior: an RPC that accepts and never answers marks the network degraded within a few polls; the data stays served", async () => {
     const proxy = await startFaultProxy(config.rpcUrls[0]!);
-    const hanging = { ...config, rpcUrls: [proxy.url], rpc: { timeoutMs: 400, requestsPerSecond: 0 } };
+    const hanging = {
+      ...config,
+      rpcUrls: [proxy.url],
+      rpc: { timeoutMs: 400, requestsPerSecond: 0, costModel: "computeUnits" as const },
+    };
     const store = createSqliteStore({ path: ":memory:" });
     await store.migrate();
     const indexing = createIndexing({ networks: [hanging], store, log: silent, now: () => NOW });
@@ -714,7 +718,11 @@ describe("indexer restarts and reorgs", () => {
 
   test("behavior: an RPC refusing connections for 30 s loses and duplicates nothing", async () => {
     const proxy = await startFaultProxy(config.rpcUrls[0]!);
-    const refused = { ...config, rpcUrls: [proxy.url], rpc: { timeoutMs: 1_000, requestsPerSecond: 0 } };
+    const refused = {
+      ...config,
+      rpcUrls: [proxy.url],
+      rpc: { timeoutMs: 1_000, requestsPerSecond: 0, costModel: "computeUnits" as const },
+    };
     const store = createSqliteStore({ path: ":memory:" });
     await store.migrate();
     const indexing = createIndexing({ networks: [refused], store, log: silent, now: () => NOW });

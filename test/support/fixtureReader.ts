@@ -93,7 +93,7 @@ function networkConfig(name: NetworkName, chainId: number, extra: Partial<Networ
     pollIntervalMs: 1_000,
     maxLogRange: 1_000,
     maxStalenessSeconds: 600,
-    rpc: { timeoutMs: 10_000, requestsPerSecond: 0 },
+    rpc: { timeoutMs: 10_000, requestsPerSecond: 0, costModel: "computeUnits" },
     ...extra,
   };
 }

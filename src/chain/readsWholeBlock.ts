@@ -1,0 +1,65 @@
+import type { RpcCostModel } from "../domain/types.js";
+
+/**
+ * Compute units per call of the methods swapgraph sends, at common providers' prices (the order
+ * of magnitude Alchemy, QuickNode and others publish; providers differ by a few units). Used as
+ * the default cost table; `rpc.computeUnits` in the configuration overrides entries.
+ */
+export const DEFAULT_COMPUTE_UNITS: Readonly<Record<string, number>> = {
+  eth_getLogs: 75,
+  eth_getBlockByNumber: 16,
+  eth_getTransactionByHash: 17,
+  eth_getTransactionReceipt: 15,
+  eth_call: 26,
+  eth_blockNumber: 10,
+  eth_chainId: 0,
+};
+
+/** What the choice needs to know: the model, the prices, and what blocks of this chain weigh. */
+export interface SenderReadCosts {
+  model: RpcCostModel;
+  /** Compute units per method (missing methods cost DEFAULT_COMPUTE_UNITS', then 20). */
+  computeUnits?: Readonly<Record<string, number>>;
+  /** Transactions per block seen so far on this chain (a running average; a guess before any). */
+  transactionsPerBlock: number;
+}
+
+// Bytes of JSON-RPC answers, as measured on anvil and BSC-like blocks: a transaction object is
+// about 550 bytes whether alone or inside a block, a header about 1,000, and each answer of a
+// batch carries about 60 bytes of envelope ({"jsonrpc","id","result"}). By bytes a block is
+// worth reading whole only when nearly all its transactions are trades.
+const TRANSACTION_BYTES = 550;
+const HEADER_BYTES = 1_000;
+const ENVELOPE_BYTES = 60;
+
+function unitsOf(costs: SenderReadCosts, method: string): number {
+  return costs.computeUnits?.[method] ?? DEFAULT_COMPUTE_UNITS[method] ?? 20;
+}
+
+/**
+ * Whether to learn the signers of a block's `trades` trade transactions by reading the block
+ * with its transactions (one call, which also brings the header) rather than each transaction
+ * by hash. `needsHeader`: the block's header is read anyway (hash links, timestamp), so the
+ * whole block replaces that read too. Pure.
+ */
+export function readsWholeBlock(trades: number, needsHeader: boolean, costs: SenderReadCosts): boolean {
+  if (trades <= 0) return false;
+  switch (costs.model) {
+    case "calls":
+      return trades + (needsHeader ? 1 : 0) > 1;
+    case "computeUnits": {
+      const block = unitsOf(costs, "eth_getBlockByNumber");
+      const byHash = trades * unitsOf(costs, "eth_getTransactionByHash") + (needsHeader ? block : 0);
+      return block <= byHash;
+    }
+    case "bytes": {
+      const block = HEADER_BYTES + costs.transactionsPerBlock * TRANSACTION_BYTES;
+      const byHash = trades * (TRANSACTION_BYTES + ENVELOPE_BYTES) + (needsHeader ? HEADER_BYTES : 0);
+      return block <= byHash;
+    }
+    default: {
+      const unreachable: never = costs.model;
+      return unreachable;
+    }
+  }
+}

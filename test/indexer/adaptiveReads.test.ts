@@ -1,0 +1,245 @@
+import { createPublicClient, createWalletClient, type Hex, http, parseAbiItem, toEventSelector } from "viem";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { swapEventAbi, syncEventAbi } from "../../src/chain/abis.js";
+import {
+  DEFAULT_COMPUTE_UNITS,
+  readsWholeBlock,
+  type SenderReadCosts,
+} from "../../src/chain/readsWholeBlock.js";
+import type { NetworkConfig } from "../../src/config/types.js";
+import { createIndexing, type Indexing } from "../../src/createIndexing.js";
+import type { Devnet } from "../../src/devnet/startDevnet.js";
+import type { Address, RpcCostModel } from "../../src/domain/types.js";
+import { bloomMayHold } from "../../src/indexer/readRange.js";
+import { createSqliteStore } from "../../src/store/createSqliteStore.js";
+import type { Store } from "../../src/store/types.js";
+import { type FaultProxy, startFaultProxy } from "../chain/faultProxy.js";
+import { chainHead, revert, sendSwap, snapshot, startTestDevnet, testClient } from "../support/devnet.js";
+import { waitFor } from "../support/waitFor.js";
+
+const silent = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  debug: () => undefined,
+};
+const costs = (model: RpcCostModel, more: Partial<SenderReadCosts> = {}): SenderReadCosts => ({
+  model,
+  transactionsPerBlock: 150,
+  ...more,
+});
+
+describe("readsWholeBlock", () => {
+  test("behavior: at common providers' compute units a block with one trade is read whole (16 < 17)", () => {
+    expect(DEFAULT_COMPUTE_UNITS.eth_getBlockByNumber).toBeLessThan(
+      DEFAULT_COMPUTE_UNITS.eth_getTransactionByHash!,
+    );
+    expect(readsWholeBlock(1, false, costs("computeUnits"))).toBe(true);
+    expect(readsWholeBlock(0, true, costs("computeUnits"))).toBe(false);
+  });
+
+  test("args: a price table where blocks cost more switches with the trades a block holds", () => {
+    const dear = costs("computeUnits", { computeUnits: { eth_getBlockByNumber: 40 } });
+    expect(readsWholeBlock(1, false, dear)).toBe(false);
+    expect(readsWholeBlock(2, false, dear)).toBe(false);
+    expect(readsWholeBlock(3, false, dear)).toBe(true);
+    // A header read anyway is replaced by the block: 1 trade + header = 57 > 40.
+    expect(readsWholeBlock(1, true, dear)).toBe(true);
+  });
+
+  test("args: by bytes, a block is read whole only when its trades are most of its transactions", () => {
+    expect(readsWholeBlock(20, false, costs("bytes", { transactionsPerBlock: 150 }))).toBe(false);
+    expect(readsWholeBlock(150, true, costs("bytes", { transactionsPerBlock: 150 }))).toBe(true);
+    expect(readsWholeBlock(8, true, costs("bytes", { transactionsPerBlock: 8 }))).toBe(true);
+  });
+
+  test("args: by calls, one call for two or more", () => {
+    expect(readsWholeBlock(1, false, costs("calls"))).toBe(false);
+    expect(readsWholeBlock(1, true, costs("calls"))).toBe(true);
+    expect(readsWholeBlock(2, false, costs("calls"))).toBe(true);
+  });
+});
+
+// The real path: a devnet behind a proxy that records every call.
+let devnet: Devnet;
+let proxy: FaultProxy;
+let config: NetworkConfig;
+
+beforeAll(async () => {
+  devnet = await startTestDevnet({ swapsPerNetwork: 120, traders: 20, seed: 11 });
+  proxy = await startFaultProxy(devnet.networks[0]!.rpcUrls[0]!);
+  config = { ...devnet.networks[0]!, rpcUrls: [proxy.url], pollIntervalMs: 50 };
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  await devnet?.stop();
+});
+
+const SWAP = toEventSelector(swapEventAbi);
+const SYNC = toEventSelector(syncEventAbi);
+const TRANSFER = toEventSelector(
+  parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)"),
+);
+
+describe("bloomMayHold", () => {
+  test("behavior: a real block's bloom holds the topics of its logs and not others", async () => {
+    const client = createPublicClient({ transport: http(devnet.chains[0]!.rpcUrl) });
+    const [swap] = await client.getLogs({ event: swapEventAbi, fromBlock: 0n });
+    const block = await client.getBlock({ blockNumber: swap!.blockNumber });
+    expect(bloomMayHold(block.logsBloom, SWAP)).toBe(true);
+    expect(bloomMayHold(block.logsBloom, SYNC)).toBe(true);
+    expect(bloomMayHold(block.logsBloom, TRANSFER)).toBe(true);
+    const empty = `0x${"0".repeat(512)}` as Hex;
+    expect(bloomMayHold(empty, SWAP)).toBe(false);
+    // No bloom: no evidence either way.
+    expect(bloomMayHold(undefined, SWAP)).toBe(false);
+  });
+});
+
+interface Run {
+  store: Store;
+  indexing: Indexing;
+}
+
+async function index(model: RpcCostModel): Promise<Run> {
+  const store = createSqliteStore({ path: ":memory:" });
+  await store.migrate();
+  const cfg = { ...config, rpc: { ...config.rpc, costModel: model } };
+  const indexing = createIndexing({ networks: [cfg], store, log: silent });
+  indexing.start();
+  await waitFor(async () => {
+    const status = indexing.views.status(cfg.name);
+    return status.ready && status.indexedBlock === (await chainHead(devnet.chains[0]!.rpcUrl));
+  }, 120_000);
+  return { store, indexing };
+}
+
+/** The calls the proxy saw from `since`, by method; whole-block reads apart. */
+function callsSince(since: number) {
+  const calls = proxy.seen.slice(since);
+  return {
+    wholeBlocks: calls
+      .filter((call) => call.method === "eth_getBlockByNumber" && call.params[1] === true)
+      .map((call) => BigInt(call.params[0] as string)),
+    byHash: calls.filter((call) => call.method === "eth_getTransactionByHash").length,
+    logs: calls.filter((call) => call.method === "eth_getLogs").length,
+  };
+}
+
+describe("adaptive reads on a real chain", () => {
+  test("behavior: the cost model decides how signers are read, the trades are the same, and one eth_getLogs serves pools and the wrapped coin", async () => {
+    const runs: Run[] = [];
+    try {
+      let since = proxy.seen.length;
+      const units = await index("computeUnits");
+      runs.push(units);
+      const byUnits = callsSince(since);
+      since = proxy.seen.length;
+      const calls = await index("calls");
+      runs.push(calls);
+      const byCalls = callsSince(since);
+      since = proxy.seen.length;
+      const bytes = await index("bytes");
+      runs.push(bytes);
+      const byBytes = callsSince(since);
+
+      const trades = await units.store.listTrades(config.name, 0);
+      expect(trades.length).toBeGreaterThan(100);
+      const perBlock = new Map<bigint, number>();
+      for (const trade of trades) perBlock.set(trade.blockNumber, (perBlock.get(trade.blockNumber) ?? 0) + 1);
+      // Compute units: every block with a trade is read whole (16 units), no transaction by hash (17 each).
+      expect(byUnits.byHash).toBe(0);
+      expect(new Set(byUnits.wholeBlocks)).toEqual(new Set(perBlock.keys()));
+      // Calls: a block of two trades or more is one call; only single trades may go by hash.
+      const several = [...perBlock].filter(([, count]) => count >= 2).map(([block]) => block);
+      expect(several.length).toBeGreaterThan(10);
+      for (const block of several) expect(byCalls.wholeBlocks).toContain(block);
+      expect(byCalls.byHash).toBeLessThanOrEqual(perBlock.size - several.length);
+      // Bytes: a transaction read alone weighs what it weighs inside its block, so blocks are read
+      // whole only when they hold little but trades and their header is needed anyway.
+      expect(byBytes.byHash).toBeGreaterThan(trades.length / 2);
+      // Whichever way, the same trades with the same signers.
+      for (const run of [calls, bytes]) expect(await run.store.listTrades(config.name, 0)).toEqual(trades);
+      // One log call per range: never a second one for the wrapped coin.
+      for (const seen of [byUnits, byCalls, byBytes]) expect(seen.logs).toBeLessThan(10);
+    } finally {
+      for (const run of runs) {
+        await run.indexing.stop();
+        await run.store.close();
+      }
+    }
+  }, 180_000);
+
+  test("behavior: as density changes so does the read: a lone trade among transfers by hash, a block of trades whole", async () => {
+    const chain = devnet.chains[0]!;
+    const wallet = createWalletClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) });
+    const client = testClient(chain.rpcUrl);
+    const id = await snapshot(chain.rpcUrl);
+    await client.setAutomine(false);
+    const runs: Run[] = [];
+    try {
+      const trader = chain.traders[0] as Address;
+      const lone = await sendSwap(chain, { path: ["", "USDT"], amountIn: 10n ** 16n, mine: false });
+      for (let i = 0; i < 30; i++) {
+        await wallet.sendTransaction({
+          account: chain.traders[1 + (i % 5)] as Address,
+          chain: null,
+          to: trader,
+          value: 1n,
+          gas: 21_000n,
+        });
+      }
+      await client.mine({ blocks: 1 });
+      const sparse = await chainHead(chain.rpcUrl);
+      for (let i = 0; i < 16; i++) {
+        await sendSwap(chain, {
+          path: ["", "USDT"],
+          amountIn: 10n ** 16n,
+          trader: chain.traders[i] as Address,
+          mine: false,
+        });
+      }
+      await client.mine({ blocks: 1 });
+      const dense = sparse + 1n;
+      // Both settle below the unfinalized window, where no header is read for hash links.
+      await client.mine({ blocks: config.finalityDepth + 8 });
+      await client.setAutomine(true);
+
+      let since = proxy.seen.length;
+      const calls = await index("calls");
+      runs.push(calls);
+      const seen = proxy.seen.slice(since);
+      const whole = (n: bigint) =>
+        seen.filter(
+          (call) =>
+            call.method === "eth_getBlockByNumber" &&
+            call.params[1] === true &&
+            BigInt(call.params[0] as string) === n,
+        ).length;
+      expect(whole(dense)).toBe(1);
+      expect(whole(sparse)).toBe(0);
+      expect(
+        seen.filter((call) => call.method === "eth_getTransactionByHash" && call.params[0] === lone),
+      ).toHaveLength(1);
+      since = proxy.seen.length;
+      const units = await index("computeUnits");
+      runs.push(units);
+      const unitCalls = proxy.seen.slice(since);
+      expect(unitCalls.filter((call) => call.method === "eth_getTransactionByHash")).toHaveLength(0);
+      const stored = await calls.store.listTrades(config.name, 0);
+      expect(stored.filter((trade) => trade.blockNumber === dense)).toHaveLength(16);
+      expect(stored.filter((trade) => trade.blockNumber === sparse).map((trade) => trade.txHash)).toEqual([
+        lone,
+      ]);
+      expect(await units.store.listTrades(config.name, 0)).toEqual(stored);
+    } finally {
+      for (const run of runs) {
+        await run.indexing.stop();
+        await run.store.close();
+      }
+      await client.setAutomine(true);
+      await revert(chain.rpcUrl, id);
+    }
+  }, 180_000);
+});
