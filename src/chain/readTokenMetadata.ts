@@ -1,102 +1,21 @@
-import { type Address, encodeFunctionData, type Hex, hexToBytes } from "viem";
+import type { Address } from "viem";
 import type { Token } from "../domain/types.js";
-import { InvalidTokenMetadataError, NotErc20Error } from "../errors.js";
-import { erc20Abi } from "./abis.js";
-import { cleanTokenText } from "./cleanTokenText.js";
+import { buildTokenMetadataRead } from "./buildTokenMetadataRead.js";
 import type { RpcClient } from "./createRpcClient.js";
-import { callRaw } from "./tryReadContract.js";
+import { runBatchedReads } from "./runBatchedReads.js";
 
 /**
- * Gas each metadata eth_call may burn. A plain name() costs ~3k gas, one behind a proxy ~10k:
- * 150k is ample, and a contract that burns gas (or returns megabytes, whose memory alone costs
- * millions) runs out after a few milliseconds instead of burning the node's whole call gas cap.
- */
-export const METADATA_GAS = 150_000n;
-/**
- * Longest symbol and name served, in code points after cleaning; longer ones are cut (with "…")
- * rather than refused, as ERC-20 makes both optional and free-form. 32 is the longest symbol the
- * API accepts as input; 64 holds every real token name we know of.
- */
-export const MAX_SYMBOL_LENGTH = 32;
-export const MAX_NAME_LENGTH = 64;
-/**
- * Highest decimals accepted. Real tokens use 0 to 24 (a few 27 or 30); past 33 not even one whole
- * token fits in a Uniswap V2 reserve (uint112, ~5.2e33 units), so a price would be meaningless.
- */
-export const MAX_DECIMALS = 36;
-// Bytes of a returned string that are decoded at all: room for MAX_NAME_LENGTH 4-byte code points
-// and the junk cleaning removes. The rest of an oversized answer is never turned into a string.
-const MAX_TEXT_BYTES = 1024;
-
-const DECIMALS_CALL = encodeFunctionData({ abi: erc20Abi, functionName: "decimals" });
-const TEXT_CALLS = {
-  name: encodeFunctionData({ abi: erc20Abi, functionName: "name" }),
-  symbol: encodeFunctionData({ abi: erc20Abi, functionName: "symbol" }),
-};
-
-// One 32-byte ABI word of `data` (hex digits after "0x"), as a number of bytes; undefined past the end.
-function word(data: Hex, at: number): bigint | undefined {
-  const start = 2 + at * 2;
-  if (data.length < start + 64) return undefined;
-  return BigInt(`0x${data.slice(start, start + 64)}`);
-}
-
-function utf8(data: Hex, from: number, length: number): string {
-  const bytes = hexToBytes(`0x${data.slice(2 + from * 2, 2 + (from + length) * 2)}`);
-  return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
-}
-
-/**
- * The raw text of a name() or symbol() answer: an ABI string, or bytes32 on early tokens (MKR,
- * SAI). Only the first MAX_TEXT_BYTES bytes are read, whatever length the answer claims.
- */
-function decodeText(data: Hex): string | undefined {
-  const size = (data.length - 2) / 2;
-  if (size === 32) return utf8(data, 0, 32);
-  const offset = word(data, 0);
-  if (offset === undefined || offset > BigInt(size - 32)) return undefined;
-  const length = word(data, Number(offset));
-  const start = Number(offset) + 32;
-  if (length === undefined || length > BigInt(size - start)) return undefined;
-  return utf8(data, start, Math.min(Number(length), MAX_TEXT_BYTES));
-}
-
-async function readText(client: RpcClient, address: Address, field: "name" | "symbol", maxLength: number) {
-  const result = await callRaw(client, address, TEXT_CALLS[field], { gas: METADATA_GAS });
-  const text = result.ok ? decodeText(result.data) : undefined;
-  return text === undefined ? "" : cleanTokenText(text, maxLength);
-}
-
-/**
- * Name, symbol and decimals of an ERC-20, read with gas-capped eth_calls at the latest block (old
- * state may be pruned): decimals() first, so a contract that is no token costs one call, then
- * name() and symbol(). Text is cleaned and bounded (cleanTokenText); a name or symbol that cannot
- * be read is "". Throws NotErc20Error when decimals() does not answer a uint8 (no code, revert, out
- * of gas), InvalidTokenMetadataError when it exceeds MAX_DECIMALS, and RpcError when the chain
- * cannot be reached.
+ * Name, symbol and decimals of an ERC-20 in one eth_call at the latest block (old state may be
+ * pruned), each read gas-capped inside it (buildTokenMetadataRead). Throws NotErc20Error when
+ * decimals() does not answer a uint8 (no code, revert, out of gas), InvalidTokenMetadataError
+ * when it exceeds MAX_DECIMALS, and RpcError when the chain cannot be reached.
  */
 export async function readTokenMetadata(
   client: RpcClient,
   address: Address,
   options: { network?: string } = {},
 ): Promise<Token> {
-  const lower = address.toLowerCase() as Address;
   const network = options.network ?? client.chain?.name ?? "this network";
-  const notErc20 = (reason: string) => new NotErc20Error({ address: lower, network, reason });
-
-  const answer = await callRaw(client, lower, DECIMALS_CALL, { gas: METADATA_GAS });
-  if (!answer.ok) throw notErc20(`decimals() reverted or ran out of its ${METADATA_GAS} gas`);
-  if (answer.data === "0x") throw notErc20("decimals() returned nothing: no contract code or no decimals()");
-  const value = word(answer.data, 0);
-  if (value === undefined || value > 255n) throw notErc20("decimals() returned no uint8");
-  const decimals = Number(value);
-  if (decimals > MAX_DECIMALS) {
-    throw new InvalidTokenMetadataError({ address: lower, network, decimals, maxDecimals: MAX_DECIMALS });
-  }
-
-  const [name, symbol] = await Promise.all([
-    readText(client, lower, "name", MAX_NAME_LENGTH),
-    readText(client, lower, "symbol", MAX_SYMBOL_LENGTH),
-  ]);
-  return { address: lower, name: name || symbol, symbol, decimals };
+  const [token] = await runBatchedReads(client, [buildTokenMetadataRead(address, network)]);
+  return token;
 }

@@ -22,18 +22,19 @@ export interface CallOptions {
 
 /**
  * eth_call that tells the chain's answer (data, possibly empty "0x", or a revert, out of gas
- * included) from a failure to ask (thrown as RpcError after the client's retries).
+ * included) from a failure to ask (thrown as RpcError after the client's retries). Without `to`,
+ * `data` is creation code the node runs without deploying it (a deployless read).
  */
 export async function callRaw(
   client: RpcClient,
-  to: Address,
+  to: Address | undefined,
   data: Hex,
   options: CallOptions = {},
 ): Promise<RawCallResult> {
   const { blockNumber, gas } = options;
   try {
     const result = await client.call({
-      to,
+      ...(to === undefined ? {} : { to }),
       data,
       ...(blockNumber === undefined ? {} : { blockNumber }),
       ...(gas === undefined ? {} : { gas }),
@@ -42,7 +43,8 @@ export async function callRaw(
   } catch (error) {
     if (classifyRpcError(error, "eth_call") === "revert") return { ok: false, reason: "revert" };
     const at = blockNumber === undefined ? "latest" : `block ${blockNumber}`;
-    throw new RpcError(`eth_call to ${to.toLowerCase()} at ${at} failed.`, {
+    const target = to === undefined ? "(deployless)" : `to ${to.toLowerCase()}`;
+    throw new RpcError(`eth_call ${target} at ${at} failed.`, {
       details: errorText(error),
       cause: error,
     });

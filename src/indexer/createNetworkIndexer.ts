@@ -1,11 +1,16 @@
+import { zeroAddress } from "viem";
+import { buildPairAddressRead } from "../chain/buildPairAddressRead.js";
+import { buildPairCheckRead, type PairCheck } from "../chain/buildPairCheckRead.js";
+import { buildTokenMetadataRead } from "../chain/buildTokenMetadataRead.js";
 import { createLogFetcher } from "../chain/createLogFetcher.js";
 import type { RpcClient } from "../chain/createRpcClient.js";
 import { findBlockByTimestamp } from "../chain/findBlockByTimestamp.js";
 import { getPairAddress } from "../chain/getPairAddress.js";
 import { readPairInfo } from "../chain/readPairInfo.js";
-import { readReserves } from "../chain/readReserves.js";
+import { type Reserves, readReserves } from "../chain/readReserves.js";
 import type { SenderReadCosts } from "../chain/readsWholeBlock.js";
 import { readTokenMetadata } from "../chain/readTokenMetadata.js";
+import { runBatchedReads } from "../chain/runBatchedReads.js";
 import { summarizeFailure } from "../chain/summarizeFailure.js";
 import type { NetworkConfig } from "../config/types.js";
 import { countEvent } from "../domain/countEvent.js";
@@ -15,6 +20,7 @@ import {
   InvalidTokenMetadataError,
   LostWriterLockError,
   NotErc20Error,
+  RpcError,
   SwapgraphError,
 } from "../errors.js";
 import { createPoolOverlay } from "../pricing/createPoolOverlay.js";
@@ -214,24 +220,28 @@ export function createNetworkIndexer(deps: {
     return read;
   }
 
-  /**
-   * Checks unknown pool addresses against the configured factories; returns the newly accepted
-   * ones. A token lookup passes its own client and the token it already read.
-   */
-  async function classifyPairs(
-    addresses: Iterable<Address>,
-    lookup: { via: RpcClient; token: Token } | undefined = undefined,
-  ): Promise<Pair[]> {
+  /** Checks unknown pool addresses against the configured factories; returns the newly accepted ones. */
+  async function classifyPairs(addresses: Iterable<Address>): Promise<Pair[]> {
     const unknown = [...new Set(addresses)].filter(
       (address) => !pairs.has(address) && !rejected.has(address),
     );
     if (unknown.length === 0) return [];
-    const via = lookup?.via ?? client;
-    const infos = await Promise.all(unknown.map((address) => readPairInfo(via, address, factories)));
+    const infos = await Promise.all(unknown.map((address) => readPairInfo(client, address, factories)));
+    return admitPairs(unknown.map((address, i) => ({ address, info: infos[i] })));
+  }
+
+  /**
+   * Accepts checked pools (`info` undefined: not a pair of a configured factory) whose tokens are
+   * readable ERC-20s and refuses the rest for good; returns the accepted ones. A token lookup
+   * passes the token it already read.
+   */
+  async function admitPairs(
+    checked: readonly { address: Address; info: Pair | undefined }[],
+    prefetched?: Token,
+  ): Promise<Pair[]> {
     const accepted: Pair[] = [];
     const refused: Address[] = [];
-    for (const [i, info] of infos.entries()) {
-      const address = unknown[i]!;
+    for (const { address, info } of checked) {
       if (info === undefined) refused.push(address);
       else accepted.push(info);
     }
@@ -239,7 +249,7 @@ export function createNetworkIndexer(deps: {
     const usable: Pair[] = [];
     for (const pair of accepted) {
       try {
-        await ensureTokens([pair.token0, pair.token1], lookup === undefined ? [] : [lookup.token]);
+        await ensureTokens([pair.token0, pair.token1], prefetched === undefined ? [] : [prefetched]);
         usable.push(pair);
       } catch (error) {
         // Only a definite "not an ERC-20" (or unusable metadata) refuses for good; RPC trouble retries the range.
@@ -255,39 +265,108 @@ export function createNetworkIndexer(deps: {
   }
 
   /**
-   * A caller-named token: its metadata (gas-capped, cleaned, bounded) and its pools with the base
-   * tokens. Found pools are followed from now on, and only then are the token and they stored;
-   * a token without such a pool is only remembered by the lookup cache.
+   * Checks a looked-up token's candidate pools and reads their reserves at `at` (latest when
+   * undefined) in one eth_call; a pool that read cannot settle (younger than `at`, or claiming
+   * other tokens or another factory) is checked the long way, readPairInfo at latest.
    */
-  async function discoverToken(address: Address): Promise<Token> {
-    const token = await readTokenMetadata(discoveryClient, address, { network });
-    const candidates = await Promise.all(
-      config.dexes.flatMap((dex) =>
-        config.baseTokens
-          .filter((base) => base !== address)
-          .map((base) => getPairAddress(discoveryClient, dex.factory, address, base)),
+  async function checkCandidates(
+    token: Address,
+    candidates: readonly Candidate[],
+    at: bigint | undefined,
+  ): Promise<{ address: Address; info: Pair | undefined; reserves: Reserves }[]> {
+    const reads = candidates.map((candidate) =>
+      buildPairCheckRead(
+        candidate.address,
+        { factory: candidate.factory, tokenA: token, tokenB: candidate.base },
+        factories,
       ),
     );
-    const found = await classifyPairs(
-      candidates.filter((a: Address) => !/^0x0{40}$/.test(a)),
-      { via: discoveryClient, token },
+    let checks: PairCheck[];
+    let atLatest = at === undefined;
+    try {
+      checks = await runBatchedReads(discoveryClient, reads, at === undefined ? {} : { blockNumber: at });
+    } catch (error) {
+      // As readReserves: a node without that block's state reads the latest (Sync logs correct it).
+      if (at === undefined || !(error instanceof RpcError)) throw error;
+      checks = await runBatchedReads(discoveryClient, reads);
+      atLatest = true;
+    }
+    return Promise.all(
+      candidates.map(async ({ address }, i) => {
+        const check = checks[i]!;
+        switch (check.kind) {
+          case "pair": {
+            if (check.reserves !== undefined) return { address, info: check.pair, reserves: check.reserves };
+            // At a block, a pool without reserves did not exist yet (0/0); at latest it is no V2 pair.
+            if (atLatest) {
+              throw new RpcError(
+                `getReserves() of ${address} returned nothing: it is not a Uniswap-V2-style pair.`,
+              );
+            }
+            return { address, info: check.pair, reserves: { reserve0: 0n, reserve1: 0n } };
+          }
+          case "refused":
+            return { address, info: undefined, reserves: { reserve0: 0n, reserve1: 0n } };
+          case "unknown": {
+            const info = await readPairInfo(discoveryClient, address, factories);
+            const reserves =
+              info === undefined
+                ? { reserve0: 0n, reserve1: 0n }
+                : await readReserves(discoveryClient, address, at);
+            return { address, info, reserves };
+          }
+          default:
+            return assertNever(check);
+        }
+      }),
     );
-    if (found.length === 0) return token;
-    pairsEpoch++;
+  }
+
+  /**
+   * A caller-named token: its metadata (gas-capped, cleaned, bounded) and its pools with the base
+   * tokens, in one eth_call; when it has pools not known yet, a second one checks them and reads
+   * their reserves at the checkpoint. Found pools are followed from now on, and only then are the
+   * token and they stored; a token without such a pool is only remembered by the lookup cache.
+   */
+  async function discoverToken(address: Address): Promise<Token> {
+    const probes = config.dexes.flatMap((dex) =>
+      config.baseTokens.filter((base) => base !== address).map((base) => ({ factory: dex.factory, base })),
+    );
+    const [token, ...found] = await runBatchedReads(discoveryClient, [
+      buildTokenMetadataRead(address, network),
+      ...probes.map((probe) => buildPairAddressRead(probe.factory, address, probe.base)),
+    ]);
+    const candidates = new Map<Address, Candidate>();
+    for (const [i, pair] of found.entries()) {
+      if (pair !== zeroAddress && !candidates.has(pair))
+        candidates.set(pair, { address: pair, ...probes[i]! });
+    }
+    const isNew = (candidate: Candidate) => !pairs.has(candidate.address) && !rejected.has(candidate.address);
+    if (![...candidates.values()].some(isNew)) return token;
     await exclusive(async () => {
+      // Inside the store's write turn: the range loop may have met these pools meanwhile, and the
+      // reserves must be those of the checkpoint they are committed with.
+      const fresh = [...candidates.values()].filter(isNew);
+      if (fresh.length === 0) return;
       const at = checkpoint?.blockNumber;
-      const reserves = await Promise.all(
-        found.map(async (pair) => {
-          const r = await readReserves(discoveryClient, pair.address, at);
-          return { pair: pair.address, blockNumber: at ?? 0n, logIndex: -1, ...r };
-        }),
-      );
+      const checked = await checkCandidates(address, fresh, at);
+      const usable = await admitPairs(checked, token);
+      if (usable.length === 0) return;
+      // Ranges read before lack these pools' logs: they are read again.
+      pairsEpoch++;
+      const reserveOf = new Map(checked.map((c) => [c.address, c.reserves]));
+      const reserves = usable.map((pair) => ({
+        pair: pair.address,
+        blockNumber: at ?? 0n,
+        logIndex: -1,
+        ...reserveOf.get(pair.address)!,
+      }));
       if (checkpoint !== undefined) {
-        await store.commitRange(network, { checkpoint, blocks: [], pairs: found, reserves, trades: [] });
-        for (const pair of found) committedPairs.add(pair.address);
+        await store.commitRange(network, { checkpoint, blocks: [], pairs: usable, reserves, trades: [] });
+        for (const pair of usable) committedPairs.add(pair.address);
       }
       const index = views.getPoolIndex(network);
-      for (const [i, pair] of found.entries()) {
+      for (const [i, pair] of usable.entries()) {
         index.update({ ...pair, reserve0: reserves[i]!.reserve0, reserve1: reserves[i]!.reserve1 });
       }
     });
@@ -628,6 +707,13 @@ export function createNetworkIndexer(deps: {
       return tokens.get(lower) ?? tokenLookups.get(lower);
     },
   };
+}
+
+/** A pool a token lookup found: the factory whose getPair(token, base) named it. */
+interface Candidate {
+  address: Address;
+  factory: Address;
+  base: Address;
 }
 
 /** A range read in flight, with the pool epoch it was started in. */

@@ -16,7 +16,7 @@ export interface TokenLookup {
 
 /** Limits of a TokenLookup; the defaults fit one network of a public API. */
 export interface TokenLookupOptions {
-  /** Reads that may run at once (default 4): each costs a few RPC calls. */
+  /** Reads that may run at once (default 4): each costs one or two eth_calls. */
   concurrency?: number;
   /** Lookups that may wait for a read slot; beyond, TokenLookupBusyError (503) at once (default 100). */
   maxWaiting?: number;

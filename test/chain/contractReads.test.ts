@@ -1,12 +1,15 @@
 import { type Address, type Hex, numberToHex, pad, stringToHex, zeroAddress } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { pairAbi } from "../../src/chain/abis.js";
+import { buildPairAddressRead } from "../../src/chain/buildPairAddressRead.js";
+import { buildPairCheckRead } from "../../src/chain/buildPairCheckRead.js";
 import { createRpcClient, type RpcClient } from "../../src/chain/createRpcClient.js";
 import { findBlockByTimestamp } from "../../src/chain/findBlockByTimestamp.js";
 import { getPairAddress } from "../../src/chain/getPairAddress.js";
 import { readPairInfo } from "../../src/chain/readPairInfo.js";
 import { readReserves } from "../../src/chain/readReserves.js";
 import { readTokenMetadata } from "../../src/chain/readTokenMetadata.js";
+import { runBatchedReads } from "../../src/chain/runBatchedReads.js";
 import { type Anvil, startAnvil } from "../../src/devnet/startAnvil.js";
 import { BadRequestError, RpcError } from "../../src/errors.js";
 import { type FaultProxy, startFaultProxy } from "./faultProxy.js";
@@ -160,6 +163,43 @@ describe("getPairAddress", () => {
     expect(await getPairAddress(client, v2.factory, tokenB, tokenA)).toBe(pair);
     expect(await getPairAddress(client, v2.factory, tokenA, v2.weth)).toBe(zeroAddress);
     expect(await getPairAddress(client, tokenA, tokenA, tokenB)).toBe(zeroAddress);
+  });
+});
+
+describe("batched pair reads (token lookups)", () => {
+  test("behavior: getPair in one eth_call answers as getPairAddress does", async () => {
+    const found = await runBatchedReads(client, [
+      buildPairAddressRead(v2.factory, tokenA, tokenB),
+      buildPairAddressRead(v2.factory, tokenB, tokenA),
+      buildPairAddressRead(v2.factory, tokenA, v2.weth),
+      buildPairAddressRead(tokenA, tokenA, tokenB),
+    ]);
+    expect(found).toEqual([pair, pair, zeroAddress, zeroAddress]);
+    expect(proxy.seen.filter((r) => r.method === "eth_call")).toHaveLength(1);
+  });
+
+  test("behavior: a pair check accepts and refuses as readPairInfo does, with the reserves of its block", async () => {
+    const configured = [UNISWAP(v2.factory)];
+    const found = { factory: v2.factory, tokenA, tokenB };
+    const unconfigured = buildPairCheckRead(otherPair, { ...found, factory: otherFactory }, configured);
+    const [genuine, young] = await runBatchedReads(
+      client,
+      [buildPairCheckRead(pair, found, configured), unconfigured],
+      { blockNumber: blockBeforeSwap },
+    );
+    expect(genuine).toEqual({
+      kind: "pair",
+      pair: await readPairInfo(client, pair, configured),
+      reserves: await readReserves(client, pair, blockBeforeSwap),
+    });
+    // otherPair did not exist yet at that block: this read cannot tell.
+    expect(young).toEqual({ kind: "unknown" });
+    const [fake, later] = await runBatchedReads(client, [
+      buildPairCheckRead(fakePair, found, configured),
+      unconfigured,
+    ]);
+    expect(fake).toEqual({ kind: "refused" });
+    expect(later).toEqual({ kind: "refused" });
   });
 });
 

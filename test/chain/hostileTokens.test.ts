@@ -1,12 +1,15 @@
-import { type Address, toHex } from "viem";
+import { readFileSync } from "node:fs";
+import { type Address, decodeDeployData, type Hex } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { createRpcClient, type RpcClient } from "../../src/chain/createRpcClient.js";
 import {
   MAX_NAME_LENGTH,
   MAX_SYMBOL_LENGTH,
   METADATA_GAS,
-  readTokenMetadata,
-} from "../../src/chain/readTokenMetadata.js";
+  TEXT_ANSWER_BYTES,
+} from "../../src/chain/buildTokenMetadataRead.js";
+import { cappedMulticallAbi } from "../../src/chain/cappedMulticall.js";
+import { createRpcClient, type RpcClient } from "../../src/chain/createRpcClient.js";
+import { readTokenMetadata } from "../../src/chain/readTokenMetadata.js";
 import { createChainWriter } from "../../src/devnet/createChainWriter.js";
 import { deployHostileTokens, type HostileTokenAddresses } from "../../src/devnet/deployHostileTokens.js";
 import { readArtifact } from "../../src/devnet/readArtifact.js";
@@ -71,6 +74,17 @@ async function measured(address: Address) {
   };
 }
 
+const reader = JSON.parse(
+  readFileSync(new URL("../../src/chain/artifacts/CappedMulticall.json", import.meta.url), "utf8"),
+) as { bytecode: Hex };
+
+/** The calls a deployless read ran, decoded from its eth_call's creation code. */
+function subCalls(request: { params: unknown[] }) {
+  const { data } = request.params[0] as { data: Hex };
+  const { args } = decodeDeployData({ abi: cappedMulticallAbi, bytecode: reader.bytecode, data });
+  return args[0].map((call) => ({ ...call, target: call.target.toLowerCase() }));
+}
+
 /** Every call went to the first URL, nothing was retried elsewhere, and no URL was blamed. */
 function expectUrlsHealthy(): void {
   expect(second.seen).toEqual([]);
@@ -78,17 +92,25 @@ function expectUrlsHealthy(): void {
 }
 
 describe("readTokenMetadata of hostile tokens", () => {
-  test("behavior: every metadata call carries the gas cap", async () => {
+  test("behavior: one deployless eth_call reads decimals, name and symbol, each with the gas cap and an answer cap", async () => {
     const { calls } = await measured(hostile.long);
-    expect(calls.map((call) => (call.params[0] as { gas?: string }).gas)).toEqual(
-      Array(3).fill(toHex(METADATA_GAS)),
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.params[0]).not.toHaveProperty("to");
+    // The eth_call's own limit: the three caps and the reader's overhead, not the node's gas cap.
+    expect(BigInt((calls[0]!.params[0] as { gas: Hex }).gas)).toBeLessThan(2_000_000n);
+    expect(subCalls(calls[0]!)).toEqual(
+      [
+        ["0x313ce567", 32n],
+        ["0x06fdde03", BigInt(TEXT_ANSWER_BYTES)],
+        ["0x95d89b41", BigInt(TEXT_ANSWER_BYTES)],
+      ].map(([data, maxReturnBytes]) => ({ target: hostile.long, gas: METADATA_GAS, maxReturnBytes, data })),
     );
   });
 
-  test("behavior: a 1,000,000-byte name and symbol run out of the gas cap: empty text, three cheap calls", async () => {
+  test("behavior: a 1,000,000-byte name and symbol run out of the gas cap: empty text, one cheap call", async () => {
     const { token, calls, ms } = await measured(hostile.huge);
     expect(token).toEqual({ address: hostile.huge, name: "", symbol: "", decimals: 18 });
-    expect(calls).toHaveLength(3);
+    expect(calls).toHaveLength(1);
     expect(ms).toBeLessThan(1_000);
     expectUrlsHealthy();
   });
@@ -131,7 +153,7 @@ describe("readTokenMetadata of hostile tokens", () => {
     expect(ms).toBeLessThan(1_000);
     expectUrlsHealthy();
     // The next read still goes to the first URL.
-    expect((await measured(hostile.long)).calls).toHaveLength(3);
+    expect((await measured(hostile.long)).calls).toHaveLength(1);
     expectUrlsHealthy();
   });
 

@@ -4,13 +4,14 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Abi, AbiParameter } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { cappedMulticallAbi } from "../../src/chain/cappedMulticall.js";
 import {
   devnetAggregatorAbi,
   feeOnTransferRouterAbi,
   feeOnTransferTokenAbi,
   pairCreatedAbi,
 } from "../../src/devnet/chainCaseAbis.js";
-import { compileArtifacts } from "../../src/devnet/contracts/compileArtifacts.js";
+import { type CompiledArtifacts, compileArtifacts } from "../../src/devnet/contracts/compileArtifacts.js";
 import { findStaleArtifacts } from "../../src/devnet/contracts/findStaleArtifacts.js";
 import { hostileTokenAbi } from "../../src/devnet/deployHostileTokens.js";
 import {
@@ -24,11 +25,13 @@ import { type ArtifactName, type DevnetArtifact, readArtifact } from "../../src/
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 const ARTIFACTS = join(SRC, "devnet", "artifacts");
+/** Artifacts of the contracts production code runs (deployless reads). */
+const CHAIN_ARTIFACTS = join(SRC, "chain", "artifacts");
 /** The only place allowed to load the compiler and the Uniswap packages (development only). */
 const COMPILER_DIR = join(SRC, "devnet", "contracts");
 
 // One solc run (a few seconds) shared by the tests that need a fresh compile.
-let compiled: Record<ArtifactName, DevnetArtifact>;
+let compiled: CompiledArtifacts;
 const tempDirs: string[] = [];
 
 beforeAll(async () => {
@@ -40,13 +43,25 @@ afterAll(() => {
 });
 
 describe("committed contract artifacts", () => {
-  test("behavior: src/devnet/artifacts equals a fresh compile of the sources, byte for byte", () => {
-    const problems = findStaleArtifacts(compiled, ARTIFACTS);
-    expect(
-      problems,
-      `src/devnet/artifacts/ is stale: run \`npm run contracts\` and commit the result\n${problems.join("\n")}`,
-    ).toEqual([]);
-    expect(Object.keys(compiled)).toHaveLength(9);
+  test("behavior: src/devnet/artifacts and src/chain/artifacts equal a fresh compile of the sources, byte for byte", () => {
+    for (const [dir, artifacts] of [
+      [ARTIFACTS, compiled.devnet],
+      [CHAIN_ARTIFACTS, compiled.chain],
+    ] as const) {
+      const problems = findStaleArtifacts(artifacts, dir);
+      expect(
+        problems,
+        `${relative(SRC, dir)} is stale: run \`npm run contracts\` and commit the result\n${problems.join("\n")}`,
+      ).toEqual([]);
+    }
+    expect(Object.keys(compiled.devnet)).toHaveLength(9);
+    expect(Object.keys(compiled.chain)).toEqual(["CappedMulticall"]);
+  });
+
+  test("behavior: the deployless reader is built for chains without Shanghai opcodes, and its constructor ABI is the one the chain code encodes", () => {
+    const reader = compiled.chain.CappedMulticall;
+    expect(reader.compiler.settings).toMatchObject({ evmVersion: "paris" });
+    expect(reader.abi.map(signature)).toEqual(cappedMulticallAbi.map(signature));
   });
 
   test("error: a changed, hand-edited, missing or unknown artifact file is reported", () => {
@@ -66,7 +81,7 @@ describe("committed contract artifacts", () => {
     });
     rmSync(join(dir, "HostileToken.json"));
     writeFileSync(join(dir, "Removed.json"), "{}");
-    expect(findStaleArtifacts(compiled, dir)).toMatchInlineSnapshot(`
+    expect(findStaleArtifacts(compiled.devnet, dir)).toMatchInlineSnapshot(`
       [
         "DevnetToken.json differs from a fresh compile: its sources changed",
         "WrappedNative.json differs from a fresh compile of the same sources (compiler, settings or hand edit)",

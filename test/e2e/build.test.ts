@@ -35,6 +35,8 @@ describe("the production build", () => {
     // The devnet deploys committed artifacts; its Solidity sources and their compiler stay behind.
     expect(existsSync(join(app, "dist", "devnet", "artifacts", "DevnetToken.json"))).toBe(true);
     expect(existsSync(join(app, "dist", "devnet", "contracts"))).toBe(false);
+    // Token lookups run the deployless reader from its committed artifact, without solc.
+    expect(existsSync(join(app, "dist", "chain", "artifacts", "CappedMulticall.json"))).toBe(true);
     // Every RPC URL refuses (401, no retries): the process serves, and stops at once.
     const refusing = createServer((_, res) => res.writeHead(401).end());
     await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));

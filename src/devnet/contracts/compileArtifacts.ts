@@ -1,6 +1,7 @@
 // Development only: the one place that loads solc and the @uniswap packages. The runtime reads
-// the artifacts this writes (src/devnet/artifacts/, via readArtifact), so production installs
-// neither; the production build leaves this folder out.
+// the artifacts this writes (src/devnet/artifacts/ via readArtifact, src/chain/artifacts/ via the
+// chain code that runs them), so production installs neither; the production build leaves this
+// folder out.
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -10,7 +11,11 @@ import type { ArtifactName, DevnetArtifact } from "../readArtifact.js";
 
 const require = createRequire(import.meta.url);
 const CONTRACTS_DIR = new URL("./", import.meta.url);
+const CHAIN_CONTRACTS_DIR = new URL("../../chain/contracts/", import.meta.url);
 const SETTINGS = { evmVersion: "cancun", optimizer: { enabled: true, runs: 200 } };
+// Contracts production code runs on every configured chain: no opcode newer than the Merge
+// (PUSH0, MCOPY), so a chain that lags a hard fork still runs them.
+const CHAIN_SETTINGS = { evmVersion: "paris", optimizer: { enabled: true, runs: 200 } };
 const OUTPUT_SELECTION = { "*": { "*": ["abi", "evm.bytecode.object"] } };
 const OWN = [
   "DevnetToken",
@@ -19,6 +24,8 @@ const OWN = [
   "DevnetAggregator",
   "FeeOnTransferToken",
 ] as const;
+/** Contracts of src/chain/contracts/: run by production code, deployless (never deployed). */
+const CHAIN = ["CappedMulticall"] as const;
 const CORE = "@uniswap/v2-core";
 const PERIPHERY = "@uniswap/v2-periphery";
 /** The init-code hash Uniswap's UniswapV2Library hard-codes (keccak256 of the npm pair's creation code). */
@@ -112,6 +119,17 @@ const FEE_25: Patch[] = [
 
 type Sources = Record<string, { content: string }>;
 
+/** Names of the artifacts in src/chain/artifacts/. */
+export type ChainArtifactName = (typeof CHAIN)[number];
+
+/** Every committed artifact, by the folder it is committed in. */
+export interface CompiledArtifacts {
+  /** src/devnet/artifacts/: what the devnet deploys. */
+  devnet: Record<ArtifactName, DevnetArtifact>;
+  /** src/chain/artifacts/: what production code runs (deployless eth_calls). */
+  chain: Record<ChainArtifactName, DevnetArtifact>;
+}
+
 interface SolcOutput {
   errors?: { severity: string; formattedMessage: string }[];
   contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
@@ -120,16 +138,17 @@ interface SolcOutput {
 /**
  * Builds every contract the devnet deploys: its own src/devnet/contracts/*.sol, Uniswap V2 core
  * and Router02 from their npm sources ported to solc 0.8 with a 0.25% fee (the router carrying the
- * rebuilt pair's init-code hash), and the official factory and router taken from the npm builds.
+ * rebuilt pair's init-code hash), and the official factory and router taken from the npm builds;
+ * and the contracts production code runs, src/chain/contracts/*.sol.
  */
-export async function compileArtifacts(): Promise<Record<ArtifactName, DevnetArtifact>> {
+export async function compileArtifacts(): Promise<CompiledArtifacts> {
   const { default: solc } = await import("solc");
   const version = String(solc.version());
-  const compile = (sources: Sources) => {
+  const compile = (sources: Sources, settings: Record<string, unknown> = SETTINGS) => {
     const input = {
       language: "Solidity",
       sources,
-      settings: { ...SETTINGS, outputSelection: OUTPUT_SELECTION },
+      settings: { ...settings, outputSelection: OUTPUT_SELECTION },
     };
     const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
     const errors = (output.errors ?? []).filter((e) => e.severity === "error");
@@ -147,7 +166,7 @@ export async function compileArtifacts(): Promise<Record<ArtifactName, DevnetArt
       return {
         contractName,
         source,
-        compiler: { version, settings: SETTINGS },
+        compiler: { version, settings },
         sourceHash: sha256(JSON.stringify(hashed)),
         abi: contract.abi,
         bytecode: `0x${contract.evm.bytecode.object.toLowerCase()}`,
@@ -164,6 +183,20 @@ export async function compileArtifacts(): Promise<Record<ArtifactName, DevnetArt
     const file = `${name}.sol`;
     // Each file stands alone (no imports): its own text is its whole input.
     return ownBuild(file, name, `src/devnet/contracts/${file}`, { [file]: own[file] as { content: string } });
+  };
+
+  const chainSources: Sources = {};
+  for (const name of CHAIN) {
+    chainSources[`${name}.sol`] = {
+      content: await readFile(new URL(`${name}.sol`, CHAIN_CONTRACTS_DIR), "utf8"),
+    };
+  }
+  const chainBuild = compile(chainSources, CHAIN_SETTINGS);
+  const chainArtifact = (name: ChainArtifactName) => {
+    const file = `${name}.sol`;
+    return chainBuild(file, name, `src/chain/contracts/${file}`, {
+      [file]: chainSources[file] as { content: string },
+    });
   };
 
   const patches = [...PORT, ...FEE_25];
@@ -193,7 +226,7 @@ export async function compileArtifacts(): Promise<Record<ArtifactName, DevnetArt
 
   const npmPair = await readNpmBuild(CORE, "UniswapV2Pair");
   const npmFactory = await readNpmBuild(CORE, "UniswapV2Factory");
-  return {
+  const devnet = {
     DevnetToken: ownArtifact("DevnetToken"),
     WrappedNative: ownArtifact("WrappedNative"),
     HostileToken: ownArtifact("HostileToken"),
@@ -204,6 +237,7 @@ export async function compileArtifacts(): Promise<Record<ArtifactName, DevnetArt
     UniswapV2FactoryFee25: { ...factoryFee25, pairInitCodeHash },
     UniswapV2Router02Fee25: routerFee25,
   };
+  return { devnet, chain: { CappedMulticall: chainArtifact("CappedMulticall") } };
 }
 
 /** The committed text of an artifact: fixed key order, sorted ABI keys, no timestamps. */

@@ -1,13 +1,16 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ArtifactName, DevnetArtifact } from "../readArtifact.js";
+import type { DevnetArtifact } from "../readArtifact.js";
 import { formatArtifact } from "./compileArtifacts.js";
 
 /**
  * Compares the artifact files in `dir` byte for byte with freshly compiled ones: one line per
  * file that is missing, differs or is not produced by the compile (none when all is current).
  */
-export function findStaleArtifacts(compiled: Record<ArtifactName, DevnetArtifact>, dir: string): string[] {
+export function findStaleArtifacts(
+  compiled: Readonly<Record<string, DevnetArtifact>>,
+  dir: string,
+): string[] {
   const problems: string[] = [];
   const expected = new Set<string>();
   for (const [name, artifact] of Object.entries(compiled)) {
