@@ -686,7 +686,8 @@ describe("indexer restarts and reorgs", () => {
     const hanging = {
       ...config,
       rpcUrls: [proxy.url],
-      rpc: { timeoutMs: 400, requestsPerSecond: 0, costModel: "computeUnits" as const },
+      // Short enough to notice the hang fast, long enough for a loaded CI to backfill first.
+      rpc: { timeoutMs: 1_500, requestsPerSecond: 0, costModel: "computeUnits" as const },
     };
     const store = createSqliteStore({ path: ":memory:" });
     await store.migrate();
@@ -696,13 +697,13 @@ describe("indexer restarts and reorgs", () => {
       expect(indexing.views.status(config.name).degraded).toBe(false);
       const before = await indexing.views.listDailyVolumes(config.name, 7, NOW);
       proxy.rules.push({ match: () => true, fault: { kind: "hang" } });
-      // max(3 polls, the 400 ms timeout) of silence, then the next look at the status says so.
-      await waitFor(() => indexing.views.status(config.name).degraded, 5_000, "degraded");
+      // max(3 polls, the 1.5 s timeout) of silence, then the next look at the status says so.
+      await waitFor(() => indexing.views.status(config.name).degraded, 10_000, "degraded");
       const status = indexing.views.status(config.name);
       expect(status).toMatchObject({ ready: true, halted: false, degraded: true });
       // The status says why, before the hanging calls reach their deadline.
       expect(status.error).toMatch(/^No answer for the chain head for \d+ s\.$|^RPC unavailable/);
-      expect(Date.now() - status.headCheckedAt!).toBeGreaterThanOrEqual(400);
+      expect(Date.now() - status.headCheckedAt!).toBeGreaterThanOrEqual(1_500);
       // What is indexed is still served, from the store.
       expect(await indexing.views.listDailyVolumes(config.name, 7, NOW)).toEqual(before);
       expect((await indexing.views.listTrades(config.name, { fromTimestamp: 0, limit: 5 })).length).toBe(5);
@@ -714,7 +715,7 @@ describe("indexer restarts and reorgs", () => {
       await store.close();
       await proxy.close();
     }
-  });
+  }, 120_000);
 
   test("behavior: an RPC refusing connections for 30 s loses and duplicates nothing", async () => {
     const proxy = await startFaultProxy(config.rpcUrls[0]!);
