@@ -1,16 +1,13 @@
 import {
   type Address,
   createPublicClient,
-  encodeDeployData,
   encodeFunctionData,
-  getContractAddress,
   type Hash,
   http,
   numberToHex,
   parseAbiItem,
 } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { createChainWriter } from "../../src/devnet/createChainWriter.js";
 import {
   COMMON_COMPUTE_UNITS,
   createProviderEmulator,
@@ -18,8 +15,8 @@ import {
   type ProviderEmulator,
 } from "../../src/devnet/createProviderEmulator.js";
 import { devnetTokenAbi } from "../../src/devnet/devnetAbis.js";
-import { readArtifact } from "../../src/devnet/readArtifact.js";
-import { type Anvil, startAnvil } from "../../src/devnet/startAnvil.js";
+import type { Anvil } from "../../src/devnet/startAnvil.js";
+import { startTransferChain, type TransferChain } from "../support/startTransferChain.js";
 
 // 30 blocks after the deployment; block i holds i % 4 transfers (a log each).
 const BLOCKS = 30;
@@ -32,7 +29,8 @@ let deployer: Address;
 let firstBlock: bigint;
 let head: bigint;
 /** Transactions by block. */
-const txs = new Map<bigint, Hash[]>();
+let txs: Map<bigint, Hash[]>;
+let chain: TransferChain;
 
 async function post(
   url: string,
@@ -56,46 +54,8 @@ const logsOf = (from: bigint, to: bigint) =>
   call("eth_getLogs", [{ fromBlock: numberToHex(from), toBlock: numberToHex(to), address: token }]);
 
 beforeAll(async () => {
-  anvil = await startAnvil({ chainId: 31337, genesisTimestamp: Math.floor(Date.now() / 1000) - 7200 });
-  const writer = createChainWriter(anvil.rpcUrl);
-  deployer = (
-    await writer.client.request({ method: "eth_accounts", params: [] })
-  )[0]!.toLowerCase() as Address;
-  const nonce = writer.reserveNonce(deployer);
-  token = getContractAddress({ from: deployer, nonce: BigInt(nonce) }).toLowerCase() as Address;
-  await writer.send([
-    {
-      from: deployer,
-      nonce,
-      gas: 3_000_000n,
-      data: encodeDeployData({
-        abi: devnetTokenAbi,
-        bytecode: readArtifact("DevnetToken").bytecode,
-        args: ["Emulated", "EMU", 18, 10n ** 30n],
-      }),
-    },
-  ]);
-  let at = Math.floor(Date.now() / 1000) - 3600;
-  await writer.mine(at);
-  firstBlock = (await writer.client.getBlockNumber()) + 1n;
-  for (let i = 0; i < BLOCKS; i++) {
-    const hashes = await writer.send(
-      Array.from({ length: i % 4 }, (_, k) => ({
-        from: deployer,
-        to: token,
-        gas: 100_000n,
-        data: encodeFunctionData({
-          abi: devnetTokenAbi,
-          functionName: "transfer",
-          args: [`0x${(i * 4 + k + 1).toString(16).padStart(40, "0")}` as Address, 1n],
-        }),
-      })),
-    );
-    at += 3;
-    await writer.mine(at);
-    txs.set(firstBlock + BigInt(i), hashes);
-  }
-  head = await writer.client.getBlockNumber();
+  chain = await startTransferChain(BLOCKS);
+  ({ anvil, token, deployer, firstBlock, head, txs } = chain);
   emulator = await createProviderEmulator({ upstream: anvil.rpcUrl });
 });
 
