@@ -14,6 +14,7 @@ import { compileArtifacts } from "../../src/devnet/contracts/compileArtifacts.js
 import { findStaleArtifacts } from "../../src/devnet/contracts/findStaleArtifacts.js";
 import { hostileTokenAbi } from "../../src/devnet/deployHostileTokens.js";
 import {
+  devnetFarmAbi,
   devnetTokenAbi,
   uniswapV2FactoryAbi,
   uniswapV2RouterAbi,
@@ -46,7 +47,7 @@ describe("committed contract artifacts", () => {
       problems,
       `src/devnet/artifacts/ is stale: run \`npm run contracts\` and commit the result\n${problems.join("\n")}`,
     ).toEqual([]);
-    expect(Object.keys(compiled)).toHaveLength(9);
+    expect(Object.keys(compiled)).toHaveLength(10);
   });
 
   test("error: a changed, hand-edited, missing or unknown artifact file is reported", () => {
@@ -97,6 +98,7 @@ describe("committed contract artifacts", () => {
       [hostileTokenAbi, ["HostileToken"]],
       [feeOnTransferTokenAbi, ["FeeOnTransferToken"]],
       [devnetAggregatorAbi, ["DevnetAggregator"]],
+      [devnetFarmAbi, ["DevnetFarm"]],
       [
         [...uniswapV2FactoryAbi, ...pairCreatedAbi],
         ["UniswapV2Factory", "UniswapV2FactoryFee25"],

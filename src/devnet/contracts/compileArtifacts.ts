@@ -18,6 +18,7 @@ const OWN = [
   "HostileToken",
   "DevnetAggregator",
   "FeeOnTransferToken",
+  "DevnetFarm",
 ] as const;
 const CORE = "@uniswap/v2-core";
 const PERIPHERY = "@uniswap/v2-periphery";
@@ -199,6 +200,7 @@ export async function compileArtifacts(): Promise<Record<ArtifactName, DevnetArt
     HostileToken: ownArtifact("HostileToken"),
     DevnetAggregator: ownArtifact("DevnetAggregator"),
     FeeOnTransferToken: ownArtifact("FeeOnTransferToken"),
+    DevnetFarm: ownArtifact("DevnetFarm"),
     UniswapV2Factory: { ...npmFactory, pairInitCodeHash: keccak256(npmPair.bytecode) },
     UniswapV2Router02: await readNpmBuild(PERIPHERY, "UniswapV2Router02"),
     UniswapV2FactoryFee25: { ...factoryFee25, pairInitCodeHash },
