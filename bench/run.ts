@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { benchBackfill } from "./backfill.js";
+import { benchRpcEconomy, economyBlocksFromEnv, economyShapesFromEnv } from "./rpcEconomy.js";
 import { benchScale, scaleSizesFromEnv } from "./scale.js";
 import { type BenchSwapTarget, benchSubscriptions } from "./subscriptions.js";
 
@@ -9,8 +10,11 @@ import { type BenchSwapTarget, benchSubscriptions } from "./subscriptions.js";
  * `npm run bench`: every figure is printed next to a reference measured in the same run on the
  * same machine: the REST and GraphQL quote against a bare node:http server answering the same
  * bytes, SSE fan-out against one subscriber, and the backfill against the chain's raw eth_getLogs
- * rate. Then the scale part
- * (bench/scale.ts; BENCH_SCALE=0 skips it, BENCH_SCALE_SIZES=20000,100000 sets its sizes).
+ * rate. Then the RPC economy part (bench/rpcEconomy.ts: calls, compute units and bytes per trade
+ * of a full backfill of BSC-shaped chains through the provider emulator; BENCH_ECONOMY=0 skips
+ * it, BENCH_ECONOMY_SHAPES=bsc,issue17 picks the shapes, BENCH_ECONOMY_BLOCKS sizes the bsc one),
+ * then the scale part (bench/scale.ts; BENCH_SCALE=0 skips it, BENCH_SCALE_SIZES=20000,100000 sets
+ * its sizes). BENCH_HTTP=0 skips the HTTP and subscription part, BENCH_BACKFILL=0 the backfill.
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -113,24 +117,36 @@ async function benchHttp({ swapgraphUrl, bareUrl }: Servers): Promise<Row[]> {
   return rows.map((row) => ({ ...row, "vs bare": (row["req/s"] / bare).toFixed(2) }));
 }
 
-const servers = await startServers();
-try {
-  console.log(
-    `HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process`,
-  );
-  console.table(await benchHttp(servers));
-  console.log(
-    "Subscriptions: one swap mined per round (5 rounds), time from evm_mine to each SSE subscriber's event, against one subscriber",
-  );
-  const counts = (process.env.BENCH_SUBSCRIBERS ?? "1,100,1000").split(",").map(Number);
-  console.table(await benchSubscriptions(servers, counts));
-} finally {
-  await servers.stop();
+if (process.env.BENCH_HTTP !== "0") {
+  const servers = await startServers();
+  try {
+    console.log(
+      `HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process`,
+    );
+    console.table(await benchHttp(servers));
+    console.log(
+      "Subscriptions: one swap mined per round (5 rounds), time from evm_mine to each SSE subscriber's event, against one subscriber",
+    );
+    const counts = (process.env.BENCH_SUBSCRIBERS ?? "1,100,1000").split(",").map(Number);
+    console.table(await benchSubscriptions(servers, counts));
+  } finally {
+    await servers.stop();
+  }
 }
-console.log(
-  "Backfill: one bsc devnet with 3,000 swap transactions, against the raw eth_getLogs rate of the same chain",
-);
-console.table(await benchBackfill({ swaps: Number(process.env.BENCH_SWAPS ?? 3000) }));
+if (process.env.BENCH_BACKFILL !== "0") {
+  console.log(
+    "Backfill: one bsc devnet with 3,000 swap transactions, against the raw eth_getLogs rate of the same chain",
+  );
+  console.table(await benchBackfill({ swaps: Number(process.env.BENCH_SWAPS ?? 3000) }));
+}
+
+if (process.env.BENCH_ECONOMY !== "0") {
+  const bscBlocks = economyBlocksFromEnv();
+  await benchRpcEconomy({
+    shapes: economyShapesFromEnv(),
+    ...(bscBlocks === undefined ? {} : { bscBlocks }),
+  });
+}
 
 if (process.env.BENCH_SCALE !== "0") {
   await benchScale({

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPublicClient, encodeEventTopics, http, type Log, parseEventLogs } from "viem";
 import { pairEventsAbi } from "../src/chain/abis.js";
+import { createProviderEmulator, type ProviderEmulator } from "../src/devnet/createProviderEmulator.js";
 import { type Devnet, type StartDevnetOptions, startDevnet } from "../src/devnet/startDevnet.js";
 import { writeManifest } from "../src/devnet/writeManifest.js";
-import { type CountingProxy, startCountingProxy } from "./startCountingProxy.js";
 import {
   type ChildLogLine,
   killSwapgraphProcesses,
@@ -50,8 +50,8 @@ function removeTempDir(dir: string): void {
 }
 
 /**
- * `npm run bench` (scale part): for each size, a dense one-network (bsc) devnet, a counting
- * JSON-RPC proxy in front of it and swapgraph in a child process indexing through the proxy.
+ * `npm run bench` (scale part): for each size, a dense one-network (bsc) devnet, the provider
+ * emulator (counting, no faults) in front of it and swapgraph in a child process indexing through the proxy.
  * Backfill throughput is printed next to the raw eth_getLogs + decode rate of the same chain
  * measured in the same run; then RPC calls and bytes per trade, memory, the /api/swaps_24h
  * download and /health latency during it. Returns the tables it printed.
@@ -82,7 +82,7 @@ export async function benchScale(options: BenchScaleOptions): Promise<Map<string
     };
     for (const size of options.sizes) {
       await part(
-        `Scale: dense bsc devnet, ${size.toLocaleString("en-US")} swap transactions in 23 h, swapgraph in a child process behind a counting RPC proxy`,
+        `Scale: dense bsc devnet, ${size.toLocaleString("en-US")} swap transactions in 23 h, swapgraph in a child process behind the provider emulator`,
         () => benchSize(size, options.downloads ?? 10, log),
       );
     }
@@ -109,7 +109,7 @@ async function benchSize(
   const rows: ScaleRow[] = [];
   const row = (metric: string, value: string, reference = "") => rows.push({ metric, value, reference });
   let devnet: Devnet | undefined;
-  let proxy: CountingProxy | undefined;
+  let proxy: ProviderEmulator | undefined;
   let child: SwapgraphProcess | undefined;
   try {
     log(`scale ${size}: building the dense devnet`);
@@ -130,7 +130,7 @@ async function benchSize(
     log(`scale ${size}: raw eth_getLogs + decode`);
     const raw = await measureRaw(chain.rpcUrl, history.fromBlock, history.toBlock, size, history.blocks);
 
-    proxy = await startCountingProxy(chain.rpcUrl);
+    proxy = await createProviderEmulator({ upstream: chain.rpcUrl });
     const configPath = join(dir, "manifest.json");
     await writeManifest(configPath, [{ ...devnet.networks[0]!, rpcUrls: [proxy.url] }]);
     const dataDir = join(dir, "data");
@@ -141,8 +141,9 @@ async function benchSize(
     const readyAt = await child.waitForReady(readyTimeoutMs).catch((error: unknown) => {
       throw new Error(`${error instanceof Error ? error.message : String(error)}\n${child?.tail() ?? ""}`);
     });
-    const counts = proxy.counts();
-    const httpRequests = proxy.httpRequests;
+    const usage = proxy.usage();
+    const counts = usage.byMethod;
+    const httpRequests = usage.httpRequests;
     const rssBackfill = child.rssBytes();
     const servingAt = child.servingAt() ?? child.spawnedAt;
     const backfillMs = readyAt - servingAt;
@@ -173,22 +174,18 @@ async function benchSize(
       "includes node + tsx start-up",
     );
 
-    let totalCalls = 0;
-    let totalBytes = 0;
-    for (const count of counts.values()) {
-      totalCalls += count.calls;
-      totalBytes += count.bytes;
-    }
+    const totalCalls = usage.total.calls;
+    const totalBytes = usage.total.bytes;
     row(
       "RPC, all methods",
-      `${perTrade(totalCalls, size)} calls/trade, ${perTrade(totalBytes, size, 0)} B/trade`,
-      `${totalCalls} calls in ${httpRequests} HTTP requests, ${mb(totalBytes)} MB; reading full blocks (the previous indexer): ${perTrade(raw.logBytes + raw.fullBlockBytes, size, 0)} B/trade`,
+      `${perTrade(totalCalls, size)} calls/trade, ${perTrade(usage.total.computeUnits, size, 2)} CU/trade, ${perTrade(totalBytes, size, 0)} B/trade`,
+      `${totalCalls} calls in ${httpRequests} HTTP requests, ${usage.total.computeUnits} compute units, ${mb(totalBytes)} MB; reading full blocks (the previous indexer): ${perTrade(raw.logBytes + raw.fullBlockBytes, size, 0)} B/trade`,
     );
     for (const [method, count] of [...counts].sort((a, b) => b[1].bytes - a[1].bytes)) {
       row(
         `RPC ${method}`,
         `${perTrade(count.calls, size)} calls/trade, ${perTrade(count.bytes, size, 0)} B/trade`,
-        `${count.calls} calls, ${mb(count.bytes)} MB`,
+        `${count.calls} calls, ${count.computeUnits} CU, ${mb(count.bytes)} MB`,
       );
     }
 

@@ -23,9 +23,28 @@ const RANGE_PATTERNS = [
   /log response size exceeded/i,
   /response (size|body)? ?(is )?(too large|too big|exceeded)/i,
   /limited to a? ?[\d,]+ ?(block)? ?range/i,
+  // Infura since 2025: -32602 "range 1000000 exceeds limit of 10000".
+  /range \d+ exceeds (the )?limit/i,
   /query timeout/i,
   /context deadline exceeded/i,
 ];
+
+// A node behind the head answers a range past its head so (geth >= 1.15; Avalanche-style nodes):
+// a moment later, or another node behind the balancer, has it. Shrinking the range cannot help.
+const BEHIND_HEAD_PATTERN =
+  /beyond (the )?current head|after last accepted block|requested block \d+ after last|block not (yet )?(found|available)/i;
+// A JSON-RPC batch over the provider's cap (geth: -32600 "batch too large"; NodeReal: -32005
+// "batch size exceed limit 500"; jsonrpsee and others "exceeded max limit of N", "too many batch"...).
+const BATCH_PATTERNS = [
+  /batch (request )?(is )?too (large|big)/i,
+  /batch (size|limit) (exceed|exceeded|too large)/i,
+  /exceed(s|ed)? (the )?max(imum)? batch/i,
+  /max(imum)? batch size/i,
+  /too many (requests|calls) in (a |the )?batch/i,
+];
+// Rate limits in providers' words (429 is the usual status, but not every provider sends it).
+const RATE_LIMIT_PATTERN =
+  /rate limit|request rate exceeded|too many requests|exceeded its compute units|compute units per second|throughput limit|capacity exceeded|ran out of cu/i;
 
 const REVERT_PATTERN = /revert/i;
 // Execution failures other than a revert, as geth/erigon ("out of gas", "invalid opcode",
@@ -96,6 +115,9 @@ export function classifyRpcError(error: unknown, method?: string): RpcErrorKind 
     error,
     (e): e is ResponseBodyTooLargeError => e instanceof ResponseBodyTooLargeError,
   );
+  // Said of the batch, not of this call: the caller splits the batch (see isBatchTooLarge).
+  if (isBatchTooLarge(error)) return "transient";
+  if (BEHIND_HEAD_PATTERN.test(text)) return "transient";
   if (getLogs) {
     if (tooLarge !== undefined || status === 413) return "range";
     if (RANGE_PATTERNS.some((pattern) => pattern.test(text))) return "range";
@@ -124,12 +146,35 @@ export function suggestedRange(error: unknown): number | undefined {
     const span = Number(BigInt(pair[2]) - BigInt(pair[1])) + 1;
     if (span > 0) return span;
   }
-  const limit = /(?:max(?:imum)? (?:block )?range|range limit|limited to a?)\s*(?:is|of|:)?\s*([\d,]+)/i.exec(
-    text,
-  );
+  const limit =
+    /(?:max(?:imum)? (?:block )?range|range limit|limited to a?|exceeds (?:the )?limit)\s*(?:is|of|:)?\s*([\d,]+)/i.exec(
+      text,
+    );
   if (limit?.[1] !== undefined) {
     const blocks = Number(limit[1].replaceAll(",", ""));
     if (Number.isSafeInteger(blocks) && blocks > 0) return blocks;
   }
   return undefined;
+}
+
+/** True when the provider refused a JSON-RPC batch for its size (the calls in it are fine on their own). */
+export function isBatchTooLarge(error: unknown): boolean {
+  const text = errorText(error);
+  return BATCH_PATTERNS.some((pattern) => pattern.test(text));
+}
+
+/** The batch size a provider named in its refusal ("batch size exceed limit 500"), if it named one. */
+export function suggestedBatchSize(error: unknown): number | undefined {
+  const match = /(?:limit|max(?:imum)?(?: batch size)?|at most)(?: of| is|:)?\s*(\d+)/i.exec(
+    errorText(error),
+  );
+  const size = match?.[1] === undefined ? undefined : Number(match[1]);
+  return size !== undefined && Number.isSafeInteger(size) && size > 0 ? size : undefined;
+}
+
+/** True when the provider said this call went over its rate limit (HTTP 429 or its words for it). */
+export function isRateLimited(error: unknown): boolean {
+  const status = findHttpError(error)?.status;
+  if (status === 429) return true;
+  return rpcCode(error) === 429 || RATE_LIMIT_PATTERN.test(errorText(error));
 }

@@ -7,6 +7,7 @@ import {
   numberToHex,
   toEventSelector,
 } from "viem";
+import { countEvent } from "../domain/countEvent.js";
 import { RpcError } from "../errors.js";
 import { classifyRpcError, errorText, suggestedRange } from "./classifyRpcError.js";
 import type { RpcClient, RpcLogger } from "./createRpcClient.js";
@@ -30,6 +31,8 @@ export interface LogFetcherOptions extends LogFilter {
   growAfter?: number;
   /** Called whenever the range shrinks or grows; `error` is the provider error that caused a shrink. */
   onRangeChange?: (range: number, cause: { error?: unknown }) => void;
+  /** Network the shrinks are counted for (swapgraph_rpc_log_range_shrinks_total; default: the client's chain name). */
+  network?: string;
   log?: RpcLogger;
 }
 
@@ -67,6 +70,7 @@ export function createLogFetcher(options: LogFetcherOptions): LogFetcher {
   const growAfter = Math.max(1, options.growAfter ?? 2);
   let range = Math.max(1, Math.min(maxRange, Math.floor(options.initialRange ?? maxRange)));
   let successes = 0;
+  const network = options.network ?? options.client.chain?.name ?? "unknown";
   const topics = topicsOf(options);
   const address =
     options.address === undefined
@@ -121,6 +125,7 @@ export function createLogFetcher(options: LogFetcherOptions): LogFetcher {
           { fromBlock: from, toBlock: to, range: next, error: errorText(error) },
           "eth_getLogs range too large; shrinking",
         );
+        countEvent("rpc_log_range_shrinks", { network });
         setRange(next, error);
         continue;
       }

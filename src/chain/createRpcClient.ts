@@ -13,7 +13,14 @@ import {
 } from "viem";
 import { countEvent } from "../domain/countEvent.js";
 import { type TokenBucketState, takeToken } from "../domain/takeToken.js";
-import { classifyRpcError, errorText, findHttpError } from "./classifyRpcError.js";
+import {
+  classifyRpcError,
+  errorText,
+  findHttpError,
+  isBatchTooLarge,
+  isRateLimited,
+  suggestedBatchSize,
+} from "./classifyRpcError.js";
 
 /** The client every chain function takes: a viem PublicClient (ours, or any other in tests). */
 export type RpcClient = PublicClient<Transport, Chain | undefined>;
@@ -42,7 +49,10 @@ export interface CreateRpcClientOptions {
   cooldownMs?: number;
   /** Largest response body accepted; viem's default of 10 MB is too small for dense eth_getLogs (default 128 MiB). */
   maxResponseBytes?: number;
-  /** Send concurrent requests as JSON-RPC batches (default false). */
+  /**
+   * Send concurrent requests as JSON-RPC batches of up to 100 calls (default false). A URL that
+   * refuses a batch for its size gets smaller ones from then on (halved, or the size it names).
+   */
   batch?: boolean;
   /**
    * Client-side rate limit per URL, in JSON-RPC calls per second (each call of a batch and each
@@ -91,6 +101,8 @@ interface RequestArgs {
 
 interface UrlHealth {
   label: string;
+  /** Calls per JSON-RPC batch this URL accepts (1: unbatched). */
+  batchSize: number;
   failures: number;
   downUntil: number;
   /** Set while the cooldown comes from a Retry-After header: the URL asked us to wait. */
@@ -98,6 +110,7 @@ interface UrlHealth {
 }
 
 const MAX_COOLDOWN_MS = 60_000;
+const BATCH_SIZE = 100;
 
 /** Milliseconds a Retry-After header (seconds or HTTP date) asks for, if the error carries one. */
 export function retryAfterMs(error: unknown): number | undefined {
@@ -282,6 +295,7 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
   const network = options.name ?? `chain ${options.chainId}`;
   const health: UrlHealth[] = options.urls.map((url, i) => ({
     label: labelOf(url, i),
+    batchSize: options.batch === true ? BATCH_SIZE : 1,
     failures: 0,
     downUntil: 0,
     retryAfterUntil: 0,
@@ -289,14 +303,51 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
 
   const guarded = (url: string, i: number): Transport => {
     const state = health[i]!;
-    const base = http(url, {
-      timeout,
-      retryCount: 0,
-      maxResponseBodySize: options.maxResponseBytes ?? 128 * 1024 * 1024,
-      batch: options.batch === true ? { batchSize: 100, wait: 0 } : false,
-    });
+    const transportOf = (batchSize: number) =>
+      http(url, {
+        timeout,
+        retryCount: 0,
+        maxResponseBodySize: options.maxResponseBytes ?? 128 * 1024 * 1024,
+        batch: batchSize > 1 ? { batchSize, wait: 0 } : false,
+      });
     return (params) => {
-      const inner = base({ ...params, retryCount: 0, timeout });
+      // One inner transport per batch size this URL was sent (the size shrinks when refused).
+      const inners = new Map<number, ReturnType<Transport>>();
+      const innerOf = (batchSize: number) => {
+        let inner = inners.get(batchSize);
+        if (inner === undefined) {
+          inner = transportOf(batchSize)({ ...params, retryCount: 0, timeout });
+          inners.set(batchSize, inner);
+        }
+        return inner;
+      };
+      const first = innerOf(state.batchSize);
+
+      /** One call; a batch refused for its size is sent again at once in smaller batches. */
+      const send = async (args: RequestArgs, requestOptions?: EIP1193RequestOptions): Promise<unknown> => {
+        for (;;) {
+          const size = state.batchSize;
+          countEvent("rpc_requests", { network, method: args.method });
+          try {
+            return await innerOf(size).request(args, requestOptions);
+          } catch (error) {
+            if (size <= 1 || !isBatchTooLarge(error)) throw error;
+            countEvent("rpc_errors", { network, method: args.method, kind: "batch" });
+            // Every call of the refused batch gets the refusal: only the first one shrinks the size.
+            if (state.batchSize === size) {
+              const named = suggestedBatchSize(error);
+              state.batchSize =
+                named !== undefined && named < size ? named : Math.max(1, Math.floor(size / 2));
+              countEvent("rpc_batch_splits", { network });
+              log?.warn(
+                { url: state.label, from: size, to: state.batchSize, error: errorText(error) },
+                "rpc url refused a batch for its size; sending smaller batches",
+              );
+            }
+          }
+        }
+      };
+
       return createTransport(
         {
           key: "guarded-http",
@@ -305,9 +356,8 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
           retryCount: 0,
           timeout,
           request: (async (args: RequestArgs, requestOptions?: EIP1193RequestOptions) => {
-            countEvent("rpc_requests", { network, method: args.method });
             try {
-              const result = await inner.request(args, requestOptions);
+              const result = await send(args, requestOptions);
               state.failures = 0;
               state.downUntil = 0;
               state.retryAfterUntil = 0;
@@ -317,6 +367,7 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
                 error instanceof BaseError && error.walk((e) => e instanceof TimeoutError) !== null;
               const kind = timedOut ? "timeout" : classifyRpcError(error, args.method);
               countEvent("rpc_errors", { network, method: args.method, kind });
+              if (isRateLimited(error)) countEvent("rpc_rate_limited", { network, method: args.method });
               if (timedOut || kind === "transient") {
                 state.failures++;
                 const wait = retryAfterMs(error);
@@ -337,7 +388,7 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
             }
           }) as EIP1193RequestFn,
         },
-        inner.value,
+        first.value,
       );
     };
   };

@@ -1,4 +1,4 @@
-import { encodeFunctionData, maxUint256 } from "viem";
+import { type Address, encodeFunctionData, maxUint256 } from "viem";
 import type { TxRequest } from "./createChainWriter.js";
 import type { PlannedTrade } from "./createTradeGenerator.js";
 import { devnetTokenAbi, uniswapV2RouterAbi } from "./devnetAbis.js";
@@ -10,9 +10,19 @@ export interface TradeEncoder {
   encode(trades: readonly PlannedTrade[], deadline: number): TxRequest[];
 }
 
-/** Creates an encoder that remembers which approvals it already sent. */
-export function createTradeEncoder(market: DevnetMarket): TradeEncoder {
+/** Approvals given before the encoder's first trade: every one of `traders` approved every token to each of `routers`. */
+export interface Preapproved {
+  traders: readonly Address[];
+  routers: readonly Address[];
+}
+
+/** Creates an encoder that remembers which approvals it already sent (or were given up front). */
+export function createTradeEncoder(market: DevnetMarket, preapproved?: Preapproved): TradeEncoder {
   const approved = new Set<string>();
+  const upFront = {
+    traders: new Set(preapproved?.traders ?? []),
+    routers: new Set(preapproved?.routers ?? []),
+  };
   return {
     encode(trades, deadline) {
       const txs: TxRequest[] = [];
@@ -22,7 +32,8 @@ export function createTradeEncoder(market: DevnetMarket): TradeEncoder {
         const tokenIn = trade.path[0];
         if (tokenIn === undefined || path.length < 2)
           throw new Error("devnet: a trade needs a path of 2+ tokens");
-        if (trade.kind !== "ethForTokens") {
+        const given = upFront.traders.has(trade.trader) && upFront.routers.has(router);
+        if (trade.kind !== "ethForTokens" && !given) {
           const key = `${trade.trader}:${tokenIn.address}:${router}`;
           if (!approved.has(key)) {
             approved.add(key);

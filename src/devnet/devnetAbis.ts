@@ -55,3 +55,11 @@ export const uniswapV2PairAbi = parseAbi([
 export const swapEvent = parseAbiItem(
   "event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)",
 );
+
+/** DevnetFarm.sol: another protocol whose harvests only emit logs. */
+export const devnetFarmAbi = parseAbi([
+  "function harvest(uint256[] pids, uint256 amount)",
+  "function harvests() view returns (uint256)",
+  "event Harvest(address indexed user, uint256 indexed pid, uint256 amount)",
+  "event RewardPaid(address indexed user, uint256 reward)",
+]);

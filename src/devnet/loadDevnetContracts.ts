@@ -25,12 +25,20 @@ export interface ChainCaseContracts {
   FeeOnTransferToken: Hex;
 }
 
+/** Creation bytecode of what the BSC-shaped profile adds: another protocol, an aggregator. */
+export interface BusyChainContracts {
+  /** A yield farm whose harvests only emit logs (DevnetFarm.sol). */
+  DevnetFarm: Hex;
+  DevnetAggregator: Hex;
+}
+
 /** Everything the devnet deploys. */
 export interface DevnetContracts {
   tokens: CompiledContracts;
   /** The official Uniswap V2 build (npm), which charges 0.30%. */
   uniswap: UniswapArtifacts;
   chainCases: ChainCaseContracts;
+  busy: BusyChainContracts;
 }
 
 /** Reads the devnet's contracts from the committed artifacts in src/devnet/artifacts/ (no compiler at run time). */
@@ -46,6 +54,10 @@ export function loadDevnetContracts(): DevnetContracts {
       fee25: readUniswap("UniswapV2FactoryFee25", "UniswapV2Router02Fee25"),
       DevnetAggregator: readArtifact("DevnetAggregator").bytecode,
       FeeOnTransferToken: readArtifact("FeeOnTransferToken").bytecode,
+    },
+    busy: {
+      DevnetFarm: readArtifact("DevnetFarm").bytecode,
+      DevnetAggregator: readArtifact("DevnetAggregator").bytecode,
     },
   };
 }

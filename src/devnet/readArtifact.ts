@@ -8,6 +8,7 @@ export type ArtifactName =
   | "HostileToken"
   | "DevnetAggregator"
   | "FeeOnTransferToken"
+  | "DevnetFarm"
   | "UniswapV2Factory"
   | "UniswapV2Router02"
   | "UniswapV2FactoryFee25"

@@ -4,7 +4,16 @@ import { NETWORKS, type NetworkName } from "../domain/types.js";
 import { buildDensePreset } from "./buildDensePreset.js";
 import { buildNetworkConfig } from "./buildNetworkConfig.js";
 import { DEVNET_PRESETS, type DevnetPreset } from "./devnetPresets.js";
-import { DEVNET_PROFILE_DEFAULTS, type DevnetPools, type DevnetProfile } from "./devnetProfiles.js";
+import {
+  BLOCK_MIXES,
+  type BlockMix,
+  type BlockMixName,
+  BUSY_BLOCK_SECONDS,
+  BUSY_BLOCKS,
+  DEVNET_PROFILE_DEFAULTS,
+  type DevnetPools,
+  type DevnetProfile,
+} from "./devnetProfiles.js";
 import { loadDevnetContracts } from "./loadDevnetContracts.js";
 import { type DevnetChainHandle, type DevnetChainInfo, startDevnetChain } from "./startDevnetChain.js";
 import type { LiveTrading } from "./startLiveTrading.js";
@@ -14,10 +23,23 @@ import { writeManifest } from "./writeManifest.js";
 export interface StartDevnetOptions {
   /**
    * "demo" (default): the defaults below, on every pool of the preset. "dense": one day of
-   * 100,000 trades by 250 traders, about 150 a block, on each listed token's main pairs only
-   * (see DEVNET_PROFILE_DEFAULTS); the options below override the profile's defaults.
+   * 100,000 trades by 250 traders, about 150 a block, on each listed token's main pairs only.
+   * "bsc-shaped": full blocks 3 s apart as `blockMix` says, mostly traffic that is no trade on a
+   * configured DEX (see DEVNET_PROFILE_DEFAULTS, BLOCK_MIXES); the options below override the
+   * profile's defaults.
    */
   profile?: DevnetProfile;
+  /**
+   * bsc-shaped only: what each block holds, "bsc" (default; ~165 transactions, 20 of them trades
+   * on the configured DEXes) or "issue17" (exactly 20 trades + 20 foreign-fork swaps + 100 native
+   * transfers), or a mix of one's own.
+   */
+  blockMix?: BlockMixName | BlockMix;
+  /**
+   * bsc-shaped only: history blocks (default 500 for "bsc", 100 for "issue17"; or
+   * swapsPerNetwork / trades a block when swapsPerNetwork is given). `days` follows from them.
+   */
+  blocks?: number;
   /** Default: all three (bsc 56, eth 1, polygon 137). */
   networks?: NetworkName[];
   /** Seed of everything random: the same seed gives the same chains (default 1). */
@@ -72,7 +94,8 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   if (profile === undefined) throw new Error(`startDevnet: unknown profile ${String(options.profile)}`);
   const networks = options.networks ?? [...NETWORKS];
   const seed = options.seed ?? 1;
-  const days = options.days ?? profile.days;
+  const busy = options.profile === "bsc-shaped" ? busyOptions(options) : undefined;
+  const days = busy?.days ?? options.days ?? profile.days;
   const trades = options.swapsPerNetwork ?? profile.swapsPerNetwork;
   const traders = options.traders ?? profile.traders;
   const swapsPerBlock = options.swapsPerBlock ?? profile.swapsPerBlock;
@@ -93,6 +116,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   const bytecode = async () => contracts.tokens;
   const chainCaseBytecode = async () => contracts.chainCases;
   const withChainCases = options.chainCases ?? (options.profile ?? "demo") === "demo";
+  const busyContracts = async () => contracts.busy;
   const artifacts = contracts.uniswap;
   const endTimestamp = Math.floor(Date.now() / 1000);
   const settled = await Promise.allSettled(
@@ -107,6 +131,9 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
         endTimestamp,
         bytecode,
         ...(withChainCases ? { chainCaseBytecode } : {}),
+        ...(busy === undefined
+          ? {}
+          : { busy: { mix: busy.mix, blocks: busy.blocks, contracts: busyContracts } }),
         artifacts,
         log,
       }),
@@ -168,4 +195,23 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     stopLive,
     stop,
   };
+}
+
+/** The block mix, block count and covered days of a bsc-shaped devnet from startDevnet's options. */
+function busyOptions(options: StartDevnetOptions): { mix: BlockMix; blocks: number; days: number } {
+  const named = typeof options.blockMix === "string" || options.blockMix === undefined;
+  const base =
+    typeof options.blockMix === "object" ? options.blockMix : BLOCK_MIXES[options.blockMix ?? "bsc"];
+  if (base === undefined) throw new Error(`startDevnet: unknown block mix ${String(options.blockMix)}`);
+  const mix = options.swapsPerBlock === undefined ? base : { ...base, trades: options.swapsPerBlock };
+  const blocks =
+    options.blocks ??
+    (options.swapsPerNetwork !== undefined
+      ? Math.ceil(options.swapsPerNetwork / Math.max(1, mix.trades))
+      : named
+        ? BUSY_BLOCKS[(options.blockMix as BlockMixName | undefined) ?? "bsc"]
+        : BUSY_BLOCKS.bsc);
+  if (!Number.isInteger(blocks) || blocks < 1)
+    throw new Error(`startDevnet: blocks must be >= 1, got ${blocks}`);
+  return { mix, blocks, days: (blocks * BUSY_BLOCK_SECONDS) / 86_400 };
 }

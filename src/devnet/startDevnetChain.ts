@@ -7,18 +7,21 @@ import { createPrng } from "./createPrng.js";
 import { createReferencePrices } from "./createReferencePrices.js";
 import { createTradeEncoder } from "./createTradeEncoder.js";
 import { createTradeGenerator } from "./createTradeGenerator.js";
+import { type BusyChain, deployBusyChain } from "./deployBusyChain.js";
 import { deployChainCases } from "./deployChainCases.js";
 import { deployDex } from "./deployDex.js";
 import { deployHostileTokens, type HostileTokenAddresses } from "./deployHostileTokens.js";
 import { deployTokens } from "./deployTokens.js";
 import { uniswapV2FactoryAbi } from "./devnetAbis.js";
 import type { DevnetPreset } from "./devnetPresets.js";
+import type { BlockMix } from "./devnetProfiles.js";
 import type { DevnetDex, DevnetMarket } from "./devnetTypes.js";
 import { fundTraders } from "./fundTraders.js";
-import type { ChainCaseContracts, CompiledContracts } from "./loadDevnetContracts.js";
+import type { BusyChainContracts, ChainCaseContracts, CompiledContracts } from "./loadDevnetContracts.js";
 import { pickOffMarketPair } from "./pickOffMarketPair.js";
 import { planLiquidity } from "./planLiquidity.js";
 import { seedLiquidity } from "./seedLiquidity.js";
+import { type BusyHistorySummary, simulateBusyHistory } from "./simulateBusyHistory.js";
 import { type HistorySummary, simulateHistory } from "./simulateHistory.js";
 import { type Anvil, startAnvil } from "./startAnvil.js";
 import { type LiveTrading, startLiveTrading } from "./startLiveTrading.js";
@@ -33,6 +36,19 @@ export interface DevnetPoolInfo {
   thin: boolean;
   /** The tiny pool of an unlisted token the wash trader churns. */
   wash: boolean;
+}
+
+/** What a BSC-shaped chain has and did besides the market (all addresses lowercase). */
+export interface BusyChainInfo {
+  mix: BlockMix;
+  /** The unconfigured Uniswap V2 fork and its many pools: their swaps must never be indexed. */
+  foreign: { factory: Address; router: Address; pools: Address[] };
+  /** Meme tokens only the foreign fork trades, by symbol. */
+  foreignTokens: Record<string, Address>;
+  /** Another protocol whose harvests emit logs. */
+  farm: Address;
+  aggregator: Address;
+  summary: BusyHistorySummary;
 }
 
 /** Plain facts about one running devnet chain (all addresses lowercase). */
@@ -69,6 +85,8 @@ export interface DevnetChainInfo {
   hostile: HostileTokenAddresses;
   /** The real-chain cases mined during the history (undefined when not asked for). */
   chainCases: ChainCasesInfo | undefined;
+  /** The BSC-shaped history's extras (undefined unless asked for). */
+  busy: BusyChainInfo | undefined;
   timings: { anvilMs: number; setupMs: number; historyMs: number };
 }
 
@@ -99,6 +117,12 @@ export interface StartDevnetChainOptions {
   /** The real-chain cases' contracts: when given, the cases are deployed and traded during the history. */
   chainCaseBytecode?: () => Promise<ChainCaseContracts>;
   artifacts: { factory: `0x${string}`; router: `0x${string}`; pairInitCodeHash: Hash };
+  /**
+   * A BSC-shaped history instead of the spread-out one: `blocks` full blocks 3 s apart ending at
+   * endTimestamp, each as `mix` says (simulateBusyHistory); `trades` and `tradesPerBlock` are then
+   * unused. `days` should cover the blocks (the chain cases spread their rounds over it).
+   */
+  busy?: { mix: BlockMix; blocks: number; contracts: () => Promise<BusyChainContracts> };
   log?: (message: string) => void;
 }
 
@@ -237,7 +261,11 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
       traders,
       createPrng(mixSeed(options.seed, preset.chainId, 1)),
     );
-    const encoder = createTradeEncoder(market);
+    // A mix that approves up front has every trader approve both routers before the history.
+    const encoder = createTradeEncoder(
+      market,
+      options.busy?.mix.preapprove === true ? { traders, routers: dexPair.map((d) => d.router) } : undefined,
+    );
     const flow = createMarketFlow(writer.client, market, {
       reference,
       arbitrageur,
@@ -266,18 +294,57 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
             // A pool of two listed tokens opens off the market mid-week; the arbitrageur comes later.
             offMarket: { arbitrageur: flow.arbitrageur, reference },
           });
-    const history = await simulateHistory(writer, {
-      ...(caseSimulation === undefined ? {} : { interleave: (t: number) => caseSimulation.interleave(t) }),
-      flow,
-      generator,
-      encoder,
-      prng: createPrng(mixSeed(options.seed, preset.chainId, 2)),
-      trades: options.trades,
-      days: options.days,
-      endTimestamp,
-      ...(options.tradesPerBlock === undefined ? {} : { tradesPerBlock: options.tradesPerBlock }),
-      log,
-    });
+    const interleave =
+      caseSimulation === undefined ? {} : { interleave: (t: number) => caseSimulation.interleave(t) };
+    let busy: { chain: BusyChain; summary: BusyHistorySummary } | undefined;
+    let history: HistorySummary;
+    if (options.busy === undefined) {
+      history = await simulateHistory(writer, {
+        ...interleave,
+        flow,
+        generator,
+        encoder,
+        prng: createPrng(mixSeed(options.seed, preset.chainId, 2)),
+        trades: options.trades,
+        days: options.days,
+        endTimestamp,
+        ...(options.tradesPerBlock === undefined ? {} : { tradesPerBlock: options.tradesPerBlock }),
+        log,
+      });
+    } else {
+      const contracts = await options.busy.contracts();
+      const chain = await deployBusyChain(writer, {
+        market,
+        traders,
+        uniswap: options.artifacts,
+        bytecode: {
+          DevnetToken: bytecode.DevnetToken,
+          DevnetFarm: contracts.DevnetFarm,
+          DevnetAggregator: contracts.DevnetAggregator,
+        },
+        prng: createPrng(mixSeed(options.seed, preset.chainId, 8)),
+        preapprove: options.busy.mix.preapprove,
+      });
+      log(
+        `busy chain: foreign fork with ${chain.foreignPools.length} pools, ${chain.foreignTraders.length} foreign traders`,
+      );
+      const run = await simulateBusyHistory(writer, {
+        ...interleave,
+        market,
+        busy: chain,
+        mix: options.busy.mix,
+        blocks: options.busy.blocks,
+        endTimestamp,
+        generator,
+        encoder,
+        flow,
+        accounts: traders,
+        prng: createPrng(mixSeed(options.seed, preset.chainId, 9)),
+        log,
+      });
+      history = run.history;
+      busy = { chain, summary: run.busy };
+    }
     const chainCases = await caseSimulation?.finish();
     if (chainCases !== undefined) {
       log(
@@ -334,6 +401,21 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
       history,
       hostile: hostile.tokens,
       chainCases,
+      busy:
+        busy === undefined || options.busy === undefined
+          ? undefined
+          : {
+              mix: options.busy.mix,
+              foreign: {
+                factory: busy.chain.foreign.factory,
+                router: busy.chain.foreign.router,
+                pools: busy.chain.foreignPools.map((p) => p.address),
+              },
+              foreignTokens: Object.fromEntries(busy.chain.foreignTokens.map((t) => [t.symbol, t.address])),
+              farm: busy.chain.farm,
+              aggregator: busy.chain.aggregator,
+              summary: busy.summary,
+            },
       timings: { anvilMs, setupMs, historyMs: history.ms },
     };
     return {

@@ -23,7 +23,14 @@ const EVENT_HELP: Record<EventCounter, string> = {
   reorgs:
     "Reorgs this process's indexer detected (each rolls back, or halts when deeper than finalityDepth).",
   rpc_requests: "JSON-RPC calls sent, by method: every attempt at every URL, each call of a batch counted.",
-  rpc_errors: "JSON-RPC calls that failed, by method and kind (timeout, transient, range, revert, fatal).",
+  rpc_errors:
+    "JSON-RPC calls that failed, by method and kind (timeout, transient, range, revert, fatal; batch: the call's batch was refused for its size and sent again smaller).",
+  rpc_rate_limited:
+    "JSON-RPC calls the provider refused for its rate limit (HTTP 429 or its words for it), by method; the client waits (Retry-After) and retries.",
+  rpc_log_range_shrinks:
+    "Times the eth_getLogs block range shrank because the provider refused a range (too many blocks, logs or bytes).",
+  rpc_batch_splits:
+    "Times a provider refused a JSON-RPC batch for its size and the client went on with smaller batches.",
   cache_hits:
     "Lookups answered by a cache (route: best routes; graphql_response: yoga's answer cache; graphql_answer: GraphQL answer bytes at the edge; rest_answer: REST answer bytes).",
   cache_misses: "Lookups a cache could not answer.",

@@ -15,6 +15,7 @@ import { type CompiledArtifacts, compileArtifacts } from "../../src/devnet/contr
 import { findStaleArtifacts } from "../../src/devnet/contracts/findStaleArtifacts.js";
 import { hostileTokenAbi } from "../../src/devnet/deployHostileTokens.js";
 import {
+  devnetFarmAbi,
   devnetTokenAbi,
   uniswapV2FactoryAbi,
   uniswapV2RouterAbi,
@@ -54,7 +55,7 @@ describe("committed contract artifacts", () => {
         `${relative(SRC, dir)} is stale: run \`npm run contracts\` and commit the result\n${problems.join("\n")}`,
       ).toEqual([]);
     }
-    expect(Object.keys(compiled.devnet)).toHaveLength(9);
+    expect(Object.keys(compiled.devnet)).toHaveLength(10);
     expect(Object.keys(compiled.chain)).toEqual(["CappedMulticall"]);
   });
 
@@ -112,6 +113,7 @@ describe("committed contract artifacts", () => {
       [hostileTokenAbi, ["HostileToken"]],
       [feeOnTransferTokenAbi, ["FeeOnTransferToken"]],
       [devnetAggregatorAbi, ["DevnetAggregator"]],
+      [devnetFarmAbi, ["DevnetFarm"]],
       [
         [...uniswapV2FactoryAbi, ...pairCreatedAbi],
         ["UniswapV2Factory", "UniswapV2FactoryFee25"],

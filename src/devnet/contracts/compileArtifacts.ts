@@ -23,6 +23,7 @@ const OWN = [
   "HostileToken",
   "DevnetAggregator",
   "FeeOnTransferToken",
+  "DevnetFarm",
 ] as const;
 /** Contracts of src/chain/contracts/: run by production code, deployless (never deployed). */
 const CHAIN = ["CappedMulticall"] as const;
@@ -232,6 +233,7 @@ export async function compileArtifacts(): Promise<CompiledArtifacts> {
     HostileToken: ownArtifact("HostileToken"),
     DevnetAggregator: ownArtifact("DevnetAggregator"),
     FeeOnTransferToken: ownArtifact("FeeOnTransferToken"),
+    DevnetFarm: ownArtifact("DevnetFarm"),
     UniswapV2Factory: { ...npmFactory, pairInitCodeHash: keccak256(npmPair.bytecode) },
     UniswapV2Router02: await readNpmBuild(PERIPHERY, "UniswapV2Router02"),
     UniswapV2FactoryFee25: { ...factoryFee25, pairInitCodeHash },

@@ -1,0 +1,215 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createIndexing } from "../src/createIndexing.js";
+import { createProviderEmulator, type ProviderEmulator } from "../src/devnet/createProviderEmulator.js";
+import { BLOCK_MIXES, type BlockMixName, BUSY_BLOCKS } from "../src/devnet/devnetProfiles.js";
+import { type Devnet, startDevnet } from "../src/devnet/startDevnet.js";
+import { createSqliteStore } from "../src/store/createSqliteStore.js";
+
+/** One line of an RPC economy table. */
+export interface EconomyRow {
+  metric: string;
+  value: string;
+  "per trade": string;
+  reference: string;
+}
+
+/** Options of the RPC economy benchmark. */
+export interface BenchRpcEconomyOptions {
+  /** Which block mixes to build and index (default both). */
+  shapes: BlockMixName[];
+  /** History blocks of the "bsc" mix (default BUSY_BLOCKS.bsc); "issue17" is always the issue's 100. */
+  bscBlocks?: number;
+  log?: (message: string) => void;
+}
+
+/**
+ * Ponder 1.0 indexing the issue's shape (100 blocks x 20 trades + 20 foreign swaps + 100
+ * transfers; factory pattern, event.transaction.from), measured before on this machine kind in
+ * one run (FACTS.md, turn 3): 83 eth_getBlockByNumber with transactions (9.5 MB), 7 eth_getLogs
+ * filtered by pair addresses (2.0 MB), 1 other call; compute units priced with the same table.
+ */
+const PONDER_ISSUE17 = {
+  calls: 91,
+  computeUnits: 83 * 16 + 7 * 75 + 20,
+  bytes: 11.6 * 1024 * 1024,
+  byMethod: {
+    eth_getBlockByNumber: "Ponder 1.0: 83 calls, 1,328 CU, 9.5 MB",
+    eth_getLogs: "Ponder 1.0: 7 calls, 525 CU, 2.0 MB",
+  } as Record<string, string>,
+};
+/** swapgraph on the same shape before issue 17's work (FACTS.md, turn 3). */
+const SWAPGRAPH_TURN3 = "swapgraph before issue 17 (FACTS.md): 2,079 calls, 8.4 MB";
+
+const silent = { info() {}, warn() {}, error() {} };
+
+/**
+ * `npm run bench` (RPC economy part): for each block mix, a bsc-shaped devnet, the provider
+ * emulator in front of it (no faults) and a full backfill by swapgraph (in process, SQLite)
+ * through it: RPC calls, compute units and bytes in total and per indexed trade, by method, with
+ * Ponder's figures beside the issue's shape. Returns the tables it printed.
+ */
+export async function benchRpcEconomy(options: BenchRpcEconomyOptions): Promise<Map<string, EconomyRow[]>> {
+  const log = options.log ?? ((message: string) => console.log(message));
+  const tables = new Map<string, EconomyRow[]>();
+  for (const shape of options.shapes) {
+    const blocks = shape === "bsc" ? (options.bscBlocks ?? BUSY_BLOCKS.bsc) : BUSY_BLOCKS.issue17;
+    const mix = BLOCK_MIXES[shape];
+    const title =
+      shape === "issue17"
+        ? `RPC economy: issue 17's shape, ${blocks} blocks x (${mix.trades} configured-DEX trades + ${mix.foreignSwaps} foreign-fork swaps + ${mix.nativeTransfers} native transfers), full backfill through the provider emulator`
+        : `RPC economy: BSC-shaped chain, ${blocks} blocks of ~165 transactions (${mix.trades} configured-DEX trades, ${mix.foreignSwaps} foreign-fork swaps, the rest background), full backfill through the provider emulator`;
+    try {
+      const rows = await measure(shape, blocks, log);
+      tables.set(title, rows);
+      console.log(title);
+      console.table(rows);
+    } catch (error) {
+      process.exitCode = 1;
+      console.log(`${title}: FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return tables;
+}
+
+async function measure(
+  shape: BlockMixName,
+  blocks: number,
+  log: (message: string) => void,
+): Promise<EconomyRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), "swapgraph-bench-economy-"));
+  let devnet: Devnet | undefined;
+  let emulator: ProviderEmulator | undefined;
+  try {
+    log(`economy ${shape}: building ${blocks} blocks`);
+    const built = performance.now();
+    devnet = await startDevnet({
+      profile: "bsc-shaped",
+      blockMix: shape,
+      blocks,
+      networks: ["bsc"],
+      liveIntervalMs: 0,
+      dataDir: join(dir, "devnet"),
+    });
+    const buildMs = performance.now() - built;
+    const chain = devnet.chains[0]!;
+    emulator = await createProviderEmulator({ upstream: chain.rpcUrl });
+    // From the history's first block, as the reference runs were started.
+    const config = { ...devnet.networks[0]!, rpcUrls: [emulator.url], startBlock: chain.history.fromBlock };
+    const store = createSqliteStore({ path: join(dir, "bench.sqlite") });
+    await store.migrate();
+    log(`economy ${shape}: swapgraph backfill`);
+    const started = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("backfill did not finish within 10 minutes")), 600_000);
+      const indexing = createIndexing({
+        networks: [config],
+        store,
+        log: silent,
+        onProgress: (p) => {
+          if (!p.done) return;
+          clearTimeout(timer);
+          void indexing.stop().then(resolve);
+        },
+      });
+      indexing.start();
+    });
+    const backfillMs = performance.now() - started;
+    const usage = emulator.usage();
+    const trades = (await store.listTrades("bsc", 0)).length;
+    await store.close();
+
+    const busy = chain.busy!.summary;
+    const ponder = shape === "issue17";
+    const rows: EconomyRow[] = [];
+    const row = (metric: string, value: string, perTrade: string, reference = "") =>
+      rows.push({ metric, value, "per trade": perTrade, reference });
+    row(
+      "chain",
+      `${chain.history.blocks} blocks, ${chain.history.transactions} transactions`,
+      "",
+      `${busy.txsPerBlock.mean} a block (${busy.txsPerBlock.min}-${busy.txsPerBlock.max}); built in ${seconds(buildMs)} s`,
+    );
+    row(
+      "trades indexed",
+      String(trades),
+      "",
+      `${chain.history.trades} traders' + ${chain.history.arbitrageTrades} arbitrage; ${busy.foreignSwaps} foreign-fork swaps not indexed`,
+    );
+    row("backfill time", `${seconds(backfillMs)} s`, "", "in process, SQLite");
+    row(
+      "RPC calls",
+      String(usage.total.calls),
+      per(usage.total.calls, trades, 4),
+      ponder
+        ? `Ponder 1.0: ${PONDER_ISSUE17.calls} (${per(PONDER_ISSUE17.calls, trades, 4)}/trade); ${SWAPGRAPH_TURN3}`
+        : `${usage.httpRequests} HTTP requests (${usage.batches} batches)`,
+    );
+    row(
+      "compute units",
+      String(usage.total.computeUnits),
+      per(usage.total.computeUnits, trades, 2),
+      ponder
+        ? `Ponder 1.0: ~${PONDER_ISSUE17.computeUnits.toLocaleString("en-US")} (${per(PONDER_ISSUE17.computeUnits, trades, 2)}/trade)`
+        : "",
+    );
+    row(
+      "bytes",
+      `${mb(usage.total.bytes)} MB`,
+      `${per(usage.total.bytes, trades, 0)} B`,
+      ponder
+        ? `Ponder 1.0: ${mb(PONDER_ISSUE17.bytes)} MB (${per(PONDER_ISSUE17.bytes, trades, 0)} B/trade)`
+        : "",
+    );
+    for (const [method, u] of [...usage.byMethod].sort((a, b) => b[1].computeUnits - a[1].computeUnits)) {
+      row(
+        `  ${method}`,
+        `${u.calls} calls, ${u.computeUnits} CU, ${mb(u.bytes)} MB`,
+        `${per(u.calls, trades, 4)} calls, ${per(u.computeUnits, trades, 2)} CU, ${per(u.bytes, trades, 0)} B`,
+        ponder ? (PONDER_ISSUE17.byMethod[method] ?? "") : "",
+      );
+    }
+    return rows;
+  } finally {
+    await emulator?.close();
+    await devnet?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(2);
+const per = (value: number, trades: number, digits: number) =>
+  trades === 0 ? "n/a" : (value / trades).toFixed(digits);
+
+/** Shapes from BENCH_ECONOMY_SHAPES ("bsc,issue17" by default). */
+export function economyShapesFromEnv(env: NodeJS.ProcessEnv = process.env): BlockMixName[] {
+  const raw = env.BENCH_ECONOMY_SHAPES ?? "bsc,issue17";
+  const shapes = raw.split(",").map((part) => part.trim());
+  const bad = shapes.find((shape) => !(shape in BLOCK_MIXES));
+  if (bad !== undefined) {
+    throw new Error(`BENCH_ECONOMY_SHAPES takes ${Object.keys(BLOCK_MIXES).join(", ")}; got "${raw}"`);
+  }
+  return shapes as BlockMixName[];
+}
+
+/** The "bsc" shape's block count from BENCH_ECONOMY_BLOCKS (default BUSY_BLOCKS.bsc). */
+export function economyBlocksFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env.BENCH_ECONOMY_BLOCKS;
+  if (raw === undefined) return undefined;
+  const blocks = Number(raw);
+  if (!Number.isInteger(blocks) || blocks < 1)
+    throw new Error(`BENCH_ECONOMY_BLOCKS must be a positive integer, got "${raw}"`);
+  return blocks;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const bscBlocks = economyBlocksFromEnv();
+  await benchRpcEconomy({
+    shapes: economyShapesFromEnv(),
+    ...(bscBlocks === undefined ? {} : { bscBlocks }),
+  });
+  // The devnets' anvils are stopped; the exit hook of startAnvil covers an interrupted run.
+  process.exit(process.exitCode ?? 0);
+}
