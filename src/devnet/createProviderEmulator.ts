@@ -502,6 +502,18 @@ export async function createProviderEmulator(options: ProviderEmulatorOptions): 
             result = null;
             fault = "lag";
           }
+          // A block's receipts asked by hash: the node answers null for a block it has not seen.
+          const first = Array.isArray(result)
+            ? (result[0] as { blockNumber?: unknown } | undefined)
+            : undefined;
+          if (
+            method === "eth_getBlockReceipts" &&
+            typeof first?.blockNumber === "string" &&
+            BigInt(first.blockNumber) > behind
+          ) {
+            result = null;
+            fault = "lag";
+          }
         }
         if (method === "eth_getLogs" && Array.isArray(result)) {
           if (isLagged) {

@@ -31,7 +31,7 @@ import { type LiveViews, listTokens } from "./createLiveViews.js";
 import { createSleeper } from "./createSleeper.js";
 import { createTokenLookup, type TokenLookupOptions } from "./createTokenLookup.js";
 import { decodeRange } from "./decodeRange.js";
-import { RANGE_EVENT_TOPICS, type RangeRead, readHeader, readRange } from "./readRange.js";
+import { RANGE_EVENT_TOPICS, type RangeRead, readHeader, readRange, truncateRange } from "./readRange.js";
 import { validateRange } from "./validateRange.js";
 
 /** Minimal logger the indexer writes to (pino fits). */
@@ -589,6 +589,20 @@ export function createNetworkIndexer(deps: {
       const { read, epoch } = queue.shift()!;
       const data: RangeRead = await read;
       resize(data);
+      // Logs a block's bloom names that no read produced (a log index behind the head): commit
+      // what comes before it and read on from there at the next poll. Near the head only: no
+      // provider's index lags by the finality depth, so an older doubt is a bloom's false positive.
+      const doubt = data.unconfirmed.find((number) => number > head - BigInt(config.finalityDepth));
+      if (doubt !== undefined) {
+        if (doubt > data.from && data.headers.has(doubt - 1n)) {
+          await exclusive(() => applyRange(truncateRange(data, doubt - 1n), epoch, head));
+        }
+        log.info(
+          { network, block: doubt, from: data.from, to: data.to },
+          "logs of a block are not served yet (its bloom names Swap or Sync); reading it again",
+        );
+        return;
+      }
       fill();
       const outcome = await exclusive(() => applyRange(data, epoch, head));
       switch (outcome.type) {

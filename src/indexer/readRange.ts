@@ -49,6 +49,12 @@ export interface RangeRead {
   logCount: number;
   /** Blocks read (headers or whole) and the transactions they held: the cost model learns blocks' weight from them. */
   blocksRead: { blocks: number; transactions: number };
+  /**
+   * Blocks whose header's bloom names Swap or Sync but whose logs no read could produce (the
+   * range, the block by hash, its receipts): logs not served yet, or a bloom's false positive.
+   * The indexer commits only below the first of them until they are confirmed.
+   */
+  unconfirmed: bigint[];
 }
 
 /** What readRange needs besides the block numbers. */
@@ -143,13 +149,33 @@ async function readBlock(client: RpcClient, number: bigint, withTransactions: bo
   };
 }
 
-/** The range's events of one block, asked by its hash (EIP-234). */
-async function readLogsOfBlock(client: RpcClient, blockHash: Hash): Promise<Log[]> {
+/**
+ * The range's events of a block whose logs did not come although its bloom names them: asked by
+ * block hash (EIP-234, one eth_getLogs), and if that is empty too, from the block's receipts (the
+ * node's own record, not a log index). Undefined when neither can tell (receipts not served):
+ * the block stays unconfirmed.
+ */
+async function recoverLogsOfBlock(client: RpcClient, blockHash: Hash): Promise<Log[] | undefined> {
   const raw = (await client.request({
     method: "eth_getLogs",
     params: [{ blockHash, topics: [[...RANGE_EVENT_TOPICS]] }],
   })) as RpcLog[];
-  return raw.map((item) => formatLog(item));
+  if (raw.length > 0) return raw.map((item) => formatLog(item));
+  let receipts: { logs?: RpcLog[] }[] | null;
+  try {
+    receipts = (await client.request({
+      method: "eth_getBlockReceipts" as "eth_getLogs",
+      params: [blockHash] as never,
+    })) as unknown as { logs?: RpcLog[] }[] | null;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(receipts)) return undefined;
+  const wanted = new Set<string>(RANGE_EVENT_TOPICS);
+  return receipts
+    .flatMap((receipt) => receipt.logs ?? [])
+    .filter((item) => wanted.has(String(item.topics[0]).toLowerCase()))
+    .map((item) => formatLog(item));
 }
 
 async function collect(fetcher: LogFetcher, from: bigint, to: bigint): Promise<Log[]> {
@@ -274,7 +300,7 @@ async function decodeLogs(deps: ReadRangeDeps, logs: readonly Log[], wrapped: Ad
  * did not come (a node behind its balancer's head) has its logs read again by block hash.
  */
 export async function readRange(deps: ReadRangeDeps, from: bigint, to: bigint): Promise<RangeRead> {
-  return readRangeOf(deps, from, to, await collect(deps.logs, from, to), true);
+  return readRangeOf(deps, from, to, await collect(deps.logs, from, to));
 }
 
 async function readRangeOf(
@@ -282,7 +308,8 @@ async function readRangeOf(
   from: bigint,
   to: bigint,
   logs: readonly Log[],
-  checkBlooms: boolean,
+  /** Set once the blooms were checked (the blocks still unconfirmed then). */
+  carried?: bigint[],
 ): Promise<RangeRead> {
   const { client } = deps;
   const read = await decodeLogs(deps, logs, lower<Address>(deps.wrapped));
@@ -323,18 +350,19 @@ async function readRangeOf(
     }
   }
 
-  if (checkBlooms) {
+  let unconfirmed = carried;
+  if (carried === undefined) {
     const withLogs = new Set(logs.map((item) => item.blockNumber));
     const missing = [...headers.values()].filter(
       (header) =>
         !withLogs.has(header.number) &&
         (bloomMayHold(blooms.get(header.number), SWAP) || bloomMayHold(blooms.get(header.number), SYNC)),
     );
-    if (missing.length > 0) {
-      const again = (await Promise.all(missing.map((header) => readLogsOfBlock(client, header.hash)))).flat();
-      // The range's answer was incomplete: decode it again with those blocks' own logs.
-      if (again.length > 0) return readRangeOf(deps, from, to, [...logs, ...again], false);
-    }
+    const found = await Promise.all(missing.map((header) => recoverLogsOfBlock(client, header.hash)));
+    unconfirmed = missing.filter((_, i) => found[i] === undefined).map((header) => header.number);
+    const again = found.flatMap((list) => list ?? []);
+    // The range's answer was incomplete: decode it again with those blocks' own logs.
+    if (again.length > 0) return readRangeOf(deps, from, to, [...logs, ...again], unconfirmed);
   }
 
   for (const number of read.logBlockHashes.keys()) {
@@ -351,6 +379,7 @@ async function readRangeOf(
     senders,
     logCount: logs.length,
     blocksRead: { blocks: headerList.length + blocks.length, transactions },
+    unconfirmed: (unconfirmed ?? []).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
   };
 }
 
@@ -379,4 +408,18 @@ async function readSenders(
     }
   }
   return senders;
+}
+
+/** The part of a read range up to block `to` (its header must have been read). Pure. */
+export function truncateRange(read: RangeRead, to: bigint): RangeRead {
+  const below = <T>(map: Map<bigint, T>) => new Map([...map].filter(([number]) => number <= to));
+  return {
+    ...read,
+    to,
+    headers: below(read.headers),
+    events: read.events.filter((event) => event.blockNumber <= to),
+    logBlockHashes: below(read.logBlockHashes),
+    timestamps: below(read.timestamps),
+    unconfirmed: [],
+  };
 }
