@@ -5,12 +5,13 @@ import { buildTokenMetadataRead } from "../chain/buildTokenMetadataRead.js";
 import { createLogFetcher } from "../chain/createLogFetcher.js";
 import type { RpcClient } from "../chain/createRpcClient.js";
 import { findBlockByTimestamp } from "../chain/findBlockByTimestamp.js";
-import { getPairAddress } from "../chain/getPairAddress.js";
+import { readManyReserves } from "../chain/readManyReserves.js";
 import { readPairInfo } from "../chain/readPairInfo.js";
+import { readPairInfos } from "../chain/readPairInfos.js";
 import { type Reserves, readReserves } from "../chain/readReserves.js";
 import type { SenderReadCosts } from "../chain/readsWholeBlock.js";
-import { readTokenMetadata } from "../chain/readTokenMetadata.js";
-import { runBatchedReads } from "../chain/runBatchedReads.js";
+import { readTokenMetadatas } from "../chain/readTokenMetadatas.js";
+import { type BatchedRead, runBatchedReads } from "../chain/runBatchedReads.js";
 import { summarizeFailure } from "../chain/summarizeFailure.js";
 import type { NetworkConfig } from "../config/types.js";
 import { countEvent } from "../domain/countEvent.js";
@@ -199,25 +200,33 @@ export function createNetworkIndexer(deps: {
     return now() - config.windowDays * DAY;
   }
 
-  /** Reads and stores the tokens not known yet; `prefetched` ones (read by a lookup) are stored as they are. */
+  /**
+   * Reads (all in one eth_call) and stores the tokens not known yet; `prefetched` ones (read by a
+   * lookup) are stored as they are. Returns the tokens refused for good (not an ERC-20, unusable
+   * metadata) with their error; RPC trouble is thrown.
+   */
   async function ensureTokens(
     addresses: Iterable<Address>,
     prefetched: readonly Token[] = [],
-  ): Promise<Token[]> {
+  ): Promise<Map<Address, Error>> {
     const missing = [...new Set(addresses)].filter((address) => !tokens.has(address));
-    const read = await Promise.all(
-      missing.map(
-        (address) =>
-          prefetched.find((token) => token.address === address) ??
-          readTokenMetadata(client, address, { network }),
-      ),
-    );
+    const known = missing.flatMap((address) => prefetched.filter((token) => token.address === address));
+    const unread = missing.filter((address) => !known.some((token) => token.address === address));
+    const fetched = await readTokenMetadatas(client, unread, { network });
+    const refused = new Map<Address, Error>();
+    const read = [...known];
+    for (const [i, outcome] of fetched.entries()) {
+      if (!(outcome instanceof Error)) read.push(outcome);
+      else if (outcome instanceof NotErc20Error || outcome instanceof InvalidTokenMetadataError)
+        refused.set(unread[i]!, outcome);
+      else throw outcome;
+    }
     for (const token of read) tokens.set(token.address as Address, token);
     if (read.length > 0) {
       await store.upsertTokens(network, read);
       views.addTokens(network, read);
     }
-    return read;
+    return refused;
   }
 
   /** Checks unknown pool addresses against the configured factories; returns the newly accepted ones. */
@@ -226,7 +235,8 @@ export function createNetworkIndexer(deps: {
       (address) => !pairs.has(address) && !rejected.has(address),
     );
     if (unknown.length === 0) return [];
-    const infos = await Promise.all(unknown.map((address) => readPairInfo(client, address, factories)));
+    // Two eth_calls for all of them: the pools' getters, then the claimed factories' getPair.
+    const infos = await readPairInfos(client, unknown, factories);
     return admitPairs(unknown.map((address, i) => ({ address, info: infos[i] })));
   }
 
@@ -245,18 +255,22 @@ export function createNetworkIndexer(deps: {
       if (info === undefined) refused.push(address);
       else accepted.push(info);
     }
-    // A pair whose token is not a readable ERC-20 cannot be priced or shown: refuse it too.
+    // A pair whose token is not a readable ERC-20 cannot be priced or shown: refuse it too. Only
+    // a definite "not an ERC-20" (or unusable metadata) refuses for good; RPC trouble (thrown)
+    // retries the range. One metadata read for all the pairs' new tokens.
+    const refusedTokens = await ensureTokens(
+      accepted.flatMap((pair) => [pair.token0, pair.token1]),
+      prefetched === undefined ? [] : [prefetched],
+    );
     const usable: Pair[] = [];
     for (const pair of accepted) {
-      try {
-        await ensureTokens([pair.token0, pair.token1], prefetched === undefined ? [] : [prefetched]);
+      const error = refusedTokens.get(pair.token0) ?? refusedTokens.get(pair.token1);
+      if (error === undefined) {
         usable.push(pair);
-      } catch (error) {
-        // Only a definite "not an ERC-20" (or unusable metadata) refuses for good; RPC trouble retries the range.
-        if (!(error instanceof NotErc20Error || error instanceof InvalidTokenMetadataError)) throw error;
-        log.warn({ network, pair: pair.address, err: error.message }, "pair refused: token is not an ERC-20");
-        refused.push(pair.address);
+        continue;
       }
+      log.warn({ network, pair: pair.address, err: error.message }, "pair refused: token is not an ERC-20");
+      refused.push(pair.address);
     }
     for (const pair of usable) pairs.set(pair.address, pair);
     for (const address of refused) rejected.add(address);
@@ -391,31 +405,33 @@ export function createNetworkIndexer(deps: {
       ...new Set([...listTokens(config).map((t) => t.address as Address), ...config.baseTokens]),
     ];
     const seen = new Set<string>();
-    const lookups: Promise<Address>[] = [];
+    const lookups: BatchedRead<Address>[] = [];
     for (const dex of config.dexes) {
       for (const base of config.baseTokens) {
         for (const token of listed) {
           const key = `${dex.factory}:${token < base ? `${token}:${base}` : `${base}:${token}`}`;
           if (token === base || seen.has(key)) continue;
           seen.add(key);
-          lookups.push(getPairAddress(client, dex.factory, token, base));
+          lookups.push(buildPairAddressRead(dex.factory, token, base));
         }
       }
     }
-    const candidates = await Promise.all(lookups);
+    // Every factory x base x listed token in one eth_call, then the pools' checks and reserves.
+    const candidates: readonly Address[] = await runBatchedReads<Address[]>(client, lookups);
     const found = await classifyPairs(candidates.filter((a: Address) => !/^0x0{40}$/.test(a)));
-    const reserves = await Promise.all(
-      found.map(async (pair) => {
-        const r = await readReserves(client, pair.address, before);
-        return {
-          pair: pair.address,
-          blockNumber: before,
-          logIndex: -1,
-          reserve0: r.reserve0,
-          reserve1: r.reserve1,
-        };
-      }),
-    );
+    const reserves = (
+      await readManyReserves(
+        client,
+        found.map((pair) => pair.address),
+        before,
+      )
+    ).map((r, i) => ({
+      pair: found[i]!.address,
+      blockNumber: before,
+      logIndex: -1,
+      reserve0: r.reserve0,
+      reserve1: r.reserve1,
+    }));
     const cp = { blockNumber: before, blockHash: ref.hash };
     await store.commitRange(network, { checkpoint: cp, blocks: [ref], pairs: found, reserves, trades: [] });
     for (const pair of found) committedPairs.add(pair.address);

@@ -202,19 +202,20 @@ const SURVIVED: { name: string; faults: ProviderFaults; counter: EventCounter }[
     faults: { logCount: { logs: 150, style: "alchemy", freeBlocks: 1 } },
     counter: "rpc_log_range_shrinks",
   },
+  // Small caps: a backfill of this chain takes a few dozen calls (whole blocks, batched reads).
   {
-    name: "a geth batch cap of 25 calls",
-    faults: { batchSize: { calls: 25, style: "geth" } },
+    name: "a geth batch cap of 5 calls",
+    faults: { batchSize: { calls: 5, style: "geth" } },
     counter: "rpc_batch_splits",
   },
   {
-    name: "NodeReal's batch cap (10 calls)",
-    faults: { batchSize: { calls: 10, style: "nodereal" } },
+    name: "NodeReal's batch cap (3 calls)",
+    faults: { batchSize: { calls: 3, style: "nodereal" } },
     counter: "rpc_batch_splits",
   },
   {
-    name: "HTTP 429 with Retry-After above 200 calls a second",
-    faults: { rateLimit: { callsPerSecond: 200, style: "alchemy" } },
+    name: "HTTP 429 with Retry-After above 20 calls a second",
+    faults: { rateLimit: { callsPerSecond: 20, style: "alchemy" } },
     counter: "rpc_rate_limited",
   },
 ];
