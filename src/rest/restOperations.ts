@@ -1,5 +1,4 @@
-import type { DocumentNode } from "graphql";
-import type { GraphqlExecutor } from "../graphql/createGraphqlExecutor.js";
+import type { GraphqlExecutor, PreparedOperation } from "../graphql/createGraphqlExecutor.js";
 
 // What the freshness headers (X-Indexed-Block, X-Data-Age) are made of.
 const FRESHNESS = "networkStatus(network: $network) { indexedBlock dataAgeSeconds }";
@@ -62,16 +61,16 @@ export const DAILY_VOLUMES_OPERATION = /* GraphQL */ `
   }
 `;
 
-/** The REST operations, parsed and validated once. */
+/** The REST operations, parsed, validated and compiled once. */
 export interface RestOperations {
-  quote: DocumentNode;
-  status: DocumentNode;
-  swaps: DocumentNode;
-  swapCursors: DocumentNode;
-  dailyVolumes: DocumentNode;
+  quote: PreparedOperation;
+  status: PreparedOperation;
+  swaps: PreparedOperation;
+  swapCursors: PreparedOperation;
+  dailyVolumes: PreparedOperation;
 }
 
-/** Parses and validates the fixed REST operations once, at start. */
+/** Parses, validates and compiles the fixed REST operations once, at start. */
 export function parseRestOperations(executor: Pick<GraphqlExecutor, "prepare">): RestOperations {
   return {
     quote: executor.prepare(QUOTE_OPERATION),
