@@ -203,15 +203,12 @@ export const resolvers = {
   },
 
   TokenAmount: {
-    token: (source: TokenAmountSource, _: unknown, ctx: GraphqlContext) => {
-      const known = ctx.peekToken(source.network, source.ref);
-      return known === undefined
-        ? ctx
-            .tokens(source.network)
-            .load(source.ref)
-            .then((token) => withNetwork(source.network, token))
-        : withNetwork(source.network, known);
-    },
+    token: (source: TokenAmountSource, _: unknown, ctx: GraphqlContext): TokenSource | Promise<TokenSource> =>
+      ctx.peekToken(source.network, source.ref) ??
+      ctx
+        .tokens(source.network)
+        .load(source.ref)
+        .then((token) => withNetwork(source.network, token)),
     amountDecimal(source: TokenAmountSource, args: { digits?: number | null }, ctx: GraphqlContext) {
       const digits = args.digits ?? undefined;
       if (digits !== undefined && (digits < 0 || digits > MAX_DIGITS)) {
