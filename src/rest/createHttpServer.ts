@@ -46,7 +46,7 @@ export interface HttpServerOptions {
   swapsPageSize?: number;
   /** How long a streamed answer waits for a client that reads nothing (ms, default 60,000). */
   stallTimeoutMs?: number;
-  /** Largest whole-window /api/swaps_24h answer shared within its block and second (characters; 0: never). */
+  /** Largest whole-window /api/swaps_24h answer shared within its block and second (bytes; 0: never). */
   sharedListMaxChars?: number;
   /** Prometheus metrics served on /metrics (default: a new registry). */
   metrics?: Metrics;

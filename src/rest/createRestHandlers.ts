@@ -2,13 +2,13 @@ import type { OutgoingHttpHeaders } from "node:http";
 import { Readable } from "node:stream";
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { DocumentNode } from "graphql";
 import type { Logger } from "pino";
 import { countEvent } from "../domain/countEvent.js";
 import { createLruCache } from "../domain/createLruCache.js";
 import type { NetworkName } from "../domain/types.js";
-import type { GraphqlExecutor, GraphqlSession } from "../graphql/createGraphqlExecutor.js";
+import type { GraphqlExecutor, GraphqlSession, PreparedOperation } from "../graphql/createGraphqlExecutor.js";
 import { MAX_SWAPS_PAGE } from "../graphql/listSwaps.js";
+import { createSwapRowRenderer, type SwapNode, type TokenFields } from "./createSwapRowRenderer.js";
 import { acceptsGzip, JSON_HEADERS } from "./jsonHeaders.js";
 import { readCursor } from "./readQueryParams.js";
 import { parseRestOperations } from "./restOperations.js";
@@ -33,7 +33,7 @@ export interface RestHandlersOptions {
   swapsPageSize?: number;
   /** How long a streamed answer waits for a client that reads nothing (ms, default 60,000). */
   stallTimeoutMs?: number;
-  /** Largest whole-window /api/swaps_24h answer kept and shared within its block and second (characters, default 4 Mi; 0: never). */
+  /** Largest whole-window /api/swaps_24h answer kept and shared within its block and second (bytes, default 4 Mi; 0: never). */
   sharedListMaxChars?: number;
   /** Most answers of /api/quote and /api/trade_volume_usd_7d kept (default 10,000; 0: no cache). */
   answerCacheMaxEntries?: number;
@@ -50,27 +50,6 @@ const DEFAULT_POLL_MS = 1_000;
 
 /** Response headers a browser script may read (CORS hides non-standard headers otherwise). */
 export const EXPOSED_HEADERS = "X-Indexed-Block, X-Data-Age, X-Next-Cursor, Link";
-
-interface TokenFields {
-  name: string;
-  symbol: string;
-  decimals: number;
-  address: string;
-}
-
-interface AmountFields {
-  token: TokenFields;
-  amount: string;
-  amountDecimal: string;
-}
-
-interface SwapNode {
-  txHash: string;
-  blockNumber: string;
-  sell: AmountFields;
-  buy: AmountFields;
-  volumeUSD: string;
-}
 
 interface PageInfo {
   hasNextPage: boolean;
@@ -130,20 +109,6 @@ function tokenBody(token: TokenFields) {
   return { name: token.name, symbol: token.symbol, decimals: String(token.decimals), address: token.address };
 }
 
-function amountBody(side: AmountFields) {
-  return { ...tokenBody(side.token), amount: side.amount, amount_decimal: side.amountDecimal };
-}
-
-function swapBody(node: SwapNode) {
-  return {
-    tx_hash: node.txHash,
-    block_number: node.blockNumber,
-    sell_token: amountBody(node.sell),
-    buy_token: amountBody(node.buy),
-    trade_volume_usd: node.volumeUSD,
-  };
-}
-
 /** X-Indexed-Block and X-Data-Age of an answer (each only when known). */
 function freshnessHeaders(status: FreshnessData["networkStatus"]): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -185,7 +150,7 @@ export const STALL_TIMEOUT_MS = 60_000;
  * so a page is read only once the socket took the previous one. Destroying it (client gone)
  * returns the generator.
  */
-function pullStream(pieces: AsyncGenerator<string>): Readable {
+function pullStream(pieces: AsyncGenerator<Buffer>): Readable {
   return new Readable({
     highWaterMark: 0,
     read() {
@@ -288,11 +253,11 @@ export function createRestHandlers(options: RestHandlersOptions): RestRoute[] {
   }
 
   function run<T>(
-    document: DocumentNode,
+    operation: PreparedOperation,
     variables: Record<string, unknown>,
     session: GraphqlSession,
   ): Promise<T> {
-    return session.run<T>(document, variables);
+    return session.run<T>(operation, variables);
   }
 
   // A quote is a function of the network's pools, so of its indexed block.
@@ -415,42 +380,35 @@ export function createRestHandlers(options: RestHandlersOptions): RestRoute[] {
       }
     }
 
-    async function* pieces(): AsyncGenerator<string> {
+    async function* pieces(): AsyncGenerator<Buffer> {
       let page = first;
       let remaining = limit ?? Number.POSITIVE_INFINITY;
-      // The old one-piece answer was JSON.stringify(array): "[", elements joined by ",", "]".
-      let text = "[";
-      let written = 0;
+      // The bytes of the old one-piece answer, JSON.stringify(array), page by page.
+      const renderer = createSwapRowRenderer();
       // What was written, kept only while the answer stays small enough to share.
-      let kept: string[] | undefined = shareKey === undefined ? undefined : [];
+      let kept: Buffer[] | undefined = shareKey === undefined ? undefined : [];
       let keptLength = 0;
-      const keep = (piece: string) => {
+      const keep = (piece: Buffer) => {
         if (kept === undefined) return;
         keptLength += piece.length;
         if (keptLength > shareMaxChars) kept = undefined;
         else kept.push(piece);
       };
       for (;;) {
-        const bodies = page.swaps.edges.map(({ node }) => swapBody(node));
-        if (bodies.length > 0) {
-          text += (written > 0 ? "," : "") + JSON.stringify(bodies).slice(1, -1);
-          written += bodies.length;
-          remaining -= bodies.length;
-        }
-        const { hasNextPage, endCursor } = page.swaps.pageInfo;
-        if (!hasNextPage || remaining <= 0) break;
-        keep(text);
-        yield text;
-        text = "";
+        const { edges, pageInfo } = page.swaps;
+        remaining -= edges.length;
+        const last = !pageInfo.hasNextPage || remaining <= 0;
+        const piece = renderer.render(edges, last);
+        keep(piece);
+        yield piece;
+        if (last) break;
         // A fast client drains at once: without this turn, one download would keep the event
         // loop through many pages while other requests wait.
         await new Promise((resolve) => setImmediate(resolve));
-        page = await readPage(Math.min(pageSize, remaining), endCursor);
+        page = await readPage(Math.min(pageSize, remaining), pageInfo.endCursor);
       }
-      keep(`${text}]`);
-      yield `${text}]`;
       if (kept !== undefined && shareKey !== undefined && window.atBlock !== null) {
-        const built = buildCachedJson(Buffer.from(kept.join("")), `${network}-${window.atBlock}`);
+        const built = buildCachedJson(Buffer.concat(kept), `${network}-${window.atBlock}`);
         const entry = { ...built, block: window.atBlock, expiresAt: (context.now + 1) * 1000 };
         answers?.set(shareKey, entry);
         settle?.(entry);
@@ -459,7 +417,7 @@ export function createRestHandlers(options: RestHandlersOptions): RestRoute[] {
 
     // Bytes went out before a later page failed: a truncated body (the socket is destroyed) is
     // the only honest signal left to the client; the log says why.
-    async function* reported(): AsyncGenerator<string> {
+    async function* reported(): AsyncGenerator<Buffer> {
       try {
         yield* pieces();
       } catch (error) {
