@@ -33,6 +33,8 @@ export interface GraphqlContext {
    * or undefined. The same object every time: a page's thousands of amounts share it.
    */
   peekToken: (network: NetworkName, ref: TokenRef) => NetworkToken | undefined;
+  /** The error a preloadTokens of this request got for a token, or undefined. */
+  peekTokenError: (network: NetworkName, ref: TokenRef) => Error | undefined;
   /** Unix seconds when the request started: one clock for the whole request. */
   now: number;
   /** The same instant in unix milliseconds (data age and freshness are judged against it). */
@@ -47,6 +49,7 @@ export function createGraphqlContext(
   const nowMs = options.nowMs ?? Date.now();
   // Loaded tokens by network, then by reference (no key string made per lookup).
   const loaded = perNetwork(() => new Map<TokenRef, NetworkToken>());
+  const failed = perNetwork(() => new Map<TokenRef, Error>());
   const tokens = perNetwork((network) => createTokenLoader(reader, network, options.logger));
   const now = Math.floor(nowMs / 1000);
   const tokenDayStats = perNetwork((network) => createTokenDayStatsLoader(reader, network, now));
@@ -66,12 +69,14 @@ export function createGraphqlContext(
       if (missing.size === 0) return;
       const asked = [...missing];
       const results = await tokens(network).loadMany(asked);
-      // Failed loads stay out of the map: their fields ask the loader again and get its error.
+      // A failed load is kept as its error: its fields fail with it, as a load of it would.
       results.forEach((token, i) => {
-        if (!(token instanceof Error)) known.set(asked[i]!, { ...token, network });
+        if (token instanceof Error) failed(network).set(asked[i]!, token);
+        else known.set(asked[i]!, { ...token, network });
       });
     },
     peekToken: (network, ref) => loaded(network).get(ref),
+    peekTokenError: (network, ref) => failed(network).get(ref),
   };
 }
 
