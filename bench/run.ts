@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { benchBackfill } from "./backfill.js";
+import { benchList } from "./list.js";
 import { benchScale, scaleSizesFromEnv } from "./scale.js";
 import { type BenchSwapTarget, benchSubscriptions } from "./subscriptions.js";
 
@@ -9,8 +10,9 @@ import { type BenchSwapTarget, benchSubscriptions } from "./subscriptions.js";
  * `npm run bench`: every figure is printed next to a reference measured in the same run on the
  * same machine: the REST and GraphQL quote against a bare node:http server answering the same
  * bytes, SSE fan-out against one subscriber, and the backfill against the chain's raw eth_getLogs
- * rate. Then the scale part
- * (bench/scale.ts; BENCH_SCALE=0 skips it, BENCH_SCALE_SIZES=20000,100000 sets its sizes).
+ * rate, and the whole /api/swaps_24h list against the store's raw page read of the same rows
+ * (bench/list.ts; BENCH_LIST=0 skips it, BENCH_LIST_SIZE sets its trades, default 100,000). Then
+ * the scale part (bench/scale.ts; BENCH_SCALE=0 skips it, BENCH_SCALE_SIZES=20000,100000 sets its sizes).
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -131,6 +133,14 @@ console.log(
   "Backfill: one bsc devnet with 3,000 swap transactions, against the raw eth_getLogs rate of the same chain",
 );
 console.table(await benchBackfill({ swaps: Number(process.env.BENCH_SWAPS ?? 3000) }));
+
+if (process.env.BENCH_LIST !== "0") {
+  const size = Number(process.env.BENCH_LIST_SIZE ?? 100_000);
+  console.log(
+    `Whole list: GET /api/swaps_24h of a synthetic SQLite store of ${size.toLocaleString("en-US")} trades (filled through the store API), server in a child process, against the store's raw page read of the same rows and the previous executor path`,
+  );
+  console.table(await benchList({ size }));
+}
 
 if (process.env.BENCH_SCALE !== "0") {
   await benchScale({
