@@ -162,7 +162,9 @@ const keepFresh = setInterval(() => views.setStatus("bsc", { headCheckedAt: Date
 
 const silent = pino({ level: "silent" });
 const schema = buildSchema();
+const pageSize = process.env.BENCH_LIST_PAGE;
 const server = await createHttpServer({
+  ...(pageSize === undefined ? {} : { swapsPageSize: Number(pageSize) }),
   reader: views,
   graphql: createGraphqlServer({ reader: views, schema, logger: silent }),
   schema,

@@ -198,10 +198,14 @@ export const resolvers = {
       if (digits !== undefined && (digits < 0 || digits > MAX_DIGITS)) {
         throw new BadRequestError(`digits must be between 0 and ${MAX_DIGITS}.`);
       }
-      const format = (token: Token) => formatDecimal(source.amount, token.decimals, digits);
-      // Synchronous when the list resolver preloaded the page's tokens (the common case).
+      // Synchronous when the list resolver preloaded the page's tokens (the common case, with no
+      // closure made per amount).
       const known = ctx.peekToken(source.network, source.ref);
-      return known === undefined ? ctx.tokens(source.network).load(source.ref).then(format) : format(known);
+      if (known !== undefined) return formatDecimal(source.amount, known.decimals, digits);
+      return ctx
+        .tokens(source.network)
+        .load(source.ref)
+        .then((token: Token) => formatDecimal(source.amount, token.decimals, digits));
     },
   },
 
