@@ -1,0 +1,138 @@
+import { gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Store } from "../../src/store/types.js";
+import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
+import { createTestStores } from "../support/testStores.js";
+import { rawRequest, startServer, type TestServer } from "./support.js";
+
+// /api/swaps_24h renders GraphQL pages straight to bytes (createSwapRowRenderer). Its answer must
+// stay the bytes the GraphQL API itself gives: each swap of the public `swaps` query (POST
+// /graphql, graphql-js in yoga: neither the REST executor nor its renderer) as the spec's object,
+// the list as JSON.stringify of the array.
+
+interface Side {
+  token: { name: string; symbol: string; decimals: number; address: string };
+  amount: string;
+  amountDecimal: string;
+}
+
+interface Node {
+  txHash: string;
+  blockNumber: string;
+  sell: Side;
+  buy: Side;
+  volumeUSD: string;
+}
+
+const SWAPS = /* GraphQL */ `
+  query ($from: Timestamp!, $atBlock: BigInt, $after: String) {
+    swaps(network: bsc, from: $from, atBlock: $atBlock, first: 1000, after: $after) {
+      pageInfo { hasNextPage endCursor }
+      edges {
+        node {
+          txHash
+          blockNumber
+          sell { token { name symbol decimals address } amount amountDecimal(digits: 8) }
+          buy { token { name symbol decimals address } amount amountDecimal(digits: 8) }
+          volumeUSD
+        }
+      }
+    }
+  }
+`;
+
+const side = (s: Side) => ({
+  name: s.token.name,
+  symbol: s.token.symbol,
+  decimals: String(s.token.decimals),
+  address: s.token.address,
+  amount: s.amount,
+  amount_decimal: s.amountDecimal,
+});
+
+/** The 24-hour list at `atBlock` as the spec's objects, read from the public GraphQL endpoint page by page. */
+async function graphqlList(api: TestServer, atBlock: string): Promise<unknown[]> {
+  const list: unknown[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const variables = { from: Math.floor(Date.now() / 1000) - 86_400, atBlock, after };
+    const answer = await api.call("/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: SWAPS, variables }),
+    });
+    const { swaps } = (
+      answer.body as {
+        data: { swaps: { pageInfo: { hasNextPage: boolean; endCursor: string }; edges: { node: Node }[] } };
+      }
+    ).data;
+    for (const { node } of swaps.edges) {
+      list.push({
+        tx_hash: node.txHash,
+        block_number: node.blockNumber,
+        sell_token: side(node.sell),
+        buy_token: side(node.buy),
+        trade_volume_usd: node.volumeUSD,
+      });
+    }
+    if (!swaps.pageInfo.hasNextPage) return list;
+    after = swaps.pageInfo.endCursor;
+  }
+}
+
+describe.each(createTestStores())("GET /api/swaps_24h bytes on $name", (backend) => {
+  let store: Store;
+  let fixture: Fixture;
+  // The default stream pages (250 swaps), and pages of 7 that split the list anywhere.
+  let api: TestServer;
+  let small: TestServer;
+
+  beforeAll(async () => {
+    store = await backend.open();
+    fixture = await createFixtureReader({ bulkTrades: 600, store });
+    api = await startServer(fixture.reader, { sharedListMaxChars: 0 });
+    small = await startServer(fixture.reader, { swapsPageSize: 7, sharedListMaxChars: 0 });
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await small?.close();
+    await fixture?.close();
+    await backend.cleanup();
+  });
+
+  test("behavior: the whole list is byte for byte JSON.stringify of the GraphQL swaps pages, plain and gzip", async () => {
+    for (const server of [api, small]) {
+      const plain = await rawRequest(`${server.baseUrl}/api/swaps_24h`);
+      const packed = await rawRequest(`${server.baseUrl}/api/swaps_24h`, { "accept-encoding": "gzip" });
+      const atBlock = plain.headers["x-indexed-block"] as string;
+      expect(atBlock).toBe(fixture.head.bsc.toString());
+      const expected = JSON.stringify(await graphqlList(api, atBlock));
+      expect(JSON.parse(expected)).toHaveLength(604);
+      expect(plain.complete).toBe(true);
+      expect(plain.body.toString("utf8")).toBe(expected);
+      expect(packed.headers["content-encoding"]).toBe("gzip");
+      expect(gunzipSync(packed.body).toString("utf8")).toBe(expected);
+    }
+  });
+
+  test.each([1, 7, 250, 333, 604, 10_000])(
+    "behavior: limit %i pages, followed by X-Next-Cursor, are each the bytes of their slice of the GraphQL list",
+    async (limit) => {
+      const expected = await graphqlList(api, fixture.head.bsc.toString());
+      let path = `/api/swaps_24h?limit=${limit}`;
+      let offset = 0;
+      for (let page = 0; page < 1_000; page++) {
+        const answer = await rawRequest(`${small.baseUrl}${path}`);
+        expect(answer.status).toBe(200);
+        const slice = expected.slice(offset, offset + limit);
+        expect(answer.body.toString("utf8")).toBe(JSON.stringify(slice));
+        offset += slice.length;
+        const next = answer.headers["x-next-cursor"] as string | undefined;
+        if (next === undefined) break;
+        path = `/api/swaps_24h?limit=${limit}&cursor=${next}`;
+      }
+      expect(offset).toBe(expected.length);
+    },
+  );
+});
