@@ -77,6 +77,9 @@ const GRAPHQL_ALLOWED = "GET, POST, OPTIONS";
 // to the 'connect' event): they get a 405 with Allow. Fastify itself would answer 404, as if the
 // path did not exist; the methods it does not route by default (WebDAV's and others) are taught
 // to it below.
+// The framework's gzip (one coding: one ETag per representation); a route may set its own level.
+const compressOptions = () => ({ encodings: ["gzip" as const], threshold: 1024 });
+
 const ROUTED_ELSEWHERE = new Set(["GET", "HEAD", "OPTIONS", "CONNECT"]);
 const OTHER_METHODS = METHODS.filter((method) => !ROUTED_ELSEWHERE.has(method));
 
@@ -208,7 +211,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
 
   // Answers made here are gzipped when worth it; kept answers carry their own gzip copy (the
   // plugin leaves an answer with a Content-Encoding alone). One coding: one ETag per representation.
-  await app.register(fastifyCompress, { encodings: ["gzip"], threshold: 1024, globalDecompression: false });
+  await app.register(fastifyCompress, { ...compressOptions(), globalDecompression: false });
   if (rateLimit !== undefined) {
     const burst = Math.max(1, rateLimit.burst ?? rateLimit.perSecond);
     // A window holding one burst at the sustained rate: `burst` requests per burst/perSecond seconds.
@@ -266,9 +269,14 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
     logger,
   });
   for (const route of routes) {
+    const compress = route.ownCompression
+      ? false
+      : route.gzipLevel === undefined
+        ? undefined
+        : { ...compressOptions(), zlibOptions: { level: route.gzipLevel } };
     app.get(
       route.path,
-      { schema: { querystring: route.querySchema }, ...(route.ownCompression ? { compress: false } : {}) },
+      { schema: { querystring: route.querySchema }, ...(compress === undefined ? {} : { compress }) },
       route.handler,
     );
     readOnly(route.path);

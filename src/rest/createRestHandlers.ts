@@ -21,6 +21,8 @@ export interface RestRoute {
   querySchema: object;
   /** Its answers carry their own gzip copy (kept answers): the framework's compressor stays out. */
   ownCompression: boolean;
+  /** zlib level of the framework's gzip for this route's answers (default zlib's, 6). */
+  gzipLevel?: number;
   /** Answers through `reply`; throwing before the first byte makes the server send the JSON error. */
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 }
@@ -475,7 +477,15 @@ export function createRestHandlers(options: RestHandlersOptions): RestRoute[] {
   return [
     { path: "/api/quote", querySchema: QUOTE_QUERY_SCHEMA, ownCompression: true, handler: quote },
     // A shared small list is a kept answer too; a streamed one is gzipped on the way out.
-    { path: "/api/swaps_24h", querySchema: SWAPS_QUERY_SCHEMA, ownCompression: false, handler: swaps24h },
+    // Level 1 gzips a list about twice as fast as the default, for some 15% more bytes: at the
+    // default level, gzip cost a streamed list more than everything else together.
+    {
+      path: "/api/swaps_24h",
+      querySchema: SWAPS_QUERY_SCHEMA,
+      ownCompression: false,
+      gzipLevel: 1,
+      handler: swaps24h,
+    },
     {
       path: "/api/trade_volume_usd_7d",
       querySchema: VOLUMES_QUERY_SCHEMA,

@@ -116,6 +116,21 @@ describe.each(createTestStores())("GET /api/swaps_24h bytes on $name", (backend)
     }
   });
 
+  test("behavior: a streamed list is gzipped at zlib's fastest level (gzip header XFL 4), other answers at the default", async () => {
+    const list = await rawRequest(`${api.baseUrl}/api/swaps_24h`, { "accept-encoding": "gzip" });
+    // XFL, the ninth byte of a gzip member: 4 for level 1, 0 for the default level 6.
+    expect(list.headers["content-encoding"]).toBe("gzip");
+    expect(list.body[8]).toBe(4);
+    const graphql = await rawRequest(
+      `${api.baseUrl}/graphql?query=${encodeURIComponent("{ __schema { types { name description } } }")}`,
+      {
+        "accept-encoding": "gzip",
+      },
+    );
+    expect(graphql.headers["content-encoding"]).toBe("gzip");
+    expect(graphql.body[8]).toBe(0);
+  });
+
   test.each([1, 7, 250, 333, 604, 10_000])(
     "behavior: limit %i pages, followed by X-Next-Cursor, are each the bytes of their slice of the GraphQL list",
     async (limit) => {
