@@ -21,7 +21,8 @@ import { createSqliteStore } from "../src/store/createSqliteStore.js";
  * The server of bench/list.ts, in a process of its own: a SQLite store (a file, as in
  * production) filled through the store API with BENCH_LIST_SIZE synthetic bsc trades over the
  * last 23 hours (many tokens, multi-hop routes, the native coin on some sides), read through the
- * live views and served by the real HTTP server. It prints its URL, then answers commands on
+ * live views and served by the real HTTP server twice: rendering every list, and keeping the
+ * settled hours on disk (swapsCacheDir). It prints their URLs, then answers commands on
  * stdin with one JSON line each: `raw` (the store's page read of the same window, pages of
  * 1,000), `previous` (the previous path without HTTP: graphql-js execute() of the published
  * swaps operation in pages of 250, each page rendered with JSON.stringify of the spec objects,
@@ -163,15 +164,21 @@ const keepFresh = setInterval(() => views.setStatus("bsc", { headCheckedAt: Date
 const silent = pino({ level: "silent" });
 const schema = buildSchema();
 const pageSize = process.env.BENCH_LIST_PAGE;
-const server = await createHttpServer({
-  ...(pageSize === undefined ? {} : { swapsPageSize: Number(pageSize) }),
-  reader: views,
-  graphql: createGraphqlServer({ reader: views, schema, logger: silent }),
-  schema,
-  logger: silent,
-});
-await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+/** A server over the views: with `cacheDir`, settled hours of the list are kept on disk. */
+async function serve(cacheDir?: string) {
+  const server = await createHttpServer({
+    ...(pageSize === undefined ? {} : { swapsPageSize: Number(pageSize) }),
+    ...(cacheDir === undefined ? {} : { swapsCacheDir: cacheDir }),
+    reader: views,
+    graphql: createGraphqlServer({ reader: views, schema, logger: silent }),
+    schema,
+    logger: silent,
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+const rendering = await serve();
+const keeping = await serve(join(dir, "hours"));
 
 /** The store's own page read of the window the API lists (what the answer's rows cost to read). */
 async function measureRaw(): Promise<{ rows: number; ms: number }> {
@@ -258,13 +265,17 @@ async function measurePrevious(): Promise<{ rows: number; ms: number; sha256: st
   return { rows, ms, sha256: hash.update("]").digest("hex") };
 }
 
-process.stdout.write(`${JSON.stringify({ url, trades: size, head: head.toString() })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ url: rendering.url, keptUrl: keeping.url, trades: size, head: head.toString() })}\n`,
+);
 for await (const line of createInterface({ input: process.stdin })) {
   const answer = line === "raw" ? await measureRaw() : line === "previous" ? await measurePrevious() : {};
   process.stdout.write(`${JSON.stringify(answer)}\n`);
 }
 clearInterval(keepFresh);
-server.closeAllConnections();
-await new Promise((resolve) => server.close(resolve));
+for (const { server } of [rendering, keeping]) {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+}
 await store.close();
 rmSync(dir, { recursive: true, force: true });

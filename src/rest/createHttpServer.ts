@@ -24,6 +24,7 @@ import { checkGraphqlRequest } from "./checkGraphqlRequest.js";
 import { createDocsRoutes } from "./createDocsRoutes.js";
 import { createMetrics, type Metrics } from "./createMetrics.js";
 import { createRestHandlers, EXPOSED_HEADERS, type RestRoute } from "./createRestHandlers.js";
+import { createSwapHourCache } from "./createSwapHourCache.js";
 import { JSON_HEADERS } from "./jsonHeaders.js";
 import { formatQueryErrors, parseQueryString } from "./readQueryParams.js";
 import { ALLOWED_METHODS, toRestError } from "./toRestError.js";
@@ -48,6 +49,12 @@ export interface HttpServerOptions {
   stallTimeoutMs?: number;
   /** Largest whole-window /api/swaps_24h answer shared within its block and second (bytes; 0: never). */
   sharedListMaxChars?: number;
+  /**
+   * A directory where the rendered bytes of settled hours of /api/swaps_24h are kept (in a
+   * directory of their own, removed when the server closes): each settled hour is then rendered
+   * once, and a whole-window list reads and renders only its moving ends. Default: not kept.
+   */
+  swapsCacheDir?: string;
   /** Prometheus metrics served on /metrics (default: a new registry). */
   metrics?: Metrics;
   /** Longest accepted request target (path and query string), default 2048 characters. */
@@ -260,7 +267,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
     });
 
   // REST facade: fixed GraphQL operations behind the spec's JSON.
+  const hourCache =
+    options.swapsCacheDir === undefined ? undefined : createSwapHourCache(options.swapsCacheDir);
+  if (hourCache !== undefined) server.once("close", () => hourCache.close());
   const routes: RestRoute[] = createRestHandlers({
+    ...(hourCache === undefined ? {} : { hourCache }),
     // The REST facade sees GraphQL only: fixed operations on the schema /graphql serves.
     executor: createGraphqlExecutor({ reader, schema: options.schema ?? buildSchema(), logger }),
     ...(options.swapsPageSize === undefined ? {} : { swapsPageSize: options.swapsPageSize }),

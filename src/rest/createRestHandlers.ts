@@ -8,6 +8,7 @@ import { createLruCache } from "../domain/createLruCache.js";
 import type { NetworkName } from "../domain/types.js";
 import type { GraphqlExecutor, GraphqlSession, PreparedOperation } from "../graphql/createGraphqlExecutor.js";
 import { MAX_SWAPS_PAGE } from "../graphql/listSwaps.js";
+import type { SwapHourCache } from "./createSwapHourCache.js";
 import { createSwapRowRenderer, type SwapNode, type TokenFields } from "./createSwapRowRenderer.js";
 import { acceptsGzip, JSON_HEADERS } from "./jsonHeaders.js";
 import { readCursor } from "./readQueryParams.js";
@@ -43,6 +44,11 @@ export interface RestHandlersOptions {
   answerCacheMaxBytes?: number;
   /** Where a list that fails after its first byte is reported. */
   logger?: Logger;
+  /**
+   * Keeps the rendered bytes of settled hours of /api/swaps_24h (createSwapHourCache): a
+   * whole-window list then reads and renders only its two moving ends. Default: none.
+   */
+  hourCache?: SwapHourCache;
 }
 
 const REST_ANSWER = { cache: "rest_answer" };
@@ -87,6 +93,13 @@ interface DailyVolumesData extends FreshnessData {
 
 const DAY = 86_400;
 const DAY_MS = 86_400_000;
+const HOUR = 3_600;
+// An hour is settled, and its rendering kept, once the indexed data is this far past its end:
+// every block of the hour is then indexed and below any reorg the indexer follows (one deeper
+// than the finality depth, minutes on every network, halts the network instead).
+const SETTLE_SECONDS = 3_600;
+// Pieces of a kept hour streamed at a time.
+const KEPT_CHUNK_BYTES = 256 * 1024;
 
 /** A kept answer and the indexed state it was made from. */
 interface AnswerEntry extends CachedJson {
@@ -310,6 +323,31 @@ export function createRestHandlers(options: RestHandlersOptions): RestRoute[] {
     const context = executor.session();
     const { networkStatus } = await run<FreshnessData>(operations.status, { network }, context);
     const window = { network, from: context.now - DAY, atBlock: networkStatus?.indexedBlock ?? null };
+    // A whole-window list of a serving network is read hour by hour, settled hours from the disk.
+    const hourCache = options.hourCache;
+    const hourly =
+      hourCache !== undefined &&
+      limit === undefined &&
+      cursor === undefined &&
+      !head &&
+      window.atBlock !== null;
+    if (hourCache !== undefined && networkStatus?.serving !== true) hourCache.prune(network);
+    const hours: number[] = [];
+    for (let start = window.from - (window.from % HOUR); start <= context.now; start += HOUR)
+      hours.push(start);
+    if (hourly) hourCache.prune(network, hours[0]);
+    // The end of the indexed data: dataAgeSeconds before now (null: never synced, nothing is settled).
+    const indexedUntil =
+      networkStatus?.serving === true && networkStatus.dataAgeSeconds !== null
+        ? context.now - networkStatus.dataAgeSeconds
+        : Number.NEGATIVE_INFINITY;
+    const settled = (i: number) => i > 0 && hours[i]! + HOUR + SETTLE_SECONDS <= indexedUntil;
+    // Pages of hour i (the first from the window's start, the last with no end).
+    const hourWindow = (i: number) => ({
+      ...window,
+      from: i === 0 ? window.from : hours[i]!,
+      to: i === hours.length - 1 ? null : hours[i]! + HOUR,
+    });
     // A whole-window answer is a function of (network, indexed block, window start): when it is
     // small, the requests of that second share one rendering instead of each executing it.
     const shareKey =
@@ -358,12 +396,14 @@ export function createRestHandlers(options: RestHandlersOptions): RestRoute[] {
       });
     }
 
-    const readPage = (first: number, after: string | null) =>
-      run<SwapsData>(operations.swaps, { ...window, first, after }, context);
+    const readPage = (first: number, after: string | null, bounds: object = { ...window, to: null }) =>
+      run<SwapsData>(operations.swaps, { ...bounds, first, after }, context);
 
     // The first page is read before any byte goes out: bad parameters and unready networks
     // still get their JSON error answers. HEAD reads one row for that and no page.
-    const first = await readPage(head ? 1 : Math.min(pageSize, limit ?? pageSize), cursor ?? null);
+    const first = hourly
+      ? await readPage(pageSize, null, hourWindow(0))
+      : await readPage(head ? 1 : Math.min(pageSize, limit ?? pageSize), cursor ?? null);
     // The body size is unknown when the headers go out: gzip whenever the client takes it.
     // (Lowercase: the compressor adds its own Vary unless it finds this one.)
     reply.headers({ ...JSON_HEADERS, ...freshnessHeaders(networkStatus), Vary: "accept-encoding" });
@@ -389,27 +429,30 @@ export function createRestHandlers(options: RestHandlersOptions): RestRoute[] {
       let remaining = limit ?? Number.POSITIVE_INFINITY;
       // The bytes of the old one-piece answer, JSON.stringify(array), page by page.
       const renderer = createSwapRowRenderer();
-      // What was written, kept only while the answer stays small enough to share.
-      let kept: Buffer[] | undefined = shareKey === undefined ? undefined : [];
-      let keptLength = 0;
-      const keep = (piece: Buffer) => {
-        if (kept === undefined) return;
-        keptLength += piece.length;
-        if (keptLength > shareMaxChars) kept = undefined;
-        else kept.push(piece);
-      };
       for (;;) {
         const { edges, pageInfo } = page.swaps;
         remaining -= edges.length;
         const last = !pageInfo.hasNextPage || remaining <= 0;
-        const piece = renderer.render(edges, last);
-        keep(piece);
-        yield piece;
+        yield renderer.render(edges, last);
         if (last) break;
         // A fast client drains at once: without this turn, one download would keep the event
         // loop through many pages while other requests wait.
         await new Promise((resolve) => setImmediate(resolve));
         page = await readPage(Math.min(pageSize, remaining), pageInfo.endCursor);
+      }
+    }
+
+    /** Passes the pieces on, keeping them while the answer stays small enough to share. */
+    async function* keptWhileSmall(source: AsyncGenerator<Buffer>): AsyncGenerator<Buffer> {
+      let kept: Buffer[] | undefined = shareKey === undefined ? undefined : [];
+      let keptLength = 0;
+      for await (const piece of source) {
+        if (kept !== undefined) {
+          keptLength += piece.length;
+          if (keptLength > shareMaxChars) kept = undefined;
+          else kept.push(piece);
+        }
+        yield piece;
       }
       if (kept !== undefined && shareKey !== undefined && window.atBlock !== null) {
         const built = buildCachedJson(Buffer.concat(kept), `${network}-${window.atBlock}`);
@@ -419,11 +462,61 @@ export function createRestHandlers(options: RestHandlersOptions): RestRoute[] {
       }
     }
 
+    /**
+     * The whole window hour by hour: a settled hour kept on disk is streamed from its file, any
+     * other hour is read in pages and rendered (a settled one also written to disk, and kept
+     * once complete). The pages of an hour follow each other as the list's pages do.
+     */
+    async function* hourlyPieces(cache: SwapHourCache): AsyncGenerator<Buffer> {
+      const renderer = createSwapRowRenderer();
+      let page: SwapsData | undefined = first;
+      for (let i = 0; i < hours.length; i++) {
+        const kept = settled(i) ? cache.get(network, hours[i]!) : undefined;
+        // A kept file that cannot be opened is rendered again instead.
+        const file = kept === undefined ? undefined : await cache.open(kept, KEPT_CHUNK_BYTES, 1);
+        if (kept !== undefined && file !== undefined) {
+          const separator = renderer.join(kept.rows);
+          let sent = false;
+          for await (const chunk of file) {
+            // The first piece has one byte free for the separator ("[", a comma, or nothing).
+            const buffer = sent ? chunk.buffer : chunk.buffer.subarray(1 - separator.length);
+            const end = sent ? chunk.end : chunk.end - 1 + separator.length;
+            if (!sent) separator.copy(buffer, 0);
+            sent = true;
+            yield buffer.subarray(0, end);
+          }
+          if (!sent && separator.length > 0) yield separator;
+          continue;
+        }
+        const writer = settled(i) ? cache.write(network, hours[i]!) : undefined;
+        try {
+          let after: string | null = null;
+          for (;;) {
+            page ??= await readPage(pageSize, after, hourWindow(i));
+            const { edges, pageInfo } = page.swaps;
+            const { piece, elements } = renderer.renderElements(edges);
+            writer?.append(elements, edges.length);
+            if (piece.length > 0) yield piece;
+            page = undefined;
+            if (!pageInfo.hasNextPage) break;
+            after = pageInfo.endCursor;
+            // As in pieces(): other requests get their turn between pages.
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          writer?.commit();
+        } finally {
+          // A list cut off (error, client gone) keeps nothing of the hour it was in.
+          writer?.abort();
+        }
+      }
+      yield renderer.render([], true);
+    }
+
     // Bytes went out before a later page failed: a truncated body (the socket is destroyed) is
     // the only honest signal left to the client; the log says why.
     async function* reported(): AsyncGenerator<Buffer> {
       try {
-        yield* pieces();
+        yield* keptWhileSmall(hourly && hourCache !== undefined ? hourlyPieces(hourCache) : pieces());
       } catch (error) {
         options.logger?.error({ err: error, route: "/api/swaps_24h" }, "list failed after its first byte");
         throw error;

@@ -30,6 +30,16 @@ export interface SwapRowRenderer {
    * bytes concatenate to the list's JSON text.
    */
   render(edges: readonly { node: SwapNode }[], last: boolean): Buffer;
+  /**
+   * The same as render(edges, false), with the part of those bytes that is the page's elements
+   * alone (joined by commas, without what precedes the first: "[" or a comma).
+   */
+  renderElements(edges: readonly { node: SwapNode }[]): { piece: Buffer; elements: Buffer };
+  /**
+   * What goes before `rows` elements rendered elsewhere (kept bytes): "[" when the list is not
+   * open yet, a comma after other elements, else nothing. Counts them as rendered.
+   */
+  join(rows: number): Buffer;
 }
 
 /** A token's opening of its REST object, kept with the values it was made of. */
@@ -138,38 +148,55 @@ export function createSwapRowRenderer(): SwapRowRenderer {
     string(amount.amountDecimal);
   }
 
+  /** Renders into a new buffer; `prefix` is the length of what precedes the first element. */
+  function renderPage(
+    edges: readonly { node: SwapNode }[],
+    last: boolean,
+  ): { piece: Buffer; prefix: number } {
+    // A page's own buffer: the stream holds it until the socket took it.
+    out = Buffer.allocUnsafe(2 + edges.length * BYTES_PER_SWAP);
+    at = 0;
+    if (!opened) {
+      out[at++] = ARRAY_OPEN;
+      opened = true;
+    }
+    const prefix = at + (rendered > 0 && edges.length > 0 ? 1 : 0);
+    for (const { node } of edges) {
+      if (rendered++ > 0) {
+        reserve(1);
+        out[at++] = COMMA;
+      }
+      put(OPEN);
+      string(node.txHash);
+      put(BLOCK);
+      string(node.blockNumber);
+      put(SELL);
+      side(node.sell);
+      put(BUY);
+      side(node.buy);
+      put(VOLUME);
+      string(node.volumeUSD);
+      reserve(1);
+      out[at++] = CLOSE;
+    }
+    if (last) {
+      reserve(1);
+      out[at++] = ARRAY_CLOSE;
+    }
+    return { piece: out.subarray(0, at), prefix };
+  }
+
   return {
-    render(edges, last) {
-      // A page's own buffer: the stream holds it until the socket took it.
-      out = Buffer.allocUnsafe(2 + edges.length * BYTES_PER_SWAP);
-      at = 0;
-      if (!opened) {
-        out[at++] = ARRAY_OPEN;
-        opened = true;
-      }
-      for (const { node } of edges) {
-        if (rendered++ > 0) {
-          reserve(1);
-          out[at++] = COMMA;
-        }
-        put(OPEN);
-        string(node.txHash);
-        put(BLOCK);
-        string(node.blockNumber);
-        put(SELL);
-        side(node.sell);
-        put(BUY);
-        side(node.buy);
-        put(VOLUME);
-        string(node.volumeUSD);
-        reserve(1);
-        out[at++] = CLOSE;
-      }
-      if (last) {
-        reserve(1);
-        out[at++] = ARRAY_CLOSE;
-      }
-      return out.subarray(0, at);
+    render: (edges, last) => renderPage(edges, last).piece,
+    renderElements(edges) {
+      const { piece, prefix } = renderPage(edges, false);
+      return { piece, elements: piece.subarray(prefix) };
+    },
+    join(rows) {
+      const separator = !opened ? "[" : rendered > 0 && rows > 0 ? "," : "";
+      opened = true;
+      rendered += rows;
+      return Buffer.from(separator);
     },
   };
 }

@@ -23,10 +23,20 @@ export const STATUS_OPERATION = /* GraphQL */ `
   }
 `;
 
-/** The fixed GraphQL operation behind GET /api/swaps_24h, executed page by page at one block. */
+/**
+ * The fixed GraphQL operation behind GET /api/swaps_24h, executed page by page at one block (and
+ * hour by hour, with `to`, when settled hours are kept on disk).
+ */
 export const SWAPS_OPERATION = /* GraphQL */ `
-  query RestSwaps($network: Network!, $from: Timestamp!, $first: Int!, $after: String, $atBlock: BigInt) {
-    swaps(network: $network, from: $from, first: $first, after: $after, atBlock: $atBlock) {
+  query RestSwaps(
+    $network: Network!
+    $from: Timestamp!
+    $to: Timestamp
+    $first: Int!
+    $after: String
+    $atBlock: BigInt
+  ) {
+    swaps(network: $network, from: $from, to: $to, first: $first, after: $after, atBlock: $atBlock) {
       pageInfo { hasNextPage endCursor }
       edges {
         node {

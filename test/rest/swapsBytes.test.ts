@@ -1,5 +1,10 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { MarketReader, TradePageQuery } from "../../src/domain/market.js";
+import type { NetworkName } from "../../src/domain/types.js";
 import type { Store } from "../../src/store/types.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
 import { createTestStores } from "../support/testStores.js";
@@ -150,4 +155,56 @@ describe.each(createTestStores())("GET /api/swaps_24h bytes on $name", (backend)
       expect(offset).toBe(expected.length);
     },
   );
+
+  test("behavior: with settled hours kept on disk, every download is the same bytes and later ones read only the moving ends", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "swapgraph-hours-test-"));
+    const pages: TradePageQuery[] = [];
+    const counting = Object.assign(Object.create(fixture.reader) as MarketReader, {
+      listTrades: (network: NetworkName, query: TradePageQuery) => {
+        pages.push(query);
+        return fixture.reader.listTrades(network, query);
+      },
+    });
+    const cached = await startServer(counting, {
+      swapsPageSize: 7,
+      sharedListMaxChars: 0,
+      swapsCacheDir: dir,
+    });
+    try {
+      const expected = JSON.stringify(await graphqlList(api, fixture.head.bsc.toString()));
+      const cold = await rawRequest(`${cached.baseUrl}/api/swaps_24h`);
+      const coldPages = pages.length;
+      pages.length = 0;
+      const warm = await rawRequest(`${cached.baseUrl}/api/swaps_24h`);
+      const packed = await rawRequest(`${cached.baseUrl}/api/swaps_24h`, { "accept-encoding": "gzip" });
+      expect(cold.body.toString("utf8")).toBe(expected);
+      expect(warm.body.toString("utf8")).toBe(expected);
+      expect(gunzipSync(packed.body).toString("utf8")).toBe(expected);
+      // The fixture's swaps span 23 hours: the settled ones (all but the window's first hour and
+      // the last two) are read once, then come from the disk.
+      const [keptDir] = readdirSync(dir);
+      const kept = readdirSync(join(dir, keptDir!)).filter((name) => name.endsWith(".json"));
+      expect(kept.length).toBeGreaterThanOrEqual(20);
+      expect(pages.length).toBeLessThan(coldPages / 5);
+      // The hours still read are the first and the last ones only.
+      const now = Math.floor(Date.now() / 1000);
+      for (const page of pages.slice(0, pages.length / 2)) {
+        expect(page.fromTimestamp < now - 86_400 + 3_600 || page.fromTimestamp > now - 3 * 3_600).toBe(true);
+      }
+      // Kept files gone from under the server (another process's cleanup): rendered again.
+      for (const name of kept) rmSync(join(dir, keptDir!, name));
+      const again = await rawRequest(`${cached.baseUrl}/api/swaps_24h`);
+      expect(again.body.toString("utf8")).toBe(expected);
+      // A limited page is read as before, never from the disk.
+      pages.length = 0;
+      const limited = await rawRequest(`${cached.baseUrl}/api/swaps_24h?limit=604`);
+      expect(limited.body.toString("utf8")).toBe(expected);
+      expect(pages.length).toBeGreaterThanOrEqual(Math.ceil(604 / 7));
+    } finally {
+      await cached.close();
+    }
+    // Closing the server removes what it kept.
+    expect(readdirSync(dir)).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  });
 });
