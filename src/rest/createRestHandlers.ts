@@ -95,8 +95,10 @@ const DAY = 86_400;
 const DAY_MS = 86_400_000;
 const HOUR = 3_600;
 // An hour is settled, and its rendering kept, once the indexed data is this far past its end:
-// every block of the hour is then indexed and below any reorg the indexer follows (one deeper
-// than the finality depth, minutes on every network, halts the network instead).
+// every block of the hour is then indexed (block timestamps follow the clock: none is stamped an
+// hour late) and below any reorg the indexer follows (one deeper than the finality depth, minutes
+// on every network, halts the network instead, and a network that does not serve drops its kept
+// hours). A token's metadata does not change while the process runs, so neither do the bytes.
 const SETTLE_SECONDS = 3_600;
 // Pieces of a kept hour streamed at a time.
 const KEPT_CHUNK_BYTES = 256 * 1024;
