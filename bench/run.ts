@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { benchBackfill } from "./backfill.js";
+import { benchList } from "./list.js";
 import { benchRpcEconomy, economyBlocksFromEnv, economyShapesFromEnv } from "./rpcEconomy.js";
 import { benchScale, scaleSizesFromEnv } from "./scale.js";
 import { type BenchSwapTarget, benchSubscriptions } from "./subscriptions.js";
@@ -10,9 +11,11 @@ import { type BenchSwapTarget, benchSubscriptions } from "./subscriptions.js";
  * `npm run bench`: every figure is printed next to a reference measured in the same run on the
  * same machine: the REST and GraphQL quote against a bare node:http server answering the same
  * bytes, SSE fan-out against one subscriber, and the backfill against the chain's raw eth_getLogs
- * rate. Then the RPC economy part (bench/rpcEconomy.ts: calls, compute units and bytes per trade
- * of a full backfill of BSC-shaped chains through the provider emulator; BENCH_ECONOMY=0 skips
- * it, BENCH_ECONOMY_SHAPES=bsc,issue17 picks the shapes, BENCH_ECONOMY_BLOCKS sizes the bsc one),
+ * rate, and the whole /api/swaps_24h list against the store's raw page read of the same rows
+ * (bench/list.ts; BENCH_LIST=0 skips it, BENCH_LIST_SIZE sets its trades, default 100,000). Then
+ * the RPC economy part (bench/rpcEconomy.ts: calls, compute units and bytes per trade of a full
+ * backfill of BSC-shaped chains through the provider emulator; BENCH_ECONOMY=0 skips it,
+ * BENCH_ECONOMY_SHAPES=bsc,issue17 picks the shapes, BENCH_ECONOMY_BLOCKS sizes the bsc one),
  * then the scale part (bench/scale.ts; BENCH_SCALE=0 skips it, BENCH_SCALE_SIZES=20000,100000 sets
  * its sizes). BENCH_HTTP=0 skips the HTTP and subscription part, BENCH_BACKFILL=0 the backfill.
  */
@@ -146,6 +149,14 @@ if (process.env.BENCH_ECONOMY !== "0") {
     shapes: economyShapesFromEnv(),
     ...(bscBlocks === undefined ? {} : { bscBlocks }),
   });
+}
+
+if (process.env.BENCH_LIST !== "0") {
+  const size = Number(process.env.BENCH_LIST_SIZE ?? 100_000);
+  console.log(
+    `Whole list: GET /api/swaps_24h of a synthetic SQLite store of ${size.toLocaleString("en-US")} trades (filled through the store API), server in a child process, against the store's raw page read of the same rows and the previous executor path`,
+  );
+  console.table(await benchList({ size }));
 }
 
 if (process.env.BENCH_SCALE !== "0") {

@@ -214,7 +214,7 @@ async function benchSize(
       if (first !== undefined) {
         row(
           "/api/swaps_24h, first download",
-          `TTFB ${ms(first.ttfbMs)} ms, total ${ms(first.totalMs)} ms`,
+          `TTFB ${ms(first.ttfbMs)} ms, total ${ms(first.totalMs)} ms, ${usPerRow(first.totalMs, size)} µs/row`,
           `${mb(first.bytes)} MB, status ${first.status}`,
         );
       }
@@ -222,14 +222,14 @@ async function benchSize(
       if (rest.length > 0) {
         row(
           `/api/swaps_24h, median of the other ${rest.length}`,
-          `TTFB ${ms(median(rest.map((r) => r.ttfbMs)))} ms, total ${ms(median(rest.map((r) => r.totalMs)))} ms`,
+          `TTFB ${ms(median(rest.map((r) => r.ttfbMs)))} ms, total ${ms(median(rest.map((r) => r.totalMs)))} ms, ${usPerRow(median(rest.map((r) => r.totalMs)), size)} µs/row`,
           `max total ${ms(Math.max(...rest.map((r) => r.totalMs)))} ms`,
         );
       }
       const gzip = await download(swapsUrl, agent, { "accept-encoding": "gzip" });
       row(
         "/api/swaps_24h, gzip",
-        `TTFB ${ms(gzip.ttfbMs)} ms, total ${ms(gzip.totalMs)} ms`,
+        `TTFB ${ms(gzip.ttfbMs)} ms, total ${ms(gzip.totalMs)} ms, ${usPerRow(gzip.totalMs, size)} µs/row`,
         `${mb(gzip.bytes)} MB on the wire`,
       );
       row(
@@ -519,6 +519,7 @@ const seconds = (msValue: number) => (msValue / 1000).toFixed(2);
 const ms = (value: number) => value.toFixed(1);
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const perTrade = (value: number, trades: number, digits = 4) => (value / trades).toFixed(digits);
+const usPerRow = (msValue: number, rows: number) => ((msValue * 1000) / rows).toFixed(2);
 
 /** Sizes from BENCH_SCALE_SIZES ("20000,100000" by default). */
 export function scaleSizesFromEnv(env: NodeJS.ProcessEnv = process.env): number[] {

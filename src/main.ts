@@ -84,6 +84,7 @@ async function main(): Promise<void> {
   const server = await createHttpServer({
     maxConnections: config.http.maxConnections,
     answerDeadlineMs: config.http.answerDeadlineMs,
+    ...(config.http.swapsCacheDir === undefined ? {} : { swapsCacheDir: config.http.swapsCacheDir }),
     ...(config.http.rateLimitPerSecond > 0
       ? {
           rateLimit: {

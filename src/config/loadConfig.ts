@@ -93,7 +93,12 @@ function deepFreeze<T>(value: T): T {
 export function parseConfigJson(
   json: unknown,
   source: string,
-): { networks: NetworkConfig[]; http: AppConfig["http"]; logLevel: string | undefined } {
+): {
+  networks: NetworkConfig[];
+  /** The file's http section; keepSettledHours becomes AppConfig's swapsCacheDir (under the data directory). */
+  http: Omit<AppConfig["http"], "swapsCacheDir"> & { keepSettledHours: boolean };
+  logLevel: string | undefined;
+} {
   const parsed = configFileSchema.safeParse(json);
   if (!parsed.success) throw new ConfigError(describe(parsed.error, source));
   const names = parsed.data.networks.map((network) => network.name);
@@ -199,6 +204,7 @@ export function loadConfig(
       ...(file?.http.rateLimitBurst === undefined ? {} : { rateLimitBurst: file.http.rateLimitBurst }),
       trustProxy: file?.http.trustProxy ?? false,
       persistedOperationsOnly: file?.http.persistedOperationsOnly ?? false,
+      ...(file?.http.keepSettledHours === false ? {} : { swapsCacheDir: resolve(dataDir, "swaps-hours") }),
     },
     logLevel,
     role,

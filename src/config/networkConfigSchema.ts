@@ -105,6 +105,7 @@ export const configFileSchema = z
         rateLimitBurst: z.number().int().min(1).optional(),
         trustProxy: z.boolean().default(false),
         persistedOperationsOnly: z.boolean().default(false),
+        keepSettledHours: z.boolean().default(true),
       })
       .strict()
       .default({}),

@@ -105,6 +105,11 @@ export interface AppConfig {
     trustProxy: boolean;
     /** /graphql runs only the published operations (schema/operations, by sha256 id). */
     persistedOperationsOnly: boolean;
+    /**
+     * Where the rendered bytes of settled hours of /api/swaps_24h are kept (about a window's
+     * list per network; under the data directory unless http.keepSettledHours is false).
+     */
+    swapsCacheDir?: string;
   };
   /** "all": index (when holding a network's writer lock) and serve; "api": serve from the store only. */
   role: "all" | "api";

@@ -10,6 +10,9 @@ import {
 } from "./createDayStatsLoaders.js";
 import { createTokenLoader } from "./createTokenLoader.js";
 
+/** A token with the network it was loaded on. */
+export type NetworkToken = Token & { network: NetworkName };
+
 /** What every resolver gets: the reader, per-request loaders and the request's clock. */
 export interface GraphqlContext {
   reader: MarketReader;
@@ -25,8 +28,13 @@ export interface GraphqlContext {
   tokenDayStats: (network: NetworkName) => DataLoader<Address, TokenDayStats>;
   /** The 24-hour pool stats loader of a network (each pool read once per request). */
   poolDayStats: (network: NetworkName) => DataLoader<Address, PoolDayStats>;
-  /** A token this request already loaded, or undefined. */
-  peekToken: (network: NetworkName, ref: TokenRef) => Token | undefined;
+  /**
+   * A token this request already loaded (with its network, as Token fields that value it need),
+   * or undefined. The same object every time: a page's thousands of amounts share it.
+   */
+  peekToken: (network: NetworkName, ref: TokenRef) => NetworkToken | undefined;
+  /** The error a preloadTokens of this request got for a token, or undefined. */
+  peekTokenError: (network: NetworkName, ref: TokenRef) => Error | undefined;
   /** Unix seconds when the request started: one clock for the whole request. */
   now: number;
   /** The same instant in unix milliseconds (data age and freshness are judged against it). */
@@ -39,7 +47,9 @@ export function createGraphqlContext(
   options: { logger?: Logger; nowMs?: number } = {},
 ): GraphqlContext {
   const nowMs = options.nowMs ?? Date.now();
-  const loaded = new Map<string, Token>();
+  // Loaded tokens by network, then by reference (no key string made per lookup).
+  const loaded = perNetwork(() => new Map<TokenRef, NetworkToken>());
+  const failed = perNetwork(() => new Map<TokenRef, Error>());
   const tokens = perNetwork((network) => createTokenLoader(reader, network, options.logger));
   const now = Math.floor(nowMs / 1000);
   const tokenDayStats = perNetwork((network) => createTokenDayStatsLoader(reader, network, now));
@@ -53,15 +63,20 @@ export function createGraphqlContext(
     nowMs,
     tokens,
     async preloadTokens(network, refs) {
-      const missing = [...new Set(refs)].filter((ref) => !loaded.has(`${network}:${ref}`));
-      if (missing.length === 0) return;
-      const results = await tokens(network).loadMany(missing);
-      // Failed loads stay out of the map: their fields ask the loader again and get its error.
+      const known = loaded(network);
+      const missing = new Set<TokenRef>();
+      for (const ref of refs) if (!known.has(ref)) missing.add(ref);
+      if (missing.size === 0) return;
+      const asked = [...missing];
+      const results = await tokens(network).loadMany(asked);
+      // A failed load is kept as its error: its fields fail with it, as a load of it would.
       results.forEach((token, i) => {
-        if (!(token instanceof Error)) loaded.set(`${network}:${missing[i]}`, token);
+        if (token instanceof Error) failed(network).set(asked[i]!, token);
+        else known.set(asked[i]!, { ...token, network });
       });
     },
-    peekToken: (network, ref) => loaded.get(`${network}:${ref}`),
+    peekToken: (network, ref) => loaded(network).get(ref),
+    peekTokenError: (network, ref) => failed(network).get(ref),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { NetworkStatus } from "../domain/market.js";
-import { NATIVE, type NetworkName, type Token, type TokenRef, type Trade } from "../domain/types.js";
+import { NATIVE, type NetworkName, type Token } from "../domain/types.js";
 import { BadRequestError } from "../errors.js";
 import {
   assertNetworkConfigured,
@@ -9,6 +9,7 @@ import {
 } from "./assertNetworkReady.js";
 import type { TokenDayStats } from "./createDayStatsLoaders.js";
 import type { GraphqlContext } from "./createGraphqlContext.js";
+import { createSwapSource, createTokenAmountSource, type TokenAmountSource } from "./createSwapSource.js";
 import { formatDecimal } from "./formatDecimal.js";
 import { getPoolLiquidityUsd } from "./getPoolLiquidityUsd.js";
 import { getQuote, type QuoteArgs, type QuoteResult } from "./getQuote.js";
@@ -26,20 +27,7 @@ import {
   subscribeSwaps,
   type TimedNetworkStatus,
 } from "./subscribeMarket.js";
-import { encodeSwapCursor } from "./swapCursor.js";
-
-/** The parent of TokenAmount fields: metadata is loaded lazily, batched per request. */
-interface TokenAmountSource {
-  network: NetworkName;
-  ref: TokenRef;
-  amount: bigint;
-}
-
-const tokenAmount = (network: NetworkName, ref: TokenRef, amount: bigint): TokenAmountSource => ({
-  network,
-  ref,
-  amount,
-});
+import { encodeSwapCursor, type SwapPosition } from "./swapCursor.js";
 
 const USD_DECIMALS = 18;
 const MAX_DAYS = 31;
@@ -84,7 +72,10 @@ export const resolvers = {
         args.network,
         page.edges.flatMap(({ node }) => [node.tokenIn, node.tokenOut]),
       );
-      return page;
+      return {
+        pageInfo: page.pageInfo,
+        edges: page.edges.map(({ node }) => ({ node: createSwapSource(node, ctx) })),
+      };
     },
 
     async dailyVolumes(_: unknown, args: { network: NetworkName; days: number }, ctx: GraphqlContext) {
@@ -141,7 +132,7 @@ export const resolvers = {
           event.network,
           event.swaps.flatMap((trade) => [trade.tokenIn, trade.tokenOut]),
         );
-        return event;
+        return { ...event, swaps: event.swaps.map((trade) => createSwapSource(trade, ctx)) };
       },
     },
     networkStatus: {
@@ -155,14 +146,10 @@ export const resolvers = {
     },
   },
 
-  Swap: {
-    sell: (trade: Trade) => tokenAmount(trade.network, trade.tokenIn, trade.amountIn),
-    buy: (trade: Trade) => tokenAmount(trade.network, trade.tokenOut, trade.amountOut),
-    volumeUSD: (trade: Trade) => formatDecimal(trade.volumeUsd, USD_DECIMALS),
-  },
+  // Swap has no resolvers: its parent (createSwapSource) has every field as a property.
 
   SwapEdge: {
-    cursor: (edge: { node: Trade }) => encodeSwapCursor(edge.node),
+    cursor: (edge: { node: SwapPosition }) => encodeSwapCursor(edge.node),
   },
 
   Quote: {
@@ -176,8 +163,10 @@ export const resolvers = {
   },
 
   Pool: {
-    reserve0: (pool: PoolSource) => tokenAmount(pool.network, pool.token0, pool.reserve0),
-    reserve1: (pool: PoolSource) => tokenAmount(pool.network, pool.token1, pool.reserve1),
+    reserve0: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      createTokenAmountSource(pool.network, pool.token0, pool.reserve0, ctx),
+    reserve1: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      createTokenAmountSource(pool.network, pool.token1, pool.reserve1, ctx),
     liquidityUSD: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       usdOrNull(getPoolLiquidityUsd(ctx.reader, pool.network, pool)),
     volumeUSD24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
@@ -202,25 +191,21 @@ export const resolvers = {
       (await dayStatsOf(token, ctx)).tradeCount,
   },
 
+  // TokenAmount.token is a property of its parent (createTokenAmountSource).
   TokenAmount: {
-    token: (source: TokenAmountSource, _: unknown, ctx: GraphqlContext) => {
-      const known = ctx.peekToken(source.network, source.ref);
-      return known === undefined
-        ? ctx
-            .tokens(source.network)
-            .load(source.ref)
-            .then((token) => withNetwork(source.network, token))
-        : withNetwork(source.network, known);
-    },
     amountDecimal(source: TokenAmountSource, args: { digits?: number | null }, ctx: GraphqlContext) {
       const digits = args.digits ?? undefined;
       if (digits !== undefined && (digits < 0 || digits > MAX_DIGITS)) {
         throw new BadRequestError(`digits must be between 0 and ${MAX_DIGITS}.`);
       }
-      const format = (token: Token) => formatDecimal(source.amount, token.decimals, digits);
-      // Synchronous when the list resolver preloaded the page's tokens (the common case).
+      // Synchronous when the list resolver preloaded the page's tokens (the common case, with no
+      // closure made per amount).
       const known = ctx.peekToken(source.network, source.ref);
-      return known === undefined ? ctx.tokens(source.network).load(source.ref).then(format) : format(known);
+      if (known !== undefined) return formatDecimal(source.amount, known.decimals, digits);
+      return ctx
+        .tokens(source.network)
+        .load(source.ref)
+        .then((token: Token) => formatDecimal(source.amount, token.decimals, digits));
     },
   },
 

@@ -24,6 +24,7 @@ import { checkGraphqlRequest } from "./checkGraphqlRequest.js";
 import { createDocsRoutes } from "./createDocsRoutes.js";
 import { createMetrics, type Metrics } from "./createMetrics.js";
 import { createRestHandlers, EXPOSED_HEADERS, type RestRoute } from "./createRestHandlers.js";
+import { createSwapHourCache } from "./createSwapHourCache.js";
 import { JSON_HEADERS } from "./jsonHeaders.js";
 import { formatQueryErrors, parseQueryString } from "./readQueryParams.js";
 import { ALLOWED_METHODS, toRestError } from "./toRestError.js";
@@ -46,8 +47,14 @@ export interface HttpServerOptions {
   swapsPageSize?: number;
   /** How long a streamed answer waits for a client that reads nothing (ms, default 60,000). */
   stallTimeoutMs?: number;
-  /** Largest whole-window /api/swaps_24h answer shared within its block and second (characters; 0: never). */
+  /** Largest whole-window /api/swaps_24h answer shared within its block and second (bytes; 0: never). */
   sharedListMaxChars?: number;
+  /**
+   * A directory where the rendered bytes of settled hours of /api/swaps_24h are kept (in a
+   * directory of their own, removed when the server closes): each settled hour is then rendered
+   * once, and a whole-window list reads and renders only its moving ends. Default: not kept.
+   */
+  swapsCacheDir?: string;
   /** Prometheus metrics served on /metrics (default: a new registry). */
   metrics?: Metrics;
   /** Longest accepted request target (path and query string), default 2048 characters. */
@@ -77,6 +84,9 @@ const GRAPHQL_ALLOWED = "GET, POST, OPTIONS";
 // to the 'connect' event): they get a 405 with Allow. Fastify itself would answer 404, as if the
 // path did not exist; the methods it does not route by default (WebDAV's and others) are taught
 // to it below.
+// The framework's gzip (one coding: one ETag per representation); a route may set its own level.
+const compressOptions = () => ({ encodings: ["gzip" as const], threshold: 1024 });
+
 const ROUTED_ELSEWHERE = new Set(["GET", "HEAD", "OPTIONS", "CONNECT"]);
 const OTHER_METHODS = METHODS.filter((method) => !ROUTED_ELSEWHERE.has(method));
 
@@ -208,7 +218,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
 
   // Answers made here are gzipped when worth it; kept answers carry their own gzip copy (the
   // plugin leaves an answer with a Content-Encoding alone). One coding: one ETag per representation.
-  await app.register(fastifyCompress, { encodings: ["gzip"], threshold: 1024, globalDecompression: false });
+  await app.register(fastifyCompress, { ...compressOptions(), globalDecompression: false });
   if (rateLimit !== undefined) {
     const burst = Math.max(1, rateLimit.burst ?? rateLimit.perSecond);
     // A window holding one burst at the sustained rate: `burst` requests per burst/perSecond seconds.
@@ -257,7 +267,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
     });
 
   // REST facade: fixed GraphQL operations behind the spec's JSON.
+  const hourCache =
+    options.swapsCacheDir === undefined ? undefined : createSwapHourCache(options.swapsCacheDir);
+  if (hourCache !== undefined) server.once("close", () => hourCache.close());
   const routes: RestRoute[] = createRestHandlers({
+    ...(hourCache === undefined ? {} : { hourCache }),
     // The REST facade sees GraphQL only: fixed operations on the schema /graphql serves.
     executor: createGraphqlExecutor({ reader, schema: options.schema ?? buildSchema(), logger }),
     ...(options.swapsPageSize === undefined ? {} : { swapsPageSize: options.swapsPageSize }),
@@ -266,9 +280,14 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
     logger,
   });
   for (const route of routes) {
+    const compress = route.ownCompression
+      ? false
+      : route.gzipLevel === undefined
+        ? undefined
+        : { ...compressOptions(), zlibOptions: { level: route.gzipLevel } };
     app.get(
       route.path,
-      { schema: { querystring: route.querySchema }, ...(route.ownCompression ? { compress: false } : {}) },
+      { schema: { querystring: route.querySchema }, ...(compress === undefined ? {} : { compress }) },
       route.handler,
     );
     readOnly(route.path);

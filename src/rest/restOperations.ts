@@ -1,5 +1,4 @@
-import type { DocumentNode } from "graphql";
-import type { GraphqlExecutor } from "../graphql/createGraphqlExecutor.js";
+import type { GraphqlExecutor, PreparedOperation } from "../graphql/createGraphqlExecutor.js";
 
 // What the freshness headers (X-Indexed-Block, X-Data-Age) are made of.
 const FRESHNESS = "networkStatus(network: $network) { indexedBlock dataAgeSeconds }";
@@ -24,10 +23,20 @@ export const STATUS_OPERATION = /* GraphQL */ `
   }
 `;
 
-/** The fixed GraphQL operation behind GET /api/swaps_24h, executed page by page at one block. */
+/**
+ * The fixed GraphQL operation behind GET /api/swaps_24h, executed page by page at one block (and
+ * hour by hour, with `to`, when settled hours are kept on disk).
+ */
 export const SWAPS_OPERATION = /* GraphQL */ `
-  query RestSwaps($network: Network!, $from: Timestamp!, $first: Int!, $after: String, $atBlock: BigInt) {
-    swaps(network: $network, from: $from, first: $first, after: $after, atBlock: $atBlock) {
+  query RestSwaps(
+    $network: Network!
+    $from: Timestamp!
+    $to: Timestamp
+    $first: Int!
+    $after: String
+    $atBlock: BigInt
+  ) {
+    swaps(network: $network, from: $from, to: $to, first: $first, after: $after, atBlock: $atBlock) {
       pageInfo { hasNextPage endCursor }
       edges {
         node {
@@ -62,16 +71,16 @@ export const DAILY_VOLUMES_OPERATION = /* GraphQL */ `
   }
 `;
 
-/** The REST operations, parsed and validated once. */
+/** The REST operations, parsed, validated and compiled once. */
 export interface RestOperations {
-  quote: DocumentNode;
-  status: DocumentNode;
-  swaps: DocumentNode;
-  swapCursors: DocumentNode;
-  dailyVolumes: DocumentNode;
+  quote: PreparedOperation;
+  status: PreparedOperation;
+  swaps: PreparedOperation;
+  swapCursors: PreparedOperation;
+  dailyVolumes: PreparedOperation;
 }
 
-/** Parses and validates the fixed REST operations once, at start. */
+/** Parses, validates and compiles the fixed REST operations once, at start. */
 export function parseRestOperations(executor: Pick<GraphqlExecutor, "prepare">): RestOperations {
   return {
     quote: executor.prepare(QUOTE_OPERATION),

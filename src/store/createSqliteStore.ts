@@ -53,6 +53,7 @@ import {
   decodeReserves,
   decodeToken,
   decodeTrade,
+  decodeTradeValues,
   encodeMarks,
   encodePools,
   type HeadRow,
@@ -555,13 +556,16 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
   );
 
-  // Page statements vary with the filters given: a handful of shapes, each prepared once.
+  // Page statements vary with the filters given: a handful of shapes, each prepared once. A raw
+  // statement returns each row as an array of its values.
   const pageStatements = new Map<string, Database.Statement<unknown[], unknown>>();
-  const prepared = (text: string): Database.Statement<unknown[], unknown> => {
-    let statement = pageStatements.get(text);
+  const prepared = (text: string, raw = false): Database.Statement<unknown[], unknown> => {
+    const key = raw ? `raw\n${text}` : text;
+    let statement = pageStatements.get(key);
     if (statement === undefined) {
       statement = db.prepare<unknown[], unknown>(text);
-      pageStatements.set(text, statement);
+      if (raw) statement.raw(true);
+      pageStatements.set(key, statement);
     }
     return statement;
   };
@@ -626,7 +630,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       const bounds = prepared(probe.text).get(...probe.params) as Parameters<typeof decodeTradeWindow>[0];
       const page = buildTradePageSql("sqlite", network, query, decodeTradeWindow(bounds, query.toTimestamp));
       if (page === undefined) return [];
-      return (prepared(page.text).all(...page.params) as TradeRow[]).map(decodeTrade);
+      return (prepared(page.text, true).all(...page.params) as unknown[][]).map(decodeTradeValues);
     },
 
     async countTrades(network, sinceTimestamp) {

@@ -52,6 +52,12 @@ describe("loadConfig", () => {
     });
     const bad = writeJson({ ...file, http: { persistedOperationsOnly: "yes" } });
     expect(() => loadConfig({}, ["--config", bad])).toThrow(/http\.persistedOperationsOnly/);
+    // Settled hours of the swap list are kept under the data directory unless turned off.
+    expect(
+      loadConfig({ SWAPGRAPH_DATA_DIR: "/var/swapgraph" }, ["--config", preset]).config.http.swapsCacheDir,
+    ).toBe("/var/swapgraph/swaps-hours");
+    const unkept = writeJson({ ...file, http: { keepSettledHours: false } });
+    expect(loadConfig({}, ["--config", unkept]).config.http.swapsCacheDir).toBeUndefined();
   });
 
   test("behavior: toConfigJson round-trips through parseConfigJson", () => {

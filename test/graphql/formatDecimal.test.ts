@@ -44,4 +44,36 @@ describe("formatDecimal", () => {
     expect(formatDecimal(-1n, 18, 8)).toBe("0.00000000");
     expect(formatDecimal(-123_456_789_123n, 10, 8)).toBe("-12.34567891");
   });
+
+  test("behavior: digit slicing agrees with BigInt division for random amounts, decimals and digits", () => {
+    // The division the formatter replaced, kept here as the reference.
+    const byDivision = (value: bigint, decimals: number, fixed?: number) => {
+      const abs = value < 0n ? -value : value;
+      const scale = 10n ** BigInt(decimals);
+      const fraction = decimals === 0 ? "" : (abs % scale).toString().padStart(decimals, "0");
+      const digits =
+        fixed === undefined ? fraction.replace(/0+$/, "") : fraction.slice(0, fixed).padEnd(fixed, "0");
+      const text = digits === "" ? (abs / scale).toString() : `${abs / scale}.${digits}`;
+      return value < 0n && /[1-9]/.test(text) ? `-${text}` : text;
+    };
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let i = 0; i < 5_000; i++) {
+      const length = 1 + next(80);
+      let digits = "";
+      for (let d = 0; d < length; d++) digits += String(next(10));
+      const value = BigInt(digits) * (next(4) === 0 ? -1n : 1n);
+      const decimals = next(40);
+      const fixed = next(3) === 0 ? undefined : next(30);
+      expect(formatDecimal(value, decimals, fixed)).toBe(byDivision(value, decimals, fixed));
+    }
+  });
+
+  test("error: negative or fractional decimals are refused", () => {
+    expect(() => formatDecimal(1n, -1)).toThrow(RangeError);
+    expect(() => formatDecimal(1n, 1.5)).toThrow(RangeError);
+  });
 });

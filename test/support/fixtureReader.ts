@@ -182,6 +182,8 @@ export interface FixtureOptions {
   degraded?: NetworkName[];
   /** Extra bsc trades spread over the last 23 hours (for pagination and batching). */
   bulkTrades?: number;
+  /** A migrated, empty store to commit into (default: SQLite in memory); close() closes it. */
+  store?: Store;
 }
 
 /** The fixture: the reader and what went into it. */
@@ -434,13 +436,14 @@ function blockHash(network: NetworkName, block: bigint): Hash {
 }
 
 /**
- * Builds the fixture market: trades committed to a migrated in-memory SQLite store, read through
- * the real live views; bsc and eth are ready and freshly synced unless told otherwise.
+ * Builds the fixture market: trades committed to a migrated store (SQLite in memory unless one is
+ * given), read through the real live views; bsc and eth are ready and freshly synced unless told
+ * otherwise.
  */
 export async function createFixtureReader(options: FixtureOptions = {}): Promise<Fixture> {
   const now = options.now ?? Math.floor(Date.now() / 1000);
-  const store = createSqliteStore({ path: ":memory:" });
-  await store.migrate();
+  const store = options.store ?? createSqliteStore({ path: ":memory:" });
+  if (options.store === undefined) await store.migrate();
   const reader = createLiveViews([BSC_CONFIG, ETH_CONFIG], store);
   const trades = { bsc: bscTrades(now, options.bulkTrades ?? 0), eth: ethTrades(now) };
   const head: Record<"bsc" | "eth", bigint> = { ...HEADS };

@@ -1,0 +1,202 @@
+/** Token fields of a GraphQL result (`token { name symbol decimals address }`). */
+export interface TokenFields {
+  name: string;
+  symbol: string;
+  decimals: number;
+  address: string;
+}
+
+/** A side of a swap in a GraphQL result (`sell` or `buy`). */
+export interface AmountFields {
+  token: TokenFields;
+  amount: string;
+  amountDecimal: string;
+}
+
+/** A swap node of the REST swaps operation's result. */
+export interface SwapNode {
+  txHash: string;
+  blockNumber: string;
+  sell: AmountFields;
+  buy: AmountFields;
+  volumeUSD: string;
+}
+
+/** Renders a list of swaps, page by page, as the bytes of its JSON array. */
+export interface SwapRowRenderer {
+  /**
+   * The bytes of a page's swaps in the list: the first call opens the array, the elements are
+   * separated by commas across pages, and the call with `last` closes the array, so the pages'
+   * bytes concatenate to the list's JSON text.
+   */
+  render(edges: readonly { node: SwapNode }[], last: boolean): Buffer;
+  /**
+   * The same as render(edges, false), with the part of those bytes that is the page's elements
+   * alone (joined by commas, without what precedes the first: "[" or a comma).
+   */
+  renderElements(edges: readonly { node: SwapNode }[]): { piece: Buffer; elements: Buffer };
+  /**
+   * What goes before `rows` elements rendered elsewhere (kept bytes): "[" when the list is not
+   * open yet, a comma after other elements, else nothing. Counts them as rendered.
+   */
+  join(rows: number): Buffer;
+}
+
+/** A token's opening of its REST object, kept with the values it was made of. */
+interface TokenBytes {
+  name: string;
+  symbol: string;
+  decimals: number;
+  bytes: Uint8Array;
+}
+
+// Distinct tokens a renderer keeps; past that it starts over (memory stays bounded however many
+// tokens a window has; a day of one network has a few thousand at most).
+const MAX_TOKENS = 4_096;
+// A swap's element is about 520 bytes: a page's buffer seldom has to grow.
+const BYTES_PER_SWAP = 640;
+
+const ascii = (text: string) => Uint8Array.from(text, (char) => char.charCodeAt(0));
+const OPEN = ascii('{"tx_hash":');
+const BLOCK = ascii(',"block_number":');
+const SELL = ascii(',"sell_token":');
+const AMOUNT = ascii(',"amount":');
+const AMOUNT_DECIMAL = ascii(',"amount_decimal":');
+const BUY = ascii('},"buy_token":');
+const VOLUME = ascii('},"trade_volume_usd":');
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const CLOSE = 0x7d;
+const ARRAY_OPEN = 0x5b;
+const ARRAY_CLOSE = 0x5d;
+
+/**
+ * Creates the renderer of an /api/swaps_24h list: each swap of a GraphQL page straight to the
+ * bytes of JSON.stringify of the spec's object for it ({tx_hash, block_number, sell_token:
+ * {name, symbol, decimals, address, amount, amount_decimal}, buy_token: {...},
+ * trade_volume_usd}; decimals as a string), without building that object or a string of the
+ * page (joining half a megabyte of small strings and encoding the result cost more than the
+ * rest of the rendering). Values are copied byte by byte while they are printable ASCII other
+ * than `"` and `\`, which JSON.stringify writes as they are; any other value is written as
+ * JSON.stringify writes it. A token's part is made once per renderer: a list repeats a few
+ * tokens many times.
+ */
+export function createSwapRowRenderer(): SwapRowRenderer {
+  const tokens = new Map<string, TokenBytes>();
+  let opened = false;
+  let rendered = 0;
+  let out = Buffer.alloc(0);
+  let at = 0;
+
+  function reserve(bytes: number): void {
+    if (at + bytes <= out.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(out.length * 2, at + bytes));
+    out.copy(grown, 0, 0, at);
+    out = grown;
+  }
+
+  function put(bytes: Uint8Array): void {
+    reserve(bytes.length);
+    out.set(bytes, at);
+    at += bytes.length;
+  }
+
+  /** A JSON string: plain ASCII copied as it is, anything else through JSON.stringify. */
+  function string(value: string): void {
+    const length = value.length;
+    reserve(length + 2);
+    const start = at;
+    out[at++] = QUOTE;
+    for (let i = 0; i < length; i++) {
+      const code = value.charCodeAt(i);
+      if (code < 0x20 || code > 0x7e || code === QUOTE || code === 0x5c) {
+        at = start;
+        const text = JSON.stringify(value);
+        reserve(Buffer.byteLength(text));
+        at += out.write(text, at, "utf8");
+        return;
+      }
+      out[at++] = code;
+    }
+    out[at++] = QUOTE;
+  }
+
+  function tokenBytes(token: TokenFields): Uint8Array {
+    const kept = tokens.get(token.address);
+    // Keyed by address and checked field by field: a renamed token never shows an old name.
+    if (
+      kept !== undefined &&
+      kept.name === token.name &&
+      kept.symbol === token.symbol &&
+      kept.decimals === token.decimals
+    ) {
+      return kept.bytes;
+    }
+    const json = JSON.stringify;
+    const text = `{"name":${json(token.name)},"symbol":${json(token.symbol)},"decimals":${json(String(token.decimals))},"address":${json(token.address)}`;
+    const bytes = Buffer.from(text, "utf8");
+    if (tokens.size >= MAX_TOKENS) tokens.clear();
+    tokens.set(token.address, { name: token.name, symbol: token.symbol, decimals: token.decimals, bytes });
+    return bytes;
+  }
+
+  function side(amount: AmountFields): void {
+    put(tokenBytes(amount.token));
+    put(AMOUNT);
+    string(amount.amount);
+    put(AMOUNT_DECIMAL);
+    string(amount.amountDecimal);
+  }
+
+  /** Renders into a new buffer; `prefix` is the length of what precedes the first element. */
+  function renderPage(
+    edges: readonly { node: SwapNode }[],
+    last: boolean,
+  ): { piece: Buffer; prefix: number } {
+    // A page's own buffer: the stream holds it until the socket took it.
+    out = Buffer.allocUnsafe(2 + edges.length * BYTES_PER_SWAP);
+    at = 0;
+    if (!opened) {
+      out[at++] = ARRAY_OPEN;
+      opened = true;
+    }
+    const prefix = at + (rendered > 0 && edges.length > 0 ? 1 : 0);
+    for (const { node } of edges) {
+      if (rendered++ > 0) {
+        reserve(1);
+        out[at++] = COMMA;
+      }
+      put(OPEN);
+      string(node.txHash);
+      put(BLOCK);
+      string(node.blockNumber);
+      put(SELL);
+      side(node.sell);
+      put(BUY);
+      side(node.buy);
+      put(VOLUME);
+      string(node.volumeUSD);
+      reserve(1);
+      out[at++] = CLOSE;
+    }
+    if (last) {
+      reserve(1);
+      out[at++] = ARRAY_CLOSE;
+    }
+    return { piece: out.subarray(0, at), prefix };
+  }
+
+  return {
+    render: (edges, last) => renderPage(edges, last).piece,
+    renderElements(edges) {
+      const { piece, prefix } = renderPage(edges, false);
+      return { piece, elements: piece.subarray(prefix) };
+    },
+    join(rows) {
+      const separator = !opened ? "[" : rendered > 0 && rows > 0 ? "," : "";
+      opened = true;
+      rendered += rows;
+      return Buffer.from(separator);
+    },
+  };
+}
