@@ -1,7 +1,9 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
+import { GRAPHQL_LIMITS } from "../src/graphql/createGraphqlServer.js";
 import { benchBackfill } from "./backfill.js";
+import { benchFairness } from "./fairness.js";
 import { benchScale, scaleSizesFromEnv } from "./scale.js";
 import { type BenchSwapTarget, benchSubscriptions } from "./subscriptions.js";
 
@@ -9,10 +11,13 @@ import { type BenchSwapTarget, benchSubscriptions } from "./subscriptions.js";
  * `npm run bench`: every figure is printed next to a reference measured in the same run on the
  * same machine: the REST and GraphQL quote against a bare node:http server answering the same
  * bytes, SSE fan-out against one subscriber, and the backfill against the chain's raw eth_getLogs
- * rate. Then the scale part
+ * rate; fairness under abuse (bench/fairness.ts: a quote's latency alone and while 4 clients send
+ * the heaviest admitted query, without and with the per-client budget). Then the scale part
  * (bench/scale.ts; BENCH_SCALE=0 skips it, BENCH_SCALE_SIZES=20000,100000 sets its sizes).
+ * BENCH_ONLY=fairness runs the fairness part alone.
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const only = process.env.BENCH_ONLY;
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 interface Row {
@@ -38,6 +43,9 @@ async function load(title: string, options: autocannon.Options): Promise<Omit<Ro
 
 interface Servers {
   swapgraphUrl: string;
+  /** The same API with the per-client GraphQL budget (`budget`). */
+  budgetUrl: string;
+  budget: { costPerSecond: number; costBurst: number; concurrency: number };
   bareUrl: string;
   swap: BenchSwapTarget;
   /** The servers' live heap after a full GC, in bytes. */
@@ -61,7 +69,10 @@ async function startServers(): Promise<Servers> {
       lines.once("line", resolve);
       child.once("exit", (code) => reject(new Error(`bench servers exited with ${code}`)));
     });
-  const started = JSON.parse(await nextLine()) as Pick<Servers, "swapgraphUrl" | "bareUrl" | "swap">;
+  const started = JSON.parse(await nextLine()) as Pick<
+    Servers,
+    "swapgraphUrl" | "budgetUrl" | "budget" | "bareUrl" | "swap"
+  >;
   return {
     ...started,
     async heapUsed() {
@@ -115,18 +126,55 @@ async function benchHttp({ swapgraphUrl, bareUrl }: Servers): Promise<Row[]> {
 
 const servers = await startServers();
 try {
-  console.log(
-    `HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process`,
-  );
-  console.table(await benchHttp(servers));
-  console.log(
-    "Subscriptions: one swap mined per round (5 rounds), time from evm_mine to each SSE subscriber's event, against one subscriber",
-  );
-  const counts = (process.env.BENCH_SUBSCRIBERS ?? "1,100,1000").split(",").map(Number);
-  console.table(await benchSubscriptions(servers, counts));
+  if (only === undefined) {
+    console.log(
+      `HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process`,
+    );
+    console.table(await benchHttp(servers));
+  }
+  if (only === undefined || only === "fairness") {
+    const fairSeconds = Number(process.env.BENCH_FAIR_SECONDS ?? 20);
+    const quotesPerSecond = Number(process.env.BENCH_FAIR_QUOTES ?? 50);
+    const { costPerSecond, costBurst, concurrency } = servers.budget;
+    // With the budget, a heavy client runs one heaviest query per maxCost / costPerSecond
+    // seconds: the window holds at least one round of them.
+    const budgetSeconds = Number(
+      process.env.BENCH_FAIR_BUDGET_SECONDS ??
+        Math.max(fairSeconds, Math.ceil((1.2 * GRAPHQL_LIMITS.maxCost) / costPerSecond)),
+    );
+    console.log(
+      `Fairness: POST /graphql quote from one client at ${quotesPerSecond}/s, each timed from when it was due; alone (${fairSeconds} s), then while 4 other clients (each its own address) send the heaviest admitted query (15 x swaps(first: 111), every field) without pause, from when each had two answers (${fairSeconds} s; ${budgetSeconds} s with the budget)`,
+    );
+    console.table(
+      await benchFairness(
+        {
+          unlimitedUrl: servers.swapgraphUrl,
+          budgetUrl: servers.budgetUrl,
+          budgetLabel: `budget ${costPerSecond}/s, burst ${costBurst}, ${concurrency} at once`,
+        },
+        {
+          seconds: fairSeconds,
+          budgetSeconds,
+          quotesPerSecond,
+          heavyClients: 4,
+          settle: async () => {
+            await servers.heapUsed();
+          },
+        },
+      ),
+    );
+  }
+  if (only === undefined) {
+    console.log(
+      "Subscriptions: one swap mined per round (5 rounds), time from evm_mine to each SSE subscriber's event, against one subscriber",
+    );
+    const counts = (process.env.BENCH_SUBSCRIBERS ?? "1,100,1000").split(",").map(Number);
+    console.table(await benchSubscriptions(servers, counts));
+  }
 } finally {
   await servers.stop();
 }
+if (only !== undefined) process.exit(0);
 console.log(
   "Backfill: one bsc devnet with 3,000 swap transactions, against the raw eth_getLogs rate of the same chain",
 );

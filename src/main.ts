@@ -92,6 +92,7 @@ async function main(): Promise<void> {
           },
         }
       : {}),
+    trustProxy: config.http.trustProxy,
     draining: () => draining,
     reader: indexing.views,
     schema,
@@ -100,6 +101,13 @@ async function main(): Promise<void> {
       schema,
       logger: log,
       persistedOperationsOnly: config.http.persistedOperationsOnly,
+      clientBudget: {
+        costPerSecond: config.http.graphqlCostPerSecond,
+        costBurst: config.http.graphqlCostBurst,
+        concurrency: config.http.graphqlConcurrency,
+        queueLength: config.http.graphqlQueueLength,
+        maxWaitMs: config.http.graphqlMaxWaitMs,
+      },
     }),
     logger: log,
   });

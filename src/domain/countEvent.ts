@@ -10,6 +10,7 @@ export const EVENT_COUNTERS = {
   rpc_errors: ["network", "method", "kind"],
   cache_hits: ["cache"],
   cache_misses: ["cache"],
+  graphql_client_budget: ["outcome"],
 } as const;
 
 /** One of EVENT_COUNTERS. */

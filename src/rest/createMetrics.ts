@@ -27,6 +27,8 @@ const EVENT_HELP: Record<EventCounter, string> = {
   cache_hits:
     "Lookups answered by a cache (route: best routes; graphql_response: yoga's answer cache; graphql_answer: GraphQL answer bytes at the edge; rest_answer: REST answer bytes).",
   cache_misses: "Lookups a cache could not answer.",
+  graphql_client_budget:
+    "GraphQL operations by what the per-client budget did (immediate: ran at once; queued: waited for the client's budget or a free slot; refused: answered 429).",
 };
 
 /** Creates the registry served on /metrics. */
