@@ -1,7 +1,9 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
+import { GRAPHQL_LIMITS } from "../src/graphql/createGraphqlServer.js";
 import { benchBackfill } from "./backfill.js";
+import { benchFairness } from "./fairness.js";
 import { benchList } from "./list.js";
 import { benchRpcEconomy, economyBlocksFromEnv, economyShapesFromEnv } from "./rpcEconomy.js";
 import { benchScale, scaleSizesFromEnv } from "./scale.js";
@@ -17,9 +19,13 @@ import { type BenchSwapTarget, benchSubscriptions } from "./subscriptions.js";
  * backfill of BSC-shaped chains through the provider emulator; BENCH_ECONOMY=0 skips it,
  * BENCH_ECONOMY_SHAPES=bsc,issue17 picks the shapes, BENCH_ECONOMY_BLOCKS sizes the bsc one),
  * then the scale part (bench/scale.ts; BENCH_SCALE=0 skips it, BENCH_SCALE_SIZES=20000,100000 sets
- * its sizes). BENCH_HTTP=0 skips the HTTP and subscription part, BENCH_BACKFILL=0 the backfill.
+ * its sizes). BENCH_HTTP=0 skips the HTTP and subscription part, BENCH_BACKFILL=0 the backfill;
+ * the HTTP part ends with fairness under abuse (bench/fairness.ts: a quote's latency alone and
+ * while 4 clients send the heaviest admitted query, without and with the per-client budget);
+ * BENCH_ONLY=fairness runs that part alone.
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const only = process.env.BENCH_ONLY;
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 interface Row {
@@ -45,6 +51,9 @@ async function load(title: string, options: autocannon.Options): Promise<Omit<Ro
 
 interface Servers {
   swapgraphUrl: string;
+  /** The same API with the per-client GraphQL budget (`budget`). */
+  budgetUrl: string;
+  budget: { costPerSecond: number; costBurst: number; concurrency: number };
   bareUrl: string;
   swap: BenchSwapTarget;
   /** The servers' live heap after a full GC, in bytes. */
@@ -68,7 +77,10 @@ async function startServers(): Promise<Servers> {
       lines.once("line", resolve);
       child.once("exit", (code) => reject(new Error(`bench servers exited with ${code}`)));
     });
-  const started = JSON.parse(await nextLine()) as Pick<Servers, "swapgraphUrl" | "bareUrl" | "swap">;
+  const started = JSON.parse(await nextLine()) as Pick<
+    Servers,
+    "swapgraphUrl" | "budgetUrl" | "budget" | "bareUrl" | "swap"
+  >;
   return {
     ...started,
     async heapUsed() {
@@ -120,22 +132,59 @@ async function benchHttp({ swapgraphUrl, bareUrl }: Servers): Promise<Row[]> {
   return rows.map((row) => ({ ...row, "vs bare": (row["req/s"] / bare).toFixed(2) }));
 }
 
-if (process.env.BENCH_HTTP !== "0") {
+if (process.env.BENCH_HTTP !== "0" || only === "fairness") {
   const servers = await startServers();
   try {
-    console.log(
-      `HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process`,
-    );
-    console.table(await benchHttp(servers));
-    console.log(
-      "Subscriptions: one swap mined per round (5 rounds), time from evm_mine to each SSE subscriber's event, against one subscriber",
-    );
-    const counts = (process.env.BENCH_SUBSCRIBERS ?? "1,100,1000").split(",").map(Number);
-    console.table(await benchSubscriptions(servers, counts));
+    if (only === undefined) {
+      console.log(
+        `HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process`,
+      );
+      console.table(await benchHttp(servers));
+    }
+    if (only === undefined || only === "fairness") {
+      const fairSeconds = Number(process.env.BENCH_FAIR_SECONDS ?? 20);
+      const quotesPerSecond = Number(process.env.BENCH_FAIR_QUOTES ?? 50);
+      const { costPerSecond, costBurst, concurrency } = servers.budget;
+      // With the budget, a heavy client runs one heaviest query per maxCost / costPerSecond
+      // seconds: the window holds at least one round of them.
+      const budgetSeconds = Number(
+        process.env.BENCH_FAIR_BUDGET_SECONDS ??
+          Math.max(fairSeconds, Math.ceil((1.2 * GRAPHQL_LIMITS.maxCost) / costPerSecond)),
+      );
+      console.log(
+        `Fairness: POST /graphql quote from one client at ${quotesPerSecond}/s, each timed from when it was due; alone (${fairSeconds} s), then while 4 other clients (each its own address) send the heaviest admitted query (15 x swaps(first: 111), every field) without pause, from when each had two answers (${fairSeconds} s; ${budgetSeconds} s with the budget)`,
+      );
+      console.table(
+        await benchFairness(
+          {
+            unlimitedUrl: servers.swapgraphUrl,
+            budgetUrl: servers.budgetUrl,
+            budgetLabel: `budget ${costPerSecond}/s, burst ${costBurst}, ${concurrency} at once`,
+          },
+          {
+            seconds: fairSeconds,
+            budgetSeconds,
+            quotesPerSecond,
+            heavyClients: 4,
+            settle: async () => {
+              await servers.heapUsed();
+            },
+          },
+        ),
+      );
+    }
+    if (only === undefined) {
+      console.log(
+        "Subscriptions: one swap mined per round (5 rounds), time from evm_mine to each SSE subscriber's event, against one subscriber",
+      );
+      const counts = (process.env.BENCH_SUBSCRIBERS ?? "1,100,1000").split(",").map(Number);
+      console.table(await benchSubscriptions(servers, counts));
+    }
   } finally {
     await servers.stop();
   }
 }
+if (only !== undefined) process.exit(0);
 if (process.env.BENCH_BACKFILL !== "0") {
   console.log(
     "Backfill: one bsc devnet with 3,000 swap transactions, against the raw eth_getLogs rate of the same chain",

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { pino } from "pino";
+import { GRAPHQL_BUDGET_DEFAULTS } from "../src/config/networkConfigSchema.js";
 import { createIndexing } from "../src/createIndexing.js";
 import { startDevnet } from "../src/devnet/startDevnet.js";
 import { createGraphqlServer } from "../src/graphql/createGraphqlServer.js";
@@ -35,6 +36,24 @@ const swapgraph = await createHttpServer({
 });
 await new Promise<void>((resolve) => swapgraph.listen(0, "127.0.0.1", resolve));
 const swapgraphUrl = `http://127.0.0.1:${(swapgraph.address() as AddressInfo).port}`;
+// The same API with the per-client GraphQL budget at its configured defaults, for
+// bench/fairness.ts (the server above has none, like the bench's other targets);
+// BENCH_GRAPHQL_COST_PER_SECOND, _COST_BURST, _CONCURRENCY, _QUEUE_LENGTH, _MAX_WAIT_MS try others.
+const fromEnv = (name: string, fallback: number) => Number(process.env[`BENCH_GRAPHQL_${name}`] ?? fallback);
+const budget = {
+  costPerSecond: fromEnv("COST_PER_SECOND", GRAPHQL_BUDGET_DEFAULTS.costPerSecond),
+  costBurst: fromEnv("COST_BURST", GRAPHQL_BUDGET_DEFAULTS.costBurst),
+  concurrency: fromEnv("CONCURRENCY", GRAPHQL_BUDGET_DEFAULTS.concurrency),
+  queueLength: fromEnv("QUEUE_LENGTH", GRAPHQL_BUDGET_DEFAULTS.queueLength),
+  maxWaitMs: fromEnv("MAX_WAIT_MS", GRAPHQL_BUDGET_DEFAULTS.maxWaitMs),
+};
+const budgeted = await createHttpServer({
+  reader: indexing.views,
+  graphql: createGraphqlServer({ reader: indexing.views, logger: silent, clientBudget: budget }),
+  logger: silent,
+});
+await new Promise<void>((resolve) => budgeted.listen(0, "127.0.0.1", resolve));
+const budgetUrl = `http://127.0.0.1:${(budgeted.address() as AddressInfo).port}`;
 for (;;) {
   if ((await fetch(`${swapgraphUrl}/ready`)).status === 200) break;
   await new Promise((resolve) => setTimeout(resolve, 100));
@@ -72,13 +91,17 @@ const swap = {
   stable: chain.stablecoins[0],
   trader: devnet.chains[0]!.traders[0],
 };
-process.stdout.write(`${JSON.stringify({ swapgraphUrl, bareUrl, quoteBytes: bytes.length, swap })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ swapgraphUrl, budgetUrl, budget, bareUrl, quoteBytes: bytes.length, swap })}\n`,
+);
 
 const stop = async () => {
   await stopProfile?.();
   bare.close();
-  swapgraph.closeAllConnections();
-  swapgraph.close();
+  for (const server of [swapgraph, budgeted]) {
+    server.closeAllConnections();
+    server.close();
+  }
   await indexing.stop();
   await store.close();
   await devnet.stop();

@@ -121,12 +121,37 @@ export class LostWriterLockError extends SwapgraphError {
 export class RateLimitedError extends SwapgraphError {
   override name = "RateLimitedError";
   readonly retryAfterSeconds: number;
-  constructor(limitPerSecond: number, retryAfterSeconds: number) {
-    super(
-      "RATE_LIMITED",
-      `Too many requests: at most ${limitPerSecond} per second per client; retry after ${retryAfterSeconds} s.`,
-    );
+  constructor(
+    limitPerSecond: number,
+    retryAfterSeconds: number,
+    message = `Too many requests: at most ${limitPerSecond} per second per client; retry after ${retryAfterSeconds} s.`,
+  ) {
+    super("RATE_LIMITED", message);
     this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/**
+ * A client over its GraphQL budget (429, like the rate limit): its operations would wait longer
+ * than the budget allows for their query cost ("cost"), or too many of them wait already ("queue").
+ */
+export class ClientBudgetError extends RateLimitedError {
+  override name = "ClientBudgetError";
+  readonly reason: "cost" | "queue";
+  constructor(args: {
+    reason: "cost" | "queue";
+    costPerSecond: number;
+    queueLength: number;
+    retryAfterSeconds: number;
+  }) {
+    super(
+      args.costPerSecond,
+      args.retryAfterSeconds,
+      args.reason === "cost"
+        ? `Query budget exceeded: at most ${args.costPerSecond} cost units per second per client; retry after ${args.retryAfterSeconds} s.`
+        : `Too many operations waiting: at most ${args.queueLength} per client; retry after ${args.retryAfterSeconds} s.`,
+    );
+    this.reason = args.reason;
   }
 }
 

@@ -94,6 +94,7 @@ async function main(): Promise<void> {
           },
         }
       : {}),
+    trustProxy: config.http.trustProxy,
     draining: () => draining,
     reader: indexing.views,
     schema,
@@ -102,6 +103,13 @@ async function main(): Promise<void> {
       schema,
       logger: log,
       persistedOperationsOnly: config.http.persistedOperationsOnly,
+      clientBudget: {
+        costPerSecond: config.http.graphqlCostPerSecond,
+        costBurst: config.http.graphqlCostBurst,
+        concurrency: config.http.graphqlConcurrency,
+        queueLength: config.http.graphqlQueueLength,
+        maxWaitMs: config.http.graphqlMaxWaitMs,
+      },
     }),
     logger: log,
   });

@@ -4,7 +4,7 @@ import type { ZodError } from "zod";
 import { NETWORKS } from "../domain/types.js";
 import { ConfigError } from "../errors.js";
 import { expandEnvVariables } from "./expandEnvVariables.js";
-import { configFileSchema, LOG_LEVELS } from "./networkConfigSchema.js";
+import { configFileSchema, GRAPHQL_BUDGET_DEFAULTS, LOG_LEVELS } from "./networkConfigSchema.js";
 import type { AppConfig, NetworkConfig } from "./types.js";
 
 /**
@@ -203,6 +203,11 @@ export function loadConfig(
       rateLimitPerSecond: file?.http.rateLimitPerSecond ?? 0,
       ...(file?.http.rateLimitBurst === undefined ? {} : { rateLimitBurst: file.http.rateLimitBurst }),
       trustProxy: file?.http.trustProxy ?? false,
+      graphqlCostPerSecond: file?.http.graphqlCostPerSecond ?? GRAPHQL_BUDGET_DEFAULTS.costPerSecond,
+      graphqlCostBurst: file?.http.graphqlCostBurst ?? GRAPHQL_BUDGET_DEFAULTS.costBurst,
+      graphqlConcurrency: file?.http.graphqlConcurrency ?? GRAPHQL_BUDGET_DEFAULTS.concurrency,
+      graphqlQueueLength: file?.http.graphqlQueueLength ?? GRAPHQL_BUDGET_DEFAULTS.queueLength,
+      graphqlMaxWaitMs: file?.http.graphqlMaxWaitMs ?? GRAPHQL_BUDGET_DEFAULTS.maxWaitMs,
       persistedOperationsOnly: file?.http.persistedOperationsOnly ?? false,
       ...(file?.http.keepSettledHours === false ? {} : { swapsCacheDir: resolve(dataDir, "swaps-hours") }),
     },

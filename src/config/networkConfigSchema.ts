@@ -90,6 +90,19 @@ export const networkConfigSchema = z
   })
   .strict();
 
+/**
+ * Defaults of the per-client GraphQL budget (http.graphql*), chosen by measurement (bench/fairness.ts):
+ * with 4 clients sending the heaviest admitted query without pause, another client's quotes keep
+ * their p99 under 20 ms.
+ */
+export const GRAPHQL_BUDGET_DEFAULTS = {
+  costPerSecond: 1_000,
+  costBurst: 250_000,
+  concurrency: 4,
+  queueLength: 16,
+  maxWaitMs: 2_000,
+} as const;
+
 /** The JSON shape of a configuration file. */
 export const configFileSchema = z
   .object({
@@ -104,6 +117,11 @@ export const configFileSchema = z
         rateLimitPerSecond: z.number().min(0).default(0),
         rateLimitBurst: z.number().int().min(1).optional(),
         trustProxy: z.boolean().default(false),
+        graphqlCostPerSecond: z.number().min(0).default(GRAPHQL_BUDGET_DEFAULTS.costPerSecond),
+        graphqlCostBurst: z.number().int().min(1).default(GRAPHQL_BUDGET_DEFAULTS.costBurst),
+        graphqlConcurrency: z.number().int().min(0).default(GRAPHQL_BUDGET_DEFAULTS.concurrency),
+        graphqlQueueLength: z.number().int().min(0).default(GRAPHQL_BUDGET_DEFAULTS.queueLength),
+        graphqlMaxWaitMs: z.number().int().min(0).max(60_000).default(GRAPHQL_BUDGET_DEFAULTS.maxWaitMs),
         persistedOperationsOnly: z.boolean().default(false),
         keepSettledHours: z.boolean().default(true),
       })

@@ -101,8 +101,21 @@ export interface AppConfig {
     rateLimitPerSecond: number;
     /** Requests a client may send at once (default: one second's worth). */
     rateLimitBurst?: number;
-    /** Take the client from X-Forwarded-For's first address (only behind a proxy that sets it). */
+    /**
+     * Take the client from X-Forwarded-For's first address (only behind a proxy that sets it),
+     * for the rate limit and the GraphQL budget alike.
+     */
     trustProxy: boolean;
+    /** GraphQL query cost a client may spend per second, sustained (0: no cost budget). */
+    graphqlCostPerSecond: number;
+    /** GraphQL query cost a client may spend at once after a pause. */
+    graphqlCostBurst: number;
+    /** GraphQL operations of one client executing at once (0: no bound). */
+    graphqlConcurrency: number;
+    /** GraphQL operations of one client waiting at most; more get a 429. */
+    graphqlQueueLength: number;
+    /** Longest a GraphQL operation waits for its client's budget; a longer wait is a 429 at once. */
+    graphqlMaxWaitMs: number;
     /** /graphql runs only the published operations (schema/operations, by sha256 id). */
     persistedOperationsOnly: boolean;
     /**

@@ -14,6 +14,7 @@ export const EVENT_COUNTERS = {
   cache_hits: ["cache"],
   cache_misses: ["cache"],
   http_refusals: ["reason"],
+  graphql_client_budget: ["outcome"],
 } as const;
 
 /** One of EVENT_COUNTERS. */

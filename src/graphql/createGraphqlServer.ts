@@ -9,11 +9,13 @@ import { createYoga, type GraphiQLOptions, type YogaLogger, type YogaServerInsta
 import { type Logger, pino } from "pino";
 import type { MarketReader } from "../domain/market.js";
 import { buildSchema } from "./buildSchema.js";
+import { type ClientBudgetOptions, createClientBudget } from "./createClientBudget.js";
 import { createGraphqlAnswerCache, type GraphqlAnswerCache } from "./createGraphqlAnswerCache.js";
 import { createGraphqlContext, type GraphqlContext } from "./createGraphqlContext.js";
 import { findSwapgraphError } from "./findSwapgraphError.js";
 import { loadPersistedOperations } from "./loadPersistedOperations.js";
 import { toGraphqlError } from "./toGraphqlError.js";
+import { useClientBudget } from "./useClientBudget.js";
 import { useClientErrorLogging } from "./useClientErrorLogging.js";
 import { useCostLimit } from "./useCostLimit.js";
 import { marketStateKey, useMarketResponseCache } from "./useMarketResponseCache.js";
@@ -22,6 +24,8 @@ import { marketStateKey, useMarketResponseCache } from "./useMarketResponseCache
 export interface NodeServerContext {
   req: IncomingMessage;
   res: ServerResponse;
+  /** Who the per-client budget charges (the HTTP edge's request.ip); absent: one shared client. */
+  clientKey?: string;
 }
 
 /**
@@ -45,6 +49,11 @@ export interface GraphqlServerOptions {
    * document is refused. Default false: ids are accepted, and so are documents.
    */
   persistedOperationsOnly?: boolean;
+  /**
+   * Per-client budget of query cost and of operations at once (useClientBudget). Absent, or
+   * with both `costPerSecond` and `concurrency` 0: none.
+   */
+  clientBudget?: ClientBudgetOptions;
 }
 
 /**
@@ -110,6 +119,11 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
   const schema = options.schema ?? buildSchema();
   const persisted = loadPersistedOperations(schema);
   const answers = createGraphqlAnswerCache();
+  const budget =
+    options.clientBudget !== undefined &&
+    (options.clientBudget.costPerSecond > 0 || options.clientBudget.concurrency > 0)
+      ? options.clientBudget
+      : undefined;
   const yoga = createYoga<NodeServerContext, GraphqlContext>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -139,6 +153,10 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
       maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, flattenFragments: true }),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases }),
       useCostLimit({ maxCost: GRAPHQL_LIMITS.maxCost }),
+      // After the cost limit (what it refuses is never charged); before the response cache,
+      // which serves its hits through the execute function too: a refusal stops the operation
+      // before the cache has set it up.
+      ...(budget === undefined ? [] : [useClientBudget(createClientBudget(budget))]),
       blockFieldSuggestionsPlugin(),
       useClientErrorLogging(logger),
       useMarketResponseCache(reader, { answers }),

@@ -1,4 +1,5 @@
 import { GraphQLError } from "graphql";
+import { RateLimitedError } from "../errors.js";
 import { findSwapgraphError } from "./findSwapgraphError.js";
 import { publicMessage } from "./publicMessage.js";
 
@@ -7,8 +8,9 @@ export const MASKED_MESSAGE = "Unexpected error.";
 
 /**
  * The one GraphQL error formatter: a SwapgraphError becomes a GraphQL error with
- * extensions.code and extensions.http.status; GraphQL's own errors (syntax, validation) pass;
- * anything else is masked so no stack, SQL or internal name reaches the caller.
+ * extensions.code and extensions.http.status (a rate limit's with its Retry-After header);
+ * GraphQL's own errors (syntax, validation) pass; anything else is masked so no stack, SQL or
+ * internal name reaches the caller.
  */
 export function toGraphqlError(error: unknown, message: string = MASKED_MESSAGE): GraphQLError {
   const located = error instanceof GraphQLError ? error : undefined;
@@ -21,7 +23,15 @@ export function toGraphqlError(error: unknown, message: string = MASKED_MESSAGE)
       source: located?.source ?? null,
       positions: located?.positions ?? null,
       path: located?.path ?? null,
-      extensions: { ...located?.extensions, code: known.code, http: { status: known.status } },
+      extensions: {
+        ...located?.extensions,
+        code: known.code,
+        // Yoga sends extensions.http.headers with the answer (and leaves `http` out of the body).
+        http:
+          known instanceof RateLimitedError
+            ? { status: known.status, headers: { "Retry-After": String(known.retryAfterSeconds) } }
+            : { status: known.status },
+      },
     });
   }
   if (located !== undefined && isGraphqlOwn(located)) return located;

@@ -1,6 +1,6 @@
 import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { computeQueryCost } from "./computeQueryCost.js";
+import { getOperationCost } from "./getOperationCost.js";
 
 /** The extensions.code of a refused operation. */
 export const COST_LIMIT_CODE = "COST_LIMIT";
@@ -14,13 +14,13 @@ export interface CostLimitOptions {
  * Refuses an operation whose cost (computeQueryCost, on the coerced variables) exceeds
  * `maxCost` before any resolver runs: a GraphQL error with extensions.code COST_LIMIT and
  * HTTP 400 (useClientErrorLogging logs it). Pricing at execution rather than validation is what
- * counts `first: $n`.
+ * counts `first: $n`; the price is kept for the client budget (getOperationCost).
  */
 export function useCostLimit(options: CostLimitOptions): Plugin {
   const { maxCost } = options;
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const cost = computeQueryCost(args.schema, args.document, args.variableValues, args.operationName);
+      const cost = getOperationCost(args);
       if (cost === undefined || cost <= maxCost) return;
       const rounded = Math.ceil(cost);
       setResultAndStopExecution({

@@ -73,6 +73,11 @@ export interface HttpServerOptions {
   draining?: () => boolean;
   /** Per-client limit on /api/* and /graphql (absent: none); over it a JSON 429 with Retry-After. */
   rateLimit?: { perSecond: number; burst?: number; trustProxy?: boolean };
+  /**
+   * Clients are told apart by X-Forwarded-For's first address (only behind a proxy that sets
+   * it), for the rate limit and GraphQL's client budget alike (default: rateLimit.trustProxy).
+   */
+  trustProxy?: boolean;
   /** The built dashboard served at `/` (default: web/dist/ of this installation). */
   dashboardDir?: string;
 }
@@ -135,7 +140,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
     requestTimeout: Math.max(30_000, headersTimeout),
     keepAliveTimeout: 5_000,
     bodyLimit: GRAPHQL_LIMITS.maxRequestBodySize,
-    trustProxy: rateLimit?.trustProxy === true,
+    trustProxy: options.trustProxy ?? rateLimit?.trustProxy === true,
     // An empty parameter counts as missing; a repeated one stays a list, which the schemas refuse.
     routerOptions: { querystringParser: parseQueryString },
     ajv: { customOptions: { verbose: true } },
@@ -351,8 +356,14 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Serv
         for (const [name, value] of kept.headers) reply.header(name, value);
         return reply.code(kept.status).send(kept.body);
       }
+      // The client key is the rate limit's (request.ip, which honours trustProxy): GraphQL's
+      // per-client budget charges the same client.
       const handle = async () =>
-        graphql.handleNodeRequestAndResponse(request, reply, { req: request.raw, res: reply.raw });
+        graphql.handleNodeRequestAndResponse(request, reply, {
+          req: request.raw,
+          res: reply.raw,
+          clientKey: request.ip,
+        });
       const { value: response, cacheable } =
         edge === undefined ? { value: await handle(), cacheable: false } : await edge.answers.run(handle);
       const headers = [...response.headers].filter(([name]) => name !== "content-length");

@@ -36,6 +36,8 @@ const EVENT_HELP: Record<EventCounter, string> = {
   cache_misses: "Lookups a cache could not answer.",
   http_refusals:
     "Requests the HTTP edge answered 503 to protect the others (connection_cap: past http.maxConnections; answer_deadline: no answer begun within http.answerDeadlineMs).",
+  graphql_client_budget:
+    "GraphQL operations by what the per-client budget did (immediate: ran at once; queued: waited for the client's budget or a free slot; refused: answered 429).",
 };
 
 /** Creates the registry served on /metrics. */

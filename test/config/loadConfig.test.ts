@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadConfig, parseConfigJson } from "../../src/config/loadConfig.js";
+import { GRAPHQL_BUDGET_DEFAULTS } from "../../src/config/networkConfigSchema.js";
 import { toConfigJson } from "../../src/config/toConfigJson.js";
 import { USD_SCALE } from "../../src/domain/types.js";
 import { ConfigError } from "../../src/errors.js";
@@ -58,6 +59,29 @@ describe("loadConfig", () => {
     ).toBe("/var/swapgraph/swaps-hours");
     const unkept = writeJson({ ...file, http: { keepSettledHours: false } });
     expect(loadConfig({}, ["--config", unkept]).config.http.swapsCacheDir).toBeUndefined();
+  });
+
+  test("args: the GraphQL client budget, with its defaults in the demo and in a file; 0 turns a part off", () => {
+    const file = JSON.parse(readFileSync(preset, "utf8")) as Record<string, unknown>;
+    const defaults = {
+      graphqlCostPerSecond: GRAPHQL_BUDGET_DEFAULTS.costPerSecond,
+      graphqlCostBurst: GRAPHQL_BUDGET_DEFAULTS.costBurst,
+      graphqlConcurrency: GRAPHQL_BUDGET_DEFAULTS.concurrency,
+      graphqlQueueLength: GRAPHQL_BUDGET_DEFAULTS.queueLength,
+      graphqlMaxWaitMs: GRAPHQL_BUDGET_DEFAULTS.maxWaitMs,
+    };
+    expect(loadConfig({}).config.http).toMatchObject(defaults);
+    expect(loadConfig({}, ["--config", preset]).config.http).toMatchObject(defaults);
+    const off = writeJson({ ...file, http: { graphqlCostPerSecond: 0, graphqlConcurrency: 0 } });
+    expect(loadConfig({}, ["--config", off]).config.http).toMatchObject({
+      ...defaults,
+      graphqlCostPerSecond: 0,
+      graphqlConcurrency: 0,
+    });
+    const bad = writeJson({ ...file, http: { graphqlConcurrency: -1, graphqlMaxWaitMs: 1.5 } });
+    expect(() => loadConfig({}, ["--config", bad])).toThrow(
+      /http\.graphqlConcurrency: Number must be greater than or equal to 0; http\.graphqlMaxWaitMs: Expected integer/,
+    );
   });
 
   test("behavior: toConfigJson round-trips through parseConfigJson", () => {

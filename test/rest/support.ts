@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import type { MarketReader } from "../../src/domain/market.js";
 import { buildSchema } from "../../src/graphql/buildSchema.js";
+import type { ClientBudgetOptions } from "../../src/graphql/createClientBudget.js";
 import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
 import { createHttpServer, type HttpServerOptions } from "../../src/rest/createHttpServer.js";
 
@@ -100,6 +101,8 @@ export function rawRequest(
 export type StartServerOptions = Omit<HttpServerOptions, "reader" | "graphql" | "schema"> & {
   /** The GraphQL server runs only the published operations. */
   persistedOperationsOnly?: boolean;
+  /** The GraphQL server's per-client budget (default: none). */
+  clientBudget?: ClientBudgetOptions;
 };
 
 /** Starts the real HTTP server (REST + GraphQL) over a reader on an ephemeral port. */
@@ -109,12 +112,13 @@ export async function startServer(
 ): Promise<TestServer> {
   const logger = options.logger ?? pino({ level: "silent" });
   const schema = buildSchema();
-  const { persistedOperationsOnly, ...httpOptions } = options;
+  const { persistedOperationsOnly, clientBudget, ...httpOptions } = options;
   const graphql = createGraphqlServer({
     reader,
     schema,
     logger,
     ...(persistedOperationsOnly === undefined ? {} : { persistedOperationsOnly }),
+    ...(clientBudget === undefined ? {} : { clientBudget }),
   });
   const server = await createHttpServer({ ...httpOptions, reader, graphql, schema, logger });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
