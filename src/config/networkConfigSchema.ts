@@ -91,9 +91,10 @@ export const networkConfigSchema = z
   .strict();
 
 /**
- * Defaults of the per-client GraphQL budget (http.graphql*), chosen by measurement (bench/fairness.ts):
- * with 4 clients sending the heaviest admitted query without pause, another client's quotes keep
- * their p99 under 20 ms.
+ * Defaults of the per-client GraphQL budget (http.graphql*), chosen with bench/fairness.ts: while
+ * 4 clients send the heaviest admitted query without pause, another client's quotes kept a p99
+ * of 7.5-10.8 ms at 1,000 a second (2,000: 32-36 ms). One such query holds the event loop for
+ * 100-400 ms, so it must be rare: once per 250 s per client here.
  */
 export const GRAPHQL_BUDGET_DEFAULTS = {
   costPerSecond: 1_000,
