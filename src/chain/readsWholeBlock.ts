@@ -13,6 +13,7 @@ export const DEFAULT_COMPUTE_UNITS: Readonly<Record<string, number>> = {
   eth_call: 26,
   eth_blockNumber: 10,
   eth_chainId: 0,
+  eth_getBlockReceipts: 500,
 };
 
 /** What the choice needs to know: the model, the prices, and what blocks of this chain weigh. */

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { DEFAULT_COMPUTE_UNITS as PROVIDER_COMPUTE_UNITS } from "../chain/readsWholeBlock.js";
 
 /**
  * Compute units per call, as Alchemy priced them in its "Compute Unit Costs" table until 2024
@@ -7,18 +8,10 @@ import type { AddressInfo, Socket } from "node:net";
  * hosted provider charges (Infura's credits, QuickNode's API credits and Chainstack's request
  * units rank the methods alike: eth_getLogs and block receipts dear, the head cheap). Alchemy's
  * 2025 table charges 20 for block, transaction and receipt reads and 60 for eth_getLogs.
- * Methods missing here cost DEFAULT_COMPUTE_UNITS.
+ * Methods missing here cost DEFAULT_COMPUTE_UNITS. The indexer's cost model prices reads by the
+ * same table (src/chain/readsWholeBlock.ts): one table, not two.
  */
-export const COMMON_COMPUTE_UNITS: Readonly<Record<string, number>> = {
-  eth_getLogs: 75,
-  eth_getBlockByNumber: 16,
-  eth_getTransactionByHash: 17,
-  eth_getTransactionReceipt: 15,
-  eth_call: 26,
-  eth_blockNumber: 10,
-  eth_chainId: 0,
-  eth_getBlockReceipts: 500,
-};
+export const COMMON_COMPUTE_UNITS: Readonly<Record<string, number>> = PROVIDER_COMPUTE_UNITS;
 
 /** Compute units of a method COMMON_COMPUTE_UNITS does not list. */
 export const DEFAULT_COMPUTE_UNITS = 20;
