@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # swapgraph: build stage (TypeScript -> dist/), then a runtime stage with production dependencies
-# only, running as the unprivileged `node` user. See README "Docker".
+# only, running as the unprivileged `node` user. See docs/configuration.md, "Docker".
 ARG NODE_VERSION=24
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build

@@ -5,7 +5,7 @@ import { createPublicClient, http } from "viem";
 import { pairEventsAbi } from "../src/chain/abis.js";
 import { createIndexing } from "../src/createIndexing.js";
 import { startDevnet } from "../src/devnet/startDevnet.js";
-import { createSqliteStore } from "../src/store/createSqliteStore.js";
+import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
 
 /**
  * Backfill throughput against the raw eth_getLogs rate of the same chain, measured in one run:

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import postgres from "postgres";
 import type { Address, Hash, Trade } from "../src/domain/types.js";
 import { buildCandleRows } from "../src/store/buildCandles.js";
-import { createPostgresStore } from "../src/store/createPostgresStore.js";
-import { createSqliteStore } from "../src/store/createSqliteStore.js";
+import { createPostgresStore } from "../src/store/postgres/createPostgresStore.js";
+import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
 import type { RangeBatch, Store } from "../src/store/types.js";
 
 /**

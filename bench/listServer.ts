@@ -9,13 +9,15 @@ import { pino } from "pino";
 import type { NetworkConfig } from "../src/config/types.js";
 import type { TradePosition } from "../src/domain/market.js";
 import type { Address, Hash, Token, TokenRef, Trade } from "../src/domain/types.js";
-import { buildSchema } from "../src/graphql/buildSchema.js";
-import { createGraphqlContext } from "../src/graphql/createGraphqlContext.js";
+import { createGraphqlContext } from "../src/graphql/context/createGraphqlContext.js";
+import { createGraphqlExecutor } from "../src/graphql/createGraphqlExecutor.js";
 import { createGraphqlServer } from "../src/graphql/createGraphqlServer.js";
-import { createLiveViews } from "../src/indexer/createLiveViews.js";
-import { createHttpServer } from "../src/rest/createHttpServer.js";
-import { SWAPS_OPERATION } from "../src/rest/restOperations.js";
-import { createSqliteStore } from "../src/store/createSqliteStore.js";
+import { buildSchema } from "../src/graphql/schema/buildSchema.js";
+import { createHttpServer } from "../src/http/createHttpServer.js";
+import type { AmountFields, SwapNode } from "../src/http/rest/createSwapRowRenderer.js";
+import { SWAPS_OPERATION } from "../src/http/rest/restOperations.js";
+import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
+import { createLiveViews } from "../src/views/createLiveViews.js";
 
 /**
  * The server of bench/list.ts, in a process of its own: a SQLite store (a file, as in
@@ -166,12 +168,12 @@ const schema = buildSchema();
 const pageSize = process.env.BENCH_LIST_PAGE;
 /** A server over the views: with `cacheDir`, settled hours of the list are kept on disk. */
 async function serve(cacheDir?: string) {
-  const server = await createHttpServer({
+  const { server } = await createHttpServer({
     ...(pageSize === undefined ? {} : { swapsPageSize: Number(pageSize) }),
     ...(cacheDir === undefined ? {} : { swapsCacheDir: cacheDir }),
     reader: views,
     graphql: createGraphqlServer({ reader: views, schema, logger: silent }),
-    schema,
+    executor: createGraphqlExecutor({ reader: views, schema, logger: silent }),
     logger: silent,
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -200,19 +202,7 @@ async function measureRaw(): Promise<{ rows: number; ms: number }> {
   return { rows, ms: performance.now() - started };
 }
 
-interface Side {
-  token: { name: string; symbol: string; decimals: number; address: string };
-  amount: string;
-  amountDecimal: string;
-}
-interface Node {
-  txHash: string;
-  blockNumber: string;
-  sell: Side;
-  buy: Side;
-  volumeUSD: string;
-}
-const side = (s: Side) => ({
+const side = (s: AmountFields) => ({
   name: s.token.name,
   symbol: s.token.symbol,
   decimals: String(s.token.decimals),
@@ -243,7 +233,7 @@ async function measurePrevious(): Promise<{ rows: number; ms: number; sha256: st
     if (result.errors !== undefined) throw result.errors[0];
     const page = (
       result.data as {
-        swaps: { edges: { node: Node }[]; pageInfo: { hasNextPage: boolean; endCursor: string } };
+        swaps: { edges: { node: SwapNode }[]; pageInfo: { hasNextPage: boolean; endCursor: string } };
       }
     ).swaps;
     const bodies = page.edges.map(({ node }) => ({

@@ -2,10 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createIndexing } from "../src/createIndexing.js";
-import { createProviderEmulator, type ProviderEmulator } from "../src/devnet/createProviderEmulator.js";
-import { BLOCK_MIXES, type BlockMixName, BUSY_BLOCKS } from "../src/devnet/devnetProfiles.js";
+import {
+  createProviderEmulator,
+  type ProviderEmulator,
+} from "../src/devnet/emulator/createProviderEmulator.js";
+import { BLOCK_MIXES, type BlockMixName, BUSY_BLOCKS } from "../src/devnet/presets/devnetProfiles.js";
 import { type Devnet, startDevnet } from "../src/devnet/startDevnet.js";
-import { createSqliteStore } from "../src/store/createSqliteStore.js";
+import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
 
 /** One line of an RPC economy table. */
 export interface EconomyRow {
@@ -43,6 +46,9 @@ const PONDER_ISSUE17 = {
 const SWAPGRAPH_TURN3 = "swapgraph before issue 17 (FACTS.md): 2,079 calls, 8.4 MB";
 
 const silent = { info() {}, warn() {}, error() {} };
+// BSC's block time, and how long the head is followed.
+const HEAD_BLOCK_MS = 750;
+const HEAD_SECONDS = Number(process.env.BENCH_HEAD_SECONDS ?? 20);
 
 /**
  * `npm run bench` (RPC economy part): for each block mix, a bsc-shaped devnet, the provider
@@ -96,21 +102,27 @@ async function measure(
     const chain = devnet.chains[0]!;
     emulator = await createProviderEmulator({ upstream: chain.rpcUrl });
     // From the history's first block, as the reference runs were started.
-    const config = { ...devnet.networks[0]!, rpcUrls: [emulator.url], startBlock: chain.history.fromBlock };
+    const config = {
+      ...devnet.networks[0]!,
+      rpcUrls: [emulator.url],
+      startBlock: chain.history.fromBlock,
+      pollIntervalMs: HEAD_BLOCK_MS,
+    };
     const store = createSqliteStore({ path: join(dir, "bench.sqlite") });
     await store.migrate();
     log(`economy ${shape}: swapgraph backfill`);
     const started = performance.now();
+    let indexing: ReturnType<typeof createIndexing> | undefined;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("backfill did not finish within 10 minutes")), 600_000);
-      const indexing = createIndexing({
+      indexing = createIndexing({
         networks: [config],
         store,
         log: silent,
         onProgress: (p) => {
           if (!p.done) return;
           clearTimeout(timer);
-          void indexing.stop().then(resolve);
+          resolve();
         },
       });
       indexing.start();
@@ -118,7 +130,19 @@ async function measure(
     const backfillMs = performance.now() - started;
     const usage = emulator.usage();
     const trades = (await store.listTrades("bsc", 0)).length;
+    // Following the head: live blocks of a few trades every ~0.75 s (BSC's block time), polled
+    // as often; calls per block of the head the indexer reached.
+    log(`economy ${shape}: following the head for ${HEAD_SECONDS} s`);
+    const headFrom = indexing!.views.status("bsc").indexedBlock ?? 0n;
+    emulator.reset();
+    devnet.startLive(HEAD_BLOCK_MS);
+    await new Promise((resolve) => setTimeout(resolve, HEAD_SECONDS * 1000));
+    await devnet.stopLive();
+    const headTo = indexing!.views.status("bsc").indexedBlock ?? 0n;
+    const head = emulator.usage();
+    await indexing!.stop();
     await store.close();
+    const headBlocks = Number(headTo - headFrom);
 
     const busy = chain.busy!.summary;
     const ponder = shape === "issue17";
@@ -155,12 +179,26 @@ async function measure(
         : "",
     );
     row(
+      "bytes on the wire",
+      `${mb(usage.wireBytes)} MB`,
+      `${per(usage.wireBytes, trades, 0)} B`,
+      "gzip, as hosted providers answer a client that accepts it (Node's fetch, hence viem, does)",
+    );
+    row(
       "bytes",
       `${mb(usage.total.bytes)} MB`,
       `${per(usage.total.bytes, trades, 0)} B`,
       ponder
         ? `Ponder 1.0: ${mb(PONDER_ISSUE17.bytes)} MB (${per(PONDER_ISSUE17.bytes, trades, 0)} B/trade)`
         : "",
+    );
+    row(
+      `following the head (${HEAD_SECONDS} s)`,
+      `${headBlocks} blocks, ${head.total.calls} calls`,
+      headBlocks === 0 ? "n/a" : `${(head.total.calls / headBlocks).toFixed(2)} calls a block`,
+      `live blocks every ~${HEAD_BLOCK_MS} ms, polled every ${HEAD_BLOCK_MS} ms; ${[...head.byMethod]
+        .map(([method, u]) => `${method} ${u.calls}`)
+        .join(", ")}; target <= 3 calls a block`,
     );
     for (const [method, u] of [...usage.byMethod].sort((a, b) => b[1].computeUnits - a[1].computeUnits)) {
       row(

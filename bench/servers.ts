@@ -8,9 +8,11 @@ import { pino } from "pino";
 import { GRAPHQL_BUDGET_DEFAULTS } from "../src/config/networkConfigSchema.js";
 import { createIndexing } from "../src/createIndexing.js";
 import { startDevnet } from "../src/devnet/startDevnet.js";
+import { createGraphqlExecutor } from "../src/graphql/createGraphqlExecutor.js";
 import { createGraphqlServer } from "../src/graphql/createGraphqlServer.js";
-import { createHttpServer } from "../src/rest/createHttpServer.js";
-import { createSqliteStore } from "../src/store/createSqliteStore.js";
+import { buildSchema } from "../src/graphql/schema/buildSchema.js";
+import { createHttpServer } from "../src/http/createHttpServer.js";
+import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
 
 // The servers under load, in a process of their own so the load generator does not share its event loop.
 const dir = mkdtempSync(join(tmpdir(), "swapgraph-bench-http-"));
@@ -29,9 +31,12 @@ const indexing = createIndexing({
   log: { info() {}, warn() {}, error() {} },
 });
 indexing.start();
-const swapgraph = await createHttpServer({
+const schema = buildSchema();
+const executor = createGraphqlExecutor({ reader: indexing.views, schema, logger: silent });
+const { server: swapgraph } = await createHttpServer({
   reader: indexing.views,
-  graphql: createGraphqlServer({ reader: indexing.views, logger: silent }),
+  executor,
+  graphql: createGraphqlServer({ reader: indexing.views, schema, logger: silent }),
   logger: silent,
 });
 await new Promise<void>((resolve) => swapgraph.listen(0, "127.0.0.1", resolve));
@@ -47,9 +52,10 @@ const budget = {
   queueLength: fromEnv("QUEUE_LENGTH", GRAPHQL_BUDGET_DEFAULTS.queueLength),
   maxWaitMs: fromEnv("MAX_WAIT_MS", GRAPHQL_BUDGET_DEFAULTS.maxWaitMs),
 };
-const budgeted = await createHttpServer({
+const { server: budgeted } = await createHttpServer({
   reader: indexing.views,
-  graphql: createGraphqlServer({ reader: indexing.views, logger: silent, clientBudget: budget }),
+  executor,
+  graphql: createGraphqlServer({ reader: indexing.views, schema, logger: silent, clientBudget: budget }),
   logger: silent,
 });
 await new Promise<void>((resolve) => budgeted.listen(0, "127.0.0.1", resolve));

@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { get } from "node:http";
 import { createInterface } from "node:readline";
-import { findFreePort } from "../src/devnet/findFreePort.js";
-import { spawnWatchdog } from "../src/devnet/spawnWatchdog.js";
+import { findFreePort } from "../src/devnet/anvil/findFreePort.js";
+import { spawnWatchdog } from "../src/devnet/anvil/spawnWatchdog.js";
 
 /** One JSON log line of the child (pino), with the bench clock's time it was read at. */
 export interface ChildLogLine {

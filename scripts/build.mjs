@@ -3,7 +3,7 @@
 // resolves from its own location (../../schema/, ../../package.json) hold for both.
 // src/devnet/contracts/ (Solidity sources and the `npm run contracts` compiler) is development only.
 // Then the dashboard (web/ -> web/dist/, scripts/buildDashboard.mjs), which the server finds from
-// its own location (dist/rest/ -> ../../web/dist/): beside the output's parent, web/dist/ by default.
+// its own location (dist/http/plugins/ -> ../../../web/dist/): beside the output's parent, web/dist/ by default.
 // `--out-dir <dir>` builds elsewhere (the build test does).
 import { spawnSync } from "node:child_process";
 import { cpSync, rmSync, statSync } from "node:fs";

@@ -1,17 +1,15 @@
-import { createRpcClient } from "./chain/createRpcClient.js";
+import { createRpcClient, type RpcClient } from "./chain/createRpcClient.js";
+import { readTokenMetadata } from "./chain/readTokenMetadata.js";
 import type { NetworkConfig } from "./config/types.js";
 import type { NetworkName } from "./domain/types.js";
 import { DeepReorgError, LostWriterLockError } from "./errors.js";
-import { createLiveViews, type LiveViews } from "./indexer/createLiveViews.js";
-import {
-  createNetworkIndexer,
-  type IndexerLogger,
-  type IndexerProgress,
-  type NetworkIndexer,
-} from "./indexer/createNetworkIndexer.js";
-import { createSleeper, type Sleeper } from "./indexer/createSleeper.js";
-import { createStoreFollower, type StoreFollower } from "./indexer/createStoreFollower.js";
+import type { IndexerLogger, IndexerProgress } from "./indexer/createIndexerContext.js";
+import { createNetworkIndexer, type NetworkIndexer } from "./indexer/createNetworkIndexer.js";
+import { createTokenLookup, type TokenLookup } from "./indexer/createTokenLookup.js";
+import { createSleeper, type Sleeper } from "./lib/createSleeper.js";
 import type { Store } from "./store/types.js";
+import { createLiveViews, type LiveViews } from "./views/createLiveViews.js";
+import { createStoreFollower, type StoreFollower } from "./views/createStoreFollower.js";
 
 /**
  * `all`: index a network when this process gets its writer lock, else follow the store and try
@@ -53,36 +51,11 @@ export function createIndexing(deps: {
   let stopping = false;
   const sleepers = new Set<Sleeper>();
 
-  // Token lookups callers trigger get a client of their own: its URL health is not the indexer's,
-  // and a short timeout with one retry bounds what a lookup costs (a gas-capped call takes ms).
-  function newDiscoveryClient(config: NetworkConfig) {
-    return createRpcClient({
-      urls: config.rpcUrls,
-      chainId: config.chainId,
-      name: config.name,
-      timeoutMs: Math.min(config.rpc.timeoutMs, 3_000),
-      retryCount: 1,
-      deadlineMs: 6_000,
-      maxResponseBytes: 4 * 1024 * 1024,
-      requestsPerSecond: config.rpc.requestsPerSecond,
-      log,
-    });
-  }
-
   function newIndexer(config: NetworkConfig): NetworkIndexer {
-    const client = createRpcClient({
-      urls: config.rpcUrls,
-      chainId: config.chainId,
-      name: config.name,
-      batch: true,
-      timeoutMs: config.rpc.timeoutMs,
-      requestsPerSecond: config.rpc.requestsPerSecond,
-      log,
-    });
     const indexer = createNetworkIndexer({
       config,
-      client,
-      discoveryClient: newDiscoveryClient(config),
+      client: createIndexerClient(config, log),
+      discoveryClient: createDiscoveryClient(config, log),
       store,
       views,
       log,
@@ -96,15 +69,9 @@ export function createIndexing(deps: {
   async function runNetwork(config: NetworkConfig): Promise<void> {
     const sleeper = createSleeper();
     sleepers.add(sleeper);
-    // A follower reads the chain only for token lookups.
-    const client = newDiscoveryClient(config);
-    const follower = createStoreFollower({
-      config,
-      store,
-      views,
-      log,
-      client,
-    });
+    const follower = createStoreFollower({ config, store, views, log });
+    // A replica reads the chain only for the token lookups callers trigger.
+    const replicaTokens = createReplicaTokenLookup(config, log);
     followers.set(config.name, follower);
     while (!stopping) {
       let writer = false;
@@ -132,7 +99,7 @@ export function createIndexing(deps: {
         continue;
       }
       if (stopping) return;
-      views.setTokenResolver(config.name, (address) => follower.resolveToken(address));
+      views.setTokenResolver(config.name, (address) => replicaTokens.get(address));
       try {
         await follower.run(role === "all" ? Date.now() + (deps.lockRetryMs ?? 5_000) : undefined);
       } catch (error) {
@@ -159,4 +126,44 @@ export function createIndexing(deps: {
       await Promise.all(runs);
     },
   };
+}
+
+// Token lookups callers trigger get a client of their own: its URL health is not the indexer's,
+// and a short timeout with one retry bounds what a lookup costs (a gas-capped call takes ms).
+function createDiscoveryClient(config: NetworkConfig, log: IndexerLogger): RpcClient {
+  return createRpcClient({
+    urls: config.rpcUrls,
+    chainId: config.chainId,
+    name: config.name,
+    timeoutMs: Math.min(config.rpc.timeoutMs, 3_000),
+    retryCount: 1,
+    deadlineMs: 6_000,
+    maxResponseBytes: 4 * 1024 * 1024,
+    requestsPerSecond: config.rpc.requestsPerSecond,
+    log,
+  });
+}
+
+/** The indexer's own client: batched reads, the configured timeout. */
+function createIndexerClient(config: NetworkConfig, log: IndexerLogger): RpcClient {
+  return createRpcClient({
+    urls: config.rpcUrls,
+    chainId: config.chainId,
+    name: config.name,
+    batch: true,
+    timeoutMs: config.rpc.timeoutMs,
+    requestsPerSecond: config.rpc.requestsPerSecond,
+    log,
+  });
+}
+
+/**
+ * A replica's token lookups: metadata of an unknown address read from the chain (gas-capped,
+ * cleaned, bounded) and remembered in a bounded cache; replicas never write the store.
+ */
+function createReplicaTokenLookup(config: NetworkConfig, log: IndexerLogger): TokenLookup {
+  const client = createDiscoveryClient(config, log);
+  return createTokenLookup(config.name, (address) =>
+    readTokenMetadata(client, address, { network: config.name }),
+  );
 }

@@ -4,15 +4,15 @@ import { type AddressInfo, createServer as createNetServer } from "node:net";
 import type { pino } from "pino";
 import { loadConfig } from "./config/loadConfig.js";
 import { redactSecrets } from "./config/redactSecrets.js";
-import type { NetworkConfig } from "./config/types.js";
+import type { AppConfig, NetworkConfig } from "./config/types.js";
 import { createIndexing, type Indexing } from "./createIndexing.js";
 import { createLogger } from "./createLogger.js";
-import { startDevnet } from "./devnet/startDevnet.js";
 import { ConfigError, SwapgraphError } from "./errors.js";
-import { buildSchema } from "./graphql/buildSchema.js";
+import { createGraphqlExecutor } from "./graphql/createGraphqlExecutor.js";
 import { createGraphqlServer } from "./graphql/createGraphqlServer.js";
-import type { IndexerProgress } from "./indexer/createNetworkIndexer.js";
-import { createHttpServer } from "./rest/createHttpServer.js";
+import { buildSchema } from "./graphql/schema/buildSchema.js";
+import { createHttpServer } from "./http/createHttpServer.js";
+import type { IndexerProgress } from "./indexer/createIndexerContext.js";
 import { createStore } from "./store/createStore.js";
 
 /** The composition root: config -> (demo chains) -> store -> indexers + live views -> HTTP. */
@@ -52,23 +52,7 @@ async function main(): Promise<void> {
   // Fail before the slow part (building the demo chains) if the port is taken.
   await assertPortFree(config.http.host, config.http.port);
 
-  let networks: readonly NetworkConfig[] = config.networks;
-  if (demo) {
-    log.info("no configuration file: starting the embedded demo (anvil chains with seven days of trading)");
-    const started = Date.now();
-    const devnet = await startDevnet({
-      liveIntervalMs: 3_000,
-      log: (message: string) => log.info(message),
-    });
-    cleanups.push(() => devnet.stop());
-    networks = devnet.networks;
-    log.info({ manifest: devnet.manifestPath, seconds: (Date.now() - started) / 1000 }, "demo chains ready");
-    // The demo chains are new on every start, so is the demo store.
-    if (config.store.kind === "sqlite") rmSync(config.store.path, { force: true });
-    for (const suffix of ["-wal", "-shm"]) {
-      if (config.store.kind === "sqlite") rmSync(config.store.path + suffix, { force: true });
-    }
-  }
+  const networks = demo ? await startDemo(config.store, log, cleanups) : config.networks;
 
   const store = createStore(config.store);
   await store.migrate();
@@ -81,7 +65,7 @@ async function main(): Promise<void> {
 
   // One schema: GraphQL serves it and the REST facade executes against it.
   const schema = buildSchema();
-  const server = await createHttpServer({
+  const { server } = await createHttpServer({
     maxConnections: config.http.maxConnections,
     answerDeadlineMs: config.http.answerDeadlineMs,
     ...(config.http.swapsCacheDir === undefined ? {} : { swapsCacheDir: config.http.swapsCacheDir }),
@@ -97,7 +81,7 @@ async function main(): Promise<void> {
     trustProxy: config.http.trustProxy,
     draining: () => draining,
     reader: indexing.views,
-    schema,
+    executor: createGraphqlExecutor({ reader: indexing.views, schema, logger: log }),
     graphql: createGraphqlServer({
       reader: indexing.views,
       schema,
@@ -136,6 +120,30 @@ async function main(): Promise<void> {
     `    curl '${base}/api/trade_volume_usd_7d'`,
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+/** Starts the embedded demo's anvil chains (stopped by a cleanup) and returns their networks. */
+async function startDemo(
+  store: AppConfig["store"],
+  log: pino.Logger,
+  cleanups: (() => Promise<void>)[],
+): Promise<readonly NetworkConfig[]> {
+  log.info("no configuration file: starting the embedded demo (anvil chains with seven days of trading)");
+  const started = Date.now();
+  // Loaded only here: a start with a configuration file never loads the devnet's code.
+  const { startDevnet } = await import("./devnet/startDevnet.js");
+  const devnet = await startDevnet({
+    liveIntervalMs: 3_000,
+    log: (message: string) => log.info(message),
+  });
+  cleanups.push(() => devnet.stop());
+  log.info({ manifest: devnet.manifestPath, seconds: (Date.now() - started) / 1000 }, "demo chains ready");
+  // The demo chains are new on every start, so is the demo store.
+  if (store.kind === "sqlite") rmSync(store.path, { force: true });
+  for (const suffix of ["-wal", "-shm"]) {
+    if (store.kind === "sqlite") rmSync(store.path + suffix, { force: true });
+  }
+  return devnet.networks;
 }
 
 /**

@@ -40,12 +40,6 @@ export const erc20Abi = parseAbi([
   "event Transfer(address indexed from, address indexed to, uint256 value)",
 ]);
 
-/** Pre-standard tokens (MKR, SAI) return name and symbol as bytes32. */
-export const erc20Bytes32Abi = parseAbi([
-  "function name() view returns (bytes32)",
-  "function symbol() view returns (bytes32)",
-]);
-
 /** Events of the wrapped native coin (WETH9 and its clones): routers wrap and unwrap through them. */
 export const wrappedNativeEventsAbi = parseAbi([
   "event Deposit(address indexed dst, uint256 wad)",

@@ -7,10 +7,11 @@ import {
   numberToHex,
   toEventSelector,
 } from "viem";
-import { countEvent } from "../domain/countEvent.js";
 import { RpcError } from "../errors.js";
+import { countEvent } from "../lib/countEvent.js";
 import { classifyRpcError, errorText, suggestedRange } from "./classifyRpcError.js";
-import type { RpcClient, RpcLogger } from "./createRpcClient.js";
+import type { RpcClient } from "./createRpcClient.js";
+import type { RpcLogger } from "./rpcTypes.js";
 
 /** Which logs to fetch: contract address(es) and either events (topic0 OR-list) or raw topics. */
 export interface LogFilter {
@@ -47,8 +48,11 @@ export interface LogChunk {
 export interface LogFetcher {
   /** Current range in blocks. */
   readonly range: number;
-  /** Yields the logs of [fromBlock, toBlock] in consecutive chunks, in block order. */
-  chunks(fromBlock: bigint, toBlock: bigint): AsyncGenerator<LogChunk, void, undefined>;
+  /**
+   * Yields the logs of [fromBlock, toBlock] in consecutive chunks, in block order; `filter`
+   * replaces the fetcher's own for this walk (the learned range is shared).
+   */
+  chunks(fromBlock: bigint, toBlock: bigint, filter?: LogFilter): AsyncGenerator<LogChunk, void, undefined>;
 }
 
 function topicsOf(filter: LogFilter): (Hex | Hex[] | null)[] | undefined {
@@ -57,6 +61,20 @@ function topicsOf(filter: LogFilter): (Hex | Hex[] | null)[] | undefined {
   }
   if (filter.events === undefined || filter.events.length === 0) return undefined;
   return [filter.events.map((event) => toEventSelector(event))];
+}
+
+interface FilterParams {
+  address?: Address | Address[];
+  topics?: (Hex | Hex[] | null)[];
+}
+
+function paramsOf(filter: LogFilter): FilterParams {
+  const topics = topicsOf(filter);
+  const address = filter.address;
+  return {
+    ...(address === undefined ? {} : { address: typeof address === "string" ? address : [...address] }),
+    ...(topics === undefined ? {} : { topics }),
+  };
 }
 
 /**
@@ -71,13 +89,7 @@ export function createLogFetcher(options: LogFetcherOptions): LogFetcher {
   let range = Math.max(1, Math.min(maxRange, Math.floor(options.initialRange ?? maxRange)));
   let successes = 0;
   const network = options.network ?? options.client.chain?.name ?? "unknown";
-  const topics = topicsOf(options);
-  const address =
-    options.address === undefined
-      ? undefined
-      : typeof options.address === "string"
-        ? options.address
-        : [...options.address];
+  const own = paramsOf(options);
 
   const setRange = (next: number, error?: unknown) => {
     if (next === range) return;
@@ -85,29 +97,27 @@ export function createLogFetcher(options: LogFetcherOptions): LogFetcher {
     options.onRangeChange?.(range, error === undefined ? {} : { error });
   };
 
-  async function fetchRange(fromBlock: bigint, toBlock: bigint): Promise<Log[]> {
+  async function fetchRange(fromBlock: bigint, toBlock: bigint, params: FilterParams): Promise<Log[]> {
     const raw = await options.client.request({
       method: "eth_getLogs",
-      params: [
-        {
-          fromBlock: numberToHex(fromBlock),
-          toBlock: numberToHex(toBlock),
-          ...(address === undefined ? {} : { address }),
-          ...(topics === undefined ? {} : { topics }),
-        },
-      ],
+      params: [{ fromBlock: numberToHex(fromBlock), toBlock: numberToHex(toBlock), ...params }],
     });
     return raw.map((log) => formatLog(log));
   }
 
-  async function* chunks(fromBlock: bigint, toBlock: bigint): AsyncGenerator<LogChunk, void, undefined> {
+  async function* chunks(
+    fromBlock: bigint,
+    toBlock: bigint,
+    filter?: LogFilter,
+  ): AsyncGenerator<LogChunk, void, undefined> {
+    const params = filter === undefined ? own : paramsOf(filter);
     let from = fromBlock;
     while (from <= toBlock) {
       const span = BigInt(range);
       const to = from + span - 1n < toBlock ? from + span - 1n : toBlock;
       let logs: Log[];
       try {
-        logs = await fetchRange(from, to);
+        logs = await fetchRange(from, to, params);
       } catch (error) {
         const kind = classifyRpcError(error, "eth_getLogs");
         const asked = Number(to - from + 1n);

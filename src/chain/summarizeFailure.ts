@@ -1,7 +1,7 @@
 import { BaseError, HttpRequestError, RpcRequestError, TimeoutError } from "viem";
 import { redactSecrets } from "../config/redactSecrets.js";
 import { SwapgraphError } from "../errors.js";
-import { RpcDeadlineError, UrlCoolingDownError } from "./createRpcClient.js";
+import { RpcDeadlineError, UrlCoolingDownError } from "./rpcErrors.js";
 
 const MAX_LENGTH = 200;
 

@@ -84,6 +84,7 @@ export const networkConfigSchema = z
         requestsPerSecond: z.number().min(0).default(0),
         costModel: z.enum(["computeUnits", "bytes", "calls"]).default("computeUnits"),
         computeUnits: z.record(z.string().regex(/^[a-z]+_[A-Za-z]+$/), z.number().min(0)).optional(),
+        maxLogAddresses: z.number().int().min(0).max(100_000).default(4_000),
       })
       .strict()
       .default({}),

@@ -78,6 +78,12 @@ export interface NetworkConfig {
     costModel: RpcCostModel;
     /** Compute units per method, overriding DEFAULT_COMPUTE_UNITS (common providers' prices). */
     computeUnits?: Readonly<Record<string, number>> | undefined;
+    /**
+     * Most pools the configured factories may hold for eth_getLogs to be asked by the pools'
+     * addresses (when the cost model favours it) rather than by topic; 0: always by topic.
+     * Default 4,000 (loadConfig).
+     */
+    maxLogAddresses?: number | undefined;
   };
 }
 

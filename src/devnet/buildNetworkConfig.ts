@@ -1,7 +1,7 @@
 import type { NetworkConfig, TokenListEntry } from "../config/types.js";
 import { USD_SCALE } from "../domain/types.js";
-import type { DevnetPreset } from "./devnetPresets.js";
 import type { DevnetMarket, DevnetToken } from "./devnetTypes.js";
+import type { DevnetPreset } from "./presets/devnetPresets.js";
 
 /** Indexer settings of the demo networks. */
 export interface DevnetIndexerSettings {
@@ -64,6 +64,6 @@ export function buildNetworkConfig(
     pollIntervalMs: 500,
     maxLogRange: 2000,
     maxStalenessSeconds: 600,
-    rpc: { timeoutMs: 10_000, requestsPerSecond: 0, costModel: "computeUnits" },
+    rpc: { timeoutMs: 10_000, requestsPerSecond: 0, costModel: "computeUnits", maxLogAddresses: 4_000 },
   };
 }

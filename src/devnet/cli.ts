@@ -1,18 +1,15 @@
 /** `npm run devnet`: starts the demo chains with live trading and keeps them up until SIGINT/SIGTERM. */
 import { parseArgs } from "node:util";
 import { NETWORKS, type NetworkName } from "../domain/types.js";
-import {
-  createProviderEmulator,
-  type ProviderEmulator,
-  type ProviderFaults,
-} from "./createProviderEmulator.js";
+import { createProviderEmulator, type ProviderEmulator } from "./emulator/createProviderEmulator.js";
+import type { ProviderFaults } from "./emulator/providerFaults.js";
 import {
   BLOCK_MIXES,
   type BlockMixName,
   DEVNET_PROFILES,
   type DevnetPools,
   type DevnetProfile,
-} from "./devnetProfiles.js";
+} from "./presets/devnetProfiles.js";
 import { startDevnet } from "./startDevnet.js";
 import { writeManifest } from "./writeManifest.js";
 

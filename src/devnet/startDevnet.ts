@@ -1,9 +1,11 @@
 import { resolve } from "node:path";
 import type { NetworkConfig } from "../config/types.js";
 import { NETWORKS, type NetworkName } from "../domain/types.js";
-import { buildDensePreset } from "./buildDensePreset.js";
 import { buildNetworkConfig } from "./buildNetworkConfig.js";
-import { DEVNET_PRESETS, type DevnetPreset } from "./devnetPresets.js";
+import { loadDevnetContracts } from "./deploy/loadDevnetContracts.js";
+import type { LiveTrading } from "./market/startLiveTrading.js";
+import { buildDensePreset } from "./presets/buildDensePreset.js";
+import { DEVNET_PRESETS, type DevnetPreset } from "./presets/devnetPresets.js";
 import {
   BLOCK_MIXES,
   type BlockMix,
@@ -13,10 +15,8 @@ import {
   DEVNET_PROFILE_DEFAULTS,
   type DevnetPools,
   type DevnetProfile,
-} from "./devnetProfiles.js";
-import { loadDevnetContracts } from "./loadDevnetContracts.js";
+} from "./presets/devnetProfiles.js";
 import { type DevnetChainHandle, type DevnetChainInfo, startDevnetChain } from "./startDevnetChain.js";
-import type { LiveTrading } from "./startLiveTrading.js";
 import { writeManifest } from "./writeManifest.js";
 
 /** Options of the demo devnet. */

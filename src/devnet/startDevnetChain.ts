@@ -1,30 +1,28 @@
 import { type Address, type Hash, toHex } from "viem";
 import type { NetworkName } from "../domain/types.js";
-import { type ChainCasesInfo, createChainCaseSimulation } from "./createChainCaseSimulation.js";
-import { type ChainWriter, createChainWriter } from "./createChainWriter.js";
-import { createMarketFlow, type MarketFlow } from "./createMarketFlow.js";
+import { type ChainWriter, createChainWriter } from "./anvil/createChainWriter.js";
+import { type Anvil, startAnvil } from "./anvil/startAnvil.js";
+import type { BusyHistorySummary } from "./cases/busyBlockTypes.js";
+import type { ChainCasesInfo } from "./cases/createChainCaseSimulation.js";
+import type { HostileTokenAddresses } from "./cases/deployHostileTokens.js";
 import { createPrng } from "./createPrng.js";
-import { createReferencePrices } from "./createReferencePrices.js";
-import { createTradeEncoder } from "./createTradeEncoder.js";
-import { createTradeGenerator } from "./createTradeGenerator.js";
-import { type BusyChain, deployBusyChain } from "./deployBusyChain.js";
-import { deployChainCases } from "./deployChainCases.js";
-import { deployDex } from "./deployDex.js";
-import { deployHostileTokens, type HostileTokenAddresses } from "./deployHostileTokens.js";
-import { deployTokens } from "./deployTokens.js";
-import { uniswapV2FactoryAbi } from "./devnetAbis.js";
-import type { DevnetPreset } from "./devnetPresets.js";
-import type { BlockMix } from "./devnetProfiles.js";
+import type {
+  BusyChainContracts,
+  ChainCaseContracts,
+  CompiledContracts,
+} from "./deploy/loadDevnetContracts.js";
+import { type DeployedMarket, deployMarket } from "./deployMarket.js";
 import type { DevnetDex, DevnetMarket } from "./devnetTypes.js";
-import { fundTraders } from "./fundTraders.js";
-import type { BusyChainContracts, ChainCaseContracts, CompiledContracts } from "./loadDevnetContracts.js";
-import { pickOffMarketPair } from "./pickOffMarketPair.js";
-import { planLiquidity } from "./planLiquidity.js";
-import { seedLiquidity } from "./seedLiquidity.js";
-import { type BusyHistorySummary, simulateBusyHistory } from "./simulateBusyHistory.js";
-import { type HistorySummary, simulateHistory } from "./simulateHistory.js";
-import { type Anvil, startAnvil } from "./startAnvil.js";
-import { type LiveTrading, startLiveTrading } from "./startLiveTrading.js";
+import { createMarketFlow, type MarketFlow } from "./market/createMarketFlow.js";
+import { createReferencePrices, type ReferencePrices } from "./market/createReferencePrices.js";
+import { createTradeEncoder, type TradeEncoder } from "./market/createTradeEncoder.js";
+import { createTradeGenerator, type TradeGenerator } from "./market/createTradeGenerator.js";
+import type { HistorySummary } from "./market/simulateHistory.js";
+import { type LiveTrading, startLiveTrading } from "./market/startLiveTrading.js";
+import { mixSeed } from "./mixSeed.js";
+import type { DevnetPreset } from "./presets/devnetPresets.js";
+import type { BlockMix } from "./presets/devnetProfiles.js";
+import { type ChainHistory, simulateChainHistory } from "./simulateChainHistory.js";
 import { parseUsd } from "./usdToUnits.js";
 
 /** A pool of a devnet chain, as plain data. */
@@ -126,14 +124,17 @@ export interface StartDevnetChainOptions {
   log?: (message: string) => void;
 }
 
+/** The unlocked anvil accounts of a chain, by role. */
+interface ChainAccounts {
+  deployer: Address;
+  traders: Address[];
+  arbitrageur: Address;
+  washTrader: Address;
+}
+
 const DAY = 86_400;
-// Every trader holds this much of each token and tens of times more native coin: plenty for the history.
-const TRADER_USD_PER_TOKEN = parseUsd("3000000");
+// Every trader holds tens of times more native coin than of each token (deployMarket): plenty for the history.
 const TRADER_NATIVE_USD = parseUsd("50000000");
-// 150 traders x 12 tokens x up to 120k gas is 216M, under anvil's 300M block gas limit.
-const TRADERS_FUNDED_PER_BLOCK = 150;
-// The arbitrageur and the wash trader hold far more than any pool: their inventory never runs out.
-const MARKET_MAKER_USD_PER_TOKEN = parseUsd("1000000000");
 
 /** Starts anvil for one network, deploys tokens and two DEXes, seeds pools and mines the history. */
 export async function startDevnetChain(options: StartDevnetChainOptions): Promise<DevnetChainHandle> {
@@ -156,268 +157,67 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
   try {
     started = performance.now();
     const writer = createChainWriter(anvil.rpcUrl);
-    const accounts = (await writer.client.request({ method: "eth_accounts", params: [] })).map(
-      (a) => a.toLowerCase() as Address,
-    );
-    const deployer = accounts[0] as Address;
-    const traders = accounts.slice(1, 1 + options.traders);
-    const [arbitrageur, washTrader] = accounts.slice(1 + options.traders) as [Address, Address];
-    // The deployer seeds every pool's native side: give it far more than any trader.
-    for (const rich of [deployer, arbitrageur, washTrader])
-      await writer.client.request({ method: "anvil_setBalance", params: [rich, toHex(10n ** 36n)] });
+    const accounts = await assignAccounts(writer, options.traders);
+    const { deployer, traders, arbitrageur, washTrader } = accounts;
 
     // The pools open at the reference prices of the history's start; the walk ends at the preset's.
     const reference = createReferencePrices(preset, createPrng(mixSeed(options.seed, preset.chainId, 5)), {
       fromTimestamp: genesis,
       toTimestamp: endTimestamp,
     });
-    const plan = planLiquidity(preset, (symbol) => reference.at(symbol, genesis));
-    const supplies = new Map<string, bigint>();
-    for (const { spec, amountA, amountB } of plan) {
-      supplies.set(spec.a, (supplies.get(spec.a) ?? 0n) + amountA);
-      supplies.set(spec.b, (supplies.get(spec.b) ?? 0n) + amountB);
-    }
     const bytecode = await options.bytecode();
-    const setupHashes: Hash[] = [];
-    const deployed = await deployTokens(writer, {
+    const deployed = await deployMarket(writer, {
       preset,
       bytecode,
+      artifacts: options.artifacts,
       deployer,
-      initialSupply: (symbol) => supplies.get(symbol) ?? 0n,
+      traders,
+      arbitrageur,
+      washTrader,
+      reference,
+      genesis,
     });
-    setupHashes.push(...deployed.hashes);
-    const dexes: DevnetDex[] = [];
-    for (const name of preset.dexes) {
-      const result = await deployDex(writer, {
-        name,
-        deployer,
-        wrapped: deployed.wrapped.address,
-        artifacts: options.artifacts,
-      });
-      dexes.push(result.dex);
-      setupHashes.push(...result.hashes);
-    }
-    const dexPair = [dexes[0], dexes[1]] as [DevnetDex, DevnetDex];
-    const seeded = await seedLiquidity(writer, {
-      deployer,
-      tokens: deployed.tokens,
-      dexes: dexPair,
-      plan,
-      pairInitCodeHash: options.artifacts.pairInitCodeHash,
-    });
-    setupHashes.push(...seeded.hashes);
-    await writer.mine(genesis + 60);
-    // In a block of their own, so the setup block's gas stays as it was.
-    const hostile = await deployHostileTokens(writer, {
-      bytecode: bytecode.HostileToken,
-      deployer,
-      pool: {
-        dex: dexPair[0],
-        wrapped: deployed.wrapped.address,
-        pairInitCodeHash: options.artifacts.pairInitCodeHash,
-      },
-    });
-    setupHashes.push(...hostile.hashes);
-    await writer.mine(genesis + 90);
-    setupHashes.push(
-      ...(await fundTraders(writer, {
-        deployer,
-        traders: [arbitrageur, washTrader],
-        tokens: deployed.tokens.values(),
-        usdPerToken: MARKET_MAKER_USD_PER_TOKEN,
-      })),
-    );
-    // A block holds the funding of about 150 traders (one mint or deposit per token each).
-    for (let from = 0, block = 0; from < traders.length; from += TRADERS_FUNDED_PER_BLOCK, block++) {
-      setupHashes.push(
-        ...(await fundTraders(writer, {
-          deployer,
-          traders: traders.slice(from, from + TRADERS_FUNDED_PER_BLOCK),
-          tokens: deployed.tokens.values(),
-          usdPerToken: TRADER_USD_PER_TOKEN,
-        })),
-      );
-      await writer.mine(genesis + 120 + block);
-    }
-    await writer.assertPoolEmpty();
-    await writer.assertSucceeded(setupHashes);
-    await assertPairs(writer, seeded.pools, dexPair);
+    const { market } = deployed;
     const setupMs = Math.round(performance.now() - started);
     log(
-      `deployed ${deployed.tokens.size} tokens, 2 DEXes, ${seeded.pools.length} pools, funded ${traders.length} traders in ${setupMs} ms`,
+      `deployed ${market.tokens.size} tokens, 2 DEXes, ${market.pools.length} pools, funded ${traders.length} traders in ${setupMs} ms`,
     );
 
-    const market: DevnetMarket = {
-      network: preset.network,
-      chainId: preset.chainId,
-      deployer,
-      wrapped: deployed.wrapped,
-      tokens: deployed.tokens,
-      dexes: dexPair,
-      pools: seeded.pools,
-    };
-    const generator = createTradeGenerator(
+    const { generator, encoder, flow } = createTraders(writer, options, market, accounts, reference);
+    const { history, busy, caseSimulation } = await simulateChainHistory(writer, {
+      preset,
+      seed: options.seed,
+      days: options.days,
+      trades: options.trades,
+      tradesPerBlock: options.tradesPerBlock,
+      endTimestamp,
       market,
       traders,
-      createPrng(mixSeed(options.seed, preset.chainId, 1)),
-    );
-    // A mix that approves up front has every trader approve both routers before the history.
-    const encoder = createTradeEncoder(
-      market,
-      options.busy?.mix.preapprove === true ? { traders, routers: dexPair.map((d) => d.router) } : undefined,
-    );
-    const flow = createMarketFlow(writer.client, market, {
+      generator,
+      encoder,
+      flow,
       reference,
-      arbitrageur,
-      washTrader,
-      prng: createPrng(mixSeed(options.seed, preset.chainId, 6)),
+      devnetToken: bytecode.DevnetToken,
+      artifacts: options.artifacts,
+      chainCaseBytecode: options.chainCaseBytecode,
+      busy: options.busy,
+      log,
     });
-    // Real-chain cases (a fork, direct pair swaps, an aggregator, a fee-on-transfer token, new
-    // pools, a 0.25% DEX, unpriced tokens): set up now, traded in blocks between the history's.
-    const caseSimulation =
-      options.chainCaseBytecode === undefined
-        ? undefined
-        : createChainCaseSimulation(writer, {
-            cases: await deployChainCases(writer, {
-              market,
-              stable: preset.stablecoins[0] as string,
-              contracts: await options.chainCaseBytecode(),
-              uniswap: options.artifacts,
-              devnetToken: bytecode.DevnetToken,
-              traders: traders.slice(-7),
-              ...offMarketPairOf(preset, market),
-            }),
-            market,
-            prng: createPrng(mixSeed(options.seed, preset.chainId, 7)),
-            fromTimestamp: endTimestamp - options.days * DAY,
-            toTimestamp: endTimestamp,
-            // A pool of two listed tokens opens off the market mid-week; the arbitrageur comes later.
-            offMarket: { arbitrageur: flow.arbitrageur, reference },
-          });
-    const interleave =
-      caseSimulation === undefined ? {} : { interleave: (t: number) => caseSimulation.interleave(t) };
-    let busy: { chain: BusyChain; summary: BusyHistorySummary } | undefined;
-    let history: HistorySummary;
-    if (options.busy === undefined) {
-      history = await simulateHistory(writer, {
-        ...interleave,
-        flow,
-        generator,
-        encoder,
-        prng: createPrng(mixSeed(options.seed, preset.chainId, 2)),
-        trades: options.trades,
-        days: options.days,
-        endTimestamp,
-        ...(options.tradesPerBlock === undefined ? {} : { tradesPerBlock: options.tradesPerBlock }),
-        log,
-      });
-    } else {
-      const contracts = await options.busy.contracts();
-      const chain = await deployBusyChain(writer, {
-        market,
-        traders,
-        uniswap: options.artifacts,
-        bytecode: {
-          DevnetToken: bytecode.DevnetToken,
-          DevnetFarm: contracts.DevnetFarm,
-          DevnetAggregator: contracts.DevnetAggregator,
-        },
-        prng: createPrng(mixSeed(options.seed, preset.chainId, 8)),
-        preapprove: options.busy.mix.preapprove,
-      });
-      log(
-        `busy chain: foreign fork with ${chain.foreignPools.length} pools, ${chain.foreignTraders.length} foreign traders`,
-      );
-      const run = await simulateBusyHistory(writer, {
-        ...interleave,
-        market,
-        busy: chain,
-        mix: options.busy.mix,
-        blocks: options.busy.blocks,
-        endTimestamp,
-        generator,
-        encoder,
-        flow,
-        accounts: traders,
-        prng: createPrng(mixSeed(options.seed, preset.chainId, 9)),
-        log,
-      });
-      history = run.history;
-      busy = { chain, summary: run.busy };
-    }
     const chainCases = await caseSimulation?.finish();
-    if (chainCases !== undefined) {
-      log(
-        `chain cases: ${Object.values(chainCases.txs).flat().length} transactions (${chainCases.swapLogs} swaps) in ${chainCases.blocks} blocks between the history's`,
-      );
-    }
-    log(
-      `history: ${history.trades} trades, ${history.arbitrageTrades} arbitrage, ${history.washTrades} wash (${history.swapLogs} swaps) in ${history.blocks} blocks, ${history.ms} ms`,
-    );
+    logHistory(log, history, chainCases);
 
-    const thin = seeded.pools.find((p) => p.thin);
-    const info: DevnetChainInfo = {
-      network: preset.network,
-      chainId: preset.chainId,
-      rpcUrl: anvil.rpcUrl,
-      pid: anvil.pid,
-      wrapped: deployed.wrapped.address,
-      // The configured DEXes: the preset's two, then the chain cases' 0.25% DEX (its fork is not).
-      dexes:
-        chainCases?.fee25 === undefined
-          ? dexes
-          : [
-              ...dexes,
-              {
-                name: chainCases.fee25.name,
-                factory: chainCases.fee25.factory,
-                router: chainCases.fee25.router,
-                feeBps: chainCases.fee25.feeBps,
-              },
-            ],
-      tokens: Object.fromEntries(
-        [...deployed.tokens.values()].filter((t) => t.listed).map((t) => [t.symbol, t.address]),
-      ),
-      unlisted: Object.fromEntries(
-        [...deployed.tokens.values()].filter((t) => !t.listed).map((t) => [t.symbol, t.address]),
-      ),
-      thinPool: thin?.address ?? ("0x" as Address),
-      washPool: flow.washTrader?.pool.address ?? ("0x" as Address),
-      referencePricesUsd: Object.fromEntries(
-        reference.symbols.map((symbol) => [symbol, reference.at(symbol, endTimestamp) as bigint]),
-      ),
-      arbitrageur,
-      washTrader,
-      pools: seeded.pools.map((p) => ({
-        dex: dexPair[p.dex].name,
-        address: p.address,
-        symbols: [p.a.symbol, p.b.symbol],
-        tvlUsd: p.tvlUsd,
-        thin: p.thin,
-        wash: p.wash,
-      })),
-      traders,
-      deployer,
+    const info = buildChainInfo(options, {
+      anvil,
+      deployed,
+      flow,
+      reference,
+      endTimestamp,
+      accounts,
       history,
-      hostile: hostile.tokens,
       chainCases,
-      busy:
-        busy === undefined || options.busy === undefined
-          ? undefined
-          : {
-              mix: options.busy.mix,
-              foreign: {
-                factory: busy.chain.foreign.factory,
-                router: busy.chain.foreign.router,
-                pools: busy.chain.foreignPools.map((p) => p.address),
-              },
-              foreignTokens: Object.fromEntries(busy.chain.foreignTokens.map((t) => [t.symbol, t.address])),
-              farm: busy.chain.farm,
-              aggregator: busy.chain.aggregator,
-              summary: busy.summary,
-            },
+      busy,
       timings: { anvilMs, setupMs, historyMs: history.ms },
-    };
+    });
     return {
       info,
       market,
@@ -446,41 +246,148 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
   }
 }
 
-/** Checks every offline-computed pair address against the factories. */
-async function assertPairs(
+/** The history's trade generator and encoder, and the arbitrage and wash trading that follow its blocks. */
+function createTraders(
   writer: ChainWriter,
-  pools: DevnetMarket["pools"],
-  dexes: readonly [DevnetDex, DevnetDex],
-): Promise<void> {
-  const onChain = await Promise.all(
-    pools.map((pool) =>
-      writer.client.readContract({
-        address: dexes[pool.dex].factory,
-        abi: uniswapV2FactoryAbi,
-        functionName: "getPair",
-        args: [pool.a.address, pool.b.address],
-      }),
-    ),
+  options: StartDevnetChainOptions,
+  market: DevnetMarket,
+  accounts: ChainAccounts,
+  reference: ReferencePrices,
+): { generator: TradeGenerator; encoder: TradeEncoder; flow: MarketFlow } {
+  const { preset } = options;
+  const { traders, arbitrageur, washTrader } = accounts;
+  const generator = createTradeGenerator(
+    market,
+    traders,
+    createPrng(mixSeed(options.seed, preset.chainId, 1)),
   );
-  pools.forEach((pool, i) => {
-    if (onChain[i]?.toLowerCase() !== pool.address) {
-      throw new Error(
-        `devnet: pair ${pool.a.symbol}/${pool.b.symbol} is at ${onChain[i]}, expected ${pool.address}`,
-      );
-    }
+  // A mix that approves up front has every trader approve both routers before the history.
+  const encoder = createTradeEncoder(
+    market,
+    options.busy?.mix.preapprove === true
+      ? { traders, routers: market.dexes.map((d) => d.router) }
+      : undefined,
+  );
+  const flow = createMarketFlow(writer.client, market, {
+    reference,
+    arbitrageur,
+    washTrader,
+    prng: createPrng(mixSeed(options.seed, preset.chainId, 6)),
   });
+  return { generator, encoder, flow };
 }
 
-/** The chain cases' off-market pair of this market, as deployChainCases takes it (none: nothing). */
-function offMarketPairOf(preset: DevnetPreset, market: DevnetMarket) {
-  const pair = pickOffMarketPair(preset, market);
-  return pair === undefined ? {} : { offMarketPair: pair };
+/** The unlocked accounts by role; the deployer, the arbitrageur and the wash trader made rich. */
+async function assignAccounts(writer: ChainWriter, traderCount: number): Promise<ChainAccounts> {
+  const accounts = (await writer.client.request({ method: "eth_accounts", params: [] })).map(
+    (a) => a.toLowerCase() as Address,
+  );
+  const deployer = accounts[0] as Address;
+  const traders = accounts.slice(1, 1 + traderCount);
+  const [arbitrageur, washTrader] = accounts.slice(1 + traderCount) as [Address, Address];
+  // The deployer seeds every pool's native side: give it far more than any trader.
+  for (const rich of [deployer, arbitrageur, washTrader])
+    await writer.client.request({ method: "anvil_setBalance", params: [rich, toHex(10n ** 36n)] });
+  return { deployer, traders, arbitrageur, washTrader };
 }
 
-/** Derives independent 32-bit seeds per network and purpose from the devnet seed. */
-function mixSeed(seed: number, chainId: number, purpose: number): number {
-  let h = (seed ^ 0x9e3779b9) >>> 0;
-  h = Math.imul(h ^ chainId, 0x85ebca6b) >>> 0;
-  h = Math.imul(h ^ (purpose + 0x27d4eb2f), 0xc2b2ae35) >>> 0;
-  return (h ^ (h >>> 15)) >>> 0;
+/** Logs what the history and the chain cases mined. */
+function logHistory(
+  log: (message: string) => void,
+  history: HistorySummary,
+  chainCases: ChainCasesInfo | undefined,
+): void {
+  if (chainCases !== undefined) {
+    log(
+      `chain cases: ${Object.values(chainCases.txs).flat().length} transactions (${chainCases.swapLogs} swaps) in ${chainCases.blocks} blocks between the history's`,
+    );
+  }
+  log(
+    `history: ${history.trades} trades, ${history.arbitrageTrades} arbitrage, ${history.washTrades} wash (${history.swapLogs} swaps) in ${history.blocks} blocks, ${history.ms} ms`,
+  );
+}
+
+/** What a chain's parts add up to, as plain data. */
+function buildChainInfo(
+  options: StartDevnetChainOptions,
+  parts: {
+    anvil: Anvil;
+    deployed: DeployedMarket;
+    flow: MarketFlow;
+    reference: ReferencePrices;
+    endTimestamp: number;
+    accounts: ChainAccounts;
+    history: HistorySummary;
+    chainCases: ChainCasesInfo | undefined;
+    busy: ChainHistory["busy"];
+    timings: DevnetChainInfo["timings"];
+  },
+): DevnetChainInfo {
+  const { preset } = options;
+  const { anvil, deployed, flow, reference, endTimestamp, history, chainCases, busy } = parts;
+  const { market } = deployed;
+  const { traders, deployer, arbitrageur, washTrader } = parts.accounts;
+  const thin = market.pools.find((p) => p.thin);
+  return {
+    network: preset.network,
+    chainId: preset.chainId,
+    rpcUrl: anvil.rpcUrl,
+    pid: anvil.pid,
+    wrapped: market.wrapped.address,
+    // The configured DEXes: the preset's two, then the chain cases' 0.25% DEX (its fork is not).
+    dexes:
+      chainCases?.fee25 === undefined
+        ? deployed.dexes
+        : [
+            ...deployed.dexes,
+            {
+              name: chainCases.fee25.name,
+              factory: chainCases.fee25.factory,
+              router: chainCases.fee25.router,
+              feeBps: chainCases.fee25.feeBps,
+            },
+          ],
+    tokens: Object.fromEntries(
+      [...market.tokens.values()].filter((t) => t.listed).map((t) => [t.symbol, t.address]),
+    ),
+    unlisted: Object.fromEntries(
+      [...market.tokens.values()].filter((t) => !t.listed).map((t) => [t.symbol, t.address]),
+    ),
+    thinPool: thin?.address ?? ("0x" as Address),
+    washPool: flow.washTrader?.pool.address ?? ("0x" as Address),
+    referencePricesUsd: Object.fromEntries(
+      reference.symbols.map((symbol) => [symbol, reference.at(symbol, endTimestamp) as bigint]),
+    ),
+    arbitrageur,
+    washTrader,
+    pools: market.pools.map((p) => ({
+      dex: market.dexes[p.dex].name,
+      address: p.address,
+      symbols: [p.a.symbol, p.b.symbol],
+      tvlUsd: p.tvlUsd,
+      thin: p.thin,
+      wash: p.wash,
+    })),
+    traders,
+    deployer,
+    history,
+    hostile: deployed.hostile,
+    chainCases,
+    busy:
+      busy === undefined || options.busy === undefined
+        ? undefined
+        : {
+            mix: options.busy.mix,
+            foreign: {
+              factory: busy.chain.foreign.factory,
+              router: busy.chain.foreign.router,
+              pools: busy.chain.foreignPools.map((p) => p.address),
+            },
+            foreignTokens: Object.fromEntries(busy.chain.foreignTokens.map((t) => [t.symbol, t.address])),
+            farm: busy.chain.farm,
+            aggregator: busy.chain.aggregator,
+            summary: busy.summary,
+          },
+    timings: parts.timings,
+  };
 }

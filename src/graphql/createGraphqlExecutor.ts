@@ -1,9 +1,9 @@
 import { type DocumentNode, type ExecutionResult, type GraphQLSchema, parse, validate } from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import type { Logger } from "pino";
-import type { MarketReader } from "../domain/market.js";
-import { createGraphqlContext } from "./createGraphqlContext.js";
-import { findSwapgraphError } from "./findSwapgraphError.js";
+import type { MarketReader } from "../views/types.js";
+import { createGraphqlContext } from "./context/createGraphqlContext.js";
+import { findSwapgraphError } from "./errors/findSwapgraphError.js";
 
 /** A fixed operation, parsed, validated and compiled once (see GraphqlExecutor.prepare). */
 export interface PreparedOperation {

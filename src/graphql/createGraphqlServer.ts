@@ -7,18 +7,18 @@ import { usePersistedOperations } from "@graphql-yoga/plugin-persisted-operation
 import { GraphQLError, type GraphQLSchema } from "graphql";
 import { createYoga, type GraphiQLOptions, type YogaLogger, type YogaServerInstance } from "graphql-yoga";
 import { type Logger, pino } from "pino";
-import type { MarketReader } from "../domain/market.js";
-import { buildSchema } from "./buildSchema.js";
-import { type ClientBudgetOptions, createClientBudget } from "./createClientBudget.js";
-import { createGraphqlAnswerCache, type GraphqlAnswerCache } from "./createGraphqlAnswerCache.js";
-import { createGraphqlContext, type GraphqlContext } from "./createGraphqlContext.js";
-import { findSwapgraphError } from "./findSwapgraphError.js";
-import { loadPersistedOperations } from "./loadPersistedOperations.js";
-import { toGraphqlError } from "./toGraphqlError.js";
-import { useClientBudget } from "./useClientBudget.js";
-import { useClientErrorLogging } from "./useClientErrorLogging.js";
-import { useCostLimit } from "./useCostLimit.js";
-import { marketStateKey, useMarketResponseCache } from "./useMarketResponseCache.js";
+import type { MarketReader } from "../views/types.js";
+import { createGraphqlContext, type GraphqlContext } from "./context/createGraphqlContext.js";
+import { findSwapgraphError } from "./errors/findSwapgraphError.js";
+import { toGraphqlError } from "./errors/toGraphqlError.js";
+import { marketStateKey } from "./marketStateKey.js";
+import { type ClientBudgetOptions, createClientBudget } from "./plugins/createClientBudget.js";
+import { loadPersistedOperations } from "./plugins/loadPersistedOperations.js";
+import { useClientBudget } from "./plugins/useClientBudget.js";
+import { useClientErrorLogging } from "./plugins/useClientErrorLogging.js";
+import { useCostLimit } from "./plugins/useCostLimit.js";
+import { type AnswerVerdict, useKeepableAnswers } from "./plugins/useKeepableAnswers.js";
+import { buildSchema } from "./schema/buildSchema.js";
 
 /** The node:http objects yoga receives as server context. */
 export interface NodeServerContext {
@@ -26,15 +26,16 @@ export interface NodeServerContext {
   res: ServerResponse;
   /** Who the per-client budget charges (the HTTP edge's request.ip); absent: one shared client. */
   clientKey?: string;
+  /** Set when the answer may be kept (useKeepableAnswers); absent: nobody keeps answers. */
+  verdict?: AnswerVerdict;
 }
 
 /**
  * The yoga instance (a node:http handler, `graphql.fetch(...)` for tests) and what the HTTP
- * edge needs to answer repeated cacheable requests without it: the answer bytes and the market
- * state their keys must carry.
+ * edge needs to keep answers: the market state a kept answer is valid for (marketStateKey).
  */
 export type GraphqlServer = YogaServerInstance<NodeServerContext, GraphqlContext> & {
-  edgeCache?: { answers: GraphqlAnswerCache; marketState: () => string };
+  marketState: () => string;
 };
 
 /** Options of createGraphqlServer. */
@@ -118,7 +119,6 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
   };
   const schema = options.schema ?? buildSchema();
   const persisted = loadPersistedOperations(schema);
-  const answers = createGraphqlAnswerCache();
   const budget =
     options.clientBudget !== undefined &&
     (options.clientBudget.costPerSecond > 0 || options.clientBudget.concurrency > 0)
@@ -153,14 +153,12 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
       maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, flattenFragments: true }),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases }),
       useCostLimit({ maxCost: GRAPHQL_LIMITS.maxCost }),
-      // After the cost limit (what it refuses is never charged); before the response cache,
-      // which serves its hits through the execute function too: a refusal stops the operation
-      // before the cache has set it up.
+      // After the cost limit: what it refuses is never charged.
       ...(budget === undefined ? [] : [useClientBudget(createClientBudget(budget))]),
       blockFieldSuggestionsPlugin(),
       useClientErrorLogging(logger),
-      useMarketResponseCache(reader, { answers }),
+      useKeepableAnswers(),
     ],
   });
-  return Object.assign(yoga, { edgeCache: { answers, marketState: () => marketStateKey(reader) } });
+  return Object.assign(yoga, { marketState: () => marketStateKey(reader) });
 }

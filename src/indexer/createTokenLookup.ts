@@ -1,6 +1,6 @@
-import { createLruCache } from "../domain/createLruCache.js";
 import type { Address, Token } from "../domain/types.js";
 import { SwapgraphError, TokenLookupBusyError } from "../errors.js";
+import { createLruCache } from "../lib/createLruCache.js";
 
 /** Looks up caller-named token addresses with bounded cost (see createTokenLookup). */
 export interface TokenLookup {

@@ -1,6 +1,5 @@
 import { formatLog, type Hex, keccak256, type Log, numberToHex, type RpcLog, toEventSelector } from "viem";
 import { swapEventAbi, syncEventAbi, wrappedNativeEventsAbi } from "../chain/abis.js";
-import type { LogFetcher } from "../chain/createLogFetcher.js";
 import type { RpcClient } from "../chain/createRpcClient.js";
 import { readsWholeBlock, type SenderReadCosts } from "../chain/readsWholeBlock.js";
 import type { Address, BlockRef, Hash } from "../domain/types.js";
@@ -60,14 +59,19 @@ export interface RangeRead {
 /** What readRange needs besides the block numbers. */
 export interface ReadRangeDeps {
   client: RpcClient;
-  /** eth_getLogs of Swap, Sync, Deposit and Withdrawal (RANGE_EVENT_TOPICS), any address: one call per chunk. */
-  logs: LogFetcher;
+  /** Swap, Sync, Deposit and Withdrawal logs of blocks [from, to] (createRangeLogReader: by topic or by address). */
+  readLogs: (from: bigint, to: bigint) => Promise<Log[]>;
   /** The wrapped native coin: only its Deposit and Withdrawal logs count. */
   wrapped: Address;
   /** How signers are read: whole blocks or transactions by hash, whichever costs less. */
   senderCosts: SenderReadCosts;
   /** Checks unknown pool addresses against the configured factories; the accepted set of the given ones. */
   acceptPairs: (addresses: ReadonlySet<Address>) => Promise<ReadonlySet<Address>>;
+  /**
+   * Whether a block's logs bloom says it may hold logs `readLogs` would return (default: Swap or
+   * Sync of any contract); checked for the blocks whose logs did not come.
+   */
+  bloomNamesLogs?: (bloom: string | undefined) => boolean;
   /** Blocks at or above this get their headers read for hash links (head - finality depth). */
   unfinalizedFrom: bigint;
 }
@@ -79,6 +83,14 @@ const SWAP = toEventSelector(swapEventAbi);
 const SYNC = toEventSelector(syncEventAbi);
 const DEPOSIT = toEventSelector(wrappedNativeEventsAbi[0]);
 const WITHDRAWAL = toEventSelector(wrappedNativeEventsAbi[1]);
+
+const SWAP_BITS = bloomBits(SWAP);
+const SYNC_BITS = bloomBits(SYNC);
+
+/** Whether a logs bloom names Swap or Sync (of any contract). */
+export function bloomNamesPoolLogs(bloom: string | undefined): boolean {
+  return bloomHasBits(bloom, SWAP_BITS) || bloomHasBits(bloom, SYNC_BITS);
+}
 
 /** The topic0 OR-list of the one eth_getLogs a range needs: the pools' and the wrapped coin's events. */
 export const RANGE_EVENT_TOPICS: readonly Hex[] = [SWAP, SYNC, DEPOSIT, WITHDRAWAL];
@@ -178,12 +190,6 @@ async function recoverLogsOfBlock(client: RpcClient, blockHash: Hash): Promise<L
     .map((item) => formatLog(item));
 }
 
-async function collect(fetcher: LogFetcher, from: bigint, to: bigint): Promise<Log[]> {
-  const logs: Log[] = [];
-  for await (const chunk of fetcher.chunks(from, to)) for (const item of chunk.logs) logs.push(item);
-  return logs;
-}
-
 function position(item: Log): LogPosition | undefined {
   if (item.blockNumber === null || item.logIndex === null || item.transactionHash === null) return undefined;
   return {
@@ -201,10 +207,19 @@ function position(item: Log): LogPosition | undefined {
  * shows that the answer was incomplete.
  */
 export function bloomMayHold(bloom: string | undefined, topic: Hex): boolean {
+  return bloomHasBits(bloom, bloomBits(topic));
+}
+
+/** The three bloom bits (0..2047) a topic or an address sets: computed once for a value asked often. */
+export function bloomBits(value: Hex): readonly number[] {
+  const hash = keccak256(value);
+  return [0, 1, 2].map((i) => Number.parseInt(hash.slice(2 + i * 4, 6 + i * 4), 16) & 2047);
+}
+
+/** Whether a logs bloom has all of `bits` set (false when there is no bloom to tell). */
+export function bloomHasBits(bloom: string | undefined, bits: readonly number[]): boolean {
   if (bloom === undefined || bloom.length !== 2 + 512) return false;
-  const hash = keccak256(topic);
-  for (let i = 0; i < 3; i++) {
-    const bit = Number.parseInt(hash.slice(2 + i * 4, 6 + i * 4), 16) & 2047;
+  for (const bit of bits) {
     const byte = 255 - Math.floor(bit / 8);
     const value = Number.parseInt(bloom.slice(2 + byte * 2, 4 + byte * 2), 16);
     if ((value & (1 << (bit % 8))) === 0) return false;
@@ -291,8 +306,8 @@ async function decodeLogs(deps: ReadRangeDeps, logs: readonly Log[], wrapped: Ad
 }
 
 /**
- * Reads blocks [from, to] leanly: one eth_getLogs (per chunk) of the pools' Swap and Sync and the
- * wrapped native coin's Deposit and Withdrawal; unknown pools are checked against the factories;
+ * Reads blocks [from, to] leanly: the pools' Swap and Sync and the wrapped native coin's Deposit
+ * and Withdrawal (one eth_getLogs per chunk, by topic or by address); unknown pools are checked against the factories;
  * then the signers of the transactions that swapped on accepted pairs, per block either with the
  * whole block (one call, which brings the header too) or each transaction by hash, whichever the
  * cost model prices lower; then only the headers still needed for hash links and timestamps the
@@ -300,7 +315,7 @@ async function decodeLogs(deps: ReadRangeDeps, logs: readonly Log[], wrapped: Ad
  * did not come (a node behind its balancer's head) has its logs read again by block hash.
  */
 export async function readRange(deps: ReadRangeDeps, from: bigint, to: bigint): Promise<RangeRead> {
-  return readRangeOf(deps, from, to, await collect(deps.logs, from, to));
+  return readRangeOf(deps, from, to, await deps.readLogs(from, to));
 }
 
 async function readRangeOf(
@@ -356,7 +371,7 @@ async function readRangeOf(
     const missing = [...headers.values()].filter(
       (header) =>
         !withLogs.has(header.number) &&
-        (bloomMayHold(blooms.get(header.number), SWAP) || bloomMayHold(blooms.get(header.number), SYNC)),
+        (deps.bloomNamesLogs ?? bloomNamesPoolLogs)(blooms.get(header.number)),
     );
     const found = await Promise.all(missing.map((header) => recoverLogsOfBlock(client, header.hash)));
     unconfirmed = missing.filter((_, i) => found[i] === undefined).map((header) => header.number);

@@ -1,23 +1,23 @@
-import { countEvent } from "../domain/countEvent.js";
 import type { Address } from "../domain/types.js";
-import { type FindBestRouteArgs, findBestRoute } from "./findBestRoute.js";
-import type { PoolIndex, Route } from "./types.js";
+import { countEvent } from "../lib/countEvent.js";
+import { type FindQuoteRoutesArgs, findQuoteRoutes, type QuoteRoutes } from "./findQuoteRoutes.js";
+import type { PoolIndex } from "./types.js";
 
-/** Best routes remembered per pool graph until the graph changes (its version moves). */
+/** Quote routes remembered per pool graph until the graph changes (its version moves). */
 export interface RouteCache {
-  findBestRoute(args: FindBestRouteArgs): Route | undefined;
+  findQuoteRoutes(args: FindQuoteRoutesArgs): QuoteRoutes;
 }
 
 const ROUTE_CACHE = { cache: "route" };
 
 interface Entry {
   version: number;
-  route: Route | undefined;
+  routes: QuoteRoutes;
 }
 
 /**
- * Creates a cache in front of findBestRoute: a quote only changes when a pool's reserves do, and
- * the same pairs are asked for again and again between two blocks. `maxEntries` bounds memory
+ * Creates a cache in front of findQuoteRoutes: a quote only changes when a pool's reserves do,
+ * and the same pairs are asked for again and again between two blocks. `maxEntries` bounds memory
  * (the cache of a graph starts over when it is full).
  */
 export function createRouteCache(maxEntries = 10_000): RouteCache {
@@ -25,7 +25,7 @@ export function createRouteCache(maxEntries = 10_000): RouteCache {
   // for the set itself.
   const byIndex = new WeakMap<PoolIndex, WeakMap<ReadonlySet<Address>, Map<string, Entry>>>();
   return {
-    findBestRoute(args) {
+    findQuoteRoutes(args) {
       let bySet = byIndex.get(args.index);
       if (bySet === undefined) {
         bySet = new WeakMap();
@@ -36,18 +36,18 @@ export function createRouteCache(maxEntries = 10_000): RouteCache {
         entries = new Map();
         bySet.set(args.baseTokens, entries);
       }
-      const key = `${args.sell}|${args.buy}|${args.amountIn}|${args.maxHops ?? 3}`;
+      const key = `${args.sell}|${args.buy}|${args.amountIn}|${args.unitAmount}|${args.maxHops ?? 3}`;
       const version = args.index.version;
       const hit = entries.get(key);
       if (hit !== undefined && hit.version === version) {
         countEvent("cache_hits", ROUTE_CACHE);
-        return hit.route;
+        return hit.routes;
       }
       countEvent("cache_misses", ROUTE_CACHE);
-      const route = findBestRoute(args);
+      const routes = findQuoteRoutes(args);
       if (entries.size >= maxEntries) entries.clear();
-      entries.set(key, { version, route });
-      return route;
+      entries.set(key, { version, routes });
+      return routes;
     },
   };
 }

@@ -78,7 +78,10 @@ export function traderCountChange(before: number, after: number): number {
 }
 
 /** Adds the trader count changes to the day deltas, creating a day entry where only senders changed. */
-export function addTraderCounts(days: Map<number, DayDelta>, changes: Iterable<[number, number]>): void {
+export function addTraderCounts(
+  days: Map<number, DayDelta>,
+  changes: Iterable<readonly [number, number]>,
+): void {
   for (const [day, change] of changes) {
     if (change === 0) continue;
     const delta = days.get(day);

@@ -1,6 +1,6 @@
 import type { AppConfig } from "../config/types.js";
-import { createPostgresStore } from "./createPostgresStore.js";
-import { createSqliteStore } from "./createSqliteStore.js";
+import { createPostgresStore } from "./postgres/createPostgresStore.js";
+import { createSqliteStore } from "./sqlite/createSqliteStore.js";
 import type { Store } from "./types.js";
 
 /** Opens the store the configuration names (SQLite file or ":memory:", or PostgreSQL by URL); call migrate() next. */

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { backfillSqliteDayVolumes } from "./backfillSqliteDayVolumes.js";
+import { backfillSqliteDayVolumes } from "./sqlite/backfillSqliteDayVolumes.js";
 
 /** One schema change, written once per backend; applied in `version` order and recorded in `schema_migrations`. */
 export interface Migration {

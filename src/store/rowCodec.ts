@@ -13,7 +13,6 @@ import type {
 } from "../domain/types.js";
 import { SwapgraphError } from "../errors.js";
 import type { CandleKind, CandleRow } from "./buildCandles.js";
-import type { TradeContribution } from "./buildDayDeltas.js";
 import type { DayAggregate, HeadRecord, StoredTrade } from "./types.js";
 
 /** Pools as one text column: addresses joined by commas, in route order ("" for none). */
@@ -243,14 +242,6 @@ export function decodeToken(row: TokenRow): Token {
   };
 }
 
-/** The columns of a deleted trade that its day aggregate needs (from DELETE ... RETURNING). */
-export interface ContributionRow {
-  timestamp: Int;
-  sender: string;
-  volume_usd: string;
-  tracked: boolean | Int;
-}
-
 export interface DayAggregateRow {
   day: Int;
   volume_usd: string;
@@ -263,16 +254,6 @@ export interface HeadRow {
   head_block: Int;
   checked_at: Int;
   synced_at: Int | null;
-}
-
-/** A deleted trades row as its contribution to the day aggregates. */
-export function decodeContribution(row: ContributionRow): TradeContribution {
-  return {
-    timestamp: Number(row.timestamp),
-    sender: row.sender,
-    volumeUsd: BigInt(row.volume_usd),
-    tracked: isTracked(row.tracked),
-  };
 }
 
 /** A day_aggregates row as a DayAggregate. */
@@ -294,6 +275,10 @@ export function decodeHead(row: HeadRow): HeadRecord {
     syncedAt: row.synced_at === null ? undefined : Number(row.synced_at),
   };
 }
+
+/** The candles columns after network, in the order of both engines' candle statements. */
+export const CANDLE_COLUMNS =
+  "kind, subject, width, start, open, high, low, close, volume, quote_volume, trade_count, volume_usd";
 
 export interface CandleDbRow {
   kind: Int;

@@ -26,6 +26,14 @@ export interface RangeBatch {
   trades: Trade[];
 }
 
+/** What Store.prune deletes. */
+export interface PruneOptions {
+  /** Trades older than this (unix seconds); daily aggregates and candles of the days before its day. */
+  tradesBefore: number;
+  /** Blocks below this number, and reserves rows below it except each pair's newest. */
+  blocksBelow: bigint;
+}
+
 /** The store's per-UTC-day aggregate, maintained with the trades in the same transactions. */
 export interface DayAggregate {
   /** Days since 1970-01-01 (UTC): floor(timestamp / 86,400). */
@@ -89,7 +97,7 @@ export interface Store {
    * candles (every interval) of days entirely before `tradesBefore`'s day go too (the day it
    * falls in is kept whole).
    */
-  prune(network: NetworkName, opts: { tradesBefore: number; blocksBelow: bigint }): Promise<void>;
+  prune(network: NetworkName, opts: PruneOptions): Promise<void>;
 
   /** Stored blocks at or above `fromBlock`, ascending by number. */
   listBlocks(network: NetworkName, fromBlock?: bigint): Promise<BlockRef[]>;

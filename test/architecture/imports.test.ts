@@ -1,32 +1,56 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import ts from "typescript";
 import { describe, expect, test } from "vitest";
 
 const SRC = new URL("../../src", import.meta.url).pathname;
 
-// Imports flow one way: pure helpers and domain types -> chain, store, pricing -> indexer ->
-// graphql -> rest -> the composition root (STYLE.md). The devnet only needs config and domain.
+// Imports flow one way (STYLE.md), type-only imports included: a type names what it needs as
+// much as a value does. Lower ranks never import higher ones; equal ranks may, as long as no
+// circle forms (checked on its own below). A folder under src/ is a part named after it; files
+// at the top are the composition root, except the error module. A new folder needs a rank here.
 const RANK: Record<string, number> = {
-  errors: 0,
+  // Imports nothing from other parts.
   domain: 0,
-  config: 0,
-  chain: 1,
-  store: 1,
-  pricing: 1,
-  devnet: 1,
-  indexer: 2,
-  graphql: 3,
-  rest: 4,
-  root: 5,
+  // Infrastructure helpers with no idea of the market (caches, counters, rate limits, clocks).
+  lib: 0,
+  errors: 0,
+  config: 1,
+  chain: 2,
+  store: 2,
+  pricing: 2,
+  devnet: 2,
+  // The read model the API answers from: memory over the store, fed by the indexer or a follower.
+  views: 3,
+  // What both edges publish alike (cursor codec, page bound, public error messages).
+  api: 3,
+  // Siblings that meet only in views: the indexer writes the store and tells the views (through
+  // the LiveViews it is handed); GraphQL reads the views.
+  indexer: 4,
+  graphql: 4,
+  http: 5,
+  root: 6,
 };
 
 /** Folders a part must never import from, whatever the rank says. */
 const FORBIDDEN: Record<string, string[]> = {
-  pricing: ["chain", "store", "indexer", "devnet"], // pricing does no I/O
+  pricing: ["chain", "store", "views", "indexer", "devnet"], // pricing does no I/O
+  store: ["chain", "pricing", "views", "indexer"],
+  views: ["chain", "indexer", "devnet"], // the views read the store; only the indexer reads the chain
+  indexer: ["graphql", "api", "http", "devnet"],
   graphql: ["chain", "store", "indexer", "devnet"], // resolvers read the MarketReader only
-  rest: ["chain", "store", "indexer", "devnet", "pricing"], // REST talks to GraphQL only
-  store: ["chain", "pricing", "indexer"],
+  api: ["chain", "store", "views", "indexer", "devnet", "pricing", "graphql"], // shared by both edges
+  // The HTTP edge answers through GraphQL; only its probes and metrics read the views' status.
+  http: ["chain", "store", "indexer", "devnet", "pricing"],
 };
+
+interface Edge {
+  from: string;
+  to: string;
+  typeOnly: boolean;
+  /** The importing file, relative to src/. */
+  file: string;
+}
 
 function partOf(file: string): string {
   const rel = relative(SRC, file);
@@ -44,53 +68,185 @@ function sourceFiles(dir: string): string[] {
   );
 }
 
-interface Edge {
-  from: string;
-  to: string;
-  typeOnly: boolean;
-  file: string;
-}
-
-function edges(): Edge[] {
-  const out: Edge[] = [];
-  for (const file of sourceFiles(SRC)) {
-    const text = readFileSync(file, "utf8");
-    for (const match of text.matchAll(/import\s+(type\s+)?[^;]*?from\s+"(\.[^"]+)"/g)) {
-      const target = join(file, "..", match[2]!);
-      out.push({
-        from: partOf(file),
-        to: partOf(target),
-        typeOnly: match[1] !== undefined,
-        file: relative(SRC, file),
-      });
+/**
+ * Every relative module reference of a file, as the compiler parses it: imports and re-exports
+ * (type-only or not), `import("...")` calls and `typeof import("...")` types.
+ */
+function moduleReferences(file: string): { specifier: string; typeOnly: boolean }[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const out: { specifier: string; typeOnly: boolean }[] = [];
+  const add = (node: ts.Node | undefined, typeOnly: boolean) => {
+    if (node !== undefined && ts.isStringLiteral(node) && node.text.startsWith(".")) {
+      out.push({ specifier: node.text, typeOnly });
     }
-  }
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node)) {
+      const clause = node.importClause;
+      const named = clause?.namedBindings;
+      const allNamedTypes =
+        named !== undefined &&
+        ts.isNamedImports(named) &&
+        named.elements.length > 0 &&
+        clause?.name === undefined &&
+        named.elements.every((element) => element.isTypeOnly);
+      add(node.moduleSpecifier, clause?.isTypeOnly === true || allNamedTypes);
+    } else if (ts.isExportDeclaration(node)) {
+      add(node.moduleSpecifier, node.isTypeOnly);
+    } else if (ts.isImportTypeNode(node)) {
+      const argument = node.argument;
+      if (ts.isLiteralTypeNode(argument)) add(argument.literal, true);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      add(node.arguments[0], false);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
   return out;
 }
 
+let parsed: Edge[] | undefined;
+
+/** The part-to-part references of every source file (parsed once: the compiler is slow on large files). */
+function edges(): Edge[] {
+  parsed ??= sourceFiles(SRC).flatMap((file) =>
+    moduleReferences(file).map(({ specifier, typeOnly }) => ({
+      from: partOf(file),
+      to: partOf(join(file, "..", specifier)),
+      typeOnly,
+      file: relative(SRC, file),
+    })),
+  );
+  return parsed;
+}
+
+const describeEdge = (e: Edge) => `${e.file} -> ${e.to}${e.typeOnly ? " (type-only)" : ""}`;
+
+/**
+ * The circles of the folder graph, one per strongly connected component of more than one folder
+ * (Tarjan), each written as the folders in order with a file that makes each step, e.g.
+ * `domain -> config (domain/market.ts) -> domain (config/types.ts)`.
+ */
+function findCircles(all: readonly Edge[]): string[] {
+  const between = all.filter((e) => e.from !== e.to);
+  const next = new Map<string, Edge[]>();
+  for (const e of between) next.set(e.from, [...(next.get(e.from) ?? []), e]);
+  const nodes = [...new Set(between.flatMap((e) => [e.from, e.to]))].sort();
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const components: string[][] = [];
+  const connect = (node: string): void => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    for (const { to } of next.get(node) ?? []) {
+      if (!index.has(to)) {
+        connect(to);
+        low.set(node, Math.min(low.get(node)!, low.get(to)!));
+      } else if (stack.includes(to)) {
+        low.set(node, Math.min(low.get(node)!, index.get(to)!));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1) components.push(component);
+    }
+  };
+  for (const node of nodes) if (!index.has(node)) connect(node);
+  return components.map((component) => {
+    // The shortest way round from the component's first folder back to itself (breadth first).
+    const start = [...component].sort()[0]!;
+    const via = new Map<string, Edge>();
+    const queue = [start];
+    while (queue.length > 0) {
+      const node = queue.shift()!;
+      const steps = (next.get(node) ?? []).filter((e) => component.includes(e.to));
+      const back = steps.find((e) => e.to === start);
+      if (back !== undefined) {
+        const path = [back];
+        for (let at = node; at !== start; at = via.get(at)!.from) path.unshift(via.get(at)!);
+        return [start, ...path.map((e) => `${e.to} (${e.file}${e.typeOnly ? ", type-only" : ""})`)].join(
+          " -> ",
+        );
+      }
+      for (const e of steps) {
+        if (e.to !== start && !via.has(e.to)) {
+          via.set(e.to, e);
+          queue.push(e.to);
+        }
+      }
+    }
+    return component.join(" <-> ");
+  });
+}
+
 describe("architecture", () => {
-  test("behavior: imports flow one way between the parts", () => {
+  test("behavior: every folder under src has a rank", () => {
+    const parts = new Set(edges().flatMap((e) => [e.from, e.to]));
+    expect(parts.size).toBeGreaterThan(8);
+    expect([...parts].filter((part) => RANK[part] === undefined)).toEqual([]);
+  });
+
+  test("behavior: imports flow one way between the parts, type-only imports included", () => {
     const all = edges();
     expect(all.length).toBeGreaterThan(100);
-    const upward = all.filter(
-      (e) => e.from !== e.to && !e.typeOnly && (RANK[e.to] ?? 99) > (RANK[e.from] ?? -1),
-    );
-    expect(upward.map((e) => `${e.file} -> ${e.to}`)).toEqual([]);
+    expect(all.some((e) => e.typeOnly)).toBe(true);
+    const upward = all.filter((e) => e.from !== e.to && (RANK[e.to] ?? 99) > (RANK[e.from] ?? -1));
+    expect(upward.map(describeEdge)).toEqual([]);
   });
 
-  test("behavior: pricing does no I/O, resolvers and REST never reach the store or the chain", () => {
-    const broken = edges().filter((e) => FORBIDDEN[e.from]?.includes(e.to));
-    expect(broken.map((e) => `${e.file} -> ${e.to}`)).toEqual([]);
+  test("behavior: no circle between folders, type-only imports included", () => {
+    expect(findCircles(edges())).toEqual([]);
   });
 
-  test("behavior: the REST handlers see GraphQL through the executor only, never the reader or contexts", () => {
-    const text = readFileSync(join(SRC, "rest", "createRestHandlers.ts"), "utf8");
-    const imported = [...text.matchAll(/from\s+"(\.[^"]+)"/g)].map((match) => match[1]!);
-    expect(imported.filter((path) => path.includes("/graphql/"))).toEqual([
-      "../graphql/createGraphqlExecutor.js",
-      "../graphql/listSwaps.js",
+  test("behavior: the circle check sees a circle made of a type-only import, and names its files", () => {
+    const made: Edge[] = [
+      { from: "domain", to: "config", typeOnly: true, file: "domain/market.ts" },
+      { from: "config", to: "domain", typeOnly: false, file: "config/types.ts" },
+      { from: "config", to: "errors", typeOnly: false, file: "config/loadConfig.ts" },
+      { from: "views", to: "store", typeOnly: true, file: "views/createLiveViews.ts" },
+      { from: "store", to: "pricing", typeOnly: false, file: "store/a.ts" },
+      { from: "pricing", to: "views", typeOnly: true, file: "pricing/b.ts" },
+    ];
+    expect(findCircles(made).sort()).toEqual([
+      "config -> domain (config/types.ts) -> config (domain/market.ts, type-only)",
+      "pricing -> views (pricing/b.ts, type-only) -> store (views/createLiveViews.ts, type-only) -> pricing (store/a.ts)",
     ]);
-    expect(imported).not.toContain("../domain/market.js");
-    expect(text).not.toMatch(/\breader\b|createGraphqlContext|getConfig/);
+  });
+
+  test("behavior: domain imports nothing from any other part, types included", () => {
+    const out = edges().filter((e) => e.from === "domain" && e.to !== "domain");
+    expect(out.map(describeEdge)).toEqual([]);
+  });
+
+  test("behavior: pricing does no I/O, the views and resolvers never reach the chain, REST never the store", () => {
+    const broken = edges().filter((e) => FORBIDDEN[e.from]?.includes(e.to));
+    expect(broken.map(describeEdge)).toEqual([]);
+  });
+
+  test("behavior: the REST facade sees GraphQL through the executor only, never the reader or contexts", () => {
+    const files = sourceFiles(join(SRC, "http", "rest"));
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      const imported = [...text.matchAll(/from\s+"(\.[^"]+)"/g)].map((match) => match[1]!);
+      const graphql = imported.filter((path) => path.includes("/graphql/"));
+      expect(
+        graphql.filter((path) => path !== "../../graphql/createGraphqlExecutor.js"),
+        file,
+      ).toEqual([]);
+      expect(imported, file).not.toContain("../../domain/market.js");
+      expect(
+        imported.filter((path) => path.includes("/views/")),
+        file,
+      ).toEqual([]);
+      expect(text, file).not.toMatch(/\breader\b|createGraphqlContext|getConfig/);
+    }
   });
 });

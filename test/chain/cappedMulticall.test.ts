@@ -3,10 +3,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import { erc20Abi } from "../../src/chain/abis.js";
 import { type CappedCall, cappedMulticall } from "../../src/chain/cappedMulticall.js";
 import { createRpcClient, type RpcClient } from "../../src/chain/createRpcClient.js";
-import { createChainWriter } from "../../src/devnet/createChainWriter.js";
-import { deployHostileTokens, type HostileTokenAddresses } from "../../src/devnet/deployHostileTokens.js";
-import { readArtifact } from "../../src/devnet/readArtifact.js";
-import { type Anvil, startAnvil } from "../../src/devnet/startAnvil.js";
+import { createChainWriter } from "../../src/devnet/anvil/createChainWriter.js";
+import { type Anvil, startAnvil } from "../../src/devnet/anvil/startAnvil.js";
+import {
+  deployHostileTokens,
+  type HostileTokenAddresses,
+} from "../../src/devnet/cases/deployHostileTokens.js";
+import { readArtifact } from "../../src/devnet/deploy/readArtifact.js";
 import { RpcError } from "../../src/errors.js";
 import { type FaultProxy, startFaultProxy } from "./faultProxy.js";
 

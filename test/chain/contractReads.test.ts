@@ -10,7 +10,7 @@ import { readPairInfo } from "../../src/chain/readPairInfo.js";
 import { readReserves } from "../../src/chain/readReserves.js";
 import { readTokenMetadata } from "../../src/chain/readTokenMetadata.js";
 import { runBatchedReads } from "../../src/chain/runBatchedReads.js";
-import { type Anvil, startAnvil } from "../../src/devnet/startAnvil.js";
+import { type Anvil, startAnvil } from "../../src/devnet/anvil/startAnvil.js";
 import { BadRequestError, RpcError } from "../../src/errors.js";
 import { type FaultProxy, startFaultProxy } from "./faultProxy.js";
 import { ARTIFACTS, DEPLOYER, deployV2, type V2Fixture } from "./v2Fixture.js";

@@ -2,9 +2,10 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { type Address, createPublicClient, http, numberToHex } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { createRpcClient, RpcDeadlineError } from "../../src/chain/createRpcClient.js";
-import { findFreePort } from "../../src/devnet/findFreePort.js";
-import { type Anvil, startAnvil } from "../../src/devnet/startAnvil.js";
+import { createRpcClient } from "../../src/chain/createRpcClient.js";
+import { RpcDeadlineError } from "../../src/chain/rpcErrors.js";
+import { findFreePort } from "../../src/devnet/anvil/findFreePort.js";
+import { type Anvil, startAnvil } from "../../src/devnet/anvil/startAnvil.js";
 import { type FaultProxy, startFaultProxy } from "./faultProxy.js";
 
 const CHAIN_ID = 31337;
@@ -158,8 +159,8 @@ describe("createRpcClient", () => {
 /** A minimal JSON-RPC server on 127.0.0.1 that records when each call (batched or not) arrived. */
 interface CountingServer {
   url: string;
-  /** Arrival time (performance.now()) of every call, and the size of the HTTP request's batch. */
-  calls: { at: number; batchSize: number }[];
+  /** Arrival time (performance.now()) of every call, the size of the HTTP request's batch, the call. */
+  calls: { at: number; batchSize: number; method: string; params: unknown[] }[];
   /** When true, requests are accepted and never answered. */
   hang: boolean;
   close(): Promise<void>;
@@ -175,7 +176,7 @@ async function startCountingServer(): Promise<CountingServer> {
       req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
       req.on("error", reject);
     });
-  type Call = { id: unknown; method: string };
+  type Call = { id: unknown; method: string; params?: unknown[] };
   const answer = (call: Call) => ({
     jsonrpc: "2.0",
     id: call.id,
@@ -186,7 +187,9 @@ async function startCountingServer(): Promise<CountingServer> {
       const body = JSON.parse(text) as Call | Call[];
       const calls = Array.isArray(body) ? body : [body];
       const at = performance.now();
-      for (const _ of calls) state.calls.push({ at, batchSize: calls.length });
+      for (const call of calls) {
+        state.calls.push({ at, batchSize: calls.length, method: call.method, params: call.params ?? [] });
+      }
       if (state.hang) return;
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(Array.isArray(body) ? body.map(answer) : answer(body)));
@@ -258,6 +261,24 @@ describe("createRpcClient: rate limit and deadline", () => {
     expect(server.calls).toHaveLength(20);
     // The burst still shares one batch: batching and the limit work together.
     expect(server.calls[0]?.batchSize).toBe(5);
+  });
+
+  test("behavior: whole blocks and block receipts go one to a request, so a node serves them side by side; other calls share a batch", async () => {
+    const client = createRpcClient({ urls: [server.url], chainId: CHAIN_ID, batch: true });
+    const block = (n: number, full: boolean) =>
+      client.request({ method: "eth_getBlockByNumber", params: [numberToHex(n), full] });
+    await Promise.all([
+      ...Array.from({ length: 4 }, (_, i) => block(i, true)),
+      ...Array.from({ length: 4 }, (_, i) => block(i, false)),
+      client.request({ method: "eth_getBlockReceipts" as "eth_chainId", params: ["0x1"] as never }),
+    ]);
+    const whole = server.calls.filter((c) => c.method === "eth_getBlockByNumber" && c.params[1] === true);
+    const headers = server.calls.filter((c) => c.method === "eth_getBlockByNumber" && c.params[1] === false);
+    expect(whole.map((c) => c.batchSize)).toEqual([1, 1, 1, 1]);
+    expect(server.calls.filter((c) => c.method === "eth_getBlockReceipts").map((c) => c.batchSize)).toEqual([
+      1,
+    ]);
+    expect(headers.map((c) => c.batchSize)).toEqual([4, 4, 4, 4]);
   });
 
   test("behavior: clients of one process share the budget of a URL", async () => {

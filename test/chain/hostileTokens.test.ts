@@ -10,10 +10,13 @@ import {
 import { cappedMulticallAbi } from "../../src/chain/cappedMulticall.js";
 import { createRpcClient, type RpcClient } from "../../src/chain/createRpcClient.js";
 import { readTokenMetadata } from "../../src/chain/readTokenMetadata.js";
-import { createChainWriter } from "../../src/devnet/createChainWriter.js";
-import { deployHostileTokens, type HostileTokenAddresses } from "../../src/devnet/deployHostileTokens.js";
-import { readArtifact } from "../../src/devnet/readArtifact.js";
-import { type Anvil, startAnvil } from "../../src/devnet/startAnvil.js";
+import { createChainWriter } from "../../src/devnet/anvil/createChainWriter.js";
+import { type Anvil, startAnvil } from "../../src/devnet/anvil/startAnvil.js";
+import {
+  deployHostileTokens,
+  type HostileTokenAddresses,
+} from "../../src/devnet/cases/deployHostileTokens.js";
+import { readArtifact } from "../../src/devnet/deploy/readArtifact.js";
 import { InvalidTokenMetadataError, NotErc20Error } from "../../src/errors.js";
 import { type FaultProxy, startFaultProxy } from "./faultProxy.js";
 

@@ -8,13 +8,14 @@ import {
   suggestedRange,
 } from "../../src/chain/classifyRpcError.js";
 import { createLogFetcher } from "../../src/chain/createLogFetcher.js";
-import { createRpcClient, retryAfterMs } from "../../src/chain/createRpcClient.js";
+import { createRpcClient } from "../../src/chain/createRpcClient.js";
+import { retryAfterMs } from "../../src/chain/retryAfterMs.js";
 import {
   createProviderEmulator,
   type ProviderEmulator,
-  type ProviderFaults,
-} from "../../src/devnet/createProviderEmulator.js";
-import { readEventCounts } from "../../src/domain/countEvent.js";
+} from "../../src/devnet/emulator/createProviderEmulator.js";
+import type { ProviderFaults } from "../../src/devnet/emulator/providerFaults.js";
+import { readEventCounts } from "../../src/lib/countEvent.js";
 import { startTransferChain, type TransferChain } from "../support/startTransferChain.js";
 
 let chain: TransferChain;

@@ -10,19 +10,23 @@ import {
   feeOnTransferRouterAbi,
   feeOnTransferTokenAbi,
   pairCreatedAbi,
-} from "../../src/devnet/chainCaseAbis.js";
+} from "../../src/devnet/cases/chainCaseAbis.js";
+import { hostileTokenAbi } from "../../src/devnet/cases/deployHostileTokens.js";
 import { type CompiledArtifacts, compileArtifacts } from "../../src/devnet/contracts/compileArtifacts.js";
 import { findStaleArtifacts } from "../../src/devnet/contracts/findStaleArtifacts.js";
-import { hostileTokenAbi } from "../../src/devnet/deployHostileTokens.js";
 import {
   devnetFarmAbi,
   devnetTokenAbi,
   uniswapV2FactoryAbi,
   uniswapV2RouterAbi,
   wrappedNativeAbi,
-} from "../../src/devnet/devnetAbis.js";
-import { loadDevnetContracts } from "../../src/devnet/loadDevnetContracts.js";
-import { type ArtifactName, type DevnetArtifact, readArtifact } from "../../src/devnet/readArtifact.js";
+} from "../../src/devnet/deploy/devnetAbis.js";
+import { loadDevnetContracts } from "../../src/devnet/deploy/loadDevnetContracts.js";
+import {
+  type ArtifactName,
+  type DevnetArtifact,
+  readArtifact,
+} from "../../src/devnet/deploy/readArtifact.js";
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 const ARTIFACTS = join(SRC, "devnet", "artifacts");

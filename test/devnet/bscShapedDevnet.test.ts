@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Address, createPublicClient, type Hex, http, parseEventLogs, type RpcLog } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { devnetFarmAbi, swapEvent, wrappedNativeAbi } from "../../src/devnet/devnetAbis.js";
-import { BLOCK_MIXES } from "../../src/devnet/devnetProfiles.js";
+import { devnetFarmAbi, swapEvent, wrappedNativeAbi } from "../../src/devnet/deploy/devnetAbis.js";
+import { BLOCK_MIXES } from "../../src/devnet/presets/devnetProfiles.js";
 import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 

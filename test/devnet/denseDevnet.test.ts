@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { createPublicClient, type Hash, http, toFunctionSelector } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadConfig } from "../../src/config/loadConfig.js";
-import { buildDensePreset } from "../../src/devnet/buildDensePreset.js";
-import { swapEvent, uniswapV2RouterAbi } from "../../src/devnet/devnetAbis.js";
-import { DEVNET_PRESETS } from "../../src/devnet/devnetPresets.js";
+import { swapEvent, uniswapV2RouterAbi } from "../../src/devnet/deploy/devnetAbis.js";
+import { buildDensePreset } from "../../src/devnet/presets/buildDensePreset.js";
+import { DEVNET_PRESETS } from "../../src/devnet/presets/devnetPresets.js";
 import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 

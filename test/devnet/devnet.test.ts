@@ -11,9 +11,9 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadConfig } from "../../src/config/loadConfig.js";
 import type { NetworkConfig } from "../../src/config/types.js";
+import { startAnvil } from "../../src/devnet/anvil/startAnvil.js";
 import { createPrng } from "../../src/devnet/createPrng.js";
-import { devnetTokenAbi, swapEvent, uniswapV2RouterAbi } from "../../src/devnet/devnetAbis.js";
-import { startAnvil } from "../../src/devnet/startAnvil.js";
+import { devnetTokenAbi, swapEvent, uniswapV2RouterAbi } from "../../src/devnet/deploy/devnetAbis.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import { revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";

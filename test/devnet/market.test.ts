@@ -15,18 +15,18 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
-import { createArbitrageur } from "../../src/devnet/createArbitrageur.js";
-import type { CreatedPoolInfo } from "../../src/devnet/createChainCaseSimulation.js";
-import { createChainWriter } from "../../src/devnet/createChainWriter.js";
-import { createPoolMirror } from "../../src/devnet/createPoolMirror.js";
+import { createChainWriter } from "../../src/devnet/anvil/createChainWriter.js";
+import type { CreatedPoolInfo } from "../../src/devnet/cases/createChainCaseSimulation.js";
 import {
   devnetTokenAbi,
   swapEvent,
   uniswapV2PairAbi,
   uniswapV2RouterAbi,
-} from "../../src/devnet/devnetAbis.js";
-import { DEVNET_PRESETS } from "../../src/devnet/devnetPresets.js";
+} from "../../src/devnet/deploy/devnetAbis.js";
 import type { DevnetToken } from "../../src/devnet/devnetTypes.js";
+import { createArbitrageur } from "../../src/devnet/market/createArbitrageur.js";
+import { createPoolMirror } from "../../src/devnet/market/createPoolMirror.js";
+import { DEVNET_PRESETS } from "../../src/devnet/presets/devnetPresets.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import { startDevnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";

@@ -1,3 +1,5 @@
+import { request as httpRequest } from "node:http";
+import { gunzipSync } from "node:zlib";
 import {
   type Address,
   createPublicClient,
@@ -8,14 +10,14 @@ import {
   parseAbiItem,
 } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import type { Anvil } from "../../src/devnet/anvil/startAnvil.js";
+import { devnetTokenAbi } from "../../src/devnet/deploy/devnetAbis.js";
 import {
   COMMON_COMPUTE_UNITS,
   createProviderEmulator,
   DEFAULT_COMPUTE_UNITS,
   type ProviderEmulator,
-} from "../../src/devnet/createProviderEmulator.js";
-import { devnetTokenAbi } from "../../src/devnet/devnetAbis.js";
-import type { Anvil } from "../../src/devnet/startAnvil.js";
+} from "../../src/devnet/emulator/createProviderEmulator.js";
 import { startTransferChain, type TransferChain } from "../support/startTransferChain.js";
 
 // 30 blocks after the deployment; block i holds i % 4 transfers (a log each).
@@ -111,6 +113,44 @@ describe("createProviderEmulator: usage", () => {
     );
     expect(JSON.stringify(json)).toBe(direct);
     expect(emulator.usage().byMethod.get("eth_getBlockByNumber")!.bytes).toBe(Buffer.byteLength(direct));
+  });
+
+  test("behavior: answers a client that accepts gzip gzipped, as providers do, and counts the bytes on the wire beside the JSON", async () => {
+    const body = JSON.stringify(call("eth_getBlockByNumber", [numberToHex(firstBlock), true], 3));
+    const raw = (acceptGzip: boolean) =>
+      new Promise<{ encoding: string | undefined; bytes: Buffer }>((resolve, reject) => {
+        const req = httpRequest(
+          emulator.url,
+          {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              ...(acceptGzip ? { "accept-encoding": "gzip" } : {}),
+            },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (chunk: Buffer) => chunks.push(chunk));
+            res.on("end", () =>
+              resolve({ encoding: res.headers["content-encoding"], bytes: Buffer.concat(chunks) }),
+            );
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    const plain = await raw(false);
+    expect(plain.encoding).toBeUndefined();
+    expect(emulator.usage().wireBytes).toBe(plain.bytes.length);
+    expect(emulator.usage().total.bytes).toBe(plain.bytes.length);
+    emulator.reset();
+    const zipped = await raw(true);
+    expect(zipped.encoding).toBe("gzip");
+    // The same answer, fewer bytes on the wire; the JSON bytes are counted as before.
+    expect(gunzipSync(zipped.bytes).equals(plain.bytes)).toBe(true);
+    expect(zipped.bytes.length).toBeLessThan(plain.bytes.length);
+    expect(emulator.usage().wireBytes).toBe(zipped.bytes.length);
+    expect(emulator.usage().total.bytes).toBe(plain.bytes.length);
   });
 
   test("args: the default prices are the common providers' table", () => {

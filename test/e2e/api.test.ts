@@ -4,7 +4,6 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { pino } from "pino";
 import { createPublicClient, http, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
@@ -13,10 +12,9 @@ import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import type { TradePosition } from "../../src/domain/market.js";
 import type { Address, NetworkName, Trade } from "../../src/domain/types.js";
-import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
-import { createHttpServer } from "../../src/rest/createHttpServer.js";
-import { createSqliteStore } from "../../src/store/createSqliteStore.js";
+import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
+import { createTestServer } from "../http/support.js";
 import { sendSwap } from "../support/devnet.js";
 import { readTradesFromReceipts } from "../support/readTradesFromReceipts.js";
 import {
@@ -164,11 +162,7 @@ beforeAll(async () => {
   await store.migrate();
   const networks = devnet.networks.map((n) => ({ ...n, pollIntervalMs: 100 }));
   indexing = createIndexing({ networks, store, log: silent });
-  server = await createHttpServer({
-    reader: indexing.views,
-    graphql: createGraphqlServer({ reader: indexing.views, logger: pino({ level: "silent" }) }),
-    logger: pino({ level: "silent" }),
-  });
+  ({ server } = await createTestServer(indexing.views));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Before the backfill is done the data endpoints answer 503, /ready too.

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
-import { createSqliteStore } from "../../src/store/createSqliteStore.js";
+import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import { spawnSwapgraph } from "../support/spawnSwapgraph.js";
 import { subscribeSse } from "../support/sse.js";
 import { waitFor } from "../support/waitFor.js";
@@ -12,9 +12,15 @@ import { waitFor } from "../support/waitFor.js";
 let devnet: Devnet;
 let dataDir: string;
 
+const RECORD_MODULES = new URL("../support/recordModules.mjs", import.meta.url).pathname;
+
 /** Runs the real entry point on a config file, as an operator would, and waits for its banner. */
-async function startMain(env: Record<string, string>, args: string[]) {
-  const run = spawnSwapgraph({ args, env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env } });
+async function startMain(env: Record<string, string>, args: string[], entry?: string[]) {
+  const run = spawnSwapgraph({
+    args,
+    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
+    ...(entry === undefined ? {} : { entry }),
+  });
   return { ...run, base: await run.serving };
 }
 
@@ -37,8 +43,18 @@ afterAll(async () => {
 describe("the swapgraph process", () => {
   test("behavior: indexes the chains a config file names, serves them, shuts down cleanly and resumes", async () => {
     const env = { SWAPGRAPH_DATA_DIR: join(dataDir, "store") };
-    const first = await startMain(env, ["--config", devnet.manifestPath]);
+    const modulesFile = join(dataDir, "modules.txt");
+    const first = await startMain(
+      { ...env, SWAPGRAPH_RECORD_MODULES: modulesFile },
+      ["--config", devnet.manifestPath],
+      ["--import", "tsx", "--import", RECORD_MODULES, "src/start.ts"],
+    );
     await waitFor(async () => (await fetch(`${first.base}/ready`)).status === 200, 60_000, "/ready");
+    // A start with a configuration file never loads the devnet (main imports it only for the demo).
+    const modules = readFileSync(modulesFile, "utf8").split("\n");
+    expect(modules).toContain(new URL("../../src/main.ts", import.meta.url).href);
+    expect(modules.filter((url) => url.includes("/src/indexer/")).length).toBeGreaterThan(5);
+    expect(modules.filter((url) => url.includes("/src/devnet/"))).toEqual([]);
     const quote = await fetch(`${first.base}/api/quote?sellToken=BNB&buyToken=USDT`);
     expect(quote.status).toBe(200);
     expect(((await quote.json()) as { result: { network: string } }).result.network).toBe("bsc");

@@ -2,13 +2,13 @@ import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Candle } from "../../src/domain/market.js";
 import type { Address, Trade, TradeMarks } from "../../src/domain/types.js";
-import { buildSchema } from "../../src/graphql/buildSchema.js";
-import { computeQueryCost } from "../../src/graphql/computeQueryCost.js";
-import { formatDecimal } from "../../src/graphql/formatDecimal.js";
-import type { CandleOutput } from "../../src/graphql/listCandles.js";
-import { formatPoolPrice } from "../../src/graphql/listCandles.js";
-import { loadPersistedOperations } from "../../src/graphql/loadPersistedOperations.js";
-import { startServer, type TestServer } from "../rest/support.js";
+import { computeQueryCost } from "../../src/graphql/plugins/computeQueryCost.js";
+import { loadPersistedOperations } from "../../src/graphql/plugins/loadPersistedOperations.js";
+import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
+import type { CandleOutput } from "../../src/graphql/queries/listCandles.js";
+import { formatPoolPrice } from "../../src/graphql/queries/listCandles.js";
+import { buildSchema } from "../../src/graphql/schema/buildSchema.js";
+import { startServer, type TestServer } from "../http/support.js";
 import {
   createFixtureReader,
   ETH,

@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { ClientBudgetError } from "../../src/errors.js";
-import { computeQueryCost } from "../../src/graphql/computeQueryCost.js";
+import { createGraphqlServer, type GraphqlServer } from "../../src/graphql/createGraphqlServer.js";
+import { computeQueryCost } from "../../src/graphql/plugins/computeQueryCost.js";
 import {
   type ClientBudgetEvent,
   type ClientBudgetOptions,
   createClientBudget,
-} from "../../src/graphql/createClientBudget.js";
-import { createGraphqlServer, type GraphqlServer } from "../../src/graphql/createGraphqlServer.js";
-import { SHARED_CLIENT } from "../../src/graphql/useClientBudget.js";
+} from "../../src/graphql/plugins/createClientBudget.js";
+import { SHARED_CLIENT } from "../../src/graphql/plugins/useClientBudget.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
 import { createMemoryLogger, type GqlResponse } from "./support.js";
 
 // Pass-through: counts how often operations are priced (the cost limit and the budget share one price).
-vi.mock("../../src/graphql/computeQueryCost.js", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../../src/graphql/computeQueryCost.js")>();
+vi.mock("../../src/graphql/plugins/computeQueryCost.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../src/graphql/plugins/computeQueryCost.js")>();
   return { ...original, computeQueryCost: vi.fn(original.computeQueryCost) };
 });
 

@@ -1,12 +1,12 @@
 import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { buildSchema } from "../../src/graphql/buildSchema.js";
-import { computeQueryCost } from "../../src/graphql/computeQueryCost.js";
 import {
   createGraphqlServer,
   GRAPHQL_LIMITS,
   type GraphqlServer,
 } from "../../src/graphql/createGraphqlServer.js";
+import { computeQueryCost } from "../../src/graphql/plugins/computeQueryCost.js";
+import { buildSchema } from "../../src/graphql/schema/buildSchema.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
 import { spyReader } from "../support/spyReader.js";
 import { createMemoryLogger, gql } from "./support.js";
@@ -22,7 +22,7 @@ let calls: string[];
 let yoga: GraphqlServer;
 
 // Records the reads behind resolvers (store pages, token lookups). The in-memory state probes of
-// the response cache key (networks, status, poolsBlock, ...) are not reads a refusal must avoid.
+// the market state key (networks, status, poolsBlock, ...) are not reads a refusal must avoid.
 const RESOLVER_READS = new Set([
   "listTrades",
   "countTrades",

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { MarketReader } from "../../src/domain/market.js";
-import { loadAllDayTotals } from "../../src/graphql/createDayStatsLoaders.js";
+import { loadAllDayTotals } from "../../src/graphql/context/createDayStatsLoaders.js";
+import type { MarketReader } from "../../src/views/types.js";
 import {
   BSC,
   createFixtureReader,

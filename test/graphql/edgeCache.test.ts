@@ -1,12 +1,9 @@
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { FastifyInstance } from "fastify";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { readEventCounts } from "../../src/domain/countEvent.js";
-import { buildSchema } from "../../src/graphql/buildSchema.js";
-import { createGraphqlServer, type GraphqlServer } from "../../src/graphql/createGraphqlServer.js";
-import { formatDecimal } from "../../src/graphql/formatDecimal.js";
+import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
+import { readEventCounts } from "../../src/lib/countEvent.js";
 import { getAmountOut } from "../../src/pricing/getAmountOut.js";
-import { createHttpServer } from "../../src/rest/createHttpServer.js";
+import { createTestServer } from "../http/support.js";
 import { createFixtureReader, type Fixture, POOLS } from "../support/fixtureReader.js";
 import { createMemoryLogger } from "./support.js";
 
@@ -14,44 +11,46 @@ const E18 = 10n ** 18n;
 const QUOTE = `query Q($sell: String!) { quote(sellToken: $sell, buyToken: "USDT") { price blockNumber } }`;
 
 let fixture: Fixture;
-let graphql: GraphqlServer;
-let server: Server;
-let base: string;
+let app: FastifyInstance;
 let records: Record<string, unknown>[];
-// Requests that went through yoga (an edge hit does not): yoga logs each one it parses.
+// Requests that went through yoga (a kept answer does not): yoga logs each one it parses.
 const throughYoga = () => records.filter((r) => String(r.msg).startsWith("Parsing request")).length;
+const counted = (name: "cache_hits" | "cache_misses") =>
+  readEventCounts(name).find((c) => c.labels.cache === "graphql_answer")?.value ?? 0;
 
 beforeEach(async () => {
   fixture = await createFixtureReader();
   const memory = createMemoryLogger("debug");
-  const { logger } = memory;
   records = memory.records;
-  const schema = buildSchema();
-  graphql = createGraphqlServer({ reader: fixture.reader, schema, logger });
-  server = await createHttpServer({ reader: fixture.reader, graphql, schema, logger });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = await createTestServer(fixture.reader, { logger: memory.logger });
 });
 
 afterEach(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await app.close();
   await fixture.close();
 });
 
-async function post(query: string, variables: Record<string, unknown> = {}) {
-  const response = await fetch(`${base}/graphql`, {
+async function post(
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
+  const response = await app.inject({
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify({ query, variables }),
+    url: "/graphql",
+    headers: { "content-type": "application/json", accept: "application/json", ...headers },
+    payload: JSON.stringify({ query, variables }),
   });
-  return { status: response.status, type: response.headers.get("content-type"), text: await response.text() };
+  return {
+    status: response.statusCode,
+    type: response.headers["content-type"],
+    etag: response.headers.etag,
+    text: response.body,
+  };
 }
 
 describe("GraphQL answers kept at the edge", () => {
   test("behavior: a repeated quote is answered from kept bytes, without yoga, the same answer", async () => {
-    const counted = (name: "cache_hits" | "cache_misses") =>
-      readEventCounts(name).find((c) => c.labels.cache === "graphql_answer")?.value ?? 0;
     const [hits, misses] = [counted("cache_hits"), counted("cache_misses")];
     const first = await post(QUOTE, { sell: "WBNB" });
     expect(first.status).toBe(200);
@@ -59,11 +58,21 @@ describe("GraphQL answers kept at the edge", () => {
     const second = await post(QUOTE, { sell: "WBNB" });
     expect(second).toEqual(first);
     expect(throughYoga()).toBe(1);
-    expect(graphql.edgeCache?.answers.size).toBe(1);
+    // One answer kept (the miss), one served from it (the hit).
     expect([counted("cache_hits") - hits, counted("cache_misses") - misses]).toEqual([1, 1]);
     // Other variables are another answer.
     await post(QUOTE, { sell: "CAKE" });
     expect(throughYoga()).toBe(2);
+  });
+
+  test("behavior: a kept answer has an ETag; If-None-Match with it gets a bodiless 304 without yoga", async () => {
+    const first = await post(QUOTE, { sell: "WBNB" });
+    expect(first.etag).toMatch(/^"[A-Za-z0-9_-]{16}"$/);
+    const revalidated = await post(QUOTE, { sell: "WBNB" }, { "if-none-match": first.etag! });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.text).toBe("");
+    expect(revalidated.etag).toBe(first.etag);
+    expect(throughYoga()).toBe(1);
   });
 
   test("behavior: a change of the pool graph is seen by the very next request", async () => {
@@ -84,14 +93,24 @@ describe("GraphQL answers kept at the edge", () => {
     expect(after.text).not.toBe(before.text);
   });
 
+  test("behavior: a newly indexed block is a new state: the next request goes through yoga again", async () => {
+    await post(QUOTE, { sell: "WBNB" });
+    await post(QUOTE, { sell: "WBNB" });
+    expect(throughYoga()).toBe(1);
+    fixture.reader.setStatus("bsc", { indexedBlock: 40_000_001n, headBlock: 40_000_001n });
+    await post(QUOTE, { sell: "WBNB" });
+    expect(throughYoga()).toBe(2);
+  });
+
   test("behavior: status, swaps and errors are never kept", async () => {
+    const [hits, misses] = [counted("cache_hits"), counted("cache_misses")];
     for (let i = 0; i < 2; i++) {
       await post("{ networkStatus(network: bsc) { indexedBlock dataAgeSeconds } }");
       await post("{ swaps(network: bsc, first: 2) { edges { node { txHash } } } }");
       await post(QUOTE, { sell: "NOPE" });
     }
     expect(throughYoga()).toBe(6);
-    expect(graphql.edgeCache?.answers.size).toBe(0);
+    expect([counted("cache_hits") - hits, counted("cache_misses") - misses]).toEqual([0, 0]);
   });
 
   test("error: a network whose data turned too old answers NOT_READY, not its kept quote", async () => {

@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { GRAPHQL_LIMITS } from "../../src/graphql/createGraphqlServer.js";
-import { startServer, type TestServer } from "../rest/support.js";
+import { startServer, type TestServer } from "../http/support.js";
 import { chromiumAvailable, launchBrowser } from "../support/browser.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
 
@@ -10,7 +10,8 @@ let server: TestServer;
 
 beforeAll(async () => {
   fixture = await createFixtureReader();
-  server = await startServer(fixture.reader);
+  // Bodies with and without Content-Length, and a browser: a real socket.
+  server = await startServer(fixture.reader, { listen: true });
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { MarketReader } from "../../src/domain/market.js";
 import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
+import type { MarketReader } from "../../src/views/types.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
 import { createMemoryLogger, gql } from "./support.js";
 

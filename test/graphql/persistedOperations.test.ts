@@ -3,10 +3,13 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { buildSchema } from "../../src/graphql/buildSchema.js";
-import { formatDecimal } from "../../src/graphql/formatDecimal.js";
-import { loadPersistedOperations, OPERATIONS_DIR } from "../../src/graphql/loadPersistedOperations.js";
-import { startServer, type TestServer } from "../rest/support.js";
+import {
+  loadPersistedOperations,
+  OPERATIONS_DIR,
+} from "../../src/graphql/plugins/loadPersistedOperations.js";
+import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
+import { buildSchema } from "../../src/graphql/schema/buildSchema.js";
+import { startServer, type TestServer } from "../http/support.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
 import { subscribeSse } from "../support/sse.js";
 import { waitFor } from "../support/waitFor.js";
@@ -21,7 +24,8 @@ const byName = (name: string) => operations.find((operation) => operation.name =
 beforeAll(async () => {
   fixture = await createFixtureReader();
   open = await startServer(fixture.reader);
-  locked = await startServer(fixture.reader, { persistedOperationsOnly: true });
+  // Its subscription test streams over SSE: a real socket.
+  locked = await startServer(fixture.reader, { persistedOperationsOnly: true, listen: true });
 });
 
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { type CostBucket, reserveCost } from "../../src/graphql/reserveCost.js";
+import { type CostBucket, reserveCost } from "../../src/graphql/plugins/reserveCost.js";
 
 // 100 cost units a second, up to 1,000: the clock is the `nowMs` each call passes.
 const LIMITS = { ratePerSecond: 100, burst: 1_000 };

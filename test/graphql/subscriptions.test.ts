@@ -10,14 +10,12 @@ import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import { NATIVE, type Trade } from "../../src/domain/types.js";
-import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
-import { formatDecimal } from "../../src/graphql/formatDecimal.js";
-import { MAX_REPLAYED_SWAPS } from "../../src/graphql/subscribeMarket.js";
-import { createHttpServer } from "../../src/rest/createHttpServer.js";
-import { createPostgresStore } from "../../src/store/createPostgresStore.js";
-import { createSqliteStore } from "../../src/store/createSqliteStore.js";
+import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
+import { MAX_REPLAYED_SWAPS } from "../../src/graphql/subscriptions/subscribeSwaps.js";
+import { createPostgresStore } from "../../src/store/postgres/createPostgresStore.js";
+import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
-import { startServer } from "../rest/support.js";
+import { createTestServer, startServer } from "../http/support.js";
 import { chainHead as headOf, mine, revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
 import { BSC, createFixtureReader, nextTxHash, POOLS, TRADERS } from "../support/fixtureReader.js";
 import { type SseResult, type SseSubscription, subscribeSse } from "../support/sse.js";
@@ -50,11 +48,7 @@ const SWAP_FIELDS = `type network blockNumber swaps {
 
 async function serve(name: string, store: Store, role: "all" | "api"): Promise<Served> {
   const indexing = createIndexing({ networks: [config], store, log: silent, role, lockRetryMs: 60_000 });
-  const server = await createHttpServer({
-    reader: indexing.views,
-    graphql: createGraphqlServer({ reader: indexing.views, logger: quiet }),
-    logger: quiet,
-  });
+  const { server } = await createTestServer(indexing.views, { logger: quiet });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   indexing.start();
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -391,7 +385,8 @@ describe("Subscription.swaps resumed far back", () => {
   test("error: more than 10,000 swaps to resume with end the stream with BAD_REQUEST; a filter that leaves fewer resumes", async () => {
     // A real store and views (the fixture), one block of MAX_REPLAYED_SWAPS + 1 swaps.
     const fixture = await createFixtureReader();
-    const api = await startServer(fixture.reader);
+    // The stream is read over SSE: a real socket.
+    const api = await startServer(fixture.reader, { listen: true });
     try {
       const from = fixture.head.bsc;
       const trades: Trade[] = Array.from({ length: MAX_REPLAYED_SWAPS + 1 }, (_, i) => ({

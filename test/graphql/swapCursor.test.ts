@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { decodeSwapCursor, encodeSwapCursor, isSwapCursor } from "../../src/graphql/swapCursor.js";
+import { decodeSwapCursor, encodeSwapCursor, isSwapCursor } from "../../src/api/swapCursor.js";
 
 describe("swapCursor", () => {
   test("behavior: a cursor carries the log index, so two swaps of one transaction have two cursors", () => {

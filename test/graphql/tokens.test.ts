@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { MarketReader } from "../../src/domain/market.js";
 import type { Address, Trade, TradeMarks } from "../../src/domain/types.js";
 import { createGraphqlServer, type GraphqlServer } from "../../src/graphql/createGraphqlServer.js";
-import { formatDecimal } from "../../src/graphql/formatDecimal.js";
+import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
 import type { PoolState } from "../../src/pricing/types.js";
+import type { MarketReader } from "../../src/views/types.js";
 import {
   BSC,
   BSC_POOLS,

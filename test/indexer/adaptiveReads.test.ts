@@ -11,7 +11,7 @@ import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { Address, RpcCostModel } from "../../src/domain/types.js";
 import { bloomMayHold } from "../../src/indexer/readRange.js";
-import { createSqliteStore } from "../../src/store/createSqliteStore.js";
+import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 import { type FaultProxy, startFaultProxy } from "../chain/faultProxy.js";
 import { chainHead, revert, sendSwap, snapshot, startTestDevnet, testClient } from "../support/devnet.js";

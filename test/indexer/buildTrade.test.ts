@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { Address, Hash, Pair } from "../../src/domain/types.js";
 import { buildTrade, type SwapEvent } from "../../src/indexer/buildTrades.js";
-import { utcDate } from "../../src/indexer/utcDate.js";
+import { utcDate } from "../../src/lib/utcDate.js";
 
 const a = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
 const WRAPPED = a(1);

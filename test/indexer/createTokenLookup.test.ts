@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { createLruCache } from "../../src/domain/createLruCache.js";
 import type { Address, Token } from "../../src/domain/types.js";
 import { NotErc20Error, RpcError, TokenLookupBusyError } from "../../src/errors.js";
 import { createTokenLookup } from "../../src/indexer/createTokenLookup.js";
+import { createLruCache } from "../../src/lib/createLruCache.js";
 
 const address = (n: number): Address => `0x${n.toString(16).padStart(40, "0")}`;
 const token = (a: Address): Token => ({ address: a, name: "T", symbol: "T", decimals: 18 });

@@ -10,17 +10,20 @@ import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import {
   createProviderEmulator,
   type ProviderEmulator,
-  type ProviderFaults,
-  type ProviderUsage,
-} from "../../src/devnet/createProviderEmulator.js";
+} from "../../src/devnet/emulator/createProviderEmulator.js";
+import type { ProviderUsage } from "../../src/devnet/emulator/createUsageMeter.js";
+import type { ProviderFaults } from "../../src/devnet/emulator/providerFaults.js";
 import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
-import { type EventCounter, readEventCounts } from "../../src/domain/countEvent.js";
-
-import { createMetrics } from "../../src/rest/createMetrics.js";
-import { createPostgresStore } from "../../src/store/createPostgresStore.js";
-import { createSqliteStore } from "../../src/store/createSqliteStore.js";
-import type { DayAggregate, Store, StoredTrade } from "../../src/store/types.js";
-import { type ChainTrade, readTradesFromReceipts } from "../support/readTradesFromReceipts.js";
+import { createMetrics } from "../../src/http/createMetrics.js";
+import { type EventCounter, readEventCounts } from "../../src/lib/countEvent.js";
+import { createPostgresStore } from "../../src/store/postgres/createPostgresStore.js";
+import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
+import type { DayAggregate, Store } from "../../src/store/types.js";
+import {
+  type ChainTrade,
+  projectChainTrades,
+  readTradesFromReceipts,
+} from "../support/readTradesFromReceipts.js";
 import { PG_URL, pgAvailable } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
 
@@ -95,26 +98,14 @@ interface Run {
   end(): Promise<void>;
 }
 
-function project(trades: readonly StoredTrade[]): ChainTrade[] {
-  return trades.map(
-    ({ txHash, logIndex, blockNumber, sender, tokenIn, amountIn, tokenOut, amountOut, pools }) => ({
-      txHash,
-      logIndex,
-      blockNumber,
-      sender,
-      tokenIn,
-      amountIn,
-      tokenOut,
-      amountOut,
-      pools,
-    }),
-  );
-}
-
-async function startRun(backend: Backend, faults: ProviderFaults): Promise<Run> {
+async function startRun(
+  backend: Backend,
+  faults: ProviderFaults,
+  rpc: Partial<NetworkConfig["rpc"]> = {},
+): Promise<Run> {
   const emulator = await createProviderEmulator({ upstream: chainConfig.rpcUrls[0]!, faults });
   const { store, drop } = await backend.open();
-  const config = { ...chainConfig, rpcUrls: [emulator.url] };
+  const config = { ...chainConfig, rpcUrls: [emulator.url], rpc: { ...chainConfig.rpc, ...rpc } };
   const indexing = createIndexing({ networks: [config], store, log: silent, now: () => NOW });
   indexing.start();
   return {
@@ -133,7 +124,7 @@ async function startRun(backend: Backend, faults: ProviderFaults): Promise<Run> 
     },
     async indexed() {
       return {
-        trades: project(await store.listTrades(NETWORK, 0)),
+        trades: projectChainTrades(await store.listTrades(NETWORK, 0)),
         days: await store.listDayAggregates(NETWORK, 0, 2 ** 31),
       };
     },
@@ -176,7 +167,13 @@ afterAll(async () => {
 });
 
 /** Each fault, the counter that must say so on /metrics, and what the emulator must have served. */
-const SURVIVED: { name: string; faults: ProviderFaults; counter: EventCounter }[] = [
+const SURVIVED: {
+  name: string;
+  faults: ProviderFaults;
+  counter: EventCounter;
+  /** Reads that make the fault bite (whole blocks go one to a request and never meet a batch cap). */
+  rpc?: Partial<NetworkConfig["rpc"]>;
+}[] = [
   {
     name: "QuickNode's eth_getLogs block-range cap (3 blocks, HTTP 413)",
     faults: { logRange: { blocks: 3, style: "quicknode" } },
@@ -207,11 +204,13 @@ const SURVIVED: { name: string; faults: ProviderFaults; counter: EventCounter }[
     name: "a geth batch cap of 5 calls",
     faults: { batchSize: { calls: 5, style: "geth" } },
     counter: "rpc_batch_splits",
+    rpc: { costModel: "bytes" },
   },
   {
     name: "NodeReal's batch cap (3 calls)",
     faults: { batchSize: { calls: 3, style: "nodereal" } },
     counter: "rpc_batch_splits",
+    rpc: { costModel: "bytes" },
   },
   {
     name: "HTTP 429 with Retry-After above 20 calls a second",
@@ -249,9 +248,9 @@ describe.each(BACKENDS)("indexing a BSC-shaped chain through a faulty provider, 
 
   test.each(SURVIVED)(
     "behavior: $name loses and doubles nothing, and /metrics says so",
-    async ({ faults, counter }) => {
+    async ({ faults, counter, rpc }) => {
       const before = counted(counter);
-      const run = await startRun(backend, faults);
+      const run = await startRun(backend, faults, rpc);
       try {
         await run.ready();
         expect(await run.indexed()).toEqual(reference);

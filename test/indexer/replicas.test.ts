@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
-import { createPostgresStore } from "../../src/store/createPostgresStore.js";
+import { createPostgresStore } from "../../src/store/postgres/createPostgresStore.js";
 import type { Store } from "../../src/store/types.js";
 import { sendSwap } from "../support/devnet.js";
 import { PG_URL, pgAvailable } from "../support/testStores.js";

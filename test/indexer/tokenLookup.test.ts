@@ -11,15 +11,15 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import { type HostileTokenAddresses, hostileTokenAbi } from "../../src/devnet/deployHostileTokens.js";
-import { uniswapV2RouterAbi } from "../../src/devnet/devnetAbis.js";
+import { type HostileTokenAddresses, hostileTokenAbi } from "../../src/devnet/cases/deployHostileTokens.js";
+import { uniswapV2RouterAbi } from "../../src/devnet/deploy/devnetAbis.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import { NotErc20Error } from "../../src/errors.js";
-import { createSqliteStore } from "../../src/store/createSqliteStore.js";
+import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 import { type FaultProxy, startFaultProxy } from "../chain/faultProxy.js";
 import { createMemoryLogger } from "../graphql/support.js";
-import { startServer, type TestServer } from "../rest/support.js";
+import { startServer, type TestServer } from "../http/support.js";
 import { mine, startTestDevnet } from "../support/devnet.js";
 import { waitFor } from "../support/waitFor.js";
 

@@ -11,12 +11,12 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import { type ChainWriter, createChainWriter } from "../../src/devnet/createChainWriter.js";
-import { devnetTokenAbi, uniswapV2RouterAbi } from "../../src/devnet/devnetAbis.js";
-import { readArtifact } from "../../src/devnet/readArtifact.js";
+import { type ChainWriter, createChainWriter } from "../../src/devnet/anvil/createChainWriter.js";
+import { devnetTokenAbi, uniswapV2RouterAbi } from "../../src/devnet/deploy/devnetAbis.js";
+import { readArtifact } from "../../src/devnet/deploy/readArtifact.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
-import { createSqliteStore } from "../../src/store/createSqliteStore.js";
+import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 import { type FaultProxy, type SeenRequest, startFaultProxy } from "../chain/faultProxy.js";
 import { createMemoryLogger } from "../graphql/support.js";

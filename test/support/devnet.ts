@@ -11,7 +11,7 @@ import {
   http,
   maxUint256,
 } from "viem";
-import { devnetTokenAbi, uniswapV2RouterAbi } from "../../src/devnet/devnetAbis.js";
+import { devnetTokenAbi, uniswapV2RouterAbi } from "../../src/devnet/deploy/devnetAbis.js";
 import { type Devnet, type StartDevnetOptions, startDevnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import { NATIVE } from "../../src/domain/types.js";

@@ -1,10 +1,10 @@
 import type { NetworkConfig, TokenListEntry } from "../../src/config/types.js";
 import type { Address, Hash, NetworkName, Token, TokenRef, Trade } from "../../src/domain/types.js";
 import { BadRequestError } from "../../src/errors.js";
-import { createLiveViews, type LiveViews } from "../../src/indexer/createLiveViews.js";
 import type { PoolState } from "../../src/pricing/types.js";
-import { createSqliteStore } from "../../src/store/createSqliteStore.js";
+import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
+import { createLiveViews, type LiveViews } from "../../src/views/createLiveViews.js";
 
 /**
  * A small market for in-process API tests: its trades committed to a real store (SQLite in

@@ -16,6 +16,23 @@ export type ChainTrade = Pick<
   | "pools"
 >;
 
+/** The chain-determined fields of stored trades, to compare with readTradesFromReceipts. */
+export function projectChainTrades(trades: readonly ChainTrade[]): ChainTrade[] {
+  return trades.map(
+    ({ txHash, logIndex, blockNumber, sender, tokenIn, amountIn, tokenOut, amountOut, pools }) => ({
+      txHash,
+      logIndex,
+      blockNumber,
+      sender,
+      tokenIn,
+      amountIn,
+      tokenOut,
+      amountOut,
+      pools,
+    }),
+  );
+}
+
 const abi = parseAbi([
   "event PairCreated(address indexed token0, address indexed token1, address pair, uint256 allPairsLength)",
   "event Transfer(address indexed from, address indexed to, uint256 value)",

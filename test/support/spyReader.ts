@@ -1,4 +1,4 @@
-import type { MarketReader } from "../../src/domain/market.js";
+import type { MarketReader } from "../../src/views/types.js";
 
 /**
  * The real reader, recording into `log` the name of every method called (or only those in

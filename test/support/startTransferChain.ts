@@ -1,8 +1,8 @@
 import { type Address, encodeDeployData, encodeFunctionData, getContractAddress, type Hash } from "viem";
-import { createChainWriter } from "../../src/devnet/createChainWriter.js";
-import { devnetTokenAbi } from "../../src/devnet/devnetAbis.js";
-import { readArtifact } from "../../src/devnet/readArtifact.js";
-import { type Anvil, startAnvil } from "../../src/devnet/startAnvil.js";
+import { createChainWriter } from "../../src/devnet/anvil/createChainWriter.js";
+import { type Anvil, startAnvil } from "../../src/devnet/anvil/startAnvil.js";
+import { devnetTokenAbi } from "../../src/devnet/deploy/devnetAbis.js";
+import { readArtifact } from "../../src/devnet/deploy/readArtifact.js";
 
 /** A small anvil chain whose blocks hold ERC-20 Transfer logs: enough to exercise eth_getLogs limits. */
 export interface TransferChain {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
-import { createPostgresStore } from "../../src/store/createPostgresStore.js";
-import { createSqliteStore } from "../../src/store/createSqliteStore.js";
+import { createPostgresStore } from "../../src/store/postgres/createPostgresStore.js";
+import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 
 /** The PostgreSQL the tests use; required (never skipped) when CI=true. */

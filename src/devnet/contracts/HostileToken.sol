@@ -1,29 +1,22 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
+import "./DevnetErc20.sol";
+
 /// A working ERC-20 whose metadata attacks whoever reads it (devnet only); `kind` picks the attack:
 /// 0 name and symbol of 1,000,000 bytes, 1 of 65,536 bytes, 2 the constructor's name and symbol
 /// (control characters, markup), 3 decimals() 255, 4 decimals() burns all the gas it is given,
 /// 5 decimals() burns all but 3,000 gas and then reverts.
-contract HostileToken {
+contract HostileToken is DevnetErc20 {
     uint8 public immutable kind;
-    uint256 public totalSupply;
     string private plainName;
     string private plainSymbol;
-
-    mapping(address => uint256) public balanceOf;
-    mapping(address => mapping(address => uint256)) public allowance;
-
-    event Transfer(address indexed from, address indexed to, uint256 value);
-    event Approval(address indexed owner, address indexed spender, uint256 value);
 
     constructor(uint8 kind_, string memory name_, string memory symbol_, uint256 initialSupply) {
         kind = kind_;
         plainName = name_;
         plainSymbol = symbol_;
-        totalSupply = initialSupply;
-        balanceOf[msg.sender] = initialSupply;
-        emit Transfer(address(0), msg.sender, initialSupply);
+        _mint(msg.sender, initialSupply);
     }
 
     function name() external view returns (string memory) {
@@ -52,32 +45,8 @@ contract HostileToken {
         return 18;
     }
 
-    function approve(address spender, uint256 amount) external returns (bool) {
-        allowance[msg.sender][spender] = amount;
-        emit Approval(msg.sender, spender, amount);
-        return true;
-    }
-
-    function transfer(address to, uint256 amount) external returns (bool) {
-        _transfer(msg.sender, to, amount);
-        return true;
-    }
-
-    function transferFrom(address from, address to, uint256 amount) external returns (bool) {
-        uint256 allowed = allowance[from][msg.sender];
-        if (allowed != type(uint256).max) {
-            require(allowed >= amount, "HostileToken: allowance");
-            allowance[from][msg.sender] = allowed - amount;
-        }
-        _transfer(from, to, amount);
-        return true;
-    }
-
-    function _transfer(address from, address to, uint256 amount) internal {
-        require(balanceOf[from] >= amount, "HostileToken: balance");
-        balanceOf[from] -= amount;
-        balanceOf[to] += amount;
-        emit Transfer(from, to, amount);
+    function _label() internal pure override returns (string memory) {
+        return "HostileToken";
     }
 
     /// `length` bytes of `unit` repeated, built by doubling copies (MCOPY) so the memory, not the

@@ -5,7 +5,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { DevnetArtifact } from "../readArtifact.js";
+import type { DevnetArtifact } from "../deploy/readArtifact.js";
 import { compileArtifacts, formatArtifact } from "./compileArtifacts.js";
 import { findStaleArtifacts } from "./findStaleArtifacts.js";
 

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { type Abi, type Hex, keccak256 } from "viem";
-import type { ArtifactName, DevnetArtifact } from "../readArtifact.js";
+import type { ArtifactName, DevnetArtifact } from "../deploy/readArtifact.js";
 
 const require = createRequire(import.meta.url);
 const CONTRACTS_DIR = new URL("./", import.meta.url);
@@ -176,14 +176,17 @@ export async function compileArtifacts(): Promise<CompiledArtifacts> {
   };
 
   const own: Sources = {};
+  const ownInputs: Record<string, Sources> = {};
   for (const name of OWN) {
-    own[`${name}.sol`] = { content: await readFile(new URL(`${name}.sol`, CONTRACTS_DIR), "utf8") };
+    const file = `${name}.sol`;
+    ownInputs[file] = await loadOwnTree(file);
+    Object.assign(own, ownInputs[file]);
   }
   const ownBuild = compile(own);
   const ownArtifact = (name: (typeof OWN)[number]) => {
     const file = `${name}.sol`;
-    // Each file stands alone (no imports): its own text is its whole input.
-    return ownBuild(file, name, `src/devnet/contracts/${file}`, { [file]: own[file] as { content: string } });
+    // A file's input is its own text and the files it imports (the tokens' base ERC-20).
+    return ownBuild(file, name, `src/devnet/contracts/${file}`, ownInputs[file] as Sources);
   };
 
   const chainSources: Sources = {};
@@ -340,6 +343,28 @@ async function readNpmSource(path: string): Promise<string> {
   const [scope = "", name = "", ...rest] = path.split("/");
   const root = dirname(require.resolve(`${scope}/${name}/package.json`));
   return readFile(join(root, ...rest), "utf8");
+}
+
+/** Reads one of src/devnet/contracts/*.sol and the files of that folder it imports, in a stable order. */
+async function loadOwnTree(entry: string): Promise<Sources> {
+  const found: Sources = {};
+  const pending = [entry];
+  while (pending.length > 0) {
+    const file = pending.pop() as string;
+    if (found[file] !== undefined) continue;
+    const content = await readFile(new URL(file, CONTRACTS_DIR), "utf8");
+    found[file] = { content };
+    for (const match of content.matchAll(/^import\s+"\.\/([^"/]+)";/gm)) pending.push(match[1] as string);
+  }
+  // The entry first, then its imports by name: the source hash depends on the order.
+  return Object.fromEntries(
+    [
+      entry,
+      ...Object.keys(found)
+        .filter((file) => file !== entry)
+        .sort(),
+    ].map((file) => [file, found[file] as { content: string }]),
+  );
 }
 
 /** Loads a source and every file it imports (relative or package paths), patched, in a stable order. */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { DevnetArtifact } from "../readArtifact.js";
+import type { DevnetArtifact } from "../deploy/readArtifact.js";
 import { formatArtifact } from "./compileArtifacts.js";
 
 /**

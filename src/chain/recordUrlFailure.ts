@@ -1,0 +1,41 @@
+import { BaseError, TimeoutError } from "viem";
+import { countEvent } from "../lib/countEvent.js";
+import { classifyRpcError, errorText, isRateLimited } from "./classifyRpcError.js";
+import { retryAfterMs } from "./retryAfterMs.js";
+import type { RpcSettings, UrlHealth } from "./rpcTypes.js";
+
+const MAX_COOLDOWN_MS = 60_000;
+
+/**
+ * Counts a failed request to one URL and, when the URL is to blame (a timeout or a transient
+ * error), puts it in a cooldown that doubles while it keeps failing, or as long as its
+ * Retry-After asks.
+ */
+export function recordUrlFailure(
+  state: UrlHealth,
+  method: string,
+  error: unknown,
+  settings: Pick<RpcSettings, "network" | "cooldownMs" | "maxRetryDelayMs" | "log">,
+): void {
+  const { network, cooldownMs, maxRetryDelayMs, log } = settings;
+  const timedOut = error instanceof BaseError && error.walk((e) => e instanceof TimeoutError) !== null;
+  const kind = timedOut ? "timeout" : classifyRpcError(error, method);
+  countEvent("rpc_errors", { network, method, kind });
+  if (isRateLimited(error)) countEvent("rpc_rate_limited", { network, method });
+  if (timedOut || kind === "transient") {
+    state.failures++;
+    const wait = retryAfterMs(error);
+    const backoff = Math.min(cooldownMs * 2 ** (state.failures - 1), MAX_COOLDOWN_MS);
+    state.downUntil = Date.now() + Math.max(backoff, Math.min(wait ?? 0, maxRetryDelayMs));
+    state.retryAfterUntil = wait === undefined ? 0 : Date.now() + Math.min(wait, maxRetryDelayMs);
+    log?.warn(
+      {
+        url: state.label,
+        method,
+        failures: state.failures,
+        error: errorText(error),
+      },
+      "rpc url failed; failing over",
+    );
+  }
+}

@@ -1,0 +1,39 @@
+// The shapes createRpcClient's parts share: its logger, its resolved settings, one JSON-RPC
+// request and one URL's health.
+
+/** A pino-compatible logger (only warn is used). */
+export interface RpcLogger {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+/** createRpcClient's options with their defaults applied (see CreateRpcClientOptions). */
+export interface RpcSettings {
+  /** Network name for messages and metric labels. */
+  network: string;
+  /** Per HTTP request, in ms. */
+  timeout: number;
+  retryCount: number;
+  retryDelayMs: number;
+  maxRetryDelayMs: number;
+  cooldownMs: number;
+  deadlineMs: number;
+  maxResponseBytes: number;
+  log: RpcLogger | undefined;
+}
+
+/** One JSON-RPC request as a transport receives it. */
+export interface RequestArgs {
+  method: string;
+  params?: unknown;
+}
+
+/** What the client knows of one URL; the per-URL transport updates it, failover reads it. */
+export interface UrlHealth {
+  label: string;
+  /** Calls per JSON-RPC batch this URL accepts (1: unbatched). */
+  batchSize: number;
+  failures: number;
+  downUntil: number;
+  /** Set while the cooldown comes from a Retry-After header: the URL asked us to wait. */
+  retryAfterUntil: number;
+}

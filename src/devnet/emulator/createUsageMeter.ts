@@ -1,0 +1,88 @@
+import type { ProviderFaultName } from "./providerFaults.js";
+
+/** What one method cost. */
+export interface MethodUsage {
+  /** Calls the node answered (errors included; refused ones not). */
+  calls: number;
+  /** Of those, answered with a JSON-RPC error. */
+  errors: number;
+  /** Bytes of the answers (each call's own JSON in a batch). */
+  bytes: number;
+  computeUnits: number;
+}
+
+/** What went through the emulator since it started or was reset. */
+export interface ProviderUsage {
+  byMethod: Map<string, MethodUsage>;
+  total: MethodUsage;
+  /** HTTP requests received (a JSON-RPC batch is one). */
+  httpRequests: number;
+  /** Bytes of the answered bodies as sent: gzipped where the client accepted it. */
+  wireBytes: number;
+  /** JSON-RPC batches among them. */
+  batches: number;
+  /** Calls refused before reaching the node (rate limit, oversized batch): answered, not charged. */
+  refused: number;
+  /** Calls each fault answered or changed. */
+  faults: Record<ProviderFaultName, number>;
+}
+
+/** The usage being counted, and how to count and forget it. */
+export interface UsageMeter {
+  /** The live counts (replaced by reset): the request handler adds to them. */
+  readonly current: ProviderUsage;
+  /** Counts one answered call: its method's price, its answer's bytes, whether it was an error. */
+  count(method: string, bytes: number, isError: boolean): void;
+  /** A copy of the counts so far. */
+  snapshot(): ProviderUsage;
+  reset(): void;
+}
+
+/** Counts calls, errors, answer bytes and compute units by method at `prices` (else `defaultPrice`). */
+export function createUsageMeter(prices: Readonly<Record<string, number>>, defaultPrice: number): UsageMeter {
+  const emptyFaults = (): Record<ProviderFaultName, number> => ({
+    logRange: 0,
+    logCount: 0,
+    batchSize: 0,
+    rateLimit: 0,
+    lag: 0,
+  });
+  let usage: ProviderUsage;
+  const resetUsage = () => {
+    usage = {
+      byMethod: new Map(),
+      total: { calls: 0, errors: 0, bytes: 0, computeUnits: 0 },
+      httpRequests: 0,
+      wireBytes: 0,
+      batches: 0,
+      refused: 0,
+      faults: emptyFaults(),
+    };
+  };
+  resetUsage();
+  return {
+    get current() {
+      return usage;
+    },
+    count(method, bytes, isError) {
+      const entry = usage.byMethod.get(method) ?? { calls: 0, errors: 0, bytes: 0, computeUnits: 0 };
+      const price = prices[method] ?? defaultPrice;
+      for (const target of [entry, usage.total]) {
+        target.calls++;
+        target.bytes += bytes;
+        target.computeUnits += price;
+        if (isError) target.errors++;
+      }
+      usage.byMethod.set(method, entry);
+    },
+    snapshot() {
+      return {
+        ...usage,
+        byMethod: new Map([...usage.byMethod].map(([method, entry]) => [method, { ...entry }])),
+        total: { ...usage.total },
+        faults: { ...usage.faults },
+      };
+    },
+    reset: resetUsage,
+  };
+}

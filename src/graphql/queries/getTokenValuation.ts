@@ -1,0 +1,50 @@
+import { type Address, NATIVE, type NetworkName, type TokenRef, USD_SCALE } from "../../domain/types.js";
+import { getNativePriceUsd } from "../../pricing/getNativePriceUsd.js";
+import { getTokenPriceUsd } from "../../pricing/getTokenPriceUsd.js";
+import { amountToUsd, reservesFor } from "../../pricing/usdMath.js";
+import type { MarketReader } from "../../views/types.js";
+import { getPricingParams } from "./getPricingParams.js";
+
+/** What the live pool graph says a token is worth now (10^18-scaled; undefined when unpriced). */
+export interface TokenValuation {
+  /** USD per whole token by the pricing rules. */
+  priceUsd: bigint | undefined;
+  /** Native coins per whole token: priceUsd / the wrapped native coin's USD price. */
+  priceNative: bigint | undefined;
+  /**
+   * The token's reserves in every indexed pool that holds it, valued at priceUsd and summed
+   * (thin pools included: the reserve is there, only its price is not trusted).
+   */
+  liquidityUsd: bigint | undefined;
+}
+
+/**
+ * Values a token (the native coin as its wrapped token) from the live pool index with the USD
+ * pricing rules; in memory, no I/O.
+ */
+export function getTokenValuation(reader: MarketReader, network: NetworkName, ref: TokenRef): TokenValuation {
+  const params = getPricingParams(reader, network);
+  const index = reader.getPoolIndex(network);
+  const address: Address = ref === NATIVE ? params.wrappedNative : ref;
+  const priceUsd = getTokenPriceUsd(index, params, address);
+  if (priceUsd === undefined) return { priceUsd, priceNative: undefined, liquidityUsd: undefined };
+  const nativeUsd = getNativePriceUsd(index, params);
+  const decimals = params.decimals(address);
+  let liquidityUsd: bigint | undefined;
+  if (decimals !== undefined) {
+    liquidityUsd = 0n;
+    for (const pool of index.poolsOf(address)) {
+      liquidityUsd += amountToUsd(reservesFor(pool, address)[0], decimals, priceUsd);
+    }
+  }
+  return {
+    priceUsd,
+    priceNative:
+      nativeUsd === undefined || nativeUsd === 0n
+        ? undefined
+        : address === params.wrappedNative
+          ? USD_SCALE
+          : (priceUsd * USD_SCALE) / nativeUsd,
+    liquidityUsd,
+  };
+}

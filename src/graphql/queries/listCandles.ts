@@ -1,0 +1,140 @@
+import type { Candle, CandleInterval, CandleSubject } from "../../domain/market.js";
+import { type Address, NATIVE, type NetworkName, type Token } from "../../domain/types.js";
+import { BadRequestError } from "../../errors.js";
+import type { GraphqlContext } from "../context/createGraphqlContext.js";
+import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
+import { formatDecimal } from "./formatDecimal.js";
+import { parseTokenInput, resolveToken } from "./resolveToken.js";
+
+/** Arguments of the candles query (null where GraphQL passes an explicit null); interval in seconds. */
+export interface CandlesArgs {
+  network: NetworkName;
+  token?: string | null | undefined;
+  pool?: string | null | undefined;
+  interval: CandleInterval;
+  from?: number | null | undefined;
+  to?: number | null | undefined;
+  first?: number | null | undefined;
+}
+
+/** A Candle as the schema shows it: prices and volumes as exact decimals. */
+export interface CandleOutput {
+  start: number;
+  open: string | null;
+  high: string | null;
+  low: string | null;
+  close: string | null;
+  volume: string;
+  quoteVolume: string;
+  tradeCount: number;
+  volumeUSD: string | null;
+}
+
+/** Largest page: a day of 5-minute candles, or 1,000 minutes. */
+export const MAX_CANDLES_PAGE = 1000;
+const USD_DECIMALS = 18;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+// Pool prices are smallest units of token1 per smallest unit of token0, scaled by 10^36.
+const POOL_PRICE_DIGITS = 36;
+
+/** A pool price (token1 per token0, smallest units, 10^36-scaled) as token1 per whole token0. */
+export function formatPoolPrice(raw: bigint, decimals0: number, decimals1: number): string {
+  const digits = POOL_PRICE_DIGITS + decimals1 - decimals0;
+  return digits >= 0 ? formatDecimal(raw, digits) : formatDecimal(raw * 10n ** BigInt(-digits), 0);
+}
+
+function present<T>(value: T | null | undefined): value is T {
+  return value !== null && value !== undefined;
+}
+
+/**
+ * One page of a token's USD candles or a pool's candles (token0 in token1), buckets ascending
+ * from the one holding `from` (default: `first` intervals before now) to those starting before
+ * `to`: one read over the store's primary key. Throws 400 for bad arguments, 503 when the
+ * network is not ready or its data is stale.
+ */
+export async function listCandles(args: CandlesArgs, ctx: GraphqlContext): Promise<CandleOutput[]> {
+  const { reader } = ctx;
+  const { network, interval } = args;
+  assertNetworkConfigured(reader, network);
+  const first = args.first ?? 100;
+  if (!Number.isInteger(first) || first < 1 || first > MAX_CANDLES_PAGE) {
+    throw new BadRequestError(`first must be between 1 and ${MAX_CANDLES_PAGE}.`);
+  }
+  if (present(args.token) === present(args.pool)) {
+    throw new BadRequestError("Give exactly one of token and pool.");
+  }
+  const from = args.from ?? Math.max(0, ctx.now - first * interval);
+  const to = args.to ?? undefined;
+  if (to !== undefined && from > to) throw new BadRequestError("from must not be later than to.");
+  const tokenInput = present(args.token) ? parseTokenInput(args.token, "token") : undefined;
+  if (present(args.pool) && !ADDRESS.test(args.pool)) {
+    throw new BadRequestError("pool must be an address: 0x followed by 40 hex digits.");
+  }
+  assertNetworkReady(reader, network, ctx.nowMs);
+
+  let subject: CandleSubject;
+  let format: (candle: Candle) => CandleOutput;
+  if (tokenInput !== undefined) {
+    let token: Token = await resolveToken(reader, network, tokenInput, "token");
+    if (token.address === NATIVE) {
+      // The native coin trades as its wrapped token in every pool: one series for both.
+      const wrapped = reader.getConfig(network).native.wrapped;
+      token = reader.getToken(network, wrapped) ?? { ...token, address: wrapped };
+    }
+    subject = { kind: "token", token: token.address as Address };
+    const { decimals } = token;
+    format = (candle) =>
+      output(
+        candle,
+        (price) => formatDecimal(price, USD_DECIMALS),
+        formatDecimal(candle.volume, decimals),
+        formatDecimal(candle.quoteVolume, USD_DECIMALS),
+      );
+  } else {
+    const address = args.pool!.toLowerCase() as Address;
+    const pool = reader.getPoolIndex(network).get(address);
+    if (pool === undefined)
+      throw new BadRequestError(`Pool ${address} is not an indexed pool on ${network}.`);
+    const [token0, token1] = await Promise.all([
+      ctx.tokens(network).load(pool.token0),
+      ctx.tokens(network).load(pool.token1),
+    ]);
+    subject = { kind: "pool", pool: address };
+    format = (candle) =>
+      output(
+        candle,
+        (price) => formatPoolPrice(price, token0.decimals, token1.decimals),
+        formatDecimal(candle.volume, token0.decimals),
+        formatDecimal(candle.quoteVolume, token1.decimals),
+      );
+  }
+  const candles = await reader.listCandles(network, {
+    subject,
+    interval,
+    fromTimestamp: from,
+    limit: first,
+    ...(to === undefined ? {} : { toTimestamp: to }),
+  });
+  return candles.map(format);
+}
+
+function output(
+  candle: Candle,
+  price: (value: bigint) => string,
+  volume: string,
+  quoteVolume: string,
+): CandleOutput {
+  const optional = (value: bigint | undefined) => (value === undefined ? null : price(value));
+  return {
+    start: candle.start,
+    open: optional(candle.open),
+    high: optional(candle.high),
+    low: optional(candle.low),
+    close: optional(candle.close),
+    volume,
+    quoteVolume,
+    tradeCount: candle.tradeCount,
+    volumeUSD: candle.volumeUsd === undefined ? null : formatDecimal(candle.volumeUsd, USD_DECIMALS),
+  };
+}

@@ -1,0 +1,101 @@
+import { MAX_SWAPS_PAGE } from "../../api/maxSwapsPage.js";
+import { decodeSwapCursor, encodeSwapCursor } from "../../api/swapCursor.js";
+import type { TradePageQuery } from "../../domain/market.js";
+import type { Address, NetworkName, TokenRef, Trade } from "../../domain/types.js";
+import { BadRequestError, UnknownSymbolError } from "../../errors.js";
+import type { MarketReader } from "../../views/types.js";
+import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
+import { findSymbol, parseTokenInput } from "./resolveToken.js";
+
+/** Arguments of the swaps query (null where GraphQL passes an explicit null). */
+export interface SwapsArgs {
+  network: NetworkName;
+  from?: number | null | undefined;
+  to?: number | null | undefined;
+  token?: string | null | undefined;
+  trader?: string | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  atBlock?: bigint | null | undefined;
+}
+
+/** A Relay-style page of swaps (edge cursors are derived from the node when asked for). */
+export interface SwapPage {
+  edges: { node: Trade }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+const DAY = 86_400;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+function tokenFilter(reader: MarketReader, network: NetworkName, value: string): TokenRef {
+  const input = parseTokenInput(value, "token");
+  if (input.kind === "address") return input.address;
+  const token = findSymbol(reader, network, input.symbol);
+  if (token === undefined) {
+    throw new UnknownSymbolError({ param: "token", symbol: input.symbol, network });
+  }
+  return token.address;
+}
+
+/** The token and trader filters of the swaps query and subscription; throws 400 when malformed. */
+export function parseSwapFilter(
+  reader: MarketReader,
+  network: NetworkName,
+  args: { token?: string | null | undefined; trader?: string | null | undefined },
+): { token?: TokenRef; sender?: Address } {
+  let sender: Address | undefined;
+  if (args.trader !== undefined && args.trader !== null) {
+    if (!ADDRESS.test(args.trader)) {
+      throw new BadRequestError("trader must be an address: 0x followed by 40 hex digits.");
+    }
+    sender = args.trader.toLowerCase() as Address;
+  }
+  const token =
+    args.token === undefined || args.token === null ? undefined : tokenFilter(reader, network, args.token);
+  return { ...(token === undefined ? {} : { token }), ...(sender === undefined ? {} : { sender }) };
+}
+
+/**
+ * One page of the swaps with from <= timestamp < to (default: the last 24 hours), optionally of
+ * one token or trader, after a cursor, at or below a block: one keyset read of first + 1 rows
+ * from the store (the extra row tells whether a next page exists). Throws 400 for bad
+ * arguments, 503 when the network is not ready or its data is stale at `nowMs`.
+ */
+export async function listSwaps(reader: MarketReader, args: SwapsArgs, nowMs: number): Promise<SwapPage> {
+  const { network } = args;
+  assertNetworkConfigured(reader, network);
+  const first = args.first ?? 100;
+  if (!Number.isInteger(first) || first < 1 || first > MAX_SWAPS_PAGE) {
+    throw new BadRequestError(`first must be between 1 and ${MAX_SWAPS_PAGE}.`);
+  }
+  const from = args.from ?? Math.floor(nowMs / 1000) - DAY;
+  const to = args.to ?? undefined;
+  if (to !== undefined && from > to) throw new BadRequestError("from must not be later than to.");
+  const { token, sender } = parseSwapFilter(reader, network, args);
+  const atBlock = args.atBlock ?? undefined;
+  if (atBlock !== undefined && atBlock < 0n) throw new BadRequestError("atBlock must not be negative.");
+  const after = args.after === undefined || args.after === null ? undefined : decodeSwapCursor(args.after);
+  assertNetworkReady(reader, network, nowMs);
+
+  const query: TradePageQuery = {
+    // The cursor's timestamp narrows the read: block timestamps never decrease along the chain.
+    fromTimestamp: after === undefined ? from : Math.max(from, after.timestamp),
+    limit: first + 1,
+    ...(to === undefined ? {} : { toTimestamp: to }),
+    ...(after === undefined
+      ? {}
+      : { after: { blockNumber: after.blockNumber, txIndex: after.txIndex, logIndex: after.logIndex } }),
+    ...(atBlock === undefined ? {} : { maxBlock: atBlock }),
+    ...(token === undefined ? {} : { token }),
+    ...(sender === undefined ? {} : { sender }),
+  };
+  const trades = await reader.listTrades(network, query);
+  const hasNextPage = trades.length > first;
+  const edges = (hasNextPage ? trades.slice(0, first) : trades).map((node) => ({ node }));
+  const last = edges.at(-1);
+  return {
+    edges,
+    pageInfo: { hasNextPage, endCursor: last === undefined ? null : encodeSwapCursor(last.node) },
+  };
+}

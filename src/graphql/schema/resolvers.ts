@@ -1,0 +1,233 @@
+import { encodeSwapCursor, type SwapPosition } from "../../api/swapCursor.js";
+import type { NetworkStatus } from "../../domain/market.js";
+import { NATIVE, type NetworkName, type Token } from "../../domain/types.js";
+import { BadRequestError } from "../../errors.js";
+import type { TokenDayStats } from "../context/createDayStatsLoaders.js";
+import type { GraphqlContext } from "../context/createGraphqlContext.js";
+import { quoteOrNoRouteError } from "../errors/quoteOrNoRouteError.js";
+import {
+  assertNetworkConfigured,
+  assertNetworkReady,
+  dataAgeSeconds,
+  findNotReadyReason,
+} from "../queries/assertNetworkReady.js";
+import {
+  createSwapSource,
+  createTokenAmountSource,
+  type TokenAmountSource,
+} from "../queries/createSwapSource.js";
+import { formatDecimal } from "../queries/formatDecimal.js";
+import { getPoolLiquidityUsd } from "../queries/getPoolLiquidityUsd.js";
+import { getQuote, type QuoteArgs, type QuoteResult } from "../queries/getQuote.js";
+import { getTokenValuation } from "../queries/getTokenValuation.js";
+import { type CandlesArgs, listCandles } from "../queries/listCandles.js";
+import { getPool, listPools, type PoolSource, type PoolsArgs } from "../queries/listPools.js";
+import { listSwaps, type SwapsArgs } from "../queries/listSwaps.js";
+import { listTokens, type TokenSource, type TokensArgs } from "../queries/listTokens.js";
+import { findSymbol, parseTokenInput, resolveToken } from "../queries/resolveToken.js";
+import { subscribeNetworkStatus, type TimedNetworkStatus } from "../subscriptions/subscribeNetworkStatus.js";
+import { subscribeQuote } from "../subscriptions/subscribeQuote.js";
+import { type SwapFeedEventSource, subscribeSwaps } from "../subscriptions/subscribeSwaps.js";
+import { BigIntScalar, DecimalScalar, TimestampScalar } from "./scalars.js";
+
+const USD_DECIMALS = 18;
+const MAX_DAYS = 31;
+// uint256 has 78 digits: more fixed digits can only add zeros.
+const MAX_DIGITS = 78;
+
+// Token fields that value the token need its network: every parent of Token attaches it.
+const withNetwork = (network: NetworkName, token: Token): TokenSource => ({ ...token, network });
+const usdOrNull = (value: bigint | undefined) =>
+  value === undefined ? null : formatDecimal(value, USD_DECIMALS);
+
+// The native coin trades (and is charted) as its wrapped token.
+function dayStatsOf(token: TokenSource, ctx: GraphqlContext): Promise<TokenDayStats> {
+  const address =
+    token.address === NATIVE ? ctx.reader.getConfig(token.network).native.wrapped : token.address;
+  return ctx.tokenDayStats(token.network).load(address);
+}
+
+// A subscription's status carries its own instant; a query's is the request's.
+const statusTime = (status: NetworkStatus | TimedNetworkStatus, ctx: GraphqlContext): number =>
+  "atMs" in status ? status.atMs : ctx.nowMs;
+
+function toSeconds(ms: number | undefined): number | null {
+  return ms === undefined ? null : Math.floor(ms / 1000);
+}
+
+/** Resolvers of schema/*.graphql: thin, every rule lives in the functions they call. */
+export const resolvers = {
+  BigInt: BigIntScalar,
+  Decimal: DecimalScalar,
+  Timestamp: TimestampScalar,
+  // Resolvers see the interval as its width in seconds.
+  CandleInterval: { MINUTE: 60, FIVE_MINUTES: 300, HOUR: 3_600, DAY: 86_400 },
+
+  Query: {
+    quote: async (_: unknown, args: QuoteArgs, ctx: GraphqlContext) =>
+      quoteOrNoRouteError(await getQuote(ctx.reader, args)),
+
+    async swaps(_: unknown, args: SwapsArgs, ctx: GraphqlContext) {
+      const page = await listSwaps(ctx.reader, args, ctx.nowMs);
+      // One batched metadata load for the whole page, before any field asks for it.
+      await ctx.preloadTokens(
+        args.network,
+        page.edges.flatMap(({ node }) => [node.tokenIn, node.tokenOut]),
+      );
+      return {
+        pageInfo: page.pageInfo,
+        edges: page.edges.map(({ node }) => ({ node: createSwapSource(node, ctx) })),
+      };
+    },
+
+    async dailyVolumes(_: unknown, args: { network: NetworkName; days: number }, ctx: GraphqlContext) {
+      if (!Number.isInteger(args.days) || args.days < 1 || args.days > MAX_DAYS) {
+        throw new BadRequestError(`days must be between 1 and ${MAX_DAYS}.`);
+      }
+      assertNetworkReady(ctx.reader, args.network, ctx.nowMs);
+      const days = await ctx.reader.listDailyVolumes(args.network, args.days, ctx.now);
+      return days.map((day) => ({
+        date: day.date,
+        addressCount: day.traderCount,
+        volumeUSD: formatDecimal(day.volumeUsd, USD_DECIMALS),
+        tradeCount: day.tradeCount,
+        untrackedCount: day.untrackedCount,
+      }));
+    },
+
+    candles: (_: unknown, args: CandlesArgs, ctx: GraphqlContext) => listCandles(args, ctx),
+
+    tokens: (_: unknown, args: TokensArgs, ctx: GraphqlContext) => listTokens(args, ctx),
+    pools: (_: unknown, args: PoolsArgs, ctx: GraphqlContext) => listPools(args, ctx),
+    pool: (_: unknown, args: { network: NetworkName; address: string }, ctx: GraphqlContext) =>
+      getPool(args, ctx),
+
+    async token(
+      _: unknown,
+      args: { network: NetworkName; symbolOrAddress: string },
+      ctx: GraphqlContext,
+    ): Promise<TokenSource | null> {
+      assertNetworkConfigured(ctx.reader, args.network);
+      const input = parseTokenInput(args.symbolOrAddress, "symbolOrAddress");
+      const token =
+        input.kind === "symbol"
+          ? findSymbol(ctx.reader, args.network, input.symbol)
+          : await resolveToken(ctx.reader, args.network, input, "symbolOrAddress");
+      return token === undefined ? null : withNetwork(args.network, token);
+    },
+
+    status: (_: unknown, __: unknown, ctx: GraphqlContext): NetworkStatus[] =>
+      ctx.reader.networks().map((network) => ctx.reader.status(network)),
+
+    networkStatus: (_: unknown, args: { network: NetworkName }, ctx: GraphqlContext): NetworkStatus | null =>
+      ctx.reader.networks().includes(args.network) ? ctx.reader.status(args.network) : null,
+  },
+
+  // Each subscription yields the value its type resolves from (`resolve` passes it through).
+  Subscription: {
+    swaps: {
+      subscribe: (_: unknown, args: Parameters<typeof subscribeSwaps>[1], ctx: GraphqlContext) =>
+        subscribeSwaps(ctx.reader, args),
+      async resolve(event: SwapFeedEventSource, _: unknown, ctx: GraphqlContext) {
+        // One batched metadata load per event, as Query.swaps does per page.
+        await ctx.preloadTokens(
+          event.network,
+          event.swaps.flatMap((trade) => [trade.tokenIn, trade.tokenOut]),
+        );
+        return { ...event, swaps: event.swaps.map((trade) => createSwapSource(trade, ctx)) };
+      },
+    },
+    networkStatus: {
+      subscribe: (_: unknown, args: { network: NetworkName }, ctx: GraphqlContext) =>
+        subscribeNetworkStatus(ctx.reader, args),
+      resolve: (status: TimedNetworkStatus) => status,
+    },
+    quote: {
+      subscribe: (_: unknown, args: QuoteArgs, ctx: GraphqlContext) => subscribeQuote(ctx.reader, args),
+      resolve: (quote: QuoteResult) => quote,
+    },
+  },
+
+  // Swap has no resolvers: its parent (createSwapSource) has every field as a property.
+
+  SwapEdge: {
+    cursor: (edge: { node: SwapPosition }) => encodeSwapCursor(edge.node),
+  },
+
+  Quote: {
+    sellToken: (quote: QuoteResult) => withNetwork(quote.network, quote.sellToken),
+    buyToken: (quote: QuoteResult) => withNetwork(quote.network, quote.buyToken),
+    // Pool fields that value the pool need its network.
+    route: (quote: QuoteResult) => ({
+      ...quote.route,
+      pools: quote.route.pools.map((pool): PoolSource => ({ ...pool, network: quote.network })),
+    }),
+  },
+
+  Pool: {
+    reserve0: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      createTokenAmountSource(pool.network, pool.token0, pool.reserve0, ctx),
+    reserve1: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      createTokenAmountSource(pool.network, pool.token1, pool.reserve1, ctx),
+    liquidityUSD: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      usdOrNull(getPoolLiquidityUsd(ctx.reader, pool.network, pool)),
+    volumeUSD24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      usdOrNull((await ctx.poolDayStats(pool.network).load(pool.address)).volumeUsd),
+    tradeCount24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      (await ctx.poolDayStats(pool.network).load(pool.address)).tradeCount,
+    blockNumber: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      ctx.reader.poolsBlock(pool.network) ?? null,
+  },
+
+  Token: {
+    // Market fields are read only when asked for: plain metadata stays free.
+    priceUSD: (token: TokenSource, _: unknown, ctx: GraphqlContext) =>
+      usdOrNull(getTokenValuation(ctx.reader, token.network, token.address).priceUsd),
+    priceNative: (token: TokenSource, _: unknown, ctx: GraphqlContext) =>
+      usdOrNull(getTokenValuation(ctx.reader, token.network, token.address).priceNative),
+    liquidityUSD: (token: TokenSource, _: unknown, ctx: GraphqlContext) =>
+      usdOrNull(getTokenValuation(ctx.reader, token.network, token.address).liquidityUsd),
+    volumeUSD24h: async (token: TokenSource, _: unknown, ctx: GraphqlContext) =>
+      formatDecimal((await dayStatsOf(token, ctx)).volumeUsd, USD_DECIMALS),
+    tradeCount24h: async (token: TokenSource, _: unknown, ctx: GraphqlContext) =>
+      (await dayStatsOf(token, ctx)).tradeCount,
+  },
+
+  // TokenAmount.token is a property of its parent (createTokenAmountSource).
+  TokenAmount: {
+    amountDecimal(source: TokenAmountSource, args: { digits?: number | null }, ctx: GraphqlContext) {
+      const digits = args.digits ?? undefined;
+      if (digits !== undefined && (digits < 0 || digits > MAX_DIGITS)) {
+        throw new BadRequestError(`digits must be between 0 and ${MAX_DIGITS}.`);
+      }
+      // Synchronous when the list resolver preloaded the page's tokens (the common case, with no
+      // closure made per amount).
+      const known = ctx.peekToken(source.network, source.ref);
+      if (known !== undefined) return formatDecimal(source.amount, known.decimals, digits);
+      return ctx
+        .tokens(source.network)
+        .load(source.ref)
+        .then((token: Token) => formatDecimal(source.amount, token.decimals, digits));
+    },
+  },
+
+  NetworkStatus: {
+    lag: (status: NetworkStatus) => status.lagBlocks,
+    headCheckedAt: (status: NetworkStatus) => toSeconds(status.headCheckedAt),
+    syncedAt: (status: NetworkStatus) => toSeconds(status.syncedAt),
+    dataAgeSeconds: (status: NetworkStatus, _: unknown, ctx: GraphqlContext) =>
+      dataAgeSeconds(status, statusTime(status, ctx)) ?? null,
+    maxStalenessSeconds: (status: NetworkStatus, _: unknown, ctx: GraphqlContext) =>
+      ctx.reader.getConfig(status.network).maxStalenessSeconds,
+    pollIntervalMs: (status: NetworkStatus, _: unknown, ctx: GraphqlContext) =>
+      ctx.reader.getConfig(status.network).pollIntervalMs,
+    serving: (status: NetworkStatus, _: unknown, ctx: GraphqlContext) =>
+      findNotReadyReason(
+        status,
+        ctx.reader.getConfig(status.network).maxStalenessSeconds,
+        statusTime(status, ctx),
+      ) === undefined,
+    // RPC URLs often carry API keys in their path: the public status names no URL.
+    error: (status: NetworkStatus) => status.error?.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, "[url]") ?? null,
+  },
+};

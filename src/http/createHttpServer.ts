@@ -1,0 +1,201 @@
+import type { ServerOptions } from "node:http";
+import fastifyCompress from "@fastify/compress";
+import fastifyCors from "@fastify/cors";
+import fastifyRateLimit from "@fastify/rate-limit";
+import Fastify, { type FastifyInstance } from "fastify";
+import { type Logger, pino } from "pino";
+import { RateLimitedError } from "../errors.js";
+import type { GraphqlExecutor } from "../graphql/createGraphqlExecutor.js";
+import { GRAPHQL_LIMITS, type GraphqlServer } from "../graphql/createGraphqlServer.js";
+import type { MarketReader } from "../views/types.js";
+import { answerClientError } from "./answerClientError.js";
+import { answerOutsideRoutes } from "./answerOutsideRoutes.js";
+import { capConnections } from "./capConnections.js";
+import { createAnswerStore } from "./createAnswerStore.js";
+import { createMetrics, type Metrics } from "./createMetrics.js";
+import { createRequestHook } from "./createRequestHook.js";
+import { dashboardPlugin } from "./plugins/dashboardPlugin.js";
+import { docsPlugin } from "./plugins/docsPlugin.js";
+import { graphqlPlugin } from "./plugins/graphqlPlugin.js";
+import { probesPlugin } from "./plugins/probesPlugin.js";
+import { restPlugin } from "./plugins/restPlugin.js";
+import { formatQueryErrors } from "./rest/formatQueryErrors.js";
+import { parseQueryString } from "./rest/parseQueryString.js";
+import { EXPOSED_HEADERS } from "./rest/restRoute.js";
+import { ALLOWED_METHODS, OTHER_METHODS } from "./routeConfig.js";
+import { setErrorHandling } from "./setErrorHandling.js";
+
+/** Options of createHttpServer. */
+export interface HttpServerOptions {
+  reader: MarketReader;
+  /** The GraphQL server that answers /graphql. */
+  graphql: GraphqlServer;
+  /** The executor of the schema `graphql` serves: the REST facade runs its operations with it. */
+  executor: GraphqlExecutor;
+  /**
+   * Readiness for /ready (default: every configured network finished its backfill once and is
+   * not halted; a degraded network, whose RPC is down, still counts as ready).
+   */
+  ready?: () => boolean;
+  /** Default: pino at info level. */
+  logger?: Logger;
+  /** Swaps per GraphQL page while /api/swaps_24h streams (1..1000, default 250). */
+  swapsPageSize?: number;
+  /** How long a streamed answer waits for a client that reads nothing (ms, default 60,000). */
+  stallTimeoutMs?: number;
+  /** Largest whole-window /api/swaps_24h answer shared within its block and second (bytes; 0: never). */
+  sharedListMaxChars?: number;
+  /**
+   * A directory where the rendered bytes of settled hours of /api/swaps_24h are kept (in a
+   * directory of their own, removed when the server closes): each settled hour is then rendered
+   * once, and a whole-window list reads and renders only its moving ends. Default: not kept.
+   */
+  swapsCacheDir?: string;
+  /** Prometheus metrics served on /metrics (default: a new registry). */
+  metrics?: Metrics;
+  /** Longest accepted request target (path and query string), default 2048 characters. */
+  maxUrlLength?: number;
+  /** How long a client may take to send its request headers, in ms (default 10,000); then a JSON 408. */
+  headersTimeoutMs?: number;
+  /** Open client connections at most (default 8192); more get a JSON 503 with Retry-After and are closed. */
+  maxConnections?: number;
+  /**
+   * A request whose answer has not started this long after it arrived gets a JSON 503 (ms,
+   * default 15,000): no request is left waiting on work that went wrong. Streamed answers that
+   * have started are bounded by `stallTimeoutMs` instead.
+   */
+  answerDeadlineMs?: number;
+  /** True while the process drains for shutdown: /ready answers 503 so load balancers move on. */
+  draining?: () => boolean;
+  /** Per-client limit on /api/* and /graphql (absent: none); over it a JSON 429 with Retry-After. */
+  rateLimit?: { perSecond: number; burst?: number; trustProxy?: boolean };
+  /**
+   * Clients are told apart by X-Forwarded-For's first address (only behind a proxy that sets
+   * it), for the rate limit and GraphQL's client budget alike (default: rateLimit.trustProxy).
+   */
+  trustProxy?: boolean;
+  /** The built dashboard served at `/` (default: web/dist/ of this installation). */
+  dashboardDir?: string;
+}
+
+// Answers made here are gzipped when worth it; kept answers carry their own gzip copy (the
+// plugin leaves an answer with a Content-Encoding alone). One coding: one ETag per representation.
+const COMPRESS_OPTIONS = { encodings: ["gzip" as const], threshold: 1024, globalDecompression: false };
+
+/** The Fastify instance: limits on receiving a request, and the methods it routes. */
+function createFastify(options: HttpServerOptions, trustProxy: boolean): FastifyInstance {
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const app = Fastify({
+    // Requests are logged by outcome (toRestError, useClientErrorLogging), not one line each.
+    logger: false,
+    // A slow client must not hold a socket forever. These bound receiving the request only; a
+    // streamed answer gives up on a client that reads nothing for a while (its own timeout).
+    http: {
+      // A request without Host is answered by the request hook, in JSON, instead of by node with an empty body.
+      requireHostHeader: false,
+      headersTimeout,
+      // How often node looks for requests past their deadline (its default is 30 s).
+      connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+    } as ServerOptions,
+    requestTimeout: Math.max(30_000, headersTimeout),
+    keepAliveTimeout: 5_000,
+    bodyLimit: GRAPHQL_LIMITS.maxRequestBodySize,
+    trustProxy,
+    // An empty parameter counts as missing; a repeated one stays a list, which the schemas refuse.
+    routerOptions: { querystringParser: parseQueryString },
+    ajv: { customOptions: { verbose: true } },
+    schemaErrorFormatter: formatQueryErrors,
+    clientErrorHandler: answerClientError,
+  });
+  for (const method of OTHER_METHODS) {
+    if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
+  }
+  // Beyond the cap connections are refused (a JSON 503), so a flood of idle clients cannot take
+  // the file descriptors the indexer needs for its RPC and store connections.
+  capConnections(app.server, { maxConnections: options.maxConnections ?? 8192 });
+  answerOutsideRoutes(app.server);
+  // Nothing here takes a text body (Fastify parses text/plain by default): it gets the JSON 415.
+  app.removeContentTypeParser("text/plain");
+  app.addContentTypeParser(
+    "application/graphql-response+json",
+    { parseAs: "string" },
+    app.getDefaultJsonParser("error", "error"),
+  );
+  return app;
+}
+
+/**
+ * Creates the one HTTP server (Fastify), ready: /api/* (the REST facade), /graphql (yoga), the
+ * dashboard and the docs pages, /health, /ready and /metrics, each concern a plugin, with one
+ * CORS policy, one request hook, one rate limit and one error handler for all. `.server` is the
+ * node:http server to `.listen()`; `.inject()` answers in-process.
+ */
+export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
+  const logger = options.logger ?? pino();
+  const metrics = options.metrics ?? createMetrics(options.reader);
+  const rateLimit =
+    options.rateLimit !== undefined && options.rateLimit.perSecond > 0 ? options.rateLimit : undefined;
+  const app = createFastify(options, options.trustProxy ?? rateLimit?.trustProxy === true);
+
+  // One CORS policy for every path: public read-only data, any origin, no credentials. The
+  // preflight is cached for a day: its answer never changes.
+  await app.register(fastifyCors, {
+    origin: "*",
+    methods: ALLOWED_METHODS,
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 86_400,
+    strictPreflight: false,
+  });
+  app.addHook(
+    "onRequest",
+    createRequestHook({
+      metrics,
+      answerDeadlineMs: options.answerDeadlineMs ?? 15_000,
+      maxUrlLength: options.maxUrlLength ?? 2048,
+    }),
+  );
+  await app.register(fastifyCompress, COMPRESS_OPTIONS);
+  if (rateLimit !== undefined) {
+    const burst = Math.max(1, rateLimit.burst ?? rateLimit.perSecond);
+    // A window holding one burst at the sustained rate: `burst` requests per burst/perSecond seconds.
+    const windowMs = Math.max(1_000, Math.round((burst / rateLimit.perSecond) * 1000));
+    await app.register(fastifyRateLimit, {
+      // Every route added from here on counts against one budget per client, unless its config
+      // says `rateLimit: false` (probes, docs, refusals); the API and GraphQL routes share it.
+      global: true,
+      max: burst,
+      timeWindow: windowMs,
+      cache: 100_000,
+      keyGenerator: (request) => request.ip,
+      errorResponseBuilder: (_request, context) =>
+        new RateLimitedError(rateLimit.perSecond, Math.max(1, Math.ceil(context.ttl / 1000))),
+    });
+  }
+  setErrorHandling(app, logger);
+
+  // One store of market answers for both edges: bytes by request, valid for one indexed state.
+  const answers = createAnswerStore();
+  await app.register(restPlugin, {
+    executor: options.executor,
+    answers,
+    ...(options.swapsCacheDir === undefined ? {} : { swapsCacheDir: options.swapsCacheDir }),
+    ...(options.swapsPageSize === undefined ? {} : { swapsPageSize: options.swapsPageSize }),
+    ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
+    ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),
+    logger,
+  });
+  await app.register(
+    dashboardPlugin,
+    options.dashboardDir === undefined ? {} : { dir: options.dashboardDir },
+  );
+  await app.register(docsPlugin, {});
+  await app.register(probesPlugin, {
+    reader: options.reader,
+    metrics,
+    ...(options.ready === undefined ? {} : { ready: options.ready }),
+    ...(options.draining === undefined ? {} : { draining: options.draining }),
+  });
+  await app.register(graphqlPlugin, { graphql: options.graphql, answers });
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,160 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { NetworkName } from "../domain/types.js";
+import { EVENT_COUNTERS, type EventCounter, readEventCounts } from "../lib/countEvent.js";
+import type { MarketReader } from "../views/types.js";
+
+/**
+ * Prometheus metrics of the process: Node's standard process metrics, indexing state per network
+ * (read at scrape), event counters (trades, reorgs, RPC calls and errors, cache lookups) and HTTP
+ * answers and timings.
+ */
+export interface Metrics {
+  registry: Registry;
+  /**
+   * Records one answered request (swapgraph_http_responses_total and the duration histogram);
+   * `route` must come from a fixed set (bounded label values); "aborted" is a streamed answer
+   * that was cut off (client gone, or an error after the first byte).
+   */
+  observe(route: string, status: number | "aborted", seconds: number): void;
+}
+
+const EVENT_HELP: Record<EventCounter, string> = {
+  trades_indexed: "Trades committed by this process's indexer.",
+  reorgs:
+    "Reorgs this process's indexer detected (each rolls back, or halts when deeper than finalityDepth).",
+  rpc_requests: "JSON-RPC calls sent, by method: every attempt at every URL, each call of a batch counted.",
+  rpc_errors:
+    "JSON-RPC calls that failed, by method and kind (timeout, transient, range, revert, fatal; batch: the call's batch was refused for its size and sent again smaller).",
+  rpc_rate_limited:
+    "JSON-RPC calls the provider refused for its rate limit (HTTP 429 or its words for it), by method; the client waits (Retry-After) and retries.",
+  rpc_log_range_shrinks:
+    "Times the eth_getLogs block range shrank because the provider refused a range (too many blocks, logs or bytes).",
+  rpc_batch_splits:
+    "Times a provider refused a JSON-RPC batch for its size and the client went on with smaller batches.",
+  cache_hits:
+    "Lookups answered by a cache (route: best routes; graphql_answer: GraphQL answers kept at the edge; rest_answer: REST answers kept at the edge; both in the one store of market answers).",
+  cache_misses: "Lookups a cache could not answer.",
+  http_refusals:
+    "Requests the HTTP edge answered 503 to protect the others (connection_cap: past http.maxConnections; answer_deadline: no answer begun within http.answerDeadlineMs).",
+  graphql_client_budget:
+    "GraphQL operations by what the per-client budget did (immediate: ran at once; queued: waited for the client's budget or a free slot; refused: answered 429).",
+};
+
+/** Creates the registry served on /metrics. */
+export function createMetrics(reader: MarketReader): Metrics {
+  const registry = new Registry();
+  // Standard names (process_cpu_seconds_total, nodejs_heap_size_used_bytes...): stock Node
+  // dashboards work as they are; the job/instance labels tell processes apart.
+  collectDefaultMetrics({ register: registry });
+
+  // The counts live in the process (countEvent); a scrape copies them.
+  for (const name of Object.keys(EVENT_COUNTERS) as EventCounter[]) {
+    new Counter({
+      name: `swapgraph_${name}_total`,
+      help: EVENT_HELP[name],
+      labelNames: [...EVENT_COUNTERS[name]],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const { labels, value } of readEventCounts(name)) this.inc(labels, value);
+      },
+    });
+  }
+
+  // Read at scrape time. A failed read (the store is down) leaves that series out of this scrape
+  // rather than failing the whole scrape: the other metrics are what tells an operator why.
+  const perNetwork = (
+    name: string,
+    help: string,
+    read: (network: NetworkName, nowMs: number) => number | undefined | Promise<number | undefined>,
+  ) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["network"],
+      registers: [registry],
+      async collect() {
+        const nowMs = Date.now();
+        const networks = reader.networks();
+        const values = await Promise.allSettled(networks.map((network) => read(network, nowMs)));
+        this.reset();
+        values.forEach((value, i) => {
+          if (value.status === "fulfilled" && value.value !== undefined) {
+            this.set({ network: networks[i]! }, value.value);
+          }
+        });
+      },
+    });
+  perNetwork("swapgraph_indexed_block", "Last block committed by the indexer.", (n) =>
+    toNumber(reader.status(n).indexedBlock),
+  );
+  perNetwork("swapgraph_head_block", "Chain head seen by the indexer.", (n) =>
+    toNumber(reader.status(n).headBlock),
+  );
+  perNetwork("swapgraph_lag_blocks", "Blocks between the indexed block and the head.", (n) =>
+    toNumber(reader.status(n).lagBlocks),
+  );
+  perNetwork(
+    "swapgraph_ready",
+    "1 when the network finished its backfill once and is not halted (what /ready checks).",
+    (n) => {
+      const status = reader.status(n);
+      return status.ready && !status.halted ? 1 : 0;
+    },
+  );
+  perNetwork(
+    "swapgraph_degraded",
+    "1 while the head cannot be refreshed (RPC outage, or the writing process is gone); data still served until stale.",
+    (n) => (reader.status(n).degraded ? 1 : 0),
+  );
+  perNetwork(
+    "swapgraph_halted",
+    "1 after a reorg deeper than the finality depth (503 until an operator acts).",
+    (n) => (reader.status(n).halted ? 1 : 0),
+  );
+  perNetwork(
+    "swapgraph_data_age_seconds",
+    "Seconds since the indexed block last equalled the chain head (absent until it first did).",
+    (n, nowMs) => {
+      const { syncedAt } = reader.status(n);
+      return syncedAt === undefined ? undefined : Math.max(0, (nowMs - syncedAt) / 1000);
+    },
+  );
+  perNetwork("swapgraph_pools", "Indexed pools.", (n) => reader.getPoolIndex(n).all().length);
+  perNetwork("swapgraph_subscriptions", "Open GraphQL subscriptions (SSE streams).", (n) =>
+    reader.subscriberCount(n),
+  );
+  perNetwork(
+    "swapgraph_swaps_24h",
+    "Trades in the last 24 hours (an index count in the store).",
+    (n, nowMs) => reader.countTrades(n, Math.floor(nowMs / 1000) - 86_400),
+  );
+
+  const requests = new Histogram({
+    name: "swapgraph_http_request_duration_seconds",
+    help: "Time to answer an HTTP request, by route and status.",
+    labelNames: ["route", "status"],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+
+  const responses = new Counter({
+    name: "swapgraph_http_responses_total",
+    help: "HTTP answers, by route and status.",
+    labelNames: ["route", "status"],
+    registers: [registry],
+  });
+
+  return {
+    registry,
+    observe(route, status, seconds) {
+      const labels = { route, status: String(status) };
+      requests.observe(labels, seconds);
+      responses.inc(labels);
+    },
+  };
+}
+
+function toNumber(value: bigint | undefined): number | undefined {
+  return value === undefined ? undefined : Number(value);
+}

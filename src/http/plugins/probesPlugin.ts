@@ -1,0 +1,56 @@
+import type { FastifyInstance } from "fastify";
+import { SwapgraphError } from "../../errors.js";
+import type { MarketReader } from "../../views/types.js";
+import type { Metrics } from "../createMetrics.js";
+import { JSON_HEADERS } from "../jsonHeaders.js";
+import { refuseOtherMethods, unlimited } from "../routeConfig.js";
+
+/** Options of probesPlugin. */
+export interface ProbesOptions {
+  reader: MarketReader;
+  metrics: Metrics;
+  /** Readiness for /ready (default: every configured network served once and is not halted). */
+  ready?: () => boolean;
+  /** True while the process drains for shutdown: /ready answers 503 so load balancers move on. */
+  draining?: () => boolean;
+}
+
+// Whether this process can serve, not whether a remote RPC is healthy: a load balancer that
+// took every replica out during an RPC outage would turn stale-but-served data into no data.
+function everyNetworkReady(reader: MarketReader): boolean {
+  const networks = reader.networks();
+  return (
+    networks.length > 0 &&
+    networks.every((network) => {
+      const status = reader.status(network);
+      return status.ready && !status.halted;
+    })
+  );
+}
+
+/**
+ * /health (alive), /ready (503 until every configured network finished its backfill, while one
+ * is halted, and while draining) and /metrics (Prometheus); none counts against the rate limit.
+ */
+export async function probesPlugin(app: FastifyInstance, options: ProbesOptions): Promise<void> {
+  const { reader, metrics } = options;
+  const ready = options.ready ?? (() => everyNetworkReady(reader));
+  const alive = Buffer.from('{"status":"ok"}');
+  const readyBody = Buffer.from('{"status":"ready"}');
+  app.get("/health", { ...unlimited(), compress: false }, async (_request, reply) =>
+    reply.headers(JSON_HEADERS).send(alive),
+  );
+  refuseOtherMethods(app, "/health");
+  app.get("/ready", { ...unlimited(), compress: false }, async (_request, reply) => {
+    if (options.draining?.() === true)
+      throw new SwapgraphError("NOT_READY", "Not ready: this server is shutting down.");
+    if (!ready())
+      throw new SwapgraphError("NOT_READY", "Not ready: indexing has not caught up on every network yet.");
+    return reply.headers(JSON_HEADERS).send(readyBody);
+  });
+  refuseOtherMethods(app, "/ready");
+  app.get("/metrics", unlimited(), async (_request, reply) =>
+    reply.header("Content-Type", metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+  refuseOtherMethods(app, "/metrics");
+}

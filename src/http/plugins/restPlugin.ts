@@ -1,0 +1,81 @@
+import type { FastifyInstance } from "fastify";
+import type { Logger } from "pino";
+import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
+import type { AnswerStore } from "../createAnswerStore.js";
+import { createBlockAnswerer } from "../rest/createBlockAnswerer.js";
+import { createQuoteRoute } from "../rest/createQuoteRoute.js";
+import { createSwapHourCache } from "../rest/createSwapHourCache.js";
+import { createSwaps24hRoute } from "../rest/createSwaps24hRoute.js";
+import { createTradeVolume7dRoute } from "../rest/createTradeVolume7dRoute.js";
+import { parseRestOperations } from "../rest/restOperations.js";
+import { refuseOtherMethods } from "../routeConfig.js";
+
+/** Options of restPlugin. */
+export interface RestOptions {
+  /** Runs the fixed operations in-process against the schema the GraphQL endpoint serves. */
+  executor: GraphqlExecutor;
+  /** Where market answers are kept (absent: none is). */
+  answers?: AnswerStore;
+  /** Swaps per GraphQL page while /api/swaps_24h streams (1..1000, default 250). */
+  swapsPageSize?: number;
+  /** How long a streamed answer waits for a client that reads nothing (ms, default 60,000). */
+  stallTimeoutMs?: number;
+  /** Largest whole-window /api/swaps_24h answer shared within its block and second (bytes; 0: never). */
+  sharedListMaxChars?: number;
+  /** A directory where the rendered bytes of settled hours of /api/swaps_24h are kept (see createHttpServer). */
+  swapsCacheDir?: string;
+  /** Where a list that fails after its first byte is reported. */
+  logger?: Logger;
+}
+
+// The framework's gzip (one coding: one ETag per representation); a route may set its own level.
+const compressOptions = (level: number) => ({
+  encodings: ["gzip" as const],
+  threshold: 1024,
+  zlibOptions: { level },
+});
+
+/**
+ * The REST facade (/api/*): fixed GraphQL operations behind the spec's JSON, one module per
+ * endpoint, each run in-process through the executor (no HTTP hop), parsed and compiled once.
+ * Query parameters are validated by the JSON Schemas the OpenAPI document publishes.
+ */
+export async function restPlugin(app: FastifyInstance, options: RestOptions): Promise<void> {
+  const { executor, answers } = options;
+  const operations = parseRestOperations(executor);
+  const hourCache =
+    options.swapsCacheDir === undefined ? undefined : createSwapHourCache(options.swapsCacheDir);
+  if (hourCache !== undefined) {
+    // Closing the node server (the composition root's drain) or the app (tests) removes the files.
+    app.server.once("close", () => hourCache.close());
+    app.addHook("onClose", async () => hourCache.close());
+  }
+  const answer = createBlockAnswerer({ operations, ...(answers === undefined ? {} : { answers }) });
+  const routes = [
+    createQuoteRoute({ executor, operations, answer }),
+    createSwaps24hRoute({
+      executor,
+      operations,
+      ...(answers === undefined ? {} : { answers }),
+      ...(hourCache === undefined ? {} : { hourCache }),
+      ...(options.swapsPageSize === undefined ? {} : { pageSize: options.swapsPageSize }),
+      ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
+      ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    }),
+    createTradeVolume7dRoute({ executor, operations, answer }),
+  ];
+  for (const route of routes) {
+    const compress = route.ownCompression
+      ? false
+      : route.gzipLevel === undefined
+        ? undefined
+        : compressOptions(route.gzipLevel);
+    app.get(
+      route.path,
+      { schema: { querystring: route.querySchema }, ...(compress === undefined ? {} : { compress }) },
+      route.handler,
+    );
+    refuseOtherMethods(app, route.path);
+  }
+}

@@ -1,0 +1,16 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+
+/** One REST route: its path, the JSON Schema its query is validated with, and its handler. */
+export interface RestRoute {
+  path: string;
+  querySchema: object;
+  /** Its answers carry their own gzip copy (kept answers): the framework's compressor stays out. */
+  ownCompression: boolean;
+  /** zlib level of the framework's gzip for this route's answers (default zlib's, 6). */
+  gzipLevel?: number;
+  /** Answers through `reply`; throwing before the first byte makes the server send the JSON error. */
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+}
+
+/** Response headers a browser script may read (CORS hides non-standard headers otherwise). */
+export const EXPOSED_HEADERS = "X-Indexed-Block, X-Data-Age, X-Next-Cursor, Link";

@@ -1,0 +1,213 @@
+import { NETWORKS } from "../../domain/types.js";
+import { MAX_SWAPS_LIMIT } from "./restLimits.js";
+
+/*
+ * JSON Schemas (2020-12) of the REST facade: query parameters and bodies exactly as
+ * spec/market-data-api.md and spec/decisions.md fix them. Plain objects, so a framework can
+ * validate routes with them and buildOpenApi can publish them; nested schemas are shared by
+ * identity (buildOpenApi turns the named ones into $refs). Patterns use [0-9] rather than \d
+ * so that every regex dialect reads them alike.
+ */
+
+/** A base-10 integer string without sign or leading zeros. */
+export const INTEGER_STRING_PATTERN = "^(0|[1-9][0-9]*)$";
+/** A plain decimal string: no exponent, no sign, no leading zeros, no trailing zeros after the point. */
+export const PLAIN_DECIMAL_PATTERN = "^(0|[1-9][0-9]*)(\\.[0-9]*[1-9])?$";
+/** amount_decimal: truncated to exactly 8 digits after the point. */
+export const AMOUNT_DECIMAL_PATTERN = "^(0|[1-9][0-9]*)\\.[0-9]{8}$";
+/** A token address: lowercase 0x hex, or "" for the chain's native coin. */
+export const TOKEN_ADDRESS_PATTERN = "^(0x[0-9a-f]{40})?$";
+/** A transaction hash: lowercase 0x hex. */
+export const TX_HASH_PATTERN = "^0x[0-9a-f]{64}$";
+/** A UTC calendar date. */
+export const DATE_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
+
+// ---- query parameters ----
+
+/** The `network` query parameter of every endpoint. */
+export const NETWORK_PARAM_SCHEMA = {
+  type: "string",
+  enum: NETWORKS,
+  default: "bsc",
+  description:
+    "Blockchain network. Case-sensitive; any other value is a 400 that lists the accepted ones. " +
+    "A network this server does not index is a 503.",
+} as const;
+
+/** sellToken / buyToken of /api/quote. */
+export const TOKEN_PARAM_SCHEMA = {
+  type: "string",
+  minLength: 1,
+  description:
+    "A symbol of the network's token list (case-insensitive; BNB, ETH, POL or MATIC mean the native coin) " +
+    "or any ERC-20 contract address (0x + 40 hex, any case). An unknown symbol is a 400 that says to " +
+    "retry with the contract address.",
+  examples: ["BNB", "USDT", "0x55d398326f99059ff775485246999027b3197955"],
+} as const;
+
+/** `limit` of /api/swaps_24h (an extension of the contract). */
+export const LIMIT_PARAM_SCHEMA = {
+  type: "integer",
+  minimum: 1,
+  maximum: MAX_SWAPS_LIMIT,
+  description: `Extension: at most this many swaps (1 to ${MAX_SWAPS_LIMIT}). Without it the answer is the whole 24-hour window.`,
+} as const;
+
+/** `cursor` of /api/swaps_24h (an extension of the contract). */
+export const CURSOR_PARAM_SCHEMA = {
+  type: "string",
+  maxLength: 80,
+  pattern: "^[A-Za-z0-9_-]+$",
+  description:
+    "Extension: continue after the previous page; pass the X-Next-Cursor header of a previous answer " +
+    "(anything else is a 400).",
+} as const;
+
+/** Query of GET /api/quote. Unknown parameters are ignored, hence no additionalProperties: false. */
+export const QUOTE_QUERY_SCHEMA = {
+  type: "object",
+  properties: { sellToken: TOKEN_PARAM_SCHEMA, buyToken: TOKEN_PARAM_SCHEMA, network: NETWORK_PARAM_SCHEMA },
+  required: ["sellToken", "buyToken"],
+} as const;
+
+/** Query of GET /api/swaps_24h. */
+export const SWAPS_QUERY_SCHEMA = {
+  type: "object",
+  properties: { network: NETWORK_PARAM_SCHEMA, limit: LIMIT_PARAM_SCHEMA, cursor: CURSOR_PARAM_SCHEMA },
+} as const;
+
+/** Query of GET /api/trade_volume_usd_7d. */
+export const VOLUMES_QUERY_SCHEMA = {
+  type: "object",
+  properties: { network: NETWORK_PARAM_SCHEMA },
+} as const;
+
+// ---- bodies ----
+
+const INTEGER_STRING = { type: "string", pattern: INTEGER_STRING_PATTERN } as const;
+const PLAIN_DECIMAL = { type: "string", pattern: PLAIN_DECIMAL_PATTERN } as const;
+
+const TOKEN_PROPERTIES = {
+  name: { type: "string", description: "Token name." },
+  symbol: { type: "string", description: "Token symbol." },
+  decimals: { ...INTEGER_STRING, description: "Number of decimals of the token, as an integer string." },
+  address: {
+    type: "string",
+    pattern: TOKEN_ADDRESS_PATTERN,
+    description: 'Token contract address, lowercase hex with 0x prefix; "" for the chain\'s native coin.',
+  },
+} as const;
+
+/** Token metadata: sell_token / buy_token of a quote. */
+export const TOKEN_SCHEMA = {
+  title: "Token",
+  type: "object",
+  properties: TOKEN_PROPERTIES,
+  required: ["name", "symbol", "decimals", "address"],
+  additionalProperties: false,
+} as const;
+
+/** Token with amount: sell_token / buy_token of a swap. */
+export const TOKEN_AMOUNT_SCHEMA = {
+  title: "TokenAmount",
+  type: "object",
+  properties: {
+    ...TOKEN_PROPERTIES,
+    amount: { ...INTEGER_STRING, description: "Amount in the token's smallest unit, as an integer string." },
+    amount_decimal: {
+      type: "string",
+      pattern: AMOUNT_DECIMAL_PATTERN,
+      description: "amount / 10^decimals, truncated toward zero, with exactly 8 digits after the point.",
+    },
+  },
+  required: ["name", "symbol", "decimals", "address", "amount", "amount_decimal"],
+  additionalProperties: false,
+} as const;
+
+/** The `result` of a quote. */
+export const QUOTE_RESULT_SCHEMA = {
+  title: "QuoteResult",
+  type: "object",
+  properties: {
+    network: { type: "string", enum: NETWORKS, description: "The selected blockchain network." },
+    sell_token: TOKEN_SCHEMA,
+    buy_token: TOKEN_SCHEMA,
+    price: {
+      ...PLAIN_DECIMAL,
+      description:
+        "Amount of buy_token received for exactly 1 whole sell_token along the best route, pool fees " +
+        'included; exact, trailing zeros removed ("0" when it rounds down to nothing).',
+    },
+  },
+  required: ["network", "sell_token", "buy_token", "price"],
+  additionalProperties: false,
+} as const;
+
+/** Success body of GET /api/quote. */
+export const QUOTE_BODY_SCHEMA = {
+  title: "QuoteBody",
+  type: "object",
+  properties: { result: QUOTE_RESULT_SCHEMA },
+  required: ["result"],
+  additionalProperties: false,
+} as const;
+
+/** One transaction of GET /api/swaps_24h. */
+export const SWAP_SCHEMA = {
+  title: "Swap",
+  type: "object",
+  properties: {
+    tx_hash: { type: "string", pattern: TX_HASH_PATTERN, description: "Transaction hash, lowercase hex." },
+    block_number: { ...INTEGER_STRING, description: "Block of the transaction, integer string." },
+    // What went in first and what came out last (a multi-hop transaction is one element).
+    sell_token: TOKEN_AMOUNT_SCHEMA,
+    buy_token: TOKEN_AMOUNT_SCHEMA,
+    trade_volume_usd: {
+      ...PLAIN_DECIMAL,
+      description: 'USD value of the trade at its block, plain decimal ("0" when neither side is priced).',
+    },
+  },
+  required: ["tx_hash", "block_number", "sell_token", "buy_token", "trade_volume_usd"],
+  additionalProperties: false,
+} as const;
+
+/** Success body of GET /api/swaps_24h: ascending by block, then position in the block. */
+export const SWAPS_BODY_SCHEMA = {
+  title: "SwapsBody",
+  type: "array",
+  items: SWAP_SCHEMA,
+} as const;
+
+/** One UTC day of GET /api/trade_volume_usd_7d. */
+export const DAILY_VOLUME_SCHEMA = {
+  title: "DailyVolume",
+  type: "object",
+  properties: {
+    date: { type: "string", pattern: DATE_PATTERN, format: "date", description: "UTC date, YYYY-MM-DD." },
+    address_count: {
+      ...INTEGER_STRING,
+      description: "Distinct transaction senders that swapped that day, integer string.",
+    },
+    trade_volume_usd: { ...PLAIN_DECIMAL, description: "Exact sum of that day's trades in USD." },
+  },
+  required: ["date", "address_count", "trade_volume_usd"],
+  additionalProperties: false,
+} as const;
+
+/** Success body of GET /api/trade_volume_usd_7d: exactly 7 days, newest (today so far) first. */
+export const VOLUMES_BODY_SCHEMA = {
+  title: "DailyVolumesBody",
+  type: "array",
+  items: DAILY_VOLUME_SCHEMA,
+  minItems: 7,
+  maxItems: 7,
+} as const;
+
+/** Every error body: exactly {"error": "<one human-readable sentence>"}. */
+export const ERROR_BODY_SCHEMA = {
+  title: "ErrorBody",
+  type: "object",
+  properties: { error: { type: "string", minLength: 1, description: "One human-readable sentence." } },
+  required: ["error"],
+  additionalProperties: false,
+} as const;

@@ -1,0 +1,46 @@
+import type { Address, Pair, Token } from "../domain/types.js";
+import type { IndexerContext } from "./createIndexerContext.js";
+import { ensureTokens } from "./ensureTokens.js";
+
+/**
+ * Accepts checked pools (`info` undefined: not a pair of a configured factory) whose tokens are
+ * readable ERC-20s and refuses the rest for good; returns the accepted ones. A token lookup
+ * passes the token it already read.
+ */
+export async function admitPairs(
+  ctx: IndexerContext,
+  checked: readonly { address: Address; info: Pair | undefined }[],
+  prefetched?: Token,
+): Promise<Pair[]> {
+  const accepted: Pair[] = [];
+  const refused: Address[] = [];
+  for (const { address, info } of checked) {
+    if (info === undefined) refused.push(address);
+    else accepted.push(info);
+  }
+  // A pair whose token is not a readable ERC-20 cannot be priced or shown: refuse it too. Only
+  // a definite "not an ERC-20" (or unusable metadata) refuses for good; RPC trouble (thrown)
+  // retries the range. One metadata read for all the pairs' new tokens.
+  const refusedTokens = await ensureTokens(
+    ctx,
+    accepted.flatMap((pair) => [pair.token0, pair.token1]),
+    prefetched === undefined ? [] : [prefetched],
+  );
+  const usable: Pair[] = [];
+  for (const pair of accepted) {
+    const error = refusedTokens.get(pair.token0) ?? refusedTokens.get(pair.token1);
+    if (error === undefined) {
+      usable.push(pair);
+      continue;
+    }
+    ctx.log.warn(
+      { network: ctx.network, pair: pair.address, err: error.message },
+      "pair refused: token is not an ERC-20",
+    );
+    refused.push(pair.address);
+  }
+  for (const pair of usable) ctx.pairs.set(pair.address, pair);
+  for (const address of refused) ctx.rejected.add(address);
+  if (refused.length > 0) await ctx.store.addRejectedPairs(ctx.network, refused);
+  return usable;
+}

@@ -1,0 +1,38 @@
+import type { NetworkName } from "../../domain/types.js";
+import { canAppendCandles } from "../buildCandles.js";
+import { assertTradeNetworks } from "../rowCodec.js";
+import type { RangeBatch } from "../types.js";
+import { ask } from "./ask.js";
+import { buildTradeChangePlan } from "./buildTradeChangePlan.js";
+import type { WritePlan } from "./writeSteps.js";
+
+/**
+ * The steps of Store.commitRange, in order: the batch's trades replace every stored trade of their
+ * transactions, the day aggregates and candles follow, then blocks, pairs, reserves and last the
+ * checkpoint. Throws before any step for a trade filed under another network.
+ */
+export function* buildCommitPlan(network: NetworkName, batch: RangeBatch): WritePlan {
+  assertTradeNetworks(network, batch.trades);
+  const { trades } = batch;
+  if (trades.length > 0) {
+    // Delete then insert: a replaced trade gets a new seq, so replicas tailing by seq see it again,
+    // and a re-committed transaction replaces all its trades (they may split differently). Every
+    // one is deleted before any is inserted, so a trade listed twice in one batch fails on the
+    // unique key instead of silently replacing itself. The deleted trades come back so their old
+    // contribution leaves the day aggregates and candles.
+    const removed = yield* ask({ type: "deleteTradesOf", trades });
+    const candles = removed.length > 0 || trades.some((t) => t.marks !== undefined);
+    // Read between the delete and the insert: the newest trade the commit keeps.
+    const last = candles ? yield* ask({ type: "readLastPosition" }) : undefined;
+    yield { type: "insertTrades", trades };
+    yield* buildTradeChangePlan(
+      trades,
+      removed,
+      !candles ? "none" : canAppendCandles(last, trades, removed) ? "append" : "rebuild",
+    );
+  }
+  if (batch.blocks.length > 0) yield { type: "upsertBlocks", blocks: batch.blocks };
+  if (batch.pairs.length > 0) yield { type: "upsertPairs", pairs: batch.pairs };
+  if (batch.reserves.length > 0) yield { type: "upsertReserves", reserves: batch.reserves };
+  yield { type: "setCheckpoint", checkpoint: batch.checkpoint };
+}

@@ -1,0 +1,100 @@
+import postgres from "postgres";
+import type { NetworkName } from "../../domain/types.js";
+import { ConfigError } from "../../errors.js";
+import { buildCommitPlan } from "../plan/buildCommitPlan.js";
+import { buildPrunePlan } from "../plan/buildPrunePlan.js";
+import { buildRollbackPlan } from "../plan/buildRollbackPlan.js";
+import { runWritePlan } from "../plan/runWritePlan.js";
+import type { AsyncWriteHandlers, WritePlan } from "../plan/writeSteps.js";
+import type { Store } from "../types.js";
+import { createPostgresCandles } from "./createPostgresCandles.js";
+import { createPostgresCursor } from "./createPostgresCursor.js";
+import { createPostgresDayVolumes } from "./createPostgresDayVolumes.js";
+import { createPostgresPools } from "./createPostgresPools.js";
+import { createPostgresTrades } from "./createPostgresTrades.js";
+import { createWriterLock } from "./createWriterLock.js";
+import { migratePostgres } from "./migratePostgres.js";
+import type { PostgresWrite } from "./postgresWrite.js";
+
+export interface PostgresStoreOptions {
+  /** A postgres:// connection URL. */
+  url: string;
+  /** Schema for every table, created by migrate() if missing and set as search_path on every connection. */
+  schema?: string;
+  /** Pool size (default 10). */
+  max?: number;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** The production store: PostgreSQL through postgres.js (NUMERIC(78,0) amounts, bulk unnest writes). */
+export function createPostgresStore(options: PostgresStoreOptions): Store {
+  const { schema } = options;
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
+    throw new ConfigError("invalid PostgreSQL schema name", {
+      details: `got "${schema}", expected lowercase letters, digits and underscores, not starting with a digit`,
+    });
+  }
+  const sql = postgres(options.url, {
+    max: options.max ?? 10,
+    // "schema already exists, skipping" and similar notices are expected, not news.
+    onnotice: () => {},
+    connection: schema === undefined ? {} : { search_path: schema },
+  });
+
+  const lock = createWriterLock(sql, schema);
+  const trades = createPostgresTrades(sql);
+  const dayVolumes = createPostgresDayVolumes(sql);
+  const candles = createPostgresCandles(sql);
+  const cursor = createPostgresCursor(sql, lock.assertWriter);
+  const pools = createPostgresPools(sql);
+  const steps: AsyncWriteHandlers<PostgresWrite> = {
+    ...trades.steps,
+    ...dayVolumes.steps,
+    ...candles.steps,
+    ...cursor.steps,
+    ...pools.steps,
+  };
+  // Every write is one plan run in one transaction, refused when the network's writer lock was lost.
+  const write = (network: NetworkName, plan: WritePlan) =>
+    sql.begin(async (tx) => {
+      await lock.assertWriter(tx, network);
+      await runWritePlan(plan, steps, { tx, network });
+    });
+
+  return {
+    kind: "postgres",
+
+    tryAcquireWriter(network) {
+      return lock.tryAcquire(network);
+    },
+
+    async migrate() {
+      await migratePostgres(sql, schema);
+    },
+
+    async close() {
+      // Ending the sessions releases the writer locks.
+      lock.release();
+      await sql.end({ timeout: 5 });
+    },
+
+    async commitRange(network, batch) {
+      await write(network, buildCommitPlan(network, batch));
+    },
+
+    async rollback(network, ancestor) {
+      await write(network, buildRollbackPlan(ancestor));
+    },
+
+    async prune(network, opts) {
+      await write(network, buildPrunePlan(opts));
+    },
+
+    ...trades.methods,
+    ...dayVolumes.methods,
+    ...candles.methods,
+    ...cursor.methods,
+    ...pools.methods,
+  };
+}

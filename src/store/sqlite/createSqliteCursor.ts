@@ -1,0 +1,88 @@
+import type Database from "better-sqlite3";
+import type { Hash, NetworkName } from "../../domain/types.js";
+import type { WriteHandlers } from "../plan/writeSteps.js";
+import { type BlockRow, decodeBlock, decodeHead, type HeadRow } from "../rowCodec.js";
+import type { Store } from "../types.js";
+
+// better-sqlite3 with safeIntegers: every INTEGER is a bigint.
+interface CheckpointRow {
+  block_number: bigint;
+  block_hash: string;
+}
+
+function prepareCursorStatements(db: Database.Database) {
+  return {
+    getCheckpoint: db.prepare<[string], CheckpointRow>(
+      "SELECT block_number, block_hash FROM checkpoints WHERE network = ?",
+    ),
+    upsertCheckpoint: db.prepare<[string, bigint, string]>(
+      `INSERT INTO checkpoints (network, block_number, block_hash) VALUES (?, ?, ?)
+       ON CONFLICT (network) DO UPDATE SET block_number = excluded.block_number, block_hash = excluded.block_hash`,
+    ),
+    upsertBlock: db.prepare<[string, bigint, string, string, number]>(
+      `INSERT INTO blocks (network, number, hash, parent_hash, timestamp) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (network, number) DO UPDATE SET hash = excluded.hash, parent_hash = excluded.parent_hash,
+         timestamp = excluded.timestamp`,
+    ),
+    deleteBlocksAbove: db.prepare<[string, bigint]>("DELETE FROM blocks WHERE network = ? AND number > ?"),
+    deleteBlocksBelow: db.prepare<[string, bigint]>("DELETE FROM blocks WHERE network = ? AND number < ?"),
+    listBlocks: db.prepare<[string, bigint], BlockRow>(
+      "SELECT number, hash, parent_hash, timestamp FROM blocks WHERE network = ? AND number >= ? ORDER BY number",
+    ),
+    upsertHead: db.prepare<[string, bigint, number, number | null]>(
+      `INSERT INTO heads (network, head_block, checked_at, synced_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (network) DO UPDATE SET head_block = excluded.head_block, checked_at = excluded.checked_at,
+         synced_at = excluded.synced_at`,
+    ),
+    getHead: db.prepare<[string], HeadRow>(
+      "SELECT head_block, checked_at, synced_at FROM heads WHERE network = ?",
+    ),
+  };
+}
+
+/** The SQLite tables of where a network stands: its checkpoint, stored blocks and head. */
+export function createSqliteCursor(db: Database.Database): {
+  steps: Pick<
+    WriteHandlers<NetworkName>,
+    "upsertBlocks" | "deleteBlocksAbove" | "deleteBlocksBelow" | "setCheckpoint"
+  >;
+  methods: Pick<Store, "getCheckpoint" | "listBlocks" | "saveHead" | "getHead">;
+} {
+  // Prepared on first use, after migrate() created the tables.
+  let statements: ReturnType<typeof prepareCursorStatements> | undefined;
+  const s = () => (statements ??= prepareCursorStatements(db));
+  return {
+    steps: {
+      upsertBlocks(network, { blocks }) {
+        for (const b of blocks) s().upsertBlock.run(network, b.number, b.hash, b.parentHash, b.timestamp);
+      },
+      deleteBlocksAbove(network, { blockNumber }) {
+        s().deleteBlocksAbove.run(network, blockNumber);
+      },
+      deleteBlocksBelow(network, { blockNumber }) {
+        s().deleteBlocksBelow.run(network, blockNumber);
+      },
+      setCheckpoint(network, { checkpoint }) {
+        s().upsertCheckpoint.run(network, checkpoint.blockNumber, checkpoint.blockHash);
+      },
+    },
+    methods: {
+      async getCheckpoint(network) {
+        const row = s().getCheckpoint.get(network);
+        return row === undefined
+          ? undefined
+          : { blockNumber: row.block_number, blockHash: row.block_hash as Hash };
+      },
+      async listBlocks(network, fromBlock = 0n) {
+        return s().listBlocks.all(network, fromBlock).map(decodeBlock);
+      },
+      async saveHead(network, head) {
+        s().upsertHead.run(network, head.headBlock, head.checkedAt, head.syncedAt ?? null);
+      },
+      async getHead(network) {
+        const row = s().getHead.get(network);
+        return row === undefined ? undefined : decodeHead(row);
+      },
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import type { NetworkConfig } from "../config/types.js";
+import type { NetworkStatus } from "../domain/market.js";
+
+/** A network's status as reported; `lagBlocks` and `degraded` follow from it (and the clock). */
+export type ReportedStatus = Omit<NetworkStatus, "lagBlocks" | "degraded">;
+
+/** The status the API shows: the reported one with its lag, and degraded once the head has gone quiet at `nowMs`. */
+export function buildNetworkStatus(
+  status: ReportedStatus,
+  config: NetworkConfig,
+  nowMs: number,
+): NetworkStatus {
+  // Degraded is a matter of time: a hanging RPC never reports a failure, its answers just stop.
+  const quietMs = Math.max(3 * config.pollIntervalMs, config.rpc.timeoutMs);
+  const quietFor = status.headCheckedAt === undefined ? 0 : nowMs - status.headCheckedAt;
+  const silent = status.headCheckedAt !== undefined && quietFor > quietMs;
+  const { indexedBlock, headBlock } = status;
+  return {
+    ...status,
+    lagBlocks:
+      indexedBlock === undefined || headBlock === undefined
+        ? undefined
+        : headBlock > indexedBlock
+          ? headBlock - indexedBlock
+          : 0n,
+    degraded: silent || status.error !== undefined,
+    // A node that accepts and never answers reports no failure until its deadline: say so now.
+    error:
+      status.error ??
+      (silent ? `No answer for the chain head for ${Math.round(quietFor / 1000)} s.` : undefined),
+  };
+}

@@ -1,0 +1,158 @@
+import type { NetworkConfig } from "../config/types.js";
+import type { Address, Checkpoint, NetworkName, Token } from "../domain/types.js";
+import { NetworkNotConfiguredError, NotReadyError } from "../errors.js";
+import { createPoolIndex } from "../pricing/createPoolIndex.js";
+import type { PoolState } from "../pricing/types.js";
+import type { Store } from "../store/types.js";
+import { buildDailyVolumes } from "./buildDailyVolumes.js";
+import { buildNetworkStatus, type ReportedStatus } from "./buildNetworkStatus.js";
+import { createNetworkView, type NetworkView } from "./createNetworkView.js";
+import { createTradeFeed, type TradeFeed } from "./createTradeFeed.js";
+import { listTokens } from "./listTokens.js";
+import { readSettledBefore } from "./readSettledBefore.js";
+import type { MarketReader } from "./types.js";
+
+/** The part of the store the views read: lists and aggregates stay in the store, a page at a time. */
+export type StoreReader = Pick<
+  Store,
+  "listTradePage" | "countTrades" | "listDayAggregates" | "listCandles" | "sumCandles" | "listBlocks"
+>;
+
+/** Discovers an unknown token address (reads the chain): supplied by the network's indexer. */
+export type TokenResolver = (address: Address) => Promise<Token>;
+
+/** The write side of the live views: only the indexer calls these. */
+export interface LiveViews extends MarketReader {
+  /**
+   * Replaces a network's pools and tokens (at start, from the store, and after a rollback) as of
+   * the store's `checkpoint`.
+   */
+  load(network: NetworkName, state: { tokens: Token[]; pools: PoolState[]; checkpoint?: Checkpoint }): void;
+  /** Records that the store now holds everything up to `checkpoint` (after a commit) and the views reflect it. */
+  markIndexed(network: NetworkName, checkpoint: Checkpoint): void;
+  /** What the views applied, as events for subscribers (see createTradeFeed). */
+  readonly feed: TradeFeed;
+  addTokens(network: NetworkName, tokens: readonly Token[]): void;
+  setStatus(network: NetworkName, patch: Partial<Omit<ReportedStatus, "network">>): void;
+  setTokenResolver(network: NetworkName, resolver: TokenResolver): void;
+}
+
+/**
+ * Creates the live views of every configured network: the one MarketReader the API uses. Pools,
+ * tokens and status live in memory; trade pages and daily aggregates are read from the store.
+ * Page bounds are the store's to check (its one check guards every read, the feed's included):
+ * the views pass queries through unchanged.
+ */
+export function createLiveViews(
+  configs: readonly NetworkConfig[],
+  store: StoreReader,
+  options: { onFeedError?: (network: NetworkName, error: unknown) => void } = {},
+): LiveViews {
+  const views = new Map<NetworkName, NetworkView>(
+    configs.map((config) => [config.name, createNetworkView(config)]),
+  );
+  const resolvers = new Map<NetworkName, TokenResolver>();
+  const feed = createTradeFeed({
+    source: store,
+    finalityDepth: (network) => get(network).config.finalityDepth,
+    isLive: (network) => get(network).status.ready,
+    ...(options.onFeedError === undefined ? {} : { onError: options.onFeedError }),
+  });
+
+  function get(network: NetworkName): NetworkView {
+    const view = views.get(network);
+    if (view === undefined) throw new NetworkNotConfiguredError(network);
+    return view;
+  }
+
+  return {
+    networks: () => [...views.keys()],
+    getConfig: (network) => get(network).config,
+    status(network) {
+      const { status, config } = get(network);
+      return buildNetworkStatus(status, config, Date.now());
+    },
+
+    async listTrades(network, query) {
+      get(network);
+      return store.listTradePage(network, query);
+    },
+
+    async countTrades(network, since) {
+      get(network);
+      return store.countTrades(network, since);
+    },
+
+    async listDailyVolumes(network, days, now) {
+      get(network);
+      const today = Math.floor(now / 86_400);
+      return buildDailyVolumes(await store.listDayAggregates(network, today - days + 1, today), days, now);
+    },
+
+    async listCandles(network, query) {
+      get(network);
+      return store.listCandles(network, query);
+    },
+
+    async sumCandles(network, query) {
+      get(network);
+      return store.sumCandles(network, query);
+    },
+
+    settledBefore: async (network) => readSettledBefore(store, get(network)),
+
+    getPoolIndex: (network) => get(network).index,
+    poolsBlock: (network) => get(network).poolsBlock,
+    getToken: (network, address) => get(network).tokens.get(address.toLowerCase() as Address),
+    listKnownTokens: (network) => [...get(network).tokens.values()],
+    findTokenBySymbol: (network, symbol) => get(network).bySymbol.get(symbol.toLowerCase()),
+
+    async resolveTokenAddress(network, address) {
+      const view = get(network);
+      const known = view.tokens.get(address.toLowerCase() as Address);
+      if (known !== undefined) return known;
+      const resolver = resolvers.get(network);
+      if (resolver === undefined) throw new NotReadyError(`Network ${network} is not indexed yet.`);
+      // Not added to the view: the resolver remembers lookups in a bounded cache, and the
+      // indexer adds the tokens whose pools it follows. Callers cannot grow this map.
+      return resolver(address.toLowerCase() as Address);
+    },
+
+    load(network, state) {
+      const view = get(network);
+      view.tokens.clear();
+      view.addTokens([...listTokens(view.config), ...state.tokens]);
+      view.index = createPoolIndex(state.pools);
+      if (state.checkpoint !== undefined) view.poolsBlock = state.checkpoint.blockNumber;
+      feed.reloaded(network, state.checkpoint);
+    },
+
+    markIndexed(network, checkpoint) {
+      const view = get(network);
+      view.poolsBlock = checkpoint.blockNumber;
+      // The status says so at once: subscribers told of this block read it right away.
+      view.status = { ...view.status, indexedBlock: checkpoint.blockNumber };
+      feed.advanced(network, checkpoint);
+    },
+
+    feed,
+    subscribe: (network, listener) => {
+      get(network);
+      return feed.subscribe(network, listener);
+    },
+    subscriberCount: (network) => feed.listenerCount(network),
+    feedPosition: (network) => feed.position(network),
+
+    addTokens: (network, tokens) => get(network).addTokens(tokens),
+
+    setStatus(network, patch) {
+      const view = get(network);
+      view.status = { ...view.status, ...patch };
+    },
+
+    setTokenResolver(network, resolver) {
+      get(network);
+      resolvers.set(network, resolver);
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import type { Store } from "../store/types.js";
+import type { NetworkView } from "./createNetworkView.js";
+
+/**
+ * Unix seconds before which no stored trade of the network can change any more: the timestamp of
+ * the oldest block a reorg could still replace (see MarketReader.settledBefore).
+ */
+export async function readSettledBefore(
+  store: Pick<Store, "listBlocks">,
+  view: NetworkView,
+): Promise<number | undefined> {
+  const indexed = view.status.indexedBlock;
+  if (indexed === undefined) return undefined;
+  const oldest = indexed - BigInt(view.config.finalityDepth);
+  if (oldest < 0n) return undefined;
+  // Only that very block will do: a later one's timestamp could be past trades a reorg replaces.
+  const [block] = await store.listBlocks(view.config.name, oldest);
+  return block?.number === oldest ? block.timestamp : undefined;
+}

@@ -1,0 +1,97 @@
+import type { NetworkConfig } from "../config/types.js";
+import type {
+  Candle,
+  CandleQuery,
+  CandleSumQuery,
+  CandleTotals,
+  DailyVolume,
+  MarketEvent,
+  NetworkStatus,
+  TradePageQuery,
+  TradePosition,
+} from "../domain/market.js";
+import type { Address, BlockRef, NetworkName, Token, Trade } from "../domain/types.js";
+import type { PoolIndex } from "../pricing/types.js";
+
+/**
+ * The one read interface the API uses. Pools, tokens and status are answered from memory;
+ * trade lists and daily aggregates from the store over indexes, a bounded page at a time;
+ * never RPC per request, except `resolveTokenAddress`, which may read an unknown token's
+ * metadata and discover its pools once.
+ */
+export interface MarketReader {
+  /** Configured networks. */
+  networks(): readonly NetworkName[];
+  /** The configuration of a configured network (native coin, DEXes, base tokens, stablecoins). */
+  getConfig(network: NetworkName): NetworkConfig;
+  status(network: NetworkName): NetworkStatus;
+  /** One page of trades ascending by (blockNumber, txIndex, logIndex), read from the store over an index. */
+  listTrades(network: NetworkName, query: TradePageQuery): Promise<readonly Trade[]>;
+  /** Trades with timestamp >= since (unix seconds). */
+  countTrades(network: NetworkName, since: number): Promise<number>;
+  /** `days` UTC days ending with the day of `now` (unix seconds), newest first; empty days are zero. */
+  listDailyVolumes(network: NetworkName, days: number, now: number): Promise<DailyVolume[]>;
+  /** One page of a token's or pool's candles, ascending by start, read from the store. */
+  listCandles(network: NetworkName, query: CandleQuery): Promise<readonly Candle[]>;
+  /**
+   * The candles of several series summed over a range, in one bounded store read (at most one
+   * bucket per interval step per series): a series without a bucket in the range is absent.
+   */
+  sumCandles(network: NetworkName, query: CandleSumQuery): Promise<Map<Address, CandleTotals>>;
+  /**
+   * Unix seconds before which no stored trade can change any more: the timestamp of the oldest
+   * block a reorg could still replace (finality depth below the indexed block); commits only add
+   * later blocks. Undefined when the store does not hold that block.
+   */
+  settledBefore(network: NetworkName): Promise<number | undefined>;
+  /** The live pool graph of the network (routing and pricing read it; only the indexer updates it). */
+  getPoolIndex(network: NetworkName): PoolIndex;
+  /** The indexed head the pools reflect. */
+  poolsBlock(network: NetworkName): bigint | undefined;
+  /** Known token metadata (token list, or read from the chain before). Native coin: "" address. */
+  getToken(network: NetworkName, address: Address): Token | undefined;
+  /**
+   * Every token the views know on the network: the token list and the tokens the indexer
+   * discovered (not the native coin, which trades as its wrapped token).
+   */
+  listKnownTokens(network: NetworkName): readonly Token[];
+  /** Finds a token by symbol in the network's token list (case-insensitive), or the native coin. */
+  findTokenBySymbol(network: NetworkName, symbol: string): Token | undefined;
+  /**
+   * Metadata of any ERC-20 address, read from the chain once and cached; its pools with the
+   * base tokens are discovered through the factories and followed from then on.
+   * Throws BadRequestError if the address is not an ERC-20 contract.
+   */
+  resolveTokenAddress(network: NetworkName, address: Address): Promise<Token>;
+  /**
+   * Listens to what the views apply on the network: new trades, trades withdrawn by a reorg,
+   * newly indexed blocks (see MarketEvent). Returns the function that stops listening.
+   */
+  subscribe(network: NetworkName, listener: (event: MarketEvent) => void): () => void;
+  /** Listeners subscribed on the network now (open subscriptions). */
+  subscriberCount(network: NetworkName): number;
+  /**
+   * The position up to which listeners have been told of every trade (see TradeFeed.position);
+   * read in the same synchronous step as `subscribe`, the stored trades up to it and the events
+   * after it are every trade once. Undefined until the views are first loaded.
+   */
+  feedPosition(network: NetworkName): TradePosition | undefined;
+}
+
+/** The store reads the trade feed needs: trade pages and the stored block hashes (reorg checks). */
+export interface FeedSource {
+  listTradePage(network: NetworkName, query: TradePageQuery): Promise<readonly Trade[]>;
+  listBlocks(network: NetworkName, fromBlock?: bigint): Promise<BlockRef[]>;
+}
+
+/** What the trade feed reads and is told per network (see createTradeFeed). */
+export interface FeedRules {
+  source: FeedSource;
+  finalityDepth: (network: NetworkName) => number;
+  /**
+   * Whether the network follows its head (default: always). A backfill's commits are history,
+   * not news: they are skipped, never read back for subscribers.
+   */
+  isLive?: (network: NetworkName) => boolean;
+  onError?: (network: NetworkName, error: unknown) => void;
+}

@@ -1,0 +1,341 @@
+import { readFileSync } from "node:fs";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
+import { buildOpenApi, type OpenApiDocument } from "../../src/http/rest/buildOpenApi.js";
+import { MAX_SWAPS_LIMIT } from "../../src/http/rest/restLimits.js";
+import { SWAPS_QUERY_SCHEMA } from "../../src/http/rest/restSchemas.js";
+import type { MarketReader } from "../../src/views/types.js";
+import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
+import { startServer, type TestServer } from "./support.js";
+
+// ajv-formats is CommonJS: its default export arrives as the module object under NodeNext.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+let fixture: Fixture;
+let coldFixture: Fixture;
+let api: TestServer;
+let cold: TestServer;
+let served: OpenApiDocument;
+
+beforeAll(async () => {
+  fixture = await createFixtureReader();
+  api = await startServer(fixture.reader);
+  // eth still backfilling: the 503 answers.
+  coldFixture = await createFixtureReader({ notReady: ["eth"] });
+  cold = await startServer(coldFixture.reader);
+  served = (await api.call("/openapi.json")).body as OpenApiDocument;
+});
+
+afterAll(async () => {
+  await api.close();
+  await cold.close();
+  await fixture.close();
+  await coldFixture.close();
+});
+
+type Json = Record<string, unknown>;
+
+/** The value a JSON pointer ("#/components/schemas/Swap") names in the document, or undefined. */
+function resolvePointer(document: unknown, ref: string): unknown {
+  if (!ref.startsWith("#/")) return undefined;
+  return ref
+    .slice(2)
+    .split("/")
+    .map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~"))
+    .reduce<unknown>(
+      (node, key) =>
+        typeof node === "object" && node !== null && Object.hasOwn(node, key)
+          ? (node as Json)[key]
+          : undefined,
+      document,
+    );
+}
+
+/** Every $ref of the document with where it is. */
+function listRefs(node: unknown, at = "#"): { at: string; ref: string }[] {
+  if (typeof node !== "object" || node === null) return [];
+  const own = typeof (node as Json).$ref === "string" ? [{ at, ref: (node as Json).$ref as string }] : [];
+  return [...own, ...Object.entries(node).flatMap(([key, value]) => listRefs(value, `${at}/${key}`))];
+}
+
+/** `node` with every $ref replaced by what it points to (the document has no cycles). */
+function inline(document: unknown, node: unknown): unknown {
+  if (typeof node !== "object" || node === null) return node;
+  if (Array.isArray(node)) return node.map((item) => inline(document, item));
+  const { $ref, ...rest } = node as Json;
+  const base = typeof $ref === "string" ? (inline(document, resolvePointer(document, $ref)) as Json) : {};
+  return { ...base, ...Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, inline(document, v)])) };
+}
+
+function newAjv(options: { coerceTypes?: boolean } = {}): Ajv2020 {
+  // strict: an OpenAPI-only keyword slipping into a schema fails compilation here.
+  return addFormats(new Ajv2020({ strict: true, allErrors: true, ...options }));
+}
+
+const ajv = newAjv();
+const validators = new Map<string, ValidateFunction>();
+
+/** The validator of the JSON body the document gives for `status` of GET `path` (or of a named response). */
+function bodyValidator(document: OpenApiDocument, path: string, status: string): ValidateFunction {
+  const key = `${path} ${status}`;
+  let validate = validators.get(key);
+  if (validate === undefined) {
+    const response = (
+      path.startsWith("#/")
+        ? resolvePointer(document, path)
+        : resolvePointer(document, `#/paths/${path.replaceAll("/", "~1")}/get/responses/${status}`)
+    ) as Json | undefined;
+    expect(response, `${key} is documented`).toBeDefined();
+    const media = (inline(document, response) as { content?: Record<string, { schema?: unknown }> })
+      .content?.["application/json"];
+    expect(media?.schema, `${key} has an application/json schema`).toBeDefined();
+    validate = ajv.compile(media!.schema as object);
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+function expectValid(validate: ValidateFunction, body: unknown, what: string): void {
+  const valid = validate(body);
+  expect(valid ? [] : validate.errors, `${what} matches its schema`).toEqual([]);
+}
+
+const PATHS = ["/api/quote", "/api/swaps_24h", "/api/trade_volume_usd_7d"];
+
+describe("the OpenAPI document", () => {
+  test("behavior: GET /openapi.json serves buildOpenApi() as JSON with open CORS and the package version", async () => {
+    const { status, headers, body } = await api.call("/openapi.json");
+    expect(status).toBe(200);
+    expect(headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(headers.get("access-control-allow-origin")).toBe("*");
+    expect(body).toEqual(JSON.parse(JSON.stringify(buildOpenApi())));
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+    expect(served.info.version).toBe(pkg.version);
+    const head = await api.call("/openapi.json", { method: "HEAD" });
+    expect([head.status, head.text, head.headers.get("content-length")]).toEqual([
+      200,
+      "",
+      headers.get("content-length"),
+    ]);
+  });
+
+  test("behavior: it is structurally valid OpenAPI 3.1: every $ref resolves, every response has a JSON schema", () => {
+    expect(served.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(typeof served.info.title).toBe("string");
+    expect(typeof served.info.version).toBe("string");
+    const refs = listRefs(served);
+    expect(refs.length).toBeGreaterThan(20);
+    expect(refs.filter(({ ref }) => resolvePointer(served, ref) === undefined)).toEqual([]);
+    expect(Object.keys(served.paths)).toEqual(PATHS);
+
+    const operationIds = new Set<string>();
+    for (const [path, item] of Object.entries(served.paths)) {
+      expect(Object.keys(item), path).toEqual(["get"]);
+      const operation = item.get as Json;
+      expect(typeof operation.operationId).toBe("string");
+      operationIds.add(operation.operationId as string);
+      expect(String(operation.description).length, `${path} describes itself`).toBeGreaterThan(80);
+      for (const parameter of inline(served, operation.parameters) as Json[]) {
+        expect(Object.keys(parameter).sort(), `${path} ${parameter.name}`).toEqual(
+          ["description", "in", "name", "required", "schema"].sort(),
+        );
+        expect(parameter.in).toBe("query");
+        ajv.compile(parameter.schema as object);
+      }
+      const responses = operation.responses as Json;
+      expect(Object.keys(responses), path).toEqual(
+        expect.arrayContaining(["200", "400", "405", "429", "500", "503"]),
+      );
+      for (const status of Object.keys(responses)) {
+        const response = inline(served, responses[status]) as Json;
+        expect(typeof response.description, `${path} ${status}`).toBe("string");
+        // A 304 has no body by definition; every other answer is JSON.
+        if (status === "304") expect(response.content, `${path} 304`).toBeUndefined();
+        else bodyValidator(served, path, status);
+      }
+      const headers = Object.keys((responses["200"] as Json).headers as Json);
+      expect(headers).toEqual(
+        path === "/api/swaps_24h"
+          ? ["X-Indexed-Block", "X-Data-Age", "X-Next-Cursor", "Link"]
+          : ["X-Indexed-Block", "X-Data-Age", "ETag", "Cache-Control"],
+      );
+      expect(Object.keys(responses).includes("304"), path).toBe(path !== "/api/swaps_24h");
+    }
+    expect(operationIds.size).toBe(PATHS.length);
+    expect(Object.keys((served.paths["/api/quote"]!.get as Json).responses as Json)).toContain("422");
+  });
+
+  test("behavior: every example in the document matches its schema", () => {
+    let checked = 0;
+    const visit = (node: unknown, at: string) => {
+      if (typeof node !== "object" || node === null) return;
+      const media = node as Json;
+      if (media.schema !== undefined && media.example !== undefined) {
+        expectValid(ajv.compile(inline(served, media.schema) as object), media.example, at);
+        checked++;
+      }
+      for (const [key, value] of Object.entries(node)) visit(value, `${at}/${key}`);
+    };
+    visit(served, "#");
+    expect(checked).toBeGreaterThanOrEqual(9);
+  });
+});
+
+describe("real answers match the document", () => {
+  test("behavior: success answers of the three endpoints, with and without network and limit", async () => {
+    const cases: [string, string][] = [
+      ["/api/quote", "/api/quote?sellToken=BNB&buyToken=USDT"],
+      ["/api/quote", "/api/quote?network=eth&sellToken=WBTC&buyToken=ETH"],
+      ["/api/quote", "/api/quote?network=bsc&sellToken=DUST&buyToken=USDT"],
+      ["/api/swaps_24h", "/api/swaps_24h"],
+      ["/api/swaps_24h", "/api/swaps_24h?network=eth"],
+      ["/api/swaps_24h", "/api/swaps_24h?limit=1"],
+      ["/api/trade_volume_usd_7d", "/api/trade_volume_usd_7d"],
+      ["/api/trade_volume_usd_7d", "/api/trade_volume_usd_7d?network=eth"],
+    ];
+    for (const [path, url] of cases) {
+      const { status, headers, body } = await api.call(url);
+      expect(status, url).toBe(200);
+      expectValid(bodyValidator(served, path, "200"), body, url);
+      expect(headers.get("x-indexed-block"), url).toMatch(/^\d+$/);
+      expect(headers.get("x-data-age"), url).toMatch(/^\d+$/);
+    }
+    // The swaps list is not trivially empty, and a limited page carries its paging headers.
+    expect(((await api.call("/api/swaps_24h")).body as unknown[]).length).toBeGreaterThan(1);
+    const page = await api.call("/api/swaps_24h?limit=1");
+    expect(page.headers.get("x-next-cursor")).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(page.headers.get("link")).toMatch(/^<\/api\/swaps_24h\?.*cursor=.*>; rel="next"$/);
+  });
+
+  test("error: 400, 405, 422, 503 and 500 answers match the error schema of their status", async () => {
+    const cases: [TestServer, string, string, RequestInit?][] = [
+      [api, "/api/quote", "/api/quote?sellToken=BNB"],
+      [api, "/api/quote", "/api/quote?sellToken=BNB&buyToken=USDT&network=BSC"],
+      [api, "/api/swaps_24h", "/api/swaps_24h?limit=0"],
+      [api, "/api/swaps_24h", "/api/swaps_24h?cursor=nonsense"],
+      [api, "/api/trade_volume_usd_7d", "/api/trade_volume_usd_7d?network=solana"],
+      [api, "/api/quote", "/api/quote?sellToken=BNB&buyToken=USDT", { method: "POST" }],
+      [api, "/api/swaps_24h", "/api/swaps_24h", { method: "DELETE" }],
+      [api, "/api/quote", "/api/quote?sellToken=LONELY&buyToken=USDT"],
+      [cold, "/api/quote", "/api/quote?network=eth&sellToken=WETH&buyToken=USDC"],
+      [cold, "/api/swaps_24h", "/api/swaps_24h?network=eth"],
+      [api, "/api/trade_volume_usd_7d", "/api/trade_volume_usd_7d?network=polygon"],
+    ];
+    const statuses = new Set<number>();
+    for (const [server, path, url, init] of cases) {
+      const { status, body, headers } = await server.call(url, init);
+      expect(status, url).toBeGreaterThanOrEqual(400);
+      statuses.add(status);
+      expectValid(bodyValidator(served, path, String(status)), body, `${init?.method ?? "GET"} ${url}`);
+      if (status === 405) expect(headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    }
+    expect([...statuses].sort()).toEqual([400, 405, 422, 503]);
+
+    const { reader, close } = await createFixtureReader();
+    onTestFinished(close);
+    const broken: MarketReader = Object.assign(Object.create(reader) as MarketReader, {
+      listDailyVolumes: async () => {
+        throw new Error("the store failed");
+      },
+    });
+    const server = await startServer(broken);
+    onTestFinished(server.close);
+    const failed = await server.call("/api/trade_volume_usd_7d");
+    expect(failed.status).toBe(500);
+    expectValid(bodyValidator(served, "/api/trade_volume_usd_7d", "500"), failed.body, "500");
+  });
+
+  test("error: an unknown path is a 404 that matches the document's NotFound response", async () => {
+    const { status, body } = await api.call("/api/nope");
+    expect(status).toBe(404);
+    expectValid(bodyValidator(served, "#/components/responses/NotFound", ""), body, "404");
+  });
+
+  test("error: the schemas reject what the contract forbids", () => {
+    const swaps = bodyValidator(served, "/api/swaps_24h", "200");
+    const volumes = bodyValidator(served, "/api/trade_volume_usd_7d", "200");
+    const quote = bodyValidator(served, "/api/quote", "200");
+    const error = bodyValidator(served, "/api/quote", "400");
+    const swap = (fields: Json) => {
+      const side = {
+        name: "Tether USD",
+        symbol: "USDT",
+        decimals: "18",
+        address: "0x55d398326f99059ff775485246999027b3197955",
+        amount: "1500000000000000000",
+        amount_decimal: "1.50000000",
+      };
+      return [
+        {
+          tx_hash: `0x${"ab".repeat(32)}`,
+          block_number: "12",
+          sell_token: side,
+          buy_token: { ...side, address: "" },
+          trade_volume_usd: "1.5",
+          ...fields,
+        },
+      ];
+    };
+    expect(swaps(swap({}))).toBe(true);
+    for (const bad of [
+      { block_number: 12 },
+      { block_number: "012" },
+      { trade_volume_usd: "1.50" },
+      { trade_volume_usd: "1e3" },
+      { tx_hash: `0x${"AB".repeat(32)}` },
+      { extra: "x" },
+      {
+        buy_token: {
+          name: "x",
+          symbol: "x",
+          decimals: "18",
+          address: "",
+          amount: "1",
+          amount_decimal: "1.5",
+        },
+      },
+      {
+        sell_token: {
+          name: "x",
+          symbol: "x",
+          decimals: "18",
+          address: "0x55D398326F99059FF775485246999027B3197955",
+          amount: "1",
+          amount_decimal: "0.00000000",
+        },
+      },
+    ]) {
+      expect(swaps(swap(bad)), JSON.stringify(bad)).toBe(false);
+    }
+    const day = (date: string) => ({ date, address_count: "1", trade_volume_usd: "2" });
+    const week = ["22", "21", "20", "19", "18", "17", "16"].map((d) => day(`2026-11-${d}`));
+    expect(volumes(week)).toBe(true);
+    expect(volumes(week.slice(1))).toBe(false);
+    expect(volumes([day("2026-02-30"), ...week.slice(1)])).toBe(false);
+    expect(quote({ result: { network: "bsc", price: "1" } })).toBe(false);
+    expect(error({ error: "Bad." })).toBe(true);
+    expect(error({ error: "Bad.", status: 400 })).toBe(false);
+  });
+
+  test("args: the query schemas accept and reject what the server does", async () => {
+    const query = newAjv({ coerceTypes: true }).compile(SWAPS_QUERY_SCHEMA);
+    expect(SWAPS_QUERY_SCHEMA.properties.limit.maximum).toBe(MAX_SWAPS_LIMIT);
+    const cursor = (await api.call("/api/swaps_24h?limit=1")).headers.get("x-next-cursor")!;
+    for (const search of [
+      "",
+      "network=eth",
+      "network=ETH",
+      "limit=1",
+      `limit=${MAX_SWAPS_LIMIT}`,
+      `limit=${MAX_SWAPS_LIMIT + 1}`,
+      "limit=0",
+      "limit=1.5",
+      `limit=2&cursor=${cursor}`,
+    ]) {
+      const params = Object.fromEntries(new URLSearchParams(search));
+      const { status } = await api.call(`/api/swaps_24h?${search}`, { method: "HEAD" });
+      expect(query(params) ? 200 : 400, search).toBe(status);
+    }
+  });
+});

@@ -1,0 +1,184 @@
+import { describe, expect, test } from "vitest";
+import type { Trade, TradeMarks } from "../../../src/domain/types.js";
+import { buildCandleRows } from "../../../src/store/buildCandles.js";
+import { buildCommitPlan } from "../../../src/store/plan/buildCommitPlan.js";
+import type { WriteStep } from "../../../src/store/plan/writeSteps.js";
+import { drivePlan } from "../../support/drivePlan.js";
+import { addr, D0, hash, makeBatch, makeTrade, POOL_A, TRADERS } from "../../support/storeFixtures.js";
+
+const marks = (trade: Trade, priceInUsd: bigint): TradeMarks => ({
+  priceInUsd,
+  priceOutUsd: 2n * 10n ** 18n,
+  native: undefined,
+  hops: [{ zeroForOne: true, amountIn: trade.amountIn, amountOut: trade.amountOut }],
+});
+
+/** A trade of block 10 (one minute in) with candle marks, from sender 0 or 1. */
+function marked(i: number, overrides: Partial<Trade> = {}): Trade {
+  const trade = makeTrade(i, 10n, { timestamp: D0 + 60 + i, sender: TRADERS[i % 2]!, ...overrides });
+  return { ...trade, marks: marks(trade, 10n ** 18n + BigInt(i)) };
+}
+
+const types = (steps: readonly WriteStep[]) => steps.map((step) => step.type);
+const DAY0 = D0 / 86_400;
+
+describe("buildCommitPlan", () => {
+  test("behavior: new trades that follow the stored ones are deleted-then-inserted, counted into their day and appended to the candles, checkpoint last", () => {
+    const trades = [marked(0), marked(1), marked(2)];
+    const batch = makeBatch(
+      trades,
+      [9n, 10n],
+      [{ pair: POOL_A, blockNumber: 10n, logIndex: 3, reserve0: 5n, reserve1: 6n }],
+    );
+    const steps = drivePlan(buildCommitPlan("bsc", batch), (step) => {
+      if (step.type === "deleteTradesOf") return [];
+      if (step.type === "readLastPosition") return { blockNumber: 9n, txIndex: 4, logIndex: 40 };
+      // Two distinct senders are new that day.
+      if (step.type === "addDayTraders") return [[DAY0, 2]];
+      return undefined;
+    });
+    expect(types(steps)).toEqual([
+      "deleteTradesOf",
+      "readLastPosition",
+      "insertTrades",
+      "addDayTraders",
+      "addDayTotals",
+      "mergeCandles",
+      "upsertBlocks",
+      "upsertPairs",
+      "upsertReserves",
+      "setCheckpoint",
+    ]);
+    expect(steps[0]).toEqual({ type: "deleteTradesOf", trades });
+    expect(steps[2]).toEqual({ type: "insertTrades", trades });
+    expect(steps[3]).toEqual({
+      type: "addDayTraders",
+      traders: [
+        { day: DAY0, sender: TRADERS[0], trades: 2 },
+        { day: DAY0, sender: TRADERS[1], trades: 1 },
+      ],
+    });
+    expect(steps[4]).toEqual({
+      type: "addDayTotals",
+      days: [
+        {
+          day: DAY0,
+          volumeUsd: trades.reduce((sum, t) => sum + t.volumeUsd, 0n),
+          tradeCount: 3,
+          untrackedCount: 0,
+          traderCount: 2,
+        },
+      ],
+    });
+    expect(steps[5]).toEqual({ type: "mergeCandles", rows: [...buildCandleRows(trades).values()] });
+    expect(steps.slice(6)).toEqual([
+      { type: "upsertBlocks", blocks: batch.blocks },
+      { type: "upsertPairs", pairs: batch.pairs },
+      { type: "upsertReserves", reserves: batch.reserves },
+      { type: "setCheckpoint", checkpoint: batch.checkpoint },
+    ]);
+  });
+
+  test("behavior: trades without candle marks that replace nothing read no position and touch no candle", () => {
+    const trades = [makeTrade(0, 10n), makeTrade(1, 10n, { tracked: false, volumeUsd: 0n })];
+    const steps = drivePlan(buildCommitPlan("bsc", makeBatch(trades, [10n])), (step) =>
+      step.type === "deleteTradesOf" ? [] : step.type === "addDayTraders" ? [] : undefined,
+    );
+    expect(types(steps)).toEqual([
+      "deleteTradesOf",
+      "insertTrades",
+      "addDayTraders",
+      "addDayTotals",
+      "upsertBlocks",
+      "upsertPairs",
+      "setCheckpoint",
+    ]);
+    const totals = steps[3] as Extract<WriteStep, { type: "addDayTotals" }>;
+    // No sender change answered: the day's trader count does not move.
+    expect(totals.days).toEqual([
+      {
+        day: Math.floor(trades[0]!.timestamp / 86_400),
+        volumeUsd: trades[0]!.volumeUsd,
+        tradeCount: 2,
+        untrackedCount: 1,
+        traderCount: 0,
+      },
+    ]);
+  });
+
+  test("behavior: a re-commit of unchanged trades writes no day total and merges no candle", () => {
+    const trades = [makeTrade(0, 10n), makeTrade(1, 10n)];
+    const steps = drivePlan(buildCommitPlan("bsc", { ...makeBatch(trades, []), pairs: [] }), (step) => {
+      if (step.type === "deleteTradesOf") return trades;
+      if (step.type === "readLastPosition") return { blockNumber: 9n, txIndex: 0, logIndex: 0 };
+      return undefined;
+    });
+    // Replaced trades make candles possible: the position is read, but nothing is left to merge.
+    expect(types(steps)).toEqual(["deleteTradesOf", "readLastPosition", "insertTrades", "setCheckpoint"]);
+  });
+
+  test("behavior: a re-commit that replaces a marked trade rebuilds the candles it touched from the stored trades", () => {
+    const old = marked(0, { timestamp: D0 + 125 });
+    const trade = marked(0);
+    const steps = drivePlan(buildCommitPlan("bsc", makeBatch([trade], [10n])), (step) => {
+      if (step.type === "deleteTradesOf") return [old];
+      if (step.type === "readLastPosition") return { blockNumber: 9n, txIndex: 0, logIndex: 0 };
+      if (step.type === "addDayTraders") return [];
+      if (step.type === "readTradesBetween") return [trade];
+      if (step.type === "readFinerCandles") return [];
+      return undefined;
+    });
+    expect(types(steps)).toEqual([
+      "deleteTradesOf",
+      "readLastPosition",
+      "insertTrades",
+      // Same day, sender and volume: the old and new trade net out, no day is written.
+      "readTradesBetween",
+      "replaceCandles",
+      "readFinerCandles",
+      "replaceCandles",
+      "readFinerCandles",
+      "replaceCandles",
+      "readFinerCandles",
+      "replaceCandles",
+      "upsertBlocks",
+      "upsertPairs",
+      "setCheckpoint",
+    ]);
+    // The old trade's minute (D0 + 120) and the new one's (D0 + 60): both rebuilt.
+    expect(steps[3]).toEqual({ type: "readTradesBetween", from: D0 + 60, to: D0 + 180 });
+    const minutes = steps[4] as Extract<WriteStep, { type: "replaceCandles" }>;
+    expect(minutes.rows).toEqual([...buildCandleRows([trade], [60]).values()]);
+    expect(minutes.remove.map((id) => id.start)).toEqual([D0 + 120, D0 + 120, D0 + 120]);
+  });
+
+  test("behavior: trades below the newest stored one rebuild instead of appending, even when they replace nothing", () => {
+    const trade = marked(0);
+    const steps = drivePlan(buildCommitPlan("bsc", makeBatch([trade], [10n])), (step) => {
+      if (step.type === "deleteTradesOf") return [];
+      if (step.type === "readLastPosition") return { blockNumber: 11n, txIndex: 0, logIndex: 0 };
+      if (step.type === "addDayTraders") return [[DAY0, 1]];
+      if (step.type === "readTradesBetween") return [trade];
+      if (step.type === "readFinerCandles") return [];
+      return undefined;
+    });
+    expect(types(steps)).not.toContain("mergeCandles");
+    expect(types(steps)).toContain("readTradesBetween");
+  });
+
+  test("behavior: an empty batch only moves the checkpoint", () => {
+    const checkpoint = { blockNumber: 20n, blockHash: hash(20n) };
+    const steps = drivePlan(
+      buildCommitPlan("bsc", { checkpoint, blocks: [], pairs: [], reserves: [], trades: [] }),
+    );
+    expect(steps).toEqual([{ type: "setCheckpoint", checkpoint }]);
+  });
+
+  test("error: a trade filed under another network throws before the first step", () => {
+    const plan = buildCommitPlan(
+      "bsc",
+      makeBatch([makeTrade(0, 10n, { network: "eth", sender: addr(1) })], [10n]),
+    );
+    expect(() => plan.next()).toThrow("trade committed under another network");
+  });
+});

@@ -1,0 +1,378 @@
+import { expect, test } from "vitest";
+import type { TradePageQuery } from "../../src/domain/market.js";
+import type { TokenRef, Trade } from "../../src/domain/types.js";
+import type { RangeBatch } from "../../src/store/types.js";
+import { describeStores } from "../support/storeBackends.js";
+import {
+  ALL_DAYS,
+  addr,
+  D0,
+  DAY,
+  HOUR,
+  hash,
+  makeBatch,
+  makeTrade,
+  POOL_A,
+  POOL_B,
+  POOL_C,
+  range,
+  readAllPages,
+  recomputeDays,
+  T0,
+  TRADERS,
+  withoutSeq,
+} from "../support/storeFixtures.js";
+
+describeStores("store trades", ({ backend, fresh }) => {
+  test("behavior: commitRange then reads back every field exactly", async () => {
+    const store = await fresh();
+    const max256 = 2n ** 256n - 1n;
+    const bigBlock = 2n ** 60n + 7n;
+    const trades: Trade[] = [
+      makeTrade(0, bigBlock, {
+        timestamp: 1_900_000_000,
+        txIndex: 3,
+        tokenIn: "",
+        amountIn: 2n ** 255n,
+        amountOut: max256,
+        volumeUsd: max256,
+        pools: [POOL_C, POOL_A, POOL_B],
+      }),
+      makeTrade(1, bigBlock + 1n, {
+        tokenOut: "",
+        amountIn: 1n,
+        amountOut: 0n,
+        volumeUsd: 0n,
+        tracked: false,
+        pools: [],
+      }),
+    ];
+    const batch: RangeBatch = {
+      checkpoint: { blockNumber: bigBlock + 1n, blockHash: hash(0xbeef) },
+      blocks: [{ number: bigBlock, hash: hash(1), parentHash: hash(2), timestamp: 1_900_000_000 }],
+      pairs: [
+        {
+          address: POOL_A,
+          dex: "uniswap-v2",
+          factory: addr(0xf1),
+          token0: addr(1),
+          token1: addr(2),
+          feeBps: 30,
+        },
+        {
+          address: POOL_B,
+          dex: "pancake-v2",
+          factory: addr(0xf2),
+          token0: addr(3),
+          token1: addr(4),
+          feeBps: 25,
+        },
+      ],
+      reserves: [
+        { pair: POOL_A, blockNumber: bigBlock, logIndex: 9, reserve0: max256, reserve1: 2n ** 112n - 1n },
+      ],
+      trades,
+    };
+    await store.commitRange("bsc", batch);
+
+    const stored = await store.listTrades("bsc", 0);
+    expect(withoutSeq(stored)).toEqual(
+      [...trades].sort((a, b) => Number(a.blockNumber - b.blockNumber) || a.txIndex - b.txIndex),
+    );
+    for (const t of stored) expect(typeof t.seq).toBe("bigint");
+    expect(await store.getCheckpoint("bsc")).toEqual(batch.checkpoint);
+    expect(await store.listBlocks("bsc")).toEqual(batch.blocks);
+    expect(await store.listPairs("bsc")).toEqual(batch.pairs);
+    expect(await store.listReserves("bsc")).toEqual(batch.reserves);
+    // Networks do not see each other's rows.
+    expect(await store.getCheckpoint("eth")).toBeUndefined();
+    expect(await store.listTrades("eth", 0)).toEqual([]);
+    expect(await store.listPairs("eth")).toEqual([]);
+  });
+
+  test("behavior: listTrades filters by timestamp and orders by block then txIndex", async () => {
+    const store = await fresh();
+    const trades = [
+      makeTrade(0, 12n, { txIndex: 1 }),
+      makeTrade(1, 11n, { txIndex: 0 }),
+      makeTrade(2, 12n, { txIndex: 0 }),
+      makeTrade(3, 10n, { txIndex: 5 }),
+    ];
+    await store.commitRange("bsc", makeBatch(trades, range(10n, 12n)));
+    const all = await store.listTrades("bsc", 0);
+    expect(all.map((t) => t.txHash)).toEqual([3, 1, 2, 0].map((i) => hash(0x1000 + i)));
+    const since = await store.listTrades("bsc", T0 + 11 * 3);
+    expect(since.map((t) => t.blockNumber)).toEqual([11n, 12n, 12n]);
+    expect((await store.listBlocks("bsc", 11n)).map((b) => b.number)).toEqual([11n, 12n]);
+  });
+
+  test("behavior: re-committing the same range replaces trades and never duplicates them", async () => {
+    const store = await fresh();
+    const first = [makeTrade(0, 20n), makeTrade(1, 21n)];
+    await store.commitRange("bsc", makeBatch(first, [20n, 21n]));
+    const before = await store.listTrades("bsc", 0);
+
+    const again = [makeTrade(0, 20n, { amountIn: 777n }), makeTrade(1, 21n)];
+    const batch = makeBatch(
+      again,
+      [20n, 21n],
+      [{ pair: POOL_A, blockNumber: 21n, logIndex: 1, reserve0: 5n, reserve1: 6n }],
+    );
+    await store.commitRange("bsc", batch);
+    await store.commitRange("bsc", { ...batch, checkpoint: { blockNumber: 21n, blockHash: hash(0x21) } });
+
+    const after = await store.listTrades("bsc", 0);
+    expect(withoutSeq(after)).toEqual(again);
+    expect(await store.listBlocks("bsc")).toHaveLength(2);
+    expect(await store.listPairs("bsc")).toHaveLength(1);
+    expect(await store.listReserves("bsc")).toEqual(batch.reserves);
+    expect(await store.getCheckpoint("bsc")).toEqual({ blockNumber: 21n, blockHash: hash(0x21) });
+    // A replaced trade gets a new seq, so a replica tailing by seq sees the new version.
+    const maxBefore = before.map((t) => t.seq).sort((a, b) => (a < b ? -1 : 1))[before.length - 1]!;
+    for (const t of after) expect(t.seq).toBeGreaterThan(maxBefore);
+  });
+
+  test("behavior: a transaction's several trades are kept apart, paged inside it, and replaced together", async () => {
+    const store = await fresh();
+    const tx = hash(0xa99);
+    const sender = TRADERS[0]!;
+    // An aggregator transaction between two plain ones: three trades of one tx, one sender.
+    const split = [4, 9, 17].map((logIndex, k) =>
+      makeTrade(10 + k, 31n, { txHash: tx, txIndex: 2, logIndex, sender, timestamp: D0 + HOUR }),
+    );
+    const trades = [
+      makeTrade(0, 31n, { txIndex: 1, logIndex: 1, sender, timestamp: D0 + HOUR }),
+      ...split,
+      makeTrade(1, 31n, { txIndex: 3, logIndex: 20, timestamp: D0 + HOUR }),
+    ];
+    await store.commitRange("bsc", makeBatch(trades, [31n]));
+    const stored = await store.listTrades("bsc", 0);
+    expect(withoutSeq(stored)).toEqual(
+      [...trades].sort((a, b) => Number(a.blockNumber - b.blockNumber) || a.txIndex - b.txIndex),
+    );
+    // Pages of one or two trades end inside the transaction and lose nothing.
+    for (const limit of [1, 2]) {
+      expect(await readAllPages(store, "bsc", { fromTimestamp: 0, limit })).toEqual(stored);
+    }
+    expect(
+      await store.listTradePage("bsc", {
+        fromTimestamp: 0,
+        after: { blockNumber: 31n, txIndex: 2, logIndex: 9 },
+        limit: 10,
+      }),
+    ).toEqual(stored.slice(3));
+    // One sender, however many trades: one trader that day.
+    expect(await store.listDayAggregates("bsc", ...ALL_DAYS)).toEqual(recomputeDays(trades));
+    expect((await store.listDayAggregates("bsc", ...ALL_DAYS))[0]!.traderCount).toBe(2);
+
+    // A re-commit of the transaction that splits it differently replaces all its trades.
+    const merged = [
+      makeTrade(10, 31n, { txHash: tx, txIndex: 2, logIndex: 4, sender, timestamp: D0 + HOUR }),
+    ];
+    await store.commitRange("bsc", makeBatch(merged, [31n]));
+    const after = withoutSeq(await store.listTrades("bsc", 0));
+    expect(after).toEqual([trades[0], merged[0], trades[4]]);
+    expect(await store.listDayAggregates("bsc", ...ALL_DAYS)).toEqual(recomputeDays(after));
+    // The same trade twice in one batch is a bug: refused whole.
+    await expect(store.commitRange("bsc", makeBatch([merged[0]!, merged[0]!], [31n]))).rejects.toThrow();
+    expect(withoutSeq(await store.listTrades("bsc", 0))).toEqual(after);
+  });
+
+  test("error: a commit that fails mid-batch leaves nothing half-written", async () => {
+    const store = await fresh();
+    const good = makeBatch(
+      [makeTrade(0, 70n)],
+      [70n],
+      [{ pair: POOL_A, blockNumber: 70n, logIndex: 0, reserve0: 1n, reserve1: 1n }],
+    );
+    await store.commitRange("bsc", good);
+
+    const seqBefore = (await store.listTrades("bsc", 0))[0]!.seq;
+
+    // The batch replaces the stored trade (its old row is deleted first), then lists one transaction twice:
+    // the (network, tx_hash) key fails after other rows already went in.
+    const bad: RangeBatch = {
+      ...makeBatch(
+        [makeTrade(0, 70n, { amountIn: 1n }), makeTrade(1, 71n), makeTrade(2, 72n), makeTrade(1, 72n)],
+        [71n, 72n],
+        [{ pair: POOL_A, blockNumber: 72n, logIndex: 0, reserve0: 9n, reserve1: 9n }],
+      ),
+    };
+    bad.pairs = [
+      ...bad.pairs,
+      {
+        address: POOL_B,
+        dex: "pancake-v2",
+        factory: addr(0xf2),
+        token0: addr(3),
+        token1: addr(4),
+        feeBps: 25,
+      },
+    ];
+    await expect(store.commitRange("bsc", bad)).rejects.toThrow(/unique|duplicate/i);
+
+    expect(await store.getCheckpoint("bsc")).toEqual(good.checkpoint);
+    const kept = await store.listTrades("bsc", 0);
+    expect(withoutSeq(kept)).toEqual(good.trades);
+    expect(kept[0]!.seq).toBe(seqBefore);
+    expect(await store.listBlocks("bsc")).toEqual(good.blocks);
+    expect(await store.listPairs("bsc")).toEqual(good.pairs);
+    expect(await store.listReserves("bsc")).toEqual(good.reserves);
+
+    // The store is still usable after the failure.
+    await store.commitRange("bsc", makeBatch([makeTrade(1, 71n)], [71n]));
+    expect(await store.listTrades("bsc", 0)).toHaveLength(2);
+  });
+
+  test("behavior: listTradePage pages equal the filtered full list for every filter and page size", async () => {
+    const store = await fresh();
+    const TOKEN_A = addr(0x7a);
+    const tokens: TokenRef[] = ["", TOKEN_A, addr(0x7b), addr(0x7c)];
+    const trades: Trade[] = [];
+    // 40 blocks with 0..4 trades; two blocks share each timestamp (timestamps never decrease).
+    for (let b = 0; b < 40; b++) {
+      for (let tx = 0; tx < (b * 7) % 5; tx++) {
+        const i = trades.length;
+        trades.push(
+          makeTrade(i, 1_000n + BigInt(b), {
+            timestamp: T0 + Math.floor(b / 2) * 12,
+            txIndex: tx * 3,
+            sender: TRADERS[i % 3]!,
+            tokenIn: tokens[i % 4]!,
+            // Every fifth trade is a cycle that sold and bought the same token.
+            tokenOut: i % 5 === 0 ? tokens[i % 4]! : tokens[(i * 3 + 1) % 4]!,
+          }),
+        );
+      }
+    }
+    await store.commitRange("bsc", makeBatch(trades, range(1_000n, 1_039n)));
+    await store.commitRange(
+      "eth",
+      makeBatch(
+        [makeTrade(999, 1_010n, { network: "eth", tokenIn: TOKEN_A, sender: TRADERS[0]! })],
+        [1_010n],
+      ),
+    );
+    const stored = await store.listTrades("bsc", 0);
+    expect(stored).toHaveLength(trades.length);
+
+    // Both window ends fall on a timestamp two blocks share: both blocks are in.
+    const fromMid = T0 + 6 * 12;
+    const cases: Omit<TradePageQuery, "limit">[] = [];
+    for (const fromTimestamp of [0, fromMid])
+      for (const toTimestamp of [undefined, T0 + 15 * 12])
+        for (const maxBlock of [undefined, 1_026n])
+          for (const token of [undefined, "" as const, TOKEN_A])
+            for (const sender of [undefined, TRADERS[1]!]) {
+              cases.push({
+                fromTimestamp,
+                ...(toTimestamp === undefined ? {} : { toTimestamp }),
+                ...(maxBlock === undefined ? {} : { maxBlock }),
+                ...(token === undefined ? {} : { token }),
+                ...(sender === undefined ? {} : { sender }),
+              });
+            }
+    for (const c of cases) {
+      const expected = stored.filter(
+        (t) =>
+          t.timestamp >= c.fromTimestamp &&
+          (c.toTimestamp === undefined || t.timestamp < c.toTimestamp) &&
+          (c.maxBlock === undefined || t.blockNumber <= c.maxBlock) &&
+          (c.token === undefined || t.tokenIn === c.token || t.tokenOut === c.token) &&
+          (c.sender === undefined || t.sender === c.sender),
+      );
+      expect(
+        expected.length,
+        JSON.stringify(c, (_, v) => (typeof v === "bigint" ? `${v}` : v)),
+      ).toBeGreaterThan(0);
+      for (const limit of [1, 7, 1000]) {
+        expect(await readAllPages(store, "bsc", { ...c, limit })).toEqual(expected);
+      }
+    }
+    // A position inside the window starts right after it; one past the end gives nothing.
+    const mid = stored[20]!;
+    expect(
+      await store.listTradePage("bsc", {
+        fromTimestamp: 0,
+        after: { blockNumber: mid.blockNumber, txIndex: mid.txIndex, logIndex: mid.logIndex },
+        limit: 3,
+      }),
+    ).toEqual(stored.slice(21, 24));
+    const last = stored[stored.length - 1]!;
+    expect(
+      await store.listTradePage("bsc", {
+        fromTimestamp: 0,
+        after: { blockNumber: last.blockNumber, txIndex: last.txIndex, logIndex: last.logIndex },
+        limit: 10,
+      }),
+    ).toEqual([]);
+    // Empty windows: after the last trade, or ending before the first.
+    expect(await store.listTradePage("bsc", { fromTimestamp: T0 + 10 * DAY, limit: 10 })).toEqual([]);
+    expect(await store.listTradePage("bsc", { fromTimestamp: 0, toTimestamp: T0, limit: 10 })).toEqual([]);
+    expect(await store.listTradePage("eth", { fromTimestamp: 0, token: TOKEN_A, limit: 10 })).toHaveLength(1);
+  });
+
+  test("error: listTradePage refuses a limit outside 1..10,000", async () => {
+    const store = await fresh();
+    for (const limit of [0, 10_001, 1.5, Number.NaN]) {
+      await expect(store.listTradePage("bsc", { fromTimestamp: 0, limit })).rejects.toThrow(
+        "Invalid trade page limit.",
+      );
+    }
+    expect(await store.listTradePage("bsc", { fromTimestamp: 0, limit: 10_000 })).toEqual([]);
+  });
+
+  test("error: a trade filed under another network is refused before anything is written", async () => {
+    const store = await fresh();
+    const batch = makeBatch([makeTrade(0, 80n, { network: "eth" })], [80n]);
+    await expect(store.commitRange("bsc", batch)).rejects.toThrow("trade committed under another network");
+    expect(await store.getCheckpoint("bsc")).toBeUndefined();
+  });
+
+  test("behavior: commits 20,000 trades in one batch and reads the 24h window back", async () => {
+    const store = await fresh();
+    const count = 20_000;
+    const span = 7 * DAY;
+    const start = 40_000_000n;
+    const trades: Trade[] = [];
+    for (let i = 0; i < count; i++) {
+      const blockNumber = start + BigInt(Math.floor(i / 10));
+      trades.push(
+        makeTrade(i, blockNumber, {
+          txHash: hash(0x100000 + i),
+          timestamp: T0 + Math.floor((i * span) / count),
+          txIndex: i % 10,
+          amountIn: 2n ** 200n + BigInt(i),
+          pools: i % 3 === 0 ? [POOL_A, POOL_B] : [POOL_A],
+          tokenIn: i % 5 === 0 ? "" : addr(0x70),
+        }),
+      );
+    }
+    const lastBlock = start + BigInt(count / 10 - 1);
+    const batch: RangeBatch = {
+      ...makeBatch([], []),
+      checkpoint: { blockNumber: lastBlock, blockHash: hash(lastBlock) },
+      trades,
+    };
+
+    const t0 = performance.now();
+    await store.commitRange("bsc", batch);
+    const insertMs = performance.now() - t0;
+
+    const since = T0 + span - DAY;
+    const t1 = performance.now();
+    const window = await store.listTrades("bsc", since);
+    const readMs = performance.now() - t1;
+
+    const expected = trades.filter((t) => t.timestamp >= since);
+    expect(window).toHaveLength(expected.length);
+    expect(withoutSeq([window[0]!, window[window.length - 1]!])).toEqual([
+      expected[0],
+      expected[expected.length - 1],
+    ]);
+    console.log(
+      `[${backend.name}] inserted ${count} trades in ${insertMs.toFixed(0)} ms ` +
+        `(${Math.round(count / (insertMs / 1000))} rows/s); 24h window read: ${window.length} rows in ${readMs.toFixed(0)} ms`,
+    );
+  });
+});

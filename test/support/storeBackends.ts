@@ -1,0 +1,257 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import Database from "better-sqlite3";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, test } from "vitest";
+import type { Trade } from "../../src/domain/types.js";
+import { MIGRATIONS } from "../../src/store/migrations.js";
+import { createPostgresStore } from "../../src/store/postgres/createPostgresStore.js";
+import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
+import type { Store } from "../../src/store/types.js";
+import { PG_SHOWN, PG_URL, pgAvailable, pgReachable } from "./testStores.js";
+
+// The store suite runs every test against three backends: SQLite in memory, SQLite in a file
+// (two stores can share it) and PostgreSQL (a schema per database, unless unreachable outside CI).
+
+const PG_SKIP = !pgAvailable;
+
+/** One database the suite can open stores on (two stores on one database for the concurrency checks). */
+export interface TestDatabase {
+  open(): Store;
+  /**
+   * Writes a version-1 store (migration 1 only) holding these trades, as an older release left it;
+   * undefined where nothing outlives the store (SQLite in memory).
+   */
+  seedV1?(trades: Trade[]): Promise<void>;
+  /** Writes a version-4 store (migrations 1 to 4) holding these candle rows, as release 4 left it. */
+  seedV4Candles?(rows: V4Candle[]): Promise<void>;
+}
+
+/** A candles row of schema version 4 (no volume_usd). */
+export interface V4Candle {
+  kind: 0 | 1;
+  subject: string;
+  width: number;
+  start: number;
+  volume: bigint;
+  quoteVolume: bigint;
+}
+export const V4_CANDLE_COLUMNS = "network, kind, subject, width, start, volume, quote_volume, trade_count";
+export const v4Values = (c: V4Candle) =>
+  ["bsc", c.kind, c.subject, c.width, c.start, c.volume.toString(), c.quoteVolume.toString(), 1] as const;
+
+export const V1_TRADE_COLUMNS =
+  "network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in, token_out, amount_out, volume_usd, tracked, pools";
+export const v1Values = (t: Trade) =>
+  [
+    t.network,
+    t.txHash,
+    t.blockNumber,
+    t.timestamp,
+    t.txIndex,
+    t.sender,
+    t.tokenIn,
+    t.amountIn.toString(),
+    t.tokenOut,
+    t.amountOut.toString(),
+    t.volumeUsd.toString(),
+    t.tracked,
+    t.pools.join(","),
+  ] as const;
+
+export interface Backend {
+  name: string;
+  /** Two stores opened on one TestDatabase share their data. */
+  shared: boolean;
+  skip: boolean;
+  setup(): Promise<void>;
+  newDatabase(): TestDatabase;
+  teardown(): Promise<void>;
+}
+
+export function sqliteMemoryBackend(): Backend {
+  return {
+    name: "sqlite :memory:",
+    shared: false,
+    skip: false,
+    async setup() {},
+    newDatabase: () => ({ open: () => createSqliteStore({ path: ":memory:" }) }),
+    async teardown() {},
+  };
+}
+
+export function sqliteFileBackend(): Backend {
+  let dir = "";
+  let count = 0;
+  return {
+    name: "sqlite file",
+    shared: true,
+    skip: false,
+    async setup() {
+      dir = mkdtempSync(join(tmpdir(), "swapgraph-store-"));
+    },
+    newDatabase() {
+      // A missing parent directory checks that the store creates it.
+      const path = join(dir, `db${++count}`, "store.sqlite");
+      return {
+        open: () => createSqliteStore({ path }),
+        async seedV1(trades) {
+          mkdirSync(dirname(path), { recursive: true });
+          const db = new Database(path);
+          db.exec(`CREATE TABLE schema_migrations (
+            version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT`);
+          db.exec(MIGRATIONS[0]!.sqlite);
+          db.prepare("INSERT INTO schema_migrations VALUES (1, 'initial', 0)").run();
+          const insert = db.prepare(`INSERT INTO trades (${V1_TRADE_COLUMNS}) VALUES (${"?, ".repeat(12)}?)`);
+          for (const t of trades) {
+            const values = v1Values(t);
+            insert.run(...values.slice(0, 11), values[11] ? 1 : 0, values[12]);
+          }
+          db.close();
+        },
+        async seedV4Candles(rows) {
+          mkdirSync(dirname(path), { recursive: true });
+          const db = new Database(path);
+          db.exec(`CREATE TABLE schema_migrations (
+            version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT`);
+          for (const migration of MIGRATIONS.slice(0, 4)) {
+            db.exec(migration.sqlite);
+            migration.sqliteAfter?.(db);
+            db.prepare("INSERT INTO schema_migrations VALUES (?, ?, 0)").run(
+              migration.version,
+              migration.name,
+            );
+          }
+          const insert = db.prepare(
+            `INSERT INTO candles (${V4_CANDLE_COLUMNS}) VALUES (${"?, ".repeat(7)}?)`,
+          );
+          for (const row of rows) insert.run(...v4Values(row));
+          db.close();
+        },
+      };
+    },
+    async teardown() {
+      if (dir !== "") rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function postgresBackend(): Backend {
+  const run = randomBytes(4).toString("hex");
+  const schemas: string[] = [];
+  return {
+    name: "postgres",
+    shared: true,
+    skip: PG_SKIP,
+    async setup() {
+      if (!pgReachable) throw new Error(`PostgreSQL is required (CI=true) but unreachable at ${PG_SHOWN}`);
+    },
+    newDatabase() {
+      const schema = `swapgraph_test_${run}_${schemas.length + 1}`;
+      schemas.push(schema);
+      return {
+        open: () => createPostgresStore({ url: PG_URL, schema, max: 4 }),
+        async seedV1(trades) {
+          const sql = postgres(PG_URL, { max: 1, onnotice: () => {} });
+          try {
+            await sql.unsafe(`CREATE SCHEMA "${schema}"`);
+            await sql.unsafe(`SET search_path TO "${schema}"`);
+            await sql.unsafe(`CREATE TABLE schema_migrations (
+              version int4 PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+            await sql.unsafe(MIGRATIONS[0]!.postgres);
+            await sql.unsafe("INSERT INTO schema_migrations (version, name) VALUES (1, 'initial')");
+            for (const t of trades) {
+              const values = v1Values(t).map((v) => (typeof v === "bigint" ? v.toString() : v));
+              await sql.unsafe(
+                `INSERT INTO trades (${V1_TRADE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+                values,
+              );
+            }
+          } finally {
+            await sql.end({ timeout: 5 });
+          }
+        },
+        async seedV4Candles(rows) {
+          const sql = postgres(PG_URL, { max: 1, onnotice: () => {} });
+          try {
+            await sql.unsafe(`CREATE SCHEMA "${schema}"`);
+            await sql.unsafe(`SET search_path TO "${schema}"`);
+            await sql.unsafe(`CREATE TABLE schema_migrations (
+              version int4 PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+            for (const migration of MIGRATIONS.slice(0, 4)) {
+              await sql.unsafe(migration.postgres);
+              await sql.unsafe("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
+                migration.version,
+                migration.name,
+              ]);
+            }
+            for (const row of rows) {
+              await sql.unsafe(
+                `INSERT INTO candles (${V4_CANDLE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+                [...v4Values(row)],
+              );
+            }
+          } finally {
+            await sql.end({ timeout: 5 });
+          }
+        },
+      };
+    },
+    async teardown() {
+      if (schemas.length === 0 || !pgReachable) return;
+      const sql = postgres(PG_URL, { max: 1, onnotice: () => {} });
+      try {
+        for (const schema of schemas) await sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await sql.end({ timeout: 5 });
+      }
+    },
+  };
+}
+
+/** What a test of the store suite gets from describeStores. */
+export interface StoreSuite {
+  backend: Backend;
+  /** A store on `db`, closed after the suite. */
+  open(db: TestDatabase): Store;
+  /** A migrated store on a new, empty database. */
+  fresh(): Promise<Store>;
+}
+
+/** Runs `body`'s tests once per backend (SQLite in memory, SQLite file, PostgreSQL). */
+export function describeStores(title: string, body: (suite: StoreSuite) => void): void {
+  describe.each([sqliteMemoryBackend(), sqliteFileBackend(), postgresBackend()])(
+    `${title}: $name`,
+    (backend) => {
+      if (backend.skip) {
+        test.skip(`PostgreSQL unreachable at ${PG_SHOWN} (set CI=true to make this a failure)`, () => {});
+        return;
+      }
+
+      const opened: Store[] = [];
+      const open = (db: TestDatabase): Store => {
+        const store = db.open();
+        opened.push(store);
+        return store;
+      };
+      const fresh = async (): Promise<Store> => {
+        const store = open(backend.newDatabase());
+        await store.migrate();
+        return store;
+      };
+
+      beforeAll(async () => {
+        await backend.setup();
+      });
+
+      afterAll(async () => {
+        for (const store of opened) await store.close();
+        await backend.teardown();
+      });
+
+      body({ backend, open, fresh });
+    },
+  );
+}
