@@ -70,7 +70,14 @@ const config: NetworkConfig = {
   chainId: 56,
   rpcUrls: ["http://127.0.0.1:1"],
   native: { name: "BNB", symbol: "BNB", aliases: [], decimals: 18, wrapped: WBNB },
-  dexes: [{ name: "PancakeSwap V2", factory: "0xca143ce32fe78f1f7019d7d551a6402fc5350c73", feeBps: 25 }],
+  dexes: [
+    {
+      name: "PancakeSwap V2",
+      kind: "uniswap-v2",
+      factory: "0xca143ce32fe78f1f7019d7d551a6402fc5350c73",
+      feeBps: 25,
+    },
+  ],
   tokenList: {
     name: "bench",
     timestamp: "2024-01-01T00:00:00Z",

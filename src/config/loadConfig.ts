@@ -110,7 +110,12 @@ export function parseConfigJson(
     const { startBlock, dexes, tokenList, ...rest } = network;
     const config: NetworkConfig = {
       ...rest,
-      dexes: dexes.map(({ router, ...dex }) => (router === undefined ? dex : { ...dex, router })),
+      dexes: dexes.map(({ router, deployer, feeBps, ...dex }) => ({
+        ...dex,
+        feeBps: feeBps ?? 0,
+        ...(router === undefined ? {} : { router }),
+        ...(deployer === undefined ? {} : { deployer }),
+      })),
       tokenList: {
         ...tokenList,
         tokens: tokenList.tokens.map(({ tags, ...entry }) =>

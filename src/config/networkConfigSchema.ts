@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Address } from "../domain/types.js";
 import { NETWORKS, USD_SCALE } from "../domain/types.js";
+import { DEX_KINDS } from "./types.js";
 
 /** pino's levels, for LOG_LEVEL and `logLevel`. */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -60,12 +61,31 @@ export const networkConfigSchema = z
     }),
     dexes: z
       .array(
-        z.object({
-          name: z.string().min(1),
-          factory: address,
-          router: address.optional(),
-          feeBps: z.number().int().min(0).max(1000),
-        }),
+        z
+          .object({
+            name: z.string().min(1),
+            kind: z.enum(DEX_KINDS).default("uniswap-v2"),
+            factory: address,
+            deployer: address.optional(),
+            router: address.optional(),
+            feeBps: z.number().int().min(0).max(1000).optional(),
+          })
+          .superRefine((dex, ctx) => {
+            if (dex.kind === "uniswap-v2" && dex.feeBps === undefined) {
+              ctx.addIssue({
+                code: "custom",
+                path: ["feeBps"],
+                message: "a uniswap-v2 DEX needs its feeBps (30 for Uniswap V2, 25 for PancakeSwap V2)",
+              });
+            }
+            if (dex.kind !== "uniswap-v2" && dex.feeBps !== undefined) {
+              ctx.addIssue({
+                code: "custom",
+                path: ["feeBps"],
+                message: `a ${dex.kind} DEX has a fee per pool: leave feeBps out`,
+              });
+            }
+          }),
       )
       .min(1, "expected at least one DEX"),
     tokenList,

@@ -18,13 +18,24 @@ export interface TokenList {
   tokens: TokenListEntry[];
 }
 
-/** A Uniswap-V2-style DEX: its factory (and router, when known) with its swap fee. */
+/**
+ * The design of a DEX's pools. "uniswap-v2": constant product (Uniswap V2 and its forks);
+ * "uniswap-v3": concentrated liquidity; "pancakeswap-v3": the same with PancakeSwap's Swap event
+ * (two more fields, the protocol fees) and pools created by a separate deployer.
+ */
+export const DEX_KINDS = ["uniswap-v2", "uniswap-v3", "pancakeswap-v3"] as const;
+export type DexKind = (typeof DEX_KINDS)[number];
+
+/** A DEX: its factory (and router, when known) with its swap fee. */
 export interface DexConfig {
   name: string;
+  kind: DexKind;
   factory: Address;
+  /** PancakeSwap V3: the contract that deploys the factory's pools (their CREATE2 deployer). */
+  deployer?: Address;
   /** Routers are needed to tell native-coin swaps (the router wraps/unwraps). */
   router?: Address;
-  /** Fee numerator over 10_000: 30 for Uniswap V2, 25 for PancakeSwap V2. */
+  /** V2 fee numerator over 10_000: 30 for Uniswap V2, 25 for PancakeSwap V2. V3 pools carry their own fee (0 here). */
   feeBps: number;
 }
 

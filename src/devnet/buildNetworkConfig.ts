@@ -46,6 +46,7 @@ export function buildNetworkConfig(
     },
     dexes: market.dexes.map((d) => ({
       name: d.name,
+      kind: "uniswap-v2" as const,
       factory: d.factory,
       router: d.router,
       feeBps: d.feeBps,

@@ -161,7 +161,13 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
           ...config,
           dexes: [
             ...config.dexes,
-            { name: fee25.name, factory: fee25.factory, router: fee25.router, feeBps: fee25.feeBps },
+            {
+              name: fee25.name,
+              kind: "uniswap-v2" as const,
+              factory: fee25.factory,
+              router: fee25.router,
+              feeBps: fee25.feeBps,
+            },
           ],
         };
   });

@@ -42,8 +42,76 @@ export interface Pair {
   factory: Address;
   token0: Address;
   token1: Address;
-  /** Fee numerator over 10_000 (30 = 0.30% for Uniswap V2, 25 = 0.25% for PancakeSwap V2). */
+  /**
+   * Fee numerator over 10_000 (30 = 0.30% for Uniswap V2, 25 = 0.25% for PancakeSwap V2). A V3
+   * pool's fee in whole basis points (its exact fee is `v3.fee`).
+   */
   feeBps: number;
+  /** Set on a concentrated-liquidity pool (Uniswap V3, PancakeSwap V3); absent on a V2 pair. */
+  v3?: V3PoolSpec;
+}
+
+/** What a concentrated-liquidity pool is created with (PoolCreated). */
+export interface V3PoolSpec {
+  /** Swap fee in hundredths of a basis point (pips): 100 = 0.01%, 500 = 0.05%, 2500, 3000, 10000 = 1%. */
+  fee: number;
+  tickSpacing: number;
+}
+
+/**
+ * A V3 pool's price and active liquidity after its last event (Initialize, Swap, Mint, Burn) at or
+ * before `blockNumber`: what PairReserves is to a V2 pair.
+ */
+export interface V3PoolPrice {
+  pool: Address;
+  blockNumber: bigint;
+  /** Position of the last event that set it in its block. */
+  logIndex: number;
+  /** sqrt(token1/token0) in Q64.96, as slot0 holds it. */
+  sqrtPriceX96: bigint;
+  tick: number;
+  /** Liquidity in range at the current tick. */
+  liquidity: bigint;
+}
+
+/**
+ * An initialized tick of a V3 pool after the last Mint or Burn at or before `blockNumber` that
+ * touched it. liquidityGross 0: the tick is no longer initialized (the row records that it left).
+ */
+export interface V3TickLiquidity {
+  pool: Address;
+  blockNumber: bigint;
+  tick: number;
+  /** Liquidity added to the active liquidity when the price crosses the tick upwards (int128). */
+  liquidityNet: bigint;
+  /** Liquidity of every position that has the tick as a bound (uint128). */
+  liquidityGross: bigint;
+}
+
+/** A liquidity change of a pool: a V2 Mint/Burn, a V3 Mint/Burn. */
+export interface LiquidityEvent {
+  network: NetworkName;
+  txHash: Hash;
+  blockNumber: bigint;
+  /** Unix seconds of the block. */
+  timestamp: number;
+  txIndex: number;
+  /** Position of the Mint/Burn log in its block: with the block, identifies the event. */
+  logIndex: number;
+  pool: Address;
+  type: "mint" | "burn";
+  /** The account that signed the transaction (lowercase). */
+  sender: Address;
+  /** V3: the position's owner. V2: the Burn's recipient `to`, or for a Mint the pair's LP-token recipient when known, else the Mint's `sender`. */
+  owner: Address;
+  amount0: bigint;
+  amount1: bigint;
+  /** V3 only: the liquidity added or removed and the position's tick range. */
+  liquidity: bigint | undefined;
+  tickLower: number | undefined;
+  tickUpper: number | undefined;
+  /** USD value of both amounts at that block (10^18-scaled); 0 when neither side is priced. */
+  amountUsd: bigint;
 }
 
 /** Reserves of a pair after its last Sync at or before `blockNumber`. */

@@ -3,11 +3,14 @@ import type {
   Address,
   BlockRef,
   Checkpoint,
+  LiquidityEvent,
   NetworkName,
   Pair,
   PairReserves,
   Token,
   Trade,
+  V3PoolPrice,
+  V3TickLiquidity,
 } from "../domain/types.js";
 
 export type { Candle, CandleQuery, TradePageQuery, TradePosition } from "../domain/market.js";
@@ -24,6 +27,12 @@ export interface RangeBatch {
   reserves: PairReserves[];
   /** Trades of the range. A re-commit of a transaction replaces all its trades (idempotent). */
   trades: Trade[];
+  /** V3 pools: price and active liquidity after each pool's last event in each block of the range. */
+  v3Prices?: V3PoolPrice[];
+  /** V3 pools: each tick a Mint or Burn changed, as it stands after each block of the range. */
+  v3Ticks?: V3TickLiquidity[];
+  /** Mints and burns of the range (V2 and V3). A re-commit replaces the range's events. */
+  liquidityEvents?: LiquidityEvent[];
 }
 
 /** What Store.prune deletes. */

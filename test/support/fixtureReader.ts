@@ -100,7 +100,7 @@ function networkConfig(name: NetworkName, chainId: number, extra: Partial<Networ
 
 const BSC_CONFIG = networkConfig("bsc", 56, {
   native: { name: "BNB", symbol: "BNB", aliases: [], decimals: 18, wrapped: BSC.WBNB },
-  dexes: [{ name: "PancakeSwap V2", factory: PANCAKE_FACTORY, feeBps: 25 }],
+  dexes: [{ name: "PancakeSwap V2", kind: "uniswap-v2", factory: PANCAKE_FACTORY, feeBps: 25 }],
   tokenList: {
     name: "bsc fixture",
     timestamp: "2024-01-01T00:00:00Z",
@@ -123,7 +123,7 @@ const BSC_CONFIG = networkConfig("bsc", 56, {
 
 const ETH_CONFIG = networkConfig("eth", 1, {
   native: { name: "Ether", symbol: "ETH", aliases: [], decimals: 18, wrapped: ETH.WETH },
-  dexes: [{ name: "Uniswap V2", factory: UNISWAP_FACTORY, feeBps: 30 }],
+  dexes: [{ name: "Uniswap V2", kind: "uniswap-v2", factory: UNISWAP_FACTORY, feeBps: 30 }],
   tokenList: {
     name: "eth fixture",
     timestamp: "2024-01-01T00:00:00Z",

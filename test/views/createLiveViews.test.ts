@@ -12,7 +12,7 @@ const config: NetworkConfig = {
   chainId: 56,
   rpcUrls: ["http://127.0.0.1:1"],
   native: { name: "BNB", symbol: "BNB", aliases: [], decimals: 18, wrapped: a(1) },
-  dexes: [{ name: "dex", factory: a(2), feeBps: 30 }],
+  dexes: [{ name: "dex", kind: "uniswap-v2", factory: a(2), feeBps: 30 }],
   tokenList: {
     name: "t",
     timestamp: "2026-01-01T00:00:00Z",
