@@ -17,6 +17,7 @@ import { type HistorySummary, simulateHistory } from "./market/simulateHistory.j
 import { mixSeed } from "./mixSeed.js";
 import type { DevnetPreset } from "./presets/devnetPresets.js";
 import type { BlockMix } from "./presets/devnetProfiles.js";
+import type { V3Flow } from "./v3/createV3Flow.js";
 
 const DAY = 86_400;
 
@@ -39,6 +40,8 @@ export interface SimulateChainHistoryOptions {
   artifacts: { factory: `0x${string}`; router: `0x${string}`; pairInitCodeHash: Hash };
   chainCaseBytecode?: (() => Promise<ChainCaseContracts>) | undefined;
   busy?: { mix: BlockMix; blocks: number; contracts: () => Promise<BusyChainContracts> } | undefined;
+  /** The V3 pools' flow: traded in the spread-out history's blocks (not in the BSC-shaped one). */
+  v3?: V3Flow;
   log: (message: string) => void;
 }
 
@@ -94,6 +97,7 @@ export async function simulateChainHistory(
       days: options.days,
       endTimestamp,
       ...(options.tradesPerBlock === undefined ? {} : { tradesPerBlock: options.tradesPerBlock }),
+      ...(options.v3 === undefined ? {} : { v3: options.v3 }),
       log,
     });
     return { history, busy: undefined, caseSimulation };

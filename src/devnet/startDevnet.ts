@@ -17,6 +17,7 @@ import {
   type DevnetProfile,
 } from "./presets/devnetProfiles.js";
 import { type DevnetChainHandle, type DevnetChainInfo, startDevnetChain } from "./startDevnetChain.js";
+import { buildV3DexConfig } from "./v3/startV3Market.js";
 import { writeManifest } from "./writeManifest.js";
 
 /** Options of the demo devnet. */
@@ -64,6 +65,12 @@ export interface StartDevnetOptions {
    * unpriced tokens (default: true for the demo profile, false for dense).
    */
   chainCases?: boolean;
+  /**
+   * Deploy each network's concentrated-liquidity DEX (PancakeSwap V3 on bsc, Uniswap V3 on eth
+   * and polygon) and trade it in the history and live (default: true when every pool is seeded
+   * and the history is the spread-out one, i.e. the demo profile).
+   */
+  v3?: boolean;
   log?: (message: string) => void;
 }
 
@@ -118,6 +125,9 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   const withChainCases = options.chainCases ?? (options.profile ?? "demo") === "demo";
   const busyContracts = async () => contracts.busy;
   const artifacts = contracts.uniswap;
+  // The V3 DEX joins the demo's market (every pool, spread-out history), not the scale profiles.
+  const v3Contracts = async () => contracts.v3;
+  const withV3 = options.v3 ?? (pools === "all" && busy === undefined);
   const endTimestamp = Math.floor(Date.now() / 1000);
   const settled = await Promise.allSettled(
     networks.map((network) =>
@@ -135,6 +145,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
           ? {}
           : { busy: { mix: busy.mix, blocks: busy.blocks, contracts: busyContracts } }),
         artifacts,
+        ...(withV3 ? { v3: v3Contracts } : {}),
         log,
       }),
     ),
@@ -155,12 +166,11 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     });
     // The 0.25% DEX of the chain cases is configured; their Uniswap fork deliberately is not.
     const fee25 = h.info.chainCases?.fee25;
-    return fee25 === undefined
-      ? config
-      : {
-          ...config,
-          dexes: [
-            ...config.dexes,
+    const dexes = [
+      ...config.dexes,
+      ...(fee25 === undefined
+        ? []
+        : [
             {
               name: fee25.name,
               kind: "uniswap-v2" as const,
@@ -168,8 +178,10 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
               router: fee25.router,
               feeBps: fee25.feeBps,
             },
-          ],
-        };
+          ]),
+      ...(h.info.v3 === undefined ? [] : [buildV3DexConfig(h.info.v3)]),
+    ];
+    return { ...config, dexes };
   });
   const manifestPath = resolve(dataDir, "manifest.json");
   const live: LiveTrading[] = [];

@@ -10,6 +10,7 @@ import type {
   BusyChainContracts,
   ChainCaseContracts,
   CompiledContracts,
+  V3Contracts,
 } from "./deploy/loadDevnetContracts.js";
 import { type DeployedMarket, deployMarket } from "./deployMarket.js";
 import type { DevnetDex, DevnetMarket } from "./devnetTypes.js";
@@ -24,6 +25,7 @@ import type { DevnetPreset } from "./presets/devnetPresets.js";
 import type { BlockMix } from "./presets/devnetProfiles.js";
 import { type ChainHistory, simulateChainHistory } from "./simulateChainHistory.js";
 import { parseUsd } from "./usdToUnits.js";
+import { buildV3Info, type DevnetV3Info, type StartedV3Market, startV3Market } from "./v3/startV3Market.js";
 
 /** A pool of a devnet chain, as plain data. */
 export interface DevnetPoolInfo {
@@ -85,6 +87,8 @@ export interface DevnetChainInfo {
   chainCases: ChainCasesInfo | undefined;
   /** The BSC-shaped history's extras (undefined unless asked for). */
   busy: BusyChainInfo | undefined;
+  /** The concentrated-liquidity DEX (undefined unless asked for). */
+  v3: DevnetV3Info | undefined;
   timings: { anvilMs: number; setupMs: number; historyMs: number };
 }
 
@@ -121,6 +125,11 @@ export interface StartDevnetChainOptions {
    * unused. `days` should cover the blocks (the chain cases spread their rounds over it).
    */
   busy?: { mix: BlockMix; blocks: number; contracts: () => Promise<BusyChainContracts> };
+  /**
+   * The V3 contracts: when given, the network's V3 DEX is deployed beside the V2 ones and traded
+   * in the spread-out history (not in the BSC-shaped one) and live.
+   */
+  v3?: () => Promise<V3Contracts>;
   log?: (message: string) => void;
 }
 
@@ -183,6 +192,26 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
       `deployed ${market.tokens.size} tokens, 2 DEXes, ${market.pools.length} pools, funded ${traders.length} traders in ${setupMs} ms`,
     );
 
+    const started3 = performance.now();
+    const v3 =
+      options.v3 === undefined
+        ? undefined
+        : await startV3Market(writer, {
+            market,
+            contracts: await options.v3(),
+            deployer,
+            traders,
+            arbitrageur,
+            reference,
+            seed: options.seed,
+            at: genesis + 300,
+          });
+    if (v3 !== undefined) {
+      log(
+        `deployed ${v3.v3.spec.name}: ${v3.v3.pools.length} pools, ${v3.v3.positions.length} positions in ${Math.round(performance.now() - started3)} ms`,
+      );
+    }
+
     const { generator, encoder, flow } = createTraders(writer, options, market, accounts, reference);
     const { history, busy, caseSimulation } = await simulateChainHistory(writer, {
       preset,
@@ -201,6 +230,7 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
       artifacts: options.artifacts,
       chainCaseBytecode: options.chainCaseBytecode,
       busy: options.busy,
+      ...(v3 === undefined ? {} : { v3: v3.flow }),
       log,
     });
     const chainCases = await caseSimulation?.finish();
@@ -216,6 +246,7 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
       history,
       chainCases,
       busy,
+      v3,
       timings: { anvilMs, setupMs, historyMs: history.ms },
     });
     return {
@@ -237,6 +268,7 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
           traders,
           flow,
           ...(caseSimulation === undefined ? {} : { afterBlock: (t: number) => caseSimulation.live(t) }),
+          ...(v3 === undefined ? {} : { v3: v3.flow }),
           ...(liveLog === undefined ? {} : { log: liveLog }),
         }),
     };
@@ -320,6 +352,7 @@ function buildChainInfo(
     history: HistorySummary;
     chainCases: ChainCasesInfo | undefined;
     busy: ChainHistory["busy"];
+    v3: StartedV3Market | undefined;
     timings: DevnetChainInfo["timings"];
   },
 ): DevnetChainInfo {
@@ -388,6 +421,7 @@ function buildChainInfo(
             aggregator: busy.chain.aggregator,
             summary: busy.summary,
           },
+    v3: parts.v3 === undefined ? undefined : buildV3Info(parts.v3),
     timings: parts.timings,
   };
 }

@@ -24,11 +24,25 @@ const OWN = [
   "DevnetAggregator",
   "FeeOnTransferToken",
   "DevnetFarm",
+  "DevnetPancakeV3PoolDeployer",
+  "DevnetV3Router",
+  "DevnetV3Quoter",
 ] as const;
 /** Contracts of src/chain/contracts/: run by production code, deployless (never deployed). */
 const CHAIN = ["CappedMulticall"] as const;
 const CORE = "@uniswap/v2-core";
 const PERIPHERY = "@uniswap/v2-periphery";
+/**
+ * Concentrated-liquidity builds taken as built (Hardhat artifacts): Uniswap V3 and PancakeSwap V3.
+ * Their builds record no compiler: all are solc 0.7.6 (`pragma solidity =0.7.6` in their sources).
+ */
+const V3_BUILDS = {
+  UniswapV3Factory: ["@uniswap/v3-core", "UniswapV3Factory.sol/UniswapV3Factory"],
+  UniswapV3SwapRouter: ["@uniswap/v3-periphery", "SwapRouter.sol/SwapRouter"],
+  UniswapV3QuoterV2: ["@uniswap/v3-periphery", "lens/QuoterV2.sol/QuoterV2"],
+  PancakeV3Factory: ["@pancakeswap/v3-core", "PancakeV3Factory.sol/PancakeV3Factory"],
+  PancakeV3Pool: ["@pancakeswap/v3-core", "PancakeV3Pool.sol/PancakeV3Pool"],
+} as const;
 /** The init-code hash Uniswap's UniswapV2Library hard-codes (keccak256 of the npm pair's creation code). */
 const UNISWAP_INIT_CODE_HASH = "96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f";
 
@@ -241,6 +255,14 @@ export async function compileArtifacts(): Promise<CompiledArtifacts> {
     UniswapV2Router02: await readNpmBuild(PERIPHERY, "UniswapV2Router02"),
     UniswapV2FactoryFee25: { ...factoryFee25, pairInitCodeHash },
     UniswapV2Router02Fee25: routerFee25,
+    DevnetPancakeV3PoolDeployer: ownArtifact("DevnetPancakeV3PoolDeployer"),
+    DevnetV3Router: ownArtifact("DevnetV3Router"),
+    DevnetV3Quoter: ownArtifact("DevnetV3Quoter"),
+    UniswapV3Factory: await readHardhatBuild(...V3_BUILDS.UniswapV3Factory),
+    UniswapV3SwapRouter: await readHardhatBuild(...V3_BUILDS.UniswapV3SwapRouter),
+    UniswapV3QuoterV2: await readHardhatBuild(...V3_BUILDS.UniswapV3QuoterV2),
+    PancakeV3Factory: await readHardhatBuild(...V3_BUILDS.PancakeV3Factory),
+    PancakeV3Pool: await readHardhatBuild(...V3_BUILDS.PancakeV3Pool),
   };
   return { devnet, chain: { CappedMulticall: chainArtifact("CappedMulticall") } };
 }
@@ -314,6 +336,24 @@ async function readNpmBuild(pkg: string, contractName: string): Promise<DevnetAr
     sourceHash: sha256(text),
     abi: build.abi,
     bytecode: (code.startsWith("0x") ? code : `0x${code}`) as Hex,
+  };
+}
+
+/**
+ * One contract of a V3 package's Hardhat build (artifacts/contracts/<file>.sol/<name>.json), as
+ * built (the official bytecode: the Uniswap pool's init-code hash is the one its periphery hard-codes).
+ */
+async function readHardhatBuild(pkg: string, file: string): Promise<DevnetArtifact> {
+  const path = `${pkg}/artifacts/contracts/${file}.json`;
+  const text = await readFile(require.resolve(path), "utf8");
+  const build = JSON.parse(text) as { contractName: string; abi: Abi; bytecode: string };
+  return {
+    contractName: build.contractName,
+    source: `${await packageId(pkg)} artifacts/contracts/${file}.json`,
+    compiler: { version: "0.7.6" },
+    sourceHash: sha256(text),
+    abi: build.abi,
+    bytecode: build.bytecode.toLowerCase() as Hex,
   };
 }
 

@@ -32,6 +32,25 @@ export interface BusyChainContracts {
   DevnetAggregator: Hex;
 }
 
+/**
+ * Creation bytecode of the concentrated-liquidity DEXes: the official Uniswap V3 and PancakeSwap
+ * V3 builds, and our devnet contracts beside them (src/devnet/contracts/).
+ */
+export interface V3Contracts {
+  uniswapFactory: Hex;
+  swapRouter: Hex;
+  quoterV2: Hex;
+  pancakeFactory: Hex;
+  /** The official PancakeV3Pool creation code, handed to our pool deployer. */
+  pancakePool: Hex;
+  /** DevnetPancakeV3PoolDeployer.sol: the official deployer's equivalent (npm ships no build). */
+  pancakePoolDeployer: Hex;
+  /** DevnetV3Router.sol: swaps and positions on both families. */
+  router: Hex;
+  /** DevnetV3Quoter.sol: QuoterV2's interface for PancakeSwap V3. */
+  quoter: Hex;
+}
+
 /** Everything the devnet deploys. */
 export interface DevnetContracts {
   tokens: CompiledContracts;
@@ -39,6 +58,7 @@ export interface DevnetContracts {
   uniswap: UniswapArtifacts;
   chainCases: ChainCaseContracts;
   busy: BusyChainContracts;
+  v3: V3Contracts;
 }
 
 /** Reads the devnet's contracts from the committed artifacts in src/devnet/artifacts/ (no compiler at run time). */
@@ -58,6 +78,16 @@ export function loadDevnetContracts(): DevnetContracts {
     busy: {
       DevnetFarm: readArtifact("DevnetFarm").bytecode,
       DevnetAggregator: readArtifact("DevnetAggregator").bytecode,
+    },
+    v3: {
+      uniswapFactory: readArtifact("UniswapV3Factory").bytecode,
+      swapRouter: readArtifact("UniswapV3SwapRouter").bytecode,
+      quoterV2: readArtifact("UniswapV3QuoterV2").bytecode,
+      pancakeFactory: readArtifact("PancakeV3Factory").bytecode,
+      pancakePool: readArtifact("PancakeV3Pool").bytecode,
+      pancakePoolDeployer: readArtifact("DevnetPancakeV3PoolDeployer").bytecode,
+      router: readArtifact("DevnetV3Router").bytecode,
+      quoter: readArtifact("DevnetV3Quoter").bytecode,
     },
   };
 }

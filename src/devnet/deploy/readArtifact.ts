@@ -12,7 +12,15 @@ export type ArtifactName =
   | "UniswapV2Factory"
   | "UniswapV2Router02"
   | "UniswapV2FactoryFee25"
-  | "UniswapV2Router02Fee25";
+  | "UniswapV2Router02Fee25"
+  | "DevnetPancakeV3PoolDeployer"
+  | "DevnetV3Router"
+  | "DevnetV3Quoter"
+  | "UniswapV3Factory"
+  | "UniswapV3SwapRouter"
+  | "UniswapV3QuoterV2"
+  | "PancakeV3Factory"
+  | "PancakeV3Pool";
 
 /**
  * A committed contract artifact, written by `npm run contracts` (src/devnet/contracts/cli.ts)

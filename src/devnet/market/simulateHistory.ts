@@ -2,6 +2,7 @@ import type { Hash } from "viem";
 import type { ChainWriter } from "../anvil/createChainWriter.js";
 import type { Prng } from "../createPrng.js";
 import { swapEvent } from "../deploy/devnetAbis.js";
+import type { V3Flow } from "../v3/createV3Flow.js";
 import type { MarketFlow } from "./createMarketFlow.js";
 import type { TradeEncoder } from "./createTradeEncoder.js";
 import type { PlannedTrade, TradeGenerator } from "./createTradeGenerator.js";
@@ -45,6 +46,11 @@ export interface SimulateHistoryOptions {
    * and returns the Swap events they emitted, so the final count still checks out.
    */
   interleave?: (timestamp: number) => Promise<number>;
+  /**
+   * The concentrated-liquidity pools' transactions of a block (`trades`: the block's trade count),
+   * sent after the V2 trades and their reactions, in the same block; checked at the end.
+   */
+  v3?: V3Flow;
   log?: (message: string) => void;
 }
 
@@ -116,6 +122,11 @@ export async function simulateHistory(
     washTrades += followUp.wash.length;
     const reactionTxs = options.encoder.encode(reactions, timestamp + 1200);
     if (reactionTxs.length > 0) hashes.push(...(await writer.send(reactionTxs)));
+    if (options.v3 !== undefined) {
+      const v3Txs = options.v3.plan(timestamp, count, sizeFactor);
+      await options.v3.send(writer, v3Txs);
+      transactions += v3Txs.length;
+    }
     transactions += txs.length + reactionTxs.length;
     for (const trade of [...trades, ...reactions]) expectedSwapLogs += trade.path.length - 1;
     const mined = await writer.mine(timestamp);
@@ -129,6 +140,7 @@ export async function simulateHistory(
   }
   const toBlock = await writer.client.getBlockNumber();
   await writer.assertPoolEmpty();
+  await options.v3?.assertSucceeded(writer);
   // Every hop of every trade must have emitted a Swap: counting them is far cheaper than receipts.
   let swapLogs = 0;
   const fullest = perSlot.reduce((max, n) => Math.max(max, n), 0);

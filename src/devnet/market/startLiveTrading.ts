@@ -1,6 +1,7 @@
 import type { Address } from "viem";
 import type { ChainWriter } from "../anvil/createChainWriter.js";
 import type { Prng } from "../createPrng.js";
+import type { V3Flow } from "../v3/createV3Flow.js";
 import type { MarketFlow } from "./createMarketFlow.js";
 import type { TradeEncoder } from "./createTradeEncoder.js";
 import type { PlannedTrade, TradeGenerator } from "./createTradeGenerator.js";
@@ -28,6 +29,8 @@ export interface LiveTradingOptions {
   flow?: MarketFlow;
   /** Called after each block with its timestamp; may mine blocks of its own (the real-chain cases). */
   afterBlock?: (timestamp: number) => Promise<unknown>;
+  /** The concentrated-liquidity pools' trading, arbitrage and positions, after the rest of the block. */
+  v3?: V3Flow;
   log?: (message: string) => void;
 }
 
@@ -53,6 +56,8 @@ export function startLiveTrading(writer: ChainWriter, options: LiveTradingOption
         const reactions = [...followUp.wash, ...followUp.arbitrage];
         if (reactions.length > 0) await writer.send(options.encoder.encode(reactions, now + 1200));
       }
+      const v3Txs = options.v3?.plan(now, count) ?? [];
+      if (v3Txs.length > 0) await writer.send(v3Txs);
       const mined = await writer.mine(now);
       trades += count;
       blocks++;
