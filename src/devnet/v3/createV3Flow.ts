@@ -28,8 +28,8 @@ export interface V3HistorySummary {
 export interface V3Flow {
   /** The V3 transactions of a block at `timestamp` with `trades` traders' trades (about 15% of them V3). */
   plan(timestamp: number, trades: number, sizeFactor?: number): TxRequest[];
-  /** Sends `plan`'s transactions, keeping their hashes for `assertSucceeded`. */
-  send(writer: ChainWriter, txs: readonly TxRequest[]): Promise<void>;
+  /** Keeps the hashes of `plan`'s transactions once sent, for `assertSucceeded`. */
+  track(sent: readonly Hash[]): void;
   /** Throws when any V3 transaction sent so far reverted. */
   assertSucceeded(writer: ChainWriter): Promise<void>;
   readonly summary: V3HistorySummary;
@@ -53,7 +53,7 @@ const WHALE_SHARE = 0.08;
 const MINT_CHANCE = 0.06;
 const BURN_CHANCE = 0.05;
 // Every this many blocks every pool is arbitraged (the reference drifts); else only traded ones.
-const FULL_ARBITRAGE_EVERY = 6;
+const FULL_ARBITRAGE_EVERY = 12;
 const MAX_ARBITRAGE_IN = 10n ** 40n;
 const NARROW: RangeShape = { below: 0.01, above: 0.01 };
 const MEDIUM: RangeShape = { below: 0.06, above: 0.04 };
@@ -71,7 +71,8 @@ export function createV3Flow(options: V3FlowOptions): V3Flow {
   const regular = v3.pools.filter((p) => !p.thin);
   const weights = regular.map((p) => Math.sqrt(Number(p.tvlUsd)));
   const routes = buildRoutes(regular);
-  const open: DevnetV3Position[] = [];
+  // Positions opened during the history, with the block (of this flow) that opened them.
+  const open: (DevnetV3Position & { openedIn: number })[] = [];
   const hashes: Hash[] = [];
   let blocks = 0;
   const summary: V3HistorySummary = {
@@ -150,7 +151,14 @@ export function createV3Flow(options: V3FlowOptions): V3Flow {
     const { liquidity } = liquidityForUsd(pool, prices, sqrtPriceX96, ticks, toE18(usd));
     if (liquidity === 0n) return undefined;
     const owner = prng.pick(providers);
-    open.push({ owner, pool: pool.address, tickLower: ticks[0], tickUpper: ticks[1], liquidity });
+    open.push({
+      owner,
+      pool: pool.address,
+      tickLower: ticks[0],
+      tickUpper: ticks[1],
+      liquidity,
+      openedIn: blocks,
+    });
     const data = encodeFunctionData({
       abi: devnetV3RouterAbi,
       functionName: "mint",
@@ -160,10 +168,11 @@ export function createV3Flow(options: V3FlowOptions): V3Flow {
   };
 
   const burn = (): TxRequest[] => {
-    // Not one opened in this very block: its mint comes after in the block's order.
-    const closable = open.length - 1;
-    if (closable < 1) return [];
-    const [position] = open.splice(prng.int(0, closable - 1), 1) as [DevnetV3Position];
+    // Not one opened in this very block: its mint comes after the burn in the block's order.
+    const closable = open.filter((p) => p.openedIn < blocks);
+    if (closable.length === 0) return [];
+    const position = prng.pick(closable);
+    open.splice(open.indexOf(position), 1);
     const { owner, pool, tickLower, tickUpper, liquidity } = position;
     return [
       call(
@@ -207,12 +216,13 @@ export function createV3Flow(options: V3FlowOptions): V3Flow {
           if (whale) summary.whaleSwaps++;
         }
       }
-      if (prng.chance(BURN_CHANCE)) {
+      // Even a short history opens a position (its second block) and closes one (its fourth).
+      if (prng.chance(BURN_CHANCE) || blocks === 3) {
         const closing = burn();
         if (closing.length > 0) summary.burns++;
         txs.push(...closing);
       }
-      if (prng.chance(MINT_CHANCE)) {
+      if (prng.chance(MINT_CHANCE) || blocks === 1) {
         const opening = mint(timestamp);
         if (opening !== undefined) {
           txs.push(opening);
@@ -225,8 +235,8 @@ export function createV3Flow(options: V3FlowOptions): V3Flow {
       summary.arbitrageSwaps += arbitraged.length;
       return txs;
     },
-    async send(writer, txs) {
-      if (txs.length > 0) hashes.push(...(await writer.send(txs)));
+    track(sent) {
+      hashes.push(...sent);
     },
     async assertSucceeded(writer) {
       await writer.assertSucceeded(hashes);

@@ -11,6 +11,9 @@ import { deployV3Market } from "./deployV3Market.js";
 import { V3_PRESETS } from "./v3Presets.js";
 import type { DevnetV3 } from "./v3Types.js";
 
+// The traders who also trade V3 pools: each approves the helper for every V3 token at setup.
+const V3_TRADERS = 20;
+
 /** A chain's V3 DEX as plain data (all addresses lowercase). */
 export interface DevnetV3Info {
   name: string;
@@ -48,7 +51,7 @@ export interface StartedV3Market {
 
 /**
  * Deploys the network's V3 DEX (V3_PRESETS) at `at` and creates its flow: positions owned by the
- * deployer and three traders at setup, six traders opening and closing more during the history,
+ * deployer and three traders at setup, twenty traders trading and six opening and closing more during the history,
  * the arbitrageur keeping prices on the reference.
  */
 export async function startV3Market(
@@ -71,13 +74,13 @@ export async function startV3Market(
     contracts: options.contracts,
     deployer: options.deployer,
     providers: traders.slice(0, 3),
-    approvers: [...traders, arbitrageur],
+    approvers: [...traders.slice(0, V3_TRADERS), arbitrageur],
     reference,
     at: options.at,
   });
   const flow = createV3Flow({
     v3,
-    traders,
+    traders: traders.slice(0, V3_TRADERS),
     providers: traders.slice(0, 6),
     arbitrageur,
     reference,
