@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Abi, AbiParameter } from "viem";
+import { type Abi, type AbiParameter, keccak256 } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { cappedMulticallAbi } from "../../src/chain/cappedMulticall.js";
 import {
@@ -27,6 +27,13 @@ import {
   type DevnetArtifact,
   readArtifact,
 } from "../../src/devnet/deploy/readArtifact.js";
+import {
+  devnetV3RouterAbi,
+  pancakeV3PoolDeployerAbi,
+  quoterV2Abi,
+  v3FactoryAbi,
+  v3PoolAbi,
+} from "../../src/devnet/v3/v3Abis.js";
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 const ARTIFACTS = join(SRC, "devnet", "artifacts");
@@ -59,7 +66,7 @@ describe("committed contract artifacts", () => {
         `${relative(SRC, dir)} is stale: run \`npm run contracts\` and commit the result\n${problems.join("\n")}`,
       ).toEqual([]);
     }
-    expect(Object.keys(compiled.devnet)).toHaveLength(10);
+    expect(Object.keys(compiled.devnet)).toHaveLength(18);
     expect(Object.keys(compiled.chain)).toEqual(["CappedMulticall"]);
   });
 
@@ -110,6 +117,29 @@ describe("committed contract artifacts", () => {
     }
   });
 
+  test("behavior: the V3 builds are the official ones: their pools' init-code hashes are those the periphery and the devnet compute addresses with", () => {
+    const { v3 } = loadDevnetContracts();
+    // PancakeSwap's POOL_INIT_CODE_HASH; our deployer creates the pool from exactly this code.
+    expect(keccak256(v3.pancakePool)).toBe(
+      "0x6ce8eb472fa82df5469c6ab6d485f17c3ad13c8cd7af59b3d4a8026c5ce0f7e2",
+    );
+    // Uniswap's factory carries the pool whose hash SwapRouter and QuoterV2 hard-code.
+    const uniswapHash = "e34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54";
+    expect(v3.swapRouter).toContain(uniswapHash);
+    expect(v3.quoterV2).toContain(uniswapHash);
+    expect(v3.uniswapFactory.length).toBeGreaterThan(40_000);
+    for (const name of [
+      "UniswapV3Factory",
+      "UniswapV3SwapRouter",
+      "UniswapV3QuoterV2",
+      "PancakeV3Factory",
+      "PancakeV3Pool",
+    ] as const)
+      expect(readArtifact(name).source).toMatch(
+        /^@(uniswap|pancakeswap)\/v3-(core|periphery)@\d+\.\d+\.\d+ artifacts\//,
+      );
+  });
+
   test("behavior: the hand-written ABIs the devnet calls match the artifacts' ABIs", () => {
     const uses: [Abi, ArtifactName[]][] = [
       [devnetTokenAbi, ["DevnetToken"]],
@@ -126,6 +156,12 @@ describe("committed contract artifacts", () => {
         [...uniswapV2RouterAbi, ...feeOnTransferRouterAbi],
         ["UniswapV2Router02", "UniswapV2Router02Fee25"],
       ],
+      [v3FactoryAbi, ["UniswapV3Factory", "PancakeV3Factory"]],
+      [pancakeV3PoolDeployerAbi, ["DevnetPancakeV3PoolDeployer"]],
+      [devnetV3RouterAbi, ["DevnetV3Router"]],
+      [quoterV2Abi, ["UniswapV3QuoterV2", "DevnetV3Quoter"]],
+      // slot0 is left out: the hand-written one lists only the fields both families share.
+      [v3PoolAbi.filter((item) => item.type !== "function" || item.name !== "slot0"), ["PancakeV3Pool"]],
     ];
     const missing: string[] = [];
     for (const [abi, names] of uses) {

@@ -67,10 +67,12 @@ describe("startDevnet", () => {
     expect(config.rpcUrls).toEqual([chain.rpcUrl]);
     expect(config.native).toMatchObject({ name: "BNB", symbol: "BNB", decimals: 18, wrapped: chain.wrapped });
     // The third is the real-chain cases' DEX with PancakeSwap's 0.25% fee (its Uniswap fork is unconfigured).
-    expect(config.dexes.map((d) => [d.name, d.feeBps])).toEqual([
-      ["pancakeswap-v2", 30],
-      ["biswap", 30],
-      ["pancake-fork", 25],
+    // Then PancakeSwap V3, whose pools carry their own fees.
+    expect(config.dexes.map((d) => [d.name, d.kind, d.feeBps])).toEqual([
+      ["pancakeswap-v2", "uniswap-v2", 30],
+      ["biswap", "uniswap-v2", 30],
+      ["pancake-fork", "uniswap-v2", 25],
+      ["PancakeSwap V3", "pancakeswap-v3", 0],
     ]);
     expect(config.dexes.map((d) => d.factory)).not.toContain(chain.chainCases!.fork.factory);
     expect(config.minLiquidityUsd).toBe(10_000n * 10n ** 18n);
