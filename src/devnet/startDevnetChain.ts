@@ -192,25 +192,7 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
       `deployed ${market.tokens.size} tokens, 2 DEXes, ${market.pools.length} pools, funded ${traders.length} traders in ${setupMs} ms`,
     );
 
-    const started3 = performance.now();
-    const v3 =
-      options.v3 === undefined
-        ? undefined
-        : await startV3Market(writer, {
-            market,
-            contracts: await options.v3(),
-            deployer,
-            traders,
-            arbitrageur,
-            reference,
-            seed: options.seed,
-            at: genesis + 300,
-          });
-    if (v3 !== undefined) {
-      log(
-        `deployed ${v3.v3.spec.name}: ${v3.v3.pools.length} pools, ${v3.v3.positions.length} positions in ${Math.round(performance.now() - started3)} ms`,
-      );
-    }
+    const v3 = await startV3(writer, options, { market, accounts, reference, at: genesis + 300 }, log);
 
     const { generator, encoder, flow } = createTraders(writer, options, market, accounts, reference);
     const { history, busy, caseSimulation } = await simulateChainHistory(writer, {
@@ -276,6 +258,31 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
     await anvil.stop();
     throw error;
   }
+}
+
+/** Deploys the network's V3 DEX when asked for (undefined when not). */
+async function startV3(
+  writer: ChainWriter,
+  options: StartDevnetChainOptions,
+  parts: { market: DevnetMarket; accounts: ChainAccounts; reference: ReferencePrices; at: number },
+  log: (message: string) => void,
+): Promise<StartedV3Market | undefined> {
+  if (options.v3 === undefined) return undefined;
+  const started = performance.now();
+  const v3 = await startV3Market(writer, {
+    market: parts.market,
+    contracts: await options.v3(),
+    deployer: parts.accounts.deployer,
+    traders: parts.accounts.traders,
+    arbitrageur: parts.accounts.arbitrageur,
+    reference: parts.reference,
+    seed: options.seed,
+    at: parts.at,
+  });
+  log(
+    `deployed ${v3.v3.spec.name}: ${v3.v3.pools.length} pools, ${v3.v3.positions.length} positions in ${Math.round(performance.now() - started)} ms`,
+  );
+  return v3;
 }
 
 /** The history's trade generator and encoder, and the arbitrage and wash trading that follow its blocks. */

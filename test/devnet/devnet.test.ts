@@ -79,7 +79,7 @@ describe("startDevnet", () => {
     expect(config.windowDays).toBe(7);
     const addresses = [
       config.native.wrapped,
-      ...config.dexes.flatMap((d) => [d.factory, d.router ?? ""]),
+      ...config.dexes.flatMap((d) => [d.factory, ...[d.router, d.deployer].filter((a) => a !== undefined)]),
       ...config.tokenList.tokens.map((t) => t.address),
       ...config.stablecoins,
       ...config.baseTokens,
