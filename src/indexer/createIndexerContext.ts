@@ -101,6 +101,9 @@ const INITIAL_SPAN = 4;
 /** Builds an indexer's context from its dependencies: nothing is read yet. */
 export function createIndexerContext(deps: NetworkIndexerDeps): IndexerContext {
   const { config, client, log } = deps;
+  // Concentrated-liquidity DEXes (kind uniswap-v3, pancakeswap-v3) are not indexed yet: their
+  // factories have no getPair/allPairs, their logs are ignored.
+  const v2Dexes = config.dexes.filter((dex) => dex.kind === "uniswap-v2");
   const network = config.name;
   const wrapped = config.native.wrapped;
   const tokens = new Map<Address, Token>();
@@ -116,8 +119,8 @@ export function createIndexerContext(deps: NetworkIndexerDeps): IndexerContext {
     now: deps.now ?? (() => Math.floor(Date.now() / 1000)),
     onProgress: deps.onProgress,
     wrapped,
-    routers: new Set(config.dexes.flatMap((dex) => (dex.router === undefined ? [] : [dex.router]))),
-    factories: config.dexes.map((dex) => ({ name: dex.name, factory: dex.factory, feeBps: dex.feeBps })),
+    routers: new Set(v2Dexes.flatMap((dex) => (dex.router === undefined ? [] : [dex.router]))),
+    factories: v2Dexes.map((dex) => ({ name: dex.name, factory: dex.factory, feeBps: dex.feeBps })),
     pairs: new Map(),
     committedPairs: new Set(),
     rejected: new Set(),
@@ -129,7 +132,7 @@ export function createIndexerContext(deps: NetworkIndexerDeps): IndexerContext {
       network,
       client,
       fetcher: createLogFetcher({ client, topics: [RANGE_EVENT_TOPICS], maxRange: config.maxLogRange, log }),
-      factories: config.dexes.map((dex) => dex.factory),
+      factories: v2Dexes.map((dex) => dex.factory),
       wrapped,
       model: config.rpc.costModel,
       maxRange: config.maxLogRange,
