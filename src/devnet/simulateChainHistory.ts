@@ -18,6 +18,7 @@ import { mixSeed } from "./mixSeed.js";
 import type { DevnetPreset } from "./presets/devnetPresets.js";
 import type { BlockMix } from "./presets/devnetProfiles.js";
 import type { V3Flow } from "./v3/createV3Flow.js";
+import type { DevnetV3 } from "./v3/v3Types.js";
 
 const DAY = 86_400;
 
@@ -42,6 +43,8 @@ export interface SimulateChainHistoryOptions {
   busy?: { mix: BlockMix; blocks: number; contracts: () => Promise<BusyChainContracts> } | undefined;
   /** The V3 pools' flow: traded in the spread-out history's blocks (not in the BSC-shaped one). */
   v3?: V3Flow;
+  /** The V3 DEX: the chain cases route a trade through a V2 pool then one of its pools. */
+  v3Dex?: DevnetV3;
   log: (message: string) => void;
 }
 
@@ -83,6 +86,7 @@ export async function simulateChainHistory(
           toTimestamp: endTimestamp,
           // A pool of two listed tokens opens off the market mid-week; the arbitrageur comes later.
           offMarket: { arbitrageur: flow.arbitrageur, reference },
+          ...(options.v3Dex === undefined ? {} : { v3: options.v3Dex }),
         });
   const interleave =
     caseSimulation === undefined ? {} : { interleave: (t: number) => caseSimulation.interleave(t) };

@@ -212,7 +212,7 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
       artifacts: options.artifacts,
       chainCaseBytecode: options.chainCaseBytecode,
       busy: options.busy,
-      ...(v3 === undefined ? {} : { v3: v3.flow }),
+      ...(v3 === undefined ? {} : { v3: v3.flow, v3Dex: v3.v3 }),
       log,
     });
     const chainCases = await caseSimulation?.finish();

@@ -1,7 +1,15 @@
-import { type Address, createPublicClient, encodeFunctionData, http, parseAbi, parseEther } from "viem";
+import {
+  type Address,
+  createPublicClient,
+  encodeFunctionData,
+  http,
+  parseAbi,
+  parseEther,
+  toEventSelector,
+} from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
-import { uniswapV2PairAbi } from "../../src/devnet/deploy/devnetAbis.js";
+import { swapEvent, uniswapV2PairAbi } from "../../src/devnet/deploy/devnetAbis.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import type { DevnetV3Info } from "../../src/devnet/v3/startV3Market.js";
@@ -245,6 +253,26 @@ describe("V3 DEXes on the devnet", () => {
         expect(after - before).toBe(quoted);
       } finally {
         await revert(chain.rpcUrl, id);
+      }
+    }
+  });
+
+  test("behavior: the chain cases route trades through a V2 pool then a V3 pool in one transaction", async () => {
+    for (const chain of devnet.chains) {
+      const v3 = v3Of(chain);
+      const hashes = chain.chainCases?.txs.aggregatorV3 ?? [];
+      expect(hashes.length).toBeGreaterThan(5);
+      const v3Swap = toEventSelector(v3.kind === "pancakeswap-v3" ? pancakeV3SwapEvent : uniswapV3SwapEvent);
+      const v2Swap = toEventSelector(swapEvent);
+      const pools = new Set(v3.pools.map((p) => p.address));
+      const v2Pools = new Set(chain.pools.map((p) => p.address));
+      for (const hash of hashes.slice(0, 3)) {
+        const receipt = await client(chain).getTransactionReceipt({ hash });
+        const swaps = receipt.logs.filter((l) => l.topics[0] === v2Swap || l.topics[0] === v3Swap);
+        // The V2 pool's Swap first, then the V3 pool's.
+        expect(swaps.map((l) => l.topics[0])).toEqual([v2Swap, v3Swap]);
+        expect(v2Pools.has(swaps[0]?.address.toLowerCase() as Address)).toBe(true);
+        expect(pools.has(swaps[1]?.address.toLowerCase() as Address)).toBe(true);
       }
     }
   });

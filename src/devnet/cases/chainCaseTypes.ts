@@ -16,7 +16,9 @@ export type ChainCaseKind =
   | "fee25Only"
   | "poolCreated"
   /** Trades in the pool of two listed tokens opened off the market. */
-  | "listedPool";
+  | "listedPool"
+  /** One trade routed through a V2 pool then a V3 pool (DevnetV3Router.swapV2ThenV3). */
+  | "aggregatorV3";
 
 /** One transaction of a round; kind undefined: no trade of its own (a direct swap's transfer). */
 export interface PlannedCaseTx {
@@ -49,6 +51,11 @@ export interface ChainCaseRound {
   directPool: DevnetPool | undefined;
   /** A first-DEX pool of the wrapped token and another than the stablecoin. */
   otherWrappedPool: DevnetPool | undefined;
+  /**
+   * The V2-then-V3 route of the chain's V3 DEX, when it has one: stable -> wrapped on the direct
+   * pool, then wrapped -> `tokenOut` on `pool`; `approved` holds the traders who approved `router`.
+   */
+  v3Route: { router: Address; pool: Address; tokenOut: DevnetToken; approved: Set<Address> } | undefined;
   /** Set when the off-market pool is to be opened: the prices it is set off from. */
   reference: ReferencePrices | undefined;
   /** `dollars` (rounded) worth of `token` at its setup price, in its units. */

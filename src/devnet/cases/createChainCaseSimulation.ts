@@ -6,6 +6,7 @@ import type { DevnetDex, DevnetMarket, DevnetPool, DevnetToken } from "../devnet
 import type { Arbitrageur } from "../market/createArbitrageur.js";
 import type { ReferencePrices } from "../market/createReferencePrices.js";
 import { parseUsd, usdToUnits } from "../usdToUnits.js";
+import type { DevnetV3 } from "../v3/v3Types.js";
 import type { ChainCaseKind, ChainCaseRound, PlannedCasePool } from "./chainCaseTypes.js";
 import type { ChainCases } from "./deployChainCases.js";
 import { planCasePoolCreations } from "./planCasePoolCreations.js";
@@ -85,6 +86,8 @@ export interface ChainCaseSimulationOptions {
    * `reference`, and has `arbitrageur` start on it some hours later. Without it the pool is never created.
    */
   offMarket?: { arbitrageur: Arbitrageur; reference: ReferencePrices };
+  /** The chain's V3 DEX: each round then routes one trade through a V2 pool and a V3 pool. */
+  v3?: DevnetV3;
 }
 
 const KINDS: readonly ChainCaseKind[] = [
@@ -97,6 +100,7 @@ const KINDS: readonly ChainCaseKind[] = [
   "fee25Only",
   "poolCreated",
   "listedPool",
+  "aggregatorV3",
 ];
 // The off-market pool is left alone by the arbitrageur for half a day (a tenth of a shorter history).
 const OFF_MARKET_SECONDS = 12 * 3600;
@@ -233,9 +237,25 @@ function buildCaseRoundBase(
     directPool: liquid.find((p) => p.dex === 0 && has(p, wrapped) && has(p, stable)),
     otherWrappedPool: liquid.find((p) => p.dex === 0 && has(p, wrapped) && !has(p, stable)),
     reference: options.offMarket?.reference,
+    v3Route: buildV3Route(options.v3, wrapped, stable),
     usd: (token: DevnetToken, dollars: number): bigint =>
       usdToUnits(parseUsd(String(Math.round(dollars))), token.priceE18, token.decimals),
   };
+}
+
+/** The V3 leg of the V2-then-V3 route: a regular V3 pool of the wrapped token and another than the stablecoin. */
+function buildV3Route(
+  v3: DevnetV3 | undefined,
+  wrapped: DevnetToken,
+  stable: DevnetToken,
+): ChainCaseRound["v3Route"] {
+  const pool = v3?.pools.find(
+    (p) =>
+      !p.thin && (p.token0 === wrapped || p.token1 === wrapped) && p.token0 !== stable && p.token1 !== stable,
+  );
+  if (v3 === undefined || pool === undefined) return undefined;
+  const tokenOut = pool.token0 === wrapped ? pool.token1 : pool.token0;
+  return { router: v3.router, pool: pool.address, tokenOut, approved: new Set() };
 }
 
 function has(pool: DevnetPool, token: DevnetToken): boolean {

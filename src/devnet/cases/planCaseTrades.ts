@@ -3,6 +3,7 @@ import { getAmountOut } from "../../pricing/getAmountOut.js";
 import type { TxRequest } from "../anvil/createChainWriter.js";
 import { devnetTokenAbi, uniswapV2PairAbi, uniswapV2RouterAbi } from "../deploy/devnetAbis.js";
 import type { DevnetDex, DevnetPool, DevnetToken } from "../devnetTypes.js";
+import { devnetV3RouterAbi } from "../v3/v3Abis.js";
 import { devnetAggregatorAbi, directPairAbi, feeOnTransferRouterAbi } from "./chainCaseAbis.js";
 import type { ChainCaseRound, PlannedCasePool, PlannedCaseTx } from "./chainCaseTypes.js";
 
@@ -114,7 +115,51 @@ export async function planCaseTrades(
       swaps++;
     }
   }
+  // Last in the block: its V2 leg reads the direct pool's reserves when it runs.
+  const v3Route = v3RouteTx(ctx, trader(3));
+  if (v3Route !== undefined) {
+    sent.push(...v3Route);
+    // Its V2 leg's Swap (the V3 pool's has another topic).
+    swaps++;
+  }
   return { sent, swaps };
+}
+
+/** stable -> wrapped on the direct V2 pool, then wrapped -> X on a V3 pool, in one transaction. */
+function v3RouteTx(ctx: ChainCaseRound, from: Address): PlannedCaseTx[] | undefined {
+  const { v3Route, directPool, market, stable, prng, usd } = ctx;
+  if (v3Route === undefined || directPool === undefined) return undefined;
+  const sent: PlannedCaseTx[] = [];
+  if (!v3Route.approved.has(from)) {
+    v3Route.approved.add(from);
+    sent.push({
+      kind: undefined,
+      tx: {
+        from,
+        to: stable.address,
+        gas: 100_000n,
+        data: encodeFunctionData({
+          abi: devnetTokenAbi,
+          functionName: "approve",
+          args: [v3Route.router, maxUint256],
+        }),
+      },
+    });
+  }
+  const data = encodeFunctionData({
+    abi: devnetV3RouterAbi,
+    functionName: "swapV2ThenV3",
+    args: [
+      directPool.address,
+      market.dexes[directPool.dex].feeBps,
+      stable.address,
+      usd(stable, 200 + 300 * prng.next()),
+      v3Route.pool,
+      from,
+    ],
+  });
+  sent.push({ kind: "aggregatorV3", tx: { from, to: v3Route.router, gas: 1_000_000n, data } });
+  return sent;
 }
 
 /** A router call with the gas every chain-case swap gets. */

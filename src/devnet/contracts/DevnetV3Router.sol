@@ -3,6 +3,14 @@ pragma solidity ^0.8.20;
 
 import "./DevnetV3Pool.sol";
 
+/// The part of a Uniswap V2 pair the V2-then-V3 route calls.
+interface IDevnetV2Pair {
+    function token0() external view returns (address);
+    function token1() external view returns (address);
+    function getReserves() external view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast);
+    function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes calldata data) external;
+}
+
 /// A small router and position helper for concentrated-liquidity pools of both families: Uniswap
 /// V3 and PancakeSwap V3 (the same pool interface; the callbacks differ only by name). It trades
 /// pools by address (one pool, or several in a row), opens positions owned by whoever it is told
@@ -59,6 +67,29 @@ contract DevnetV3Router {
             token = zeroForOne ? IDevnetV3Pool(pool).token1() : token0;
         }
         require(amountOut >= amountOutMinimum, "too little received");
+    }
+
+    /// One trade routed as aggregators do across designs: `amountIn` of tokenIn from the caller
+    /// into a V2 `pair` (its output, computed from its reserves with `feeBps`, comes here), then
+    /// that output through the V3 `pool` to `recipient`.
+    function swapV2ThenV3(
+        address pair,
+        uint16 feeBps,
+        address tokenIn,
+        uint256 amountIn,
+        address pool,
+        address recipient
+    ) external returns (uint256 amountOut) {
+        require(IDevnetV3Erc20(tokenIn).transferFrom(msg.sender, pair, amountIn), "payment failed");
+        (uint112 reserve0, uint112 reserve1, ) = IDevnetV2Pair(pair).getReserves();
+        bool inIsZero = tokenIn == IDevnetV2Pair(pair).token0();
+        (uint256 reserveIn, uint256 reserveOut) = inIsZero ? (reserve0, reserve1) : (reserve1, reserve0);
+        uint256 withFee = amountIn * (10000 - feeBps);
+        uint256 middle = (withFee * reserveOut) / (reserveIn * 10000 + withFee);
+        IDevnetV2Pair(pair).swap(inIsZero ? 0 : middle, inIsZero ? middle : 0, address(this), "");
+        address middleToken = inIsZero ? IDevnetV2Pair(pair).token1() : IDevnetV2Pair(pair).token0();
+        bool zeroForOne = middleToken == IDevnetV3Pool(pool).token0();
+        amountOut = _swap(pool, zeroForOne, middle, recipient, address(this), 0);
     }
 
     /// Moves `pool` to `sqrtPriceTargetX96` by one swap paid by the caller (no swap when there

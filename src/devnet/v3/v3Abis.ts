@@ -51,6 +51,7 @@ export const devnetV3RouterAbi = parseAbi([
   "function exactInputSingle(address pool, bool zeroForOne, uint256 amountIn, uint256 amountOutMinimum, address recipient, uint160 sqrtPriceLimitX96) returns (uint256 amountOut)",
   "function exactInput(address[] pools, address tokenIn, uint256 amountIn, uint256 amountOutMinimum, address recipient) returns (uint256 amountOut)",
   "function swapToPrice(address pool, uint160 sqrtPriceTargetX96, uint256 maxAmountIn)",
+  "function swapV2ThenV3(address pair, uint16 feeBps, address tokenIn, uint256 amountIn, address pool, address recipient) returns (uint256 amountOut)",
   "function mint(address pool, address recipient, int24 tickLower, int24 tickUpper, uint128 liquidity) returns (uint256 amount0, uint256 amount1)",
 ]);
 
