@@ -6,6 +6,7 @@ import {
   http,
   parseEther,
   parseUnits,
+  toEventSelector,
   toFunctionSelector,
 } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -16,6 +17,7 @@ import { createPrng } from "../../src/devnet/createPrng.js";
 import { devnetTokenAbi, swapEvent, uniswapV2RouterAbi } from "../../src/devnet/deploy/devnetAbis.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
+import { pancakeV3SwapEvent, v3PoolAbi } from "../../src/devnet/v3/v3Abis.js";
 import { revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
 
 let devnet: Devnet;
@@ -252,14 +254,19 @@ describe("startDevnet", () => {
       expect(otherChain.tokens).toEqual(chain.tokens);
       expect(otherChain.traders).toEqual(chain.traders);
       const read = async (info: DevnetChainInfo) =>
+        // The V2 pools' swaps and PancakeSwap V3's, positions coming and going included.
         (
           await makeClient(info.rpcUrl).getLogs({
-            event: swapEvent,
+            events: [swapEvent, pancakeV3SwapEvent, ...v3PoolAbi.filter((item) => item.type === "event")],
             fromBlock: info.history.fromBlock,
             toBlock: info.history.toBlock,
           })
         ).map((l) => [l.address, l.data, l.topics]);
-      expect(await read(otherChain)).toEqual(await read(chain));
+      const logs = await read(chain);
+      expect(
+        logs.filter(([, , topics]) => topics?.[0] === toEventSelector(pancakeV3SwapEvent)).length,
+      ).toBeGreaterThan(20);
+      expect(await read(otherChain)).toEqual(logs);
     } finally {
       await again.stop();
     }

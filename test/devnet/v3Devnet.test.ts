@@ -257,6 +257,32 @@ describe("V3 DEXes on the devnet", () => {
     }
   });
 
+  test("behavior: the thin V3 pool holds a few dollars at a price far off its token's market, and is traded", async () => {
+    for (const chain of devnet.chains) {
+      const v3 = v3Of(chain);
+      const pool = v3.pools.find((p) => p.thin);
+      if (pool === undefined) throw new Error(`${chain.network}: no thin V3 pool`);
+      expect(pool.tvlUsd).toBeLessThan(100n);
+      expect(v3.history.thinSwaps).toBeGreaterThan(0);
+      const c = client(chain);
+      const [sqrtPriceX96] = await c.readContract({
+        address: pool.address,
+        abi: v3PoolAbi,
+        functionName: "slot0",
+      });
+      // MOON trades at 0.002 USD on the market, at about 0.2 here (a stablecoin's units per MOON unit).
+      const [moon, stable] =
+        pool.symbols[0] === "MOON" ? [pool.token0, pool.token1] : [pool.token1, pool.token0];
+      const [moonDecimals, stableDecimals] = await Promise.all(
+        [moon, stable].map((address) => c.readContract({ address, abi: erc20Abi, functionName: "decimals" })),
+      );
+      const raw = priceOfSqrt(sqrtPriceX96);
+      const stablePerMoon =
+        (pool.symbols[0] === "MOON" ? raw : 1 / raw) * 10 ** ((moonDecimals ?? 0) - (stableDecimals ?? 0));
+      expect(stablePerMoon).toBeGreaterThan(0.05);
+    }
+  });
+
   test("behavior: the chain cases route trades through a V2 pool then a V3 pool in one transaction", async () => {
     for (const chain of devnet.chains) {
       const v3 = v3Of(chain);

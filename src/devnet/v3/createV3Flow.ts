@@ -15,6 +15,8 @@ export interface V3HistorySummary {
   multiHopSwaps: number;
   /** Of the single swaps, the big ones that cross ticks. */
   whaleSwaps: number;
+  /** Tiny swaps in the thin off-market pool (not counted in singleSwaps). */
+  thinSwaps: number;
   /** The arbitrageur's swaps to the reference price (a no-op when the pool is there already). */
   arbitrageSwaps: number;
   mints: number;
@@ -50,14 +52,13 @@ const MULTI_HOP_SHARE = 0.2;
 const WHALE_SHARE = 0.08;
 const MINT_CHANCE = 0.06;
 const BURN_CHANCE = 0.05;
-// Every this many blocks every pool is arbitraged (the reference drifts); else only traded ones.
-const FULL_ARBITRAGE_EVERY = 12;
+const THIN_CHANCE = 0.03;
 
 /**
  * Creates the V3 flow over a deployed V3 DEX. A block's V3 trades are single-pool swaps sized like
  * the V2 market's (a few are whales taking 5-15% of a pool, which cross its narrow positions'
  * ticks) and two-pool routes; the arbitrageur then moves each traded pool exactly to the
- * reference price (a swap whose price limit is the target), and every pool now and then; now and
+ * reference price (a swap whose price limit is the target), and any pool whose reference moved; now and
  * then a provider opens a position near the price, or closes one opened earlier (burn, collect).
  */
 export function createV3Flow(options: V3FlowOptions): V3Flow {
@@ -66,7 +67,12 @@ export function createV3Flow(options: V3FlowOptions): V3Flow {
   const regular = v3.pools.filter((p) => !p.thin);
   const priceOf = (token: DevnetToken, t: number) => reference.at(token.symbol, t) ?? token.priceE18;
   const common = { router: v3.router, pools: regular, priceOf, prng };
-  const swaps = createV3Swaps({ ...common, traders: options.traders, arbitrageur: options.arbitrageur });
+  const swaps = createV3Swaps({
+    ...common,
+    thinPool: v3.pools.find((p) => p.thin),
+    traders: options.traders,
+    arbitrageur: options.arbitrageur,
+  });
   const positions = createV3Positions({ ...common, providers: options.providers });
   const hashes: Hash[] = [];
   let blocks = 0;
@@ -74,6 +80,7 @@ export function createV3Flow(options: V3FlowOptions): V3Flow {
     singleSwaps: 0,
     multiHopSwaps: 0,
     whaleSwaps: 0,
+    thinSwaps: 0,
     arbitrageSwaps: 0,
     mints: 0,
     burns: 0,
@@ -101,6 +108,12 @@ export function createV3Flow(options: V3FlowOptions): V3Flow {
           if (whale) summary.whaleSwaps++;
         }
       }
+      // Now and then (and in a short history's third block) a tiny trade in the thin pool.
+      const thin = prng.chance(THIN_CHANCE) || blocks === 2 ? swaps.thin() : undefined;
+      if (thin !== undefined) {
+        txs.push(thin);
+        summary.thinSwaps++;
+      }
       // Even a short history opens a position (its second block) and closes one (its fourth).
       if (prng.chance(BURN_CHANCE) || blocks === 3) {
         const closing = positions.burn(blocks);
@@ -114,10 +127,13 @@ export function createV3Flow(options: V3FlowOptions): V3Flow {
           summary.mints++;
         }
       }
-      const arbitraged =
-        blocks++ % FULL_ARBITRAGE_EVERY === 0 ? regular : regular.filter((p) => touched.has(p));
-      for (const pool of arbitraged) txs.push(swaps.arbitrage(pool, timestamp));
-      summary.arbitrageSwaps += arbitraged.length;
+      blocks++;
+      for (const pool of regular) {
+        const tx = swaps.arbitrage(pool, timestamp, touched.has(pool));
+        if (tx === undefined) continue;
+        txs.push(tx);
+        summary.arbitrageSwaps++;
+      }
       return txs;
     },
     track(sent) {

@@ -13,8 +13,13 @@ export interface V3Swaps {
   single(t: number, sizeFactor: number, whale: boolean): { tx: TxRequest; pool: DevnetV3Pool };
   /** A trader's swap through two pools sharing a token; undefined when there is no such route. */
   multiHop(t: number, sizeFactor: number): { tx: TxRequest; pools: DevnetV3Pool[] } | undefined;
-  /** The arbitrageur's swap that moves `pool` exactly to the reference price at `t`. */
-  arbitrage(pool: DevnetV3Pool, t: number): TxRequest;
+  /**
+   * The arbitrageur's swap that moves `pool` exactly to the reference price at `t`: when it was
+   * `traded`, or the reference moved 0.1% since its last move (undefined: nothing to do).
+   */
+  arbitrage(pool: DevnetV3Pool, t: number, traded: boolean): TxRequest | undefined;
+  /** A trade of cents to two dollars in the thin pool, at its own price (none without one). */
+  thin(): TxRequest | undefined;
 }
 
 /** Options of createV3Swaps. */
@@ -22,6 +27,8 @@ export interface V3SwapsOptions {
   router: Address;
   /** The pools traders trade (the thin one left out). */
   pools: readonly DevnetV3Pool[];
+  /** The tiny off-market pool, traded now and then with tiny amounts. */
+  thinPool: DevnetV3Pool | undefined;
   traders: readonly Address[];
   arbitrageur: Address;
   /** USD price (10^18-scaled) of a token at a time. */
@@ -31,6 +38,8 @@ export interface V3SwapsOptions {
 
 // The arbitrage's price limit stops it; this only bounds what it may take.
 const MAX_ARBITRAGE_IN = 10n ** 40n;
+// A sqrt price 0.05% off is a price 0.1% off.
+const MAX_SQRT_DRIFT = 0.0005;
 
 /** Creates the swap builder over a V3 DEX's pools (through DevnetV3Router.sol). */
 export function createV3Swaps(options: V3SwapsOptions): V3Swaps {
@@ -72,13 +81,19 @@ export function createV3Swaps(options: V3SwapsOptions): V3Swaps {
     return { tx: call(trader, 2_000_000n, data), pools };
   };
 
-  const arbitrage = (pool: DevnetV3Pool, t: number): TxRequest => {
+  // The price each pool was last moved to: untraded since, it is still there.
+  const lastTarget = new Map<DevnetV3Pool, bigint>();
+  const arbitrage = (pool: DevnetV3Pool, t: number, traded: boolean): TxRequest | undefined => {
     const target = sqrtPriceX96FromUsd(
       priceOf(pool.token0, t),
       pool.token0.decimals,
       priceOf(pool.token1, t),
       pool.token1.decimals,
     );
+    const last = lastTarget.get(pool);
+    const drift = last === undefined ? 1 : Math.abs(Number(target) / Number(last) - 1);
+    if (!traded && drift < MAX_SQRT_DRIFT) return undefined;
+    lastTarget.set(pool, target);
     const data = encodeFunctionData({
       abi: devnetV3RouterAbi,
       functionName: "swapToPrice",
@@ -87,7 +102,24 @@ export function createV3Swaps(options: V3SwapsOptions): V3Swaps {
     return call(arbitrageur, 3_000_000n, data);
   };
 
-  return { single, multiHop, arbitrage };
+  const thin = (): TxRequest | undefined => {
+    const pool = options.thinPool;
+    if (pool?.offMarket === undefined) return undefined;
+    const zeroForOne = prng.chance(0.5);
+    const [tokenIn, price] = zeroForOne
+      ? [pool.token0, pool.offMarket.price0E18]
+      : [pool.token1, pool.offMarket.price1E18];
+    const amountIn = usdToUnits(toE18(0.2 + 1.8 * prng.next()), price, tokenIn.decimals) + 1n;
+    const trader = prng.pick(traders);
+    const data = encodeFunctionData({
+      abi: devnetV3RouterAbi,
+      functionName: "exactInputSingle",
+      args: [pool.address, zeroForOne, amountIn, 0n, trader, 0n],
+    });
+    return call(trader, 1_000_000n, data);
+  };
+
+  return { single, multiHop, arbitrage, thin };
 }
 
 /** Two-pool routes: pools of different pairs that share one token (USDT -> WBNB -> ETH). */
