@@ -7,10 +7,11 @@ pragma solidity ^0.8.20;
 /// official npm builds; only this deployer is ours. It behaves as the official one: the factory,
 /// set once by setFactoryAddress, alone may call deploy; deploy sets `parameters` for the pool's
 /// constructor to read, creates the pool by CREATE2 with salt keccak256(abi.encode(token0, token1,
-/// fee)) and clears them. The official deployer embeds the pool's creation code; with the
-/// official build's 23.5 KB that would exceed the 24 KB code limit here, so the code is kept in a
-/// data contract (its runtime code is a STOP byte, then the pool's creation code) and copied
-/// from there: the pool's init code, hence its address, is exactly the official one.
+/// fee)) and clears them. The official deployer compiles the pool's creation code into its own
+/// code (`new PancakeV3Pool{salt: ...}()`); we have that code only as the npm build's blob, so the
+/// constructor stores it in a data contract (runtime code: a STOP byte, then the pool's creation
+/// code) and deploy copies it from there: the init code, hence every pool's address, is exactly
+/// the official one (init-code hash 0x6ce8eb47...f7e2).
 contract DevnetPancakeV3PoolDeployer {
     struct Parameters {
         address factory;
