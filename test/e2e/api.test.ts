@@ -111,7 +111,8 @@ async function bestRouterOutput(
     if (baseToken !== sell && baseToken !== buy) paths.push([sell, baseToken, buy]);
   }
   let best = 0n;
-  for (const dex of config.dexes) {
+  // The routers of the V2 DEXes (the V3 DEX is not indexed yet).
+  for (const dex of config.dexes.filter((d) => d.kind === "uniswap-v2")) {
     for (const path of paths) {
       try {
         const amounts = await clientOf(network).readContract({
