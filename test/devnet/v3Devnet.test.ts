@@ -1,7 +1,9 @@
 import {
   type Address,
   createPublicClient,
+  encodeDeployData,
   encodeFunctionData,
+  encodePacked,
   http,
   parseAbi,
   parseEther,
@@ -10,6 +12,7 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { swapEvent, uniswapV2PairAbi } from "../../src/devnet/deploy/devnetAbis.js";
+import { readArtifact } from "../../src/devnet/deploy/readArtifact.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import type { DevnetV3Info } from "../../src/devnet/v3/startV3Market.js";
@@ -300,6 +303,78 @@ describe("V3 DEXes on the devnet", () => {
         expect(v2Pools.has(swaps[0]?.address.toLowerCase() as Address)).toBe(true);
         expect(pools.has(swaps[1]?.address.toLowerCase() as Address)).toBe(true);
       }
+    }
+  });
+
+  test("behavior: DevnetV3Quoter answers what Uniswap's QuoterV2 answers, ticks crossed included, on one pool and along a path", async () => {
+    const chain = devnet.chains.find((c) => c.network === "eth") as DevnetChainInfo;
+    const v3 = v3Of(chain);
+    const c = client(chain);
+    const id = await snapshot(chain.rpcUrl);
+    try {
+      const hash = (await c.request({
+        method: "eth_sendTransaction",
+        params: [
+          {
+            from: chain.deployer,
+            gas: "0x3d0900",
+            data: encodeDeployData({
+              abi: parseAbi(["constructor(address factory_)"]),
+              bytecode: readArtifact("DevnetV3Quoter").bytecode,
+              args: [v3.factory],
+            }),
+          },
+        ],
+      } as never)) as `0x${string}`;
+      await c.request({ method: "evm_mine", params: [] } as never);
+      const ours = (await c.getTransactionReceipt({ hash })).contractAddress as Address;
+      const pool = mainPool(chain);
+      const wrapped = pool.symbols[0] === "WETH" ? pool.token0 : pool.token1;
+      const usdc = pool.symbols[0] === "WETH" ? pool.token1 : pool.token0;
+      // Small, then big enough to cross the narrow positions' ticks, both ways.
+      const cases = [
+        { tokenIn: wrapped, tokenOut: usdc, amountIn: parseEther("0.5") },
+        { tokenIn: wrapped, tokenOut: usdc, amountIn: parseEther("400") },
+        { tokenIn: usdc, tokenOut: wrapped, amountIn: 900_000n * 10n ** 6n },
+      ];
+      let crossed = 0;
+      for (const q of cases) {
+        const args = [{ ...q, fee: pool.fee, sqrtPriceLimitX96: 0n }] as const;
+        const [official, devnetAnswer] = await Promise.all(
+          [v3.quoter, ours].map(async (address) => {
+            const { result } = await c.simulateContract({
+              address,
+              abi: quoterV2Abi,
+              functionName: "quoteExactInputSingle",
+              args,
+            });
+            return result.slice(0, 3);
+          }),
+        );
+        expect(devnetAnswer).toEqual(official);
+        crossed += Number(official?.[2] ?? 0);
+      }
+      expect(crossed).toBeGreaterThan(0);
+      const wbtcPool = v3.pools.find((p) => p.symbols.includes("WBTC")) as DevnetV3Info["pools"][number];
+      const wbtc = wbtcPool.token0 === wrapped ? wbtcPool.token1 : wbtcPool.token0;
+      const path = encodePacked(
+        ["address", "uint24", "address", "uint24", "address"],
+        [usdc, pool.fee, wrapped, wbtcPool.fee, wbtc],
+      );
+      const [official, devnetAnswer] = await Promise.all(
+        [v3.quoter, ours].map(async (address) => {
+          const { result } = await c.simulateContract({
+            address,
+            abi: quoterV2Abi,
+            functionName: "quoteExactInput",
+            args: [path, 25_000n * 10n ** 6n],
+          });
+          return result.slice(0, 3);
+        }),
+      );
+      expect(devnetAnswer).toEqual(official);
+    } finally {
+      await revert(chain.rpcUrl, id);
     }
   });
 
