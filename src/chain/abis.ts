@@ -45,3 +45,31 @@ export const wrappedNativeEventsAbi = parseAbi([
   "event Deposit(address indexed dst, uint256 wad)",
   "event Withdrawal(address indexed src, uint256 wad)",
 ]);
+
+/** Events of a concentrated-liquidity pool (Uniswap V3; PancakeSwap V3 differs only in Swap). */
+export const v3PoolEventsAbi = parseAbi([
+  "event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)",
+  "event Initialize(uint160 sqrtPriceX96, int24 tick)",
+  "event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
+  "event Burn(address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
+]);
+
+/** PancakeSwap V3's Swap: Uniswap V3's with the protocol fees of both tokens after it. */
+export const pancakeV3SwapEventAbi = parseAbi([
+  "event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick, uint128 protocolFeesToken0, uint128 protocolFeesToken1)",
+])[0];
+
+/** PoolCreated of a V3 factory (Uniswap V3 and PancakeSwap V3 alike). */
+export const poolCreatedEventAbi = parseAbi([
+  "event PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)",
+])[0];
+
+/** Read functions of a V3 pool and its factory: what tells a configured factory's pool. */
+export const v3PoolAbi = parseAbi([
+  "function token0() view returns (address)",
+  "function token1() view returns (address)",
+  "function factory() view returns (address)",
+  "function fee() view returns (uint24)",
+  "function tickSpacing() view returns (int24)",
+  "function getPool(address tokenA, address tokenB, uint24 fee) view returns (address pool)",
+]);
