@@ -10,8 +10,6 @@ import {
   newestAt,
   price,
   readV3State,
-  TOKEN_X,
-  TOKEN_Y,
   tickRow,
   V3_PAIRS,
   V3_POOL_A,
