@@ -62,7 +62,7 @@ describeStores("store V3 pools", ({ fresh }) => {
     expect(await store.listV3Ticks("bsc")).toEqual([...ticks].sort(byPoolTick));
     // V3 pools carry their spec; the V2 pair has no `v3` key at all (strict equality).
     const pairs = await store.listPairs("bsc");
-    expect(pairs).toStrictEqual([v2.pairs[0], ...V3_PAIRS].sort((a, b) => (a.address < b.address ? -1 : 1)));
+    expect(pairs).toStrictEqual([v2.pairs[0]!, ...V3_PAIRS].sort((a, b) => (a.address < b.address ? -1 : 1)));
     expect(pairs.find((p) => p.address === POOL_A)).not.toHaveProperty("v3");
     // A pair upserted from V3 back to a plain pair loses its spec (the columns follow the row).
     const { v3: _v3, ...plain }: Pair = V3_PAIRS[0]!;
