@@ -55,7 +55,13 @@ export function buildLiquidityEventPageSql(
     `+timestamp >= ${p(query.fromTimestamp, "int8")}`,
     toTimestamp === undefined ? "" : `+timestamp < ${p(toTimestamp, "int8")}`,
   ].filter((condition) => condition !== "");
-  const text = `SELECT ${LIQUIDITY_EVENT_COLUMNS} FROM liquidity_events WHERE ${conditions.join("\n  AND ")}
+  // SQLite otherwise walks the primary key for a pool's page (it sorts nothing, but reads every
+  // pool's events in the range: 12 ms instead of under 1 ms at 200k events over 300 pools).
+  const source =
+    dialect === "sqlite" && pool !== undefined
+      ? "liquidity_events INDEXED BY liquidity_events_network_pool"
+      : "liquidity_events";
+  const text = `SELECT ${LIQUIDITY_EVENT_COLUMNS} FROM ${source} WHERE ${conditions.join("\n  AND ")}
     ORDER BY block_number, log_index LIMIT ${p(query.limit, "int4")}`;
   return { text, params };
 }
