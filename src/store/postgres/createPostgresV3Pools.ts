@@ -69,20 +69,17 @@ export function createPostgresV3Pools(sql: postgres.Sql): {
     methods: {
       async listV3Prices(network, sinceBlock = 0n) {
         const rows = await sql<V3PriceRow[]>`
-          SELECT pool, block_number, log_index, sqrt_price_x96, tick, liquidity FROM v3_prices AS r
-          WHERE r.network = ${network} AND r.block_number >= ${sinceBlock.toString()}::int8
-            AND NOT EXISTS (SELECT 1 FROM v3_prices AS n
-              WHERE n.network = r.network AND n.pool = r.pool AND n.block_number > r.block_number)
-          ORDER BY pool`;
+          SELECT DISTINCT ON (pool) pool, block_number, log_index, sqrt_price_x96, tick, liquidity FROM v3_prices
+          WHERE network = ${network} AND block_number >= ${sinceBlock.toString()}::int8
+          ORDER BY pool, block_number DESC`;
         return rows.map(decodeV3Price);
       },
       async listV3Ticks(network, sinceBlock) {
         const rows = await sql<V3TickRow[]>`
-          SELECT pool, tick, block_number, liquidity_net, liquidity_gross FROM v3_ticks AS r
-          WHERE r.network = ${network} AND r.block_number >= ${(sinceBlock ?? 0n).toString()}::int8
-            AND NOT EXISTS (SELECT 1 FROM v3_ticks AS n WHERE n.network = r.network AND n.pool = r.pool
-              AND n.tick = r.tick AND n.block_number > r.block_number)
-            AND (${sinceBlock !== undefined}::bool OR r.liquidity_gross <> 0)
+          SELECT * FROM (SELECT DISTINCT ON (pool, tick) pool, tick, block_number, liquidity_net, liquidity_gross
+            FROM v3_ticks WHERE network = ${network} AND block_number >= ${(sinceBlock ?? 0n).toString()}::int8
+            ORDER BY pool, tick, block_number DESC) AS newest
+          WHERE ${sinceBlock !== undefined}::bool OR liquidity_gross <> 0
           ORDER BY pool, tick`;
         return rows.map(decodeV3Tick);
       },

@@ -4,8 +4,6 @@ import type { WriteHandlers } from "../plan/writeSteps.js";
 import type { Store } from "../types.js";
 import { decodeV3Price, decodeV3Tick, type V3PriceRow, type V3TickRow } from "../v3RowCodec.js";
 
-// "Newest row" reads are NOT EXISTS over the primary key: a follower's read since a recent block
-// walks the block index over a few rows, a full read one row per pool or tick after pruning.
 function prepareV3Statements(db: Database.Database) {
   return {
     upsertPrice: db.prepare<[string, string, bigint, number, string, number, string]>(
@@ -36,17 +34,31 @@ function prepareV3Statements(db: Database.Database) {
          OR EXISTS (SELECT 1 FROM v3_ticks AS n WHERE n.network = r.network AND n.pool = r.pool
            AND n.tick = r.tick AND n.block_number > r.block_number AND n.block_number <= ?))`,
     ),
-    listPrices: db.prepare<[string, bigint], V3PriceRow>(
+    // Newest rows of everything: max() makes SQLite take the other columns from the row holding
+    // the maximum, in one ordered pass over the primary key.
+    listPrices: db.prepare<[string], V3PriceRow>(
+      `SELECT pool, max(block_number) AS block_number, log_index, sqrt_price_x96, tick, liquidity
+       FROM v3_prices WHERE network = ? GROUP BY pool ORDER BY pool`,
+    ),
+    listTicks: db.prepare<[string], V3TickRow>(
+      `SELECT pool, tick, block_number, liquidity_net, liquidity_gross FROM (
+         SELECT pool, tick, max(block_number) AS block_number, liquidity_net, liquidity_gross
+         FROM v3_ticks WHERE network = ? GROUP BY pool, tick)
+       WHERE liquidity_gross <> '0' ORDER BY pool, tick`,
+    ),
+    // Newest rows since a block (a follower's poll): the few rows above it over the block index,
+    // each checked against a newer row over the primary key (measured at 200k tick rows: 13-41 ms
+    // for 5,000 changed ticks, 74 ms for the ordered pass above).
+    listPricesSince: db.prepare<[string, bigint], V3PriceRow>(
       `SELECT pool, block_number, log_index, sqrt_price_x96, tick, liquidity FROM v3_prices AS r
        WHERE r.network = ? AND r.block_number >= ? AND NOT EXISTS (SELECT 1 FROM v3_prices AS n
          WHERE n.network = r.network AND n.pool = r.pool AND n.block_number > r.block_number)
        ORDER BY pool`,
     ),
-    listTicks: db.prepare<[string, bigint, number], V3TickRow>(
+    listTicksSince: db.prepare<[string, bigint], V3TickRow>(
       `SELECT pool, tick, block_number, liquidity_net, liquidity_gross FROM v3_ticks AS r
        WHERE r.network = ? AND r.block_number >= ? AND NOT EXISTS (SELECT 1 FROM v3_ticks AS n
          WHERE n.network = r.network AND n.pool = r.pool AND n.tick = r.tick AND n.block_number > r.block_number)
-         AND (? = 1 OR r.liquidity_gross <> '0')
        ORDER BY pool, tick`,
     ),
   };
@@ -111,13 +123,18 @@ export function createSqliteV3Pools(db: Database.Database): {
       },
     },
     methods: {
-      async listV3Prices(network, sinceBlock = 0n) {
-        return s().listPrices.all(network, sinceBlock).map(decodeV3Price);
+      async listV3Prices(network, sinceBlock) {
+        const rows =
+          sinceBlock === undefined
+            ? s().listPrices.all(network)
+            : s().listPricesSince.all(network, sinceBlock);
+        return rows.map(decodeV3Price);
       },
       async listV3Ticks(network, sinceBlock) {
-        return s()
-          .listTicks.all(network, sinceBlock ?? 0n, sinceBlock === undefined ? 0 : 1)
-          .map(decodeV3Tick);
+        // Since a block, gross-0 rows stay: a follower learns that a tick left.
+        const rows =
+          sinceBlock === undefined ? s().listTicks.all(network) : s().listTicksSince.all(network, sinceBlock);
+        return rows.map(decodeV3Tick);
       },
     },
   };
