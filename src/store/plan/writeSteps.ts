@@ -77,7 +77,10 @@ export type WriteStep =
    */
   | { type: "pruneV3TicksBelow"; blockNumber: bigint }
   // Liquidity events.
-  /** Deletes every stored event of these blocks, then inserts `events` (whose blocks are among them). */
+  /**
+   * Deletes every stored event of these blocks, then inserts `events` (whose blocks are among
+   * them); an event listed twice fails on the key instead of silently replacing itself.
+   */
   | { type: "replaceLiquidityEvents"; blocks: readonly bigint[]; events: readonly LiquidityEvent[] }
   | { type: "deleteLiquidityEventsAbove"; blockNumber: bigint }
   | { type: "deleteLiquidityEventsBefore"; timestamp: number };
