@@ -56,7 +56,12 @@ function claimRead(pool: Address): BatchedRead<Claimed> {
   };
 }
 
-function registeredRead(factory: Address, token0: Address, token1: Address, fee: number): BatchedRead<Address | undefined> {
+function registeredRead(
+  factory: Address,
+  token0: Address,
+  token1: Address,
+  fee: number,
+): BatchedRead<Address | undefined> {
   return {
     calls: [
       {

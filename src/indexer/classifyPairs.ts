@@ -14,7 +14,9 @@ export async function classifyPairs(
 ): Promise<Pair[]> {
   const families: ReadonlyMap<Address, "v2" | "v3"> =
     addresses instanceof Map ? addresses : new Map([...addresses].map((address) => [address, "v2" as const]));
-  const unknown = [...families.keys()].filter((address) => !ctx.pairs.has(address) && !ctx.rejected.has(address));
+  const unknown = [...families.keys()].filter(
+    (address) => !ctx.pairs.has(address) && !ctx.rejected.has(address),
+  );
   if (unknown.length === 0) return [];
   const v2 = unknown.filter((address) => families.get(address) === "v2");
   const v3 = unknown.filter((address) => families.get(address) === "v3");

@@ -145,7 +145,11 @@ export function createIndexerContext(deps: NetworkIndexerDeps): IndexerContext {
       wrapped,
       model: config.rpc.costModel,
       maxRange: config.maxLogRange,
-      ...(v3 ? { maxPools: 0 } : config.rpc.maxLogAddresses === undefined ? {} : { maxPools: config.rpc.maxLogAddresses }),
+      ...(v3
+        ? { maxPools: 0 }
+        : config.rpc.maxLogAddresses === undefined
+          ? {}
+          : { maxPools: config.rpc.maxLogAddresses }),
       // A pool born in a range read by address: ranges read beside it lacked it, read them again.
       onPoolsAdded: () => {
         ctx.pairsEpoch++;

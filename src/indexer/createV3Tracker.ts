@@ -86,7 +86,12 @@ export function createV3Tracker(
       switch (event.kind) {
         case "v3init": {
           const state = current(event.pair);
-          publish(event.pair, { ...state, sqrtPriceX96: event.sqrtPriceX96, tick: event.tick }, event.blockNumber, event.logIndex);
+          publish(
+            event.pair,
+            { ...state, sqrtPriceX96: event.sqrtPriceX96, tick: event.tick },
+            event.blockNumber,
+            event.logIndex,
+          );
           return;
         }
         case "swap": {

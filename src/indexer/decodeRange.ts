@@ -16,9 +16,9 @@ import type { PoolIndex, PricingParams } from "../pricing/types.js";
 import { valueTradeUsd } from "../pricing/valueTradeUsd.js";
 import { buildTrade, type SwapEvent, swapSides } from "./buildTrades.js";
 import { createV3Tracker } from "./createV3Tracker.js";
-import { valueLiquidityEvent } from "./valueLiquidityEvent.js";
 import { groupSwapChains } from "./groupSwapChains.js";
 import type { RangeEvent, RangeRead } from "./readRange.js";
+import { valueLiquidityEvent } from "./valueLiquidityEvent.js";
 
 /** The input of decodeRange besides the range itself. */
 export interface DecodeContext {

@@ -9,7 +9,6 @@ import {
   bloomHasBits,
   decodePoolLog,
   decodeWrappedLog,
-
   isWrappedTopic,
   type LogPosition,
   poolFamilyOf,
@@ -72,6 +71,11 @@ export interface ReadRangeDeps {
   bloomNamesLogs?: (bloom: string | undefined) => boolean;
   /** Blocks at or above this get their headers read for hash links (head - finality depth). */
   unfinalizedFrom: bigint;
+  /**
+   * V3 pools the range logs for that have no state yet (neither indexed nor created in the
+   * range): their state just before the range, read from the chain. Absent: no V3 DEX.
+   */
+  snapshotV3Pools?: (events: readonly RangeEvent[], before: bigint) => Promise<Map<Address, V3State>>;
 }
 
 // eth_getTransactionByHash calls in flight at once (the client batches them 100 to a request).
@@ -280,7 +284,6 @@ async function readRangeOf(
   const { client } = deps;
   const read = await decodeLogs(deps, logs, lower<Address>(deps.wrapped));
 
-
   // Headers needed: the range's ends, the unfinalized window, blocks whose logs carry no time.
   const headerNumbers = new Set<bigint>([from, to]);
   for (let n = from > deps.unfinalizedFrom ? from : deps.unfinalizedFrom; n <= to; n++) headerNumbers.add(n);
@@ -296,10 +299,11 @@ async function readRangeOf(
   for (const block of whole) headerNumbers.delete(block);
   const byHash = [...read.swapTxs].filter(([, block]) => !whole.has(block)).map(([hash]) => hash);
 
-  const [headerList, blocks, senders] = await Promise.all([
+  const [headerList, blocks, senders, v3Snapshots] = await Promise.all([
     Promise.all([...headerNumbers].map((n) => readBlock(client, n, false))),
     Promise.all([...whole].map((n) => readBlock(client, n, true))),
     readSenders(client, byHash),
+    deps.snapshotV3Pools?.(read.events, from - 1n),
   ]);
   const headers = new Map<bigint, BlockRef>();
   const blooms = new Map<bigint, string | undefined>();
@@ -348,6 +352,7 @@ async function readRangeOf(
     logCount: logs.length,
     blocksRead: { blocks: headerList.length + blocks.length, transactions },
     unconfirmed: (unconfirmed ?? []).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    ...(v3Snapshots === undefined || v3Snapshots.size === 0 ? {} : { v3Snapshots }),
   };
 }
 
