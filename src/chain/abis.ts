@@ -4,7 +4,14 @@ import { parseAbi } from "viem";
 export const pairEventsAbi = parseAbi([
   "event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)",
   "event Sync(uint112 reserve0, uint112 reserve1)",
+  "event Mint(address indexed sender, uint256 amount0, uint256 amount1)",
+  "event Burn(address indexed sender, uint256 amount0, uint256 amount1, address indexed to)",
 ]);
+
+/** Mint of a Uniswap-V2-style pair (liquidity added; `sender` is who called mint, usually a router). */
+export const pairMintEventAbi = pairEventsAbi[2];
+/** Burn of a Uniswap-V2-style pair (liquidity removed and sent to `to`). */
+export const pairBurnEventAbi = pairEventsAbi[3];
 
 /** Swap event of a Uniswap-V2-style pair. */
 export const swapEventAbi = pairEventsAbi[0];

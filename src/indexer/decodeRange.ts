@@ -42,7 +42,7 @@ export interface DecodedRange {
   v3Prices: V3PoolPrice[];
   /** V3 pools: each tick a Mint or Burn changed, as it stands after each block. */
   v3Ticks: V3TickLiquidity[];
-  /** V3 Mints and Burns, valued in USD at their transaction. */
+  /** V2 and V3 Mints and Burns, valued in USD at their transaction. */
   liquidityEvents: LiquidityEvent[];
 }
 
@@ -67,7 +67,12 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
     for (const event of events) {
       if (event.kind === "deposit") routerWrapped ||= ctx.routers.has(event.account);
       else if (event.kind === "withdrawal") routerUnwrapped ||= ctx.routers.has(event.account);
-      else if (event.kind === "v3mint" || event.kind === "v3burn") {
+      else if (
+        event.kind === "v3mint" ||
+        event.kind === "v3burn" ||
+        event.kind === "v2mint" ||
+        event.kind === "v2burn"
+      ) {
         liquidityEvents.push(valueLiquidityEvent(read, ctx, event));
       } else if (event.kind === "swap") {
         swaps.push({

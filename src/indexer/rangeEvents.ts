@@ -1,5 +1,7 @@
 import { type Hex, keccak256, type Log, toEventSelector } from "viem";
 import {
+  pairBurnEventAbi,
+  pairMintEventAbi,
   pancakeV3SwapEventAbi,
   swapEventAbi,
   syncEventAbi,
@@ -55,12 +57,22 @@ export type RangeEvent =
   | (LogPosition & { kind: "deposit"; account: Address })
   /** The wrapped native coin was burnt by `account` (a router unwrapping for the trader). */
   | (LogPosition & { kind: "withdrawal"; account: Address })
+  /** A V2 pair's Mint or Burn: `owner` is the Mint's caller (usually a router) or the Burn's recipient. */
+  | (LogPosition & {
+      kind: "v2mint" | "v2burn";
+      pool: Address;
+      owner: Address;
+      amount0: bigint;
+      amount1: bigint;
+    })
   /** A V3 pool's first price. */
   | (LogPosition & { kind: "v3init"; pair: Address; sqrtPriceX96: bigint; tick: number })
   | (LogPosition & V3LiquidityChange & { kind: "v3mint" | "v3burn" });
 
 const SWAP = toEventSelector(swapEventAbi);
 const SYNC = toEventSelector(syncEventAbi);
+const V2_MINT = toEventSelector(pairMintEventAbi);
+const V2_BURN = toEventSelector(pairBurnEventAbi);
 const DEPOSIT = toEventSelector(wrappedNativeEventsAbi[0]);
 const WITHDRAWAL = toEventSelector(wrappedNativeEventsAbi[1]);
 const V3_SWAP = toEventSelector(v3PoolEventsAbi[0]);
@@ -72,12 +84,12 @@ const PANCAKE_V3_SWAP = toEventSelector(pancakeV3SwapEventAbi);
 /** Topics of the events wrapped-coin logs are read for. */
 export const WRAPPED_TOPICS: readonly Hex[] = [DEPOSIT, WITHDRAWAL];
 /** Topics a pool of any configured kind logs: its emitter must be checked against the factories. */
-const V2_POOL_TOPICS: readonly Hex[] = [SWAP, SYNC];
+const V2_POOL_TOPICS: readonly Hex[] = [SWAP, SYNC, V2_MINT, V2_BURN];
 const V3_POOL_TOPICS: readonly Hex[] = [V3_INITIALIZE, V3_MINT, V3_BURN];
 
 /** Which family of pools a log's topic belongs to (undefined: a wrapped-coin log or another event). */
 export function poolFamilyOf(topic0: string | undefined): "v2" | "v3" | undefined {
-  if (topic0 === SWAP || topic0 === SYNC) return "v2";
+  if (topic0 === SWAP || topic0 === SYNC || topic0 === V2_MINT || topic0 === V2_BURN) return "v2";
   if (topic0 === V3_SWAP || topic0 === PANCAKE_V3_SWAP || topic0 === V3_INITIALIZE) return "v3";
   if (topic0 === V3_MINT || topic0 === V3_BURN) return "v3";
   return undefined;
@@ -208,6 +220,13 @@ export function decodePoolLog(item: Log, at: LogPosition, pair: Address): RangeE
       v3: { sqrtPriceX96: word(data, 2), liquidity: word(data, 3), tick: int24Of(word(data, 4)) },
     };
   }
+  if ((topic0 === V2_MINT && topics.length === 2) || (topic0 === V2_BURN && topics.length === 3)) {
+    if (data.length !== 2 + 128) return undefined;
+    const owner = topicAddress(topic0 === V2_MINT ? topics[1] : topics[2]);
+    if (owner === undefined) return undefined;
+    const kind = topic0 === V2_MINT ? "v2mint" : "v2burn";
+    return { ...at, kind, pool: pair, owner, amount0: word(data, 0), amount1: word(data, 1) };
+  }
   if (topic0 === V3_INITIALIZE && topics.length === 1 && data.length === 2 + 128) {
     return { ...at, kind: "v3init", pair, sqrtPriceX96: word(data, 0), tick: int24Of(word(data, 1)) };
   }
@@ -266,6 +285,8 @@ export function eventPool(event: RangeEvent): Address | undefined {
       return event.pair;
     case "v3mint":
     case "v3burn":
+    case "v2mint":
+    case "v2burn":
       return event.pool;
     default:
       return undefined;

@@ -240,7 +240,7 @@ async function decodeLogs(deps: ReadRangeDeps, logs: readonly Log[], wrapped: Ad
     if (event === undefined) continue;
     events.push(event);
     // The signers of swaps and of liquidity changes are read (a trade's sender, an event's).
-    if (event.kind === "swap" || event.kind === "v3mint" || event.kind === "v3burn") {
+    if (event.kind !== "sync" && event.kind !== "v3init") {
       swapTxs.set(at.txHash, at.blockNumber);
     }
     note(item, at);

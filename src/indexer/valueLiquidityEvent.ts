@@ -6,13 +6,13 @@ import type { RangeEvent } from "./rangeEvents.js";
 import type { RangeRead } from "./readRange.js";
 
 /**
- * A V3 Mint or Burn as a liquidity event: its signer, its block's time, and both amounts valued
+ * A V2 or V3 Mint or Burn as a liquidity event: its signer, its block's time, and both amounts valued
  * at the prices the pool graph gives after its transaction (0 for a side the rules leave unpriced).
  */
 export function valueLiquidityEvent(
   read: RangeRead,
   ctx: DecodeContext,
-  event: Extract<RangeEvent, { kind: "v3mint" | "v3burn" }>,
+  event: Extract<RangeEvent, { kind: "v3mint" | "v3burn" | "v2mint" | "v2burn" }>,
 ): LiquidityEvent {
   const sender = read.senders.get(event.txHash);
   const timestamp = read.timestamps.get(event.blockNumber);
@@ -34,14 +34,14 @@ export function valueLiquidityEvent(
     txIndex: event.txIndex,
     logIndex: event.logIndex,
     pool: event.pool,
-    type: event.kind === "v3mint" ? "mint" : "burn",
+    type: event.kind === "v3mint" || event.kind === "v2mint" ? "mint" : "burn",
     sender: sender.from,
     owner: event.owner,
     amount0: event.amount0,
     amount1: event.amount1,
-    liquidity: event.amount,
-    tickLower: event.tickLower,
-    tickUpper: event.tickUpper,
+    ...("amount" in event
+      ? { liquidity: event.amount, tickLower: event.tickLower, tickUpper: event.tickUpper }
+      : { liquidity: undefined, tickLower: undefined, tickUpper: undefined }),
     amountUsd: side(pair.token0, event.amount0) + side(pair.token1, event.amount1),
   };
 }
