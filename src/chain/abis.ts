@@ -45,3 +45,17 @@ export const wrappedNativeEventsAbi = parseAbi([
   "event Deposit(address indexed dst, uint256 wad)",
   "event Withdrawal(address indexed src, uint256 wad)",
 ]);
+
+/**
+ * Read functions of a V3 pool (Uniswap V3, PancakeSwap V3), outputs cut to the fields both
+ * layouts share: slot0 stops at the tick (Uniswap's feeProtocol is a uint8 further on,
+ * PancakeSwap's a uint32) and ticks() at liquidityNet.
+ */
+export const v3PoolAbi = parseAbi([
+  "function slot0() view returns (uint160 sqrtPriceX96, int24 tick)",
+  "function liquidity() view returns (uint128)",
+  "function fee() view returns (uint24)",
+  "function tickSpacing() view returns (int24)",
+  "function tickBitmap(int16 wordPosition) view returns (uint256)",
+  "function ticks(int24 tick) view returns (uint128 liquidityGross, int128 liquidityNet)",
+]);
