@@ -130,8 +130,8 @@ async function buildHistory(): Promise<void> {
       ids.push(await fx.mint(pool, lower, upper, liquidity));
       pool.bounds.add(lower).add(upper);
       // Swaps between the mints: later mints meet a moved price (in range or not by the swap's tick).
-      if (n === 10) await routerSwap(pool, true, 10n ** 12n);
-      if (n === 20) await routerSwap(pool, false, 10n ** 15n);
+      if (n === 10) await routerSwap(pool, true, amountCrossing(await readState(pool), true, 2));
+      if (n === 20) await routerSwap(pool, false, amountCrossing(await readState(pool), false, 3));
     }
     // Remove liquidity: all of a few positions (their unshared ticks leave), half of others.
     for (const index of [3, 15, 16, 18, 25]) {
@@ -151,8 +151,17 @@ async function buildHistory(): Promise<void> {
         args: [{ tokenId: ids[1] as bigint, recipient: DEPLOYER, amount0Max: 2n ** 128n - 1n, amount1Max: 2n ** 128n - 1n }],
       }),
     );
-    await routerSwap(pool, true, 10n ** 9n);
+    await routerSwap(pool, true, amountCrossing(await readState(pool), true, 1));
   }
+}
+
+/** The smallest of a geometric series of amounts whose swap crosses at least `ticks` initialized ticks. */
+function amountCrossing(state: V3PoolState, zeroForOne: boolean, ticks: number): bigint {
+  for (let amount = 1000n; amount < 1n << 160n; amount = (amount * 13n) / 10n) {
+    const result = swapExactInput(state, zeroForOne, amount);
+    if (result.ticksCrossed >= ticks && result.amountIn === amount) return amount;
+  }
+  throw new Error(`no amount crosses ${ticks} ticks`);
 }
 
 beforeAll(async () => {
@@ -207,5 +216,226 @@ describe("readV3PoolState and the log rebuild", () => {
           `events ${JSON.stringify(rebuilt.counts)}`,
       );
     }
+  });
+});
+
+interface Quote {
+  amountOut: bigint;
+  sqrtPriceX96After: bigint;
+  initializedTicksCrossed: number;
+}
+
+const isRevert = (error: unknown) => error instanceof Error && /revert/i.test(error.message);
+
+/** QuoterV2.quoteExactInputSingle by eth_call (batched by the client), or "revert". */
+async function quoteSingle(pool: V3PoolRef, zeroForOne: boolean, amountIn: bigint): Promise<Quote | "revert"> {
+  const [tokenIn, tokenOut] = zeroForOne ? [pool.token0, pool.token1] : [pool.token1, pool.token0];
+  const data = encodeFunctionData({
+    abi: quoterAbi,
+    functionName: "quoteExactInputSingle",
+    args: [{ tokenIn, tokenOut, amountIn, fee: pool.fee, sqrtPriceLimitX96: 0n }],
+  });
+  try {
+    const { data: answer } = await fx.client.call({ to: fx.quoter, data });
+    const [amountOut, sqrtPriceX96After, initializedTicksCrossed] = decodeFunctionResult({
+      abi: quoterAbi,
+      functionName: "quoteExactInputSingle",
+      data: answer as Hex,
+    }) as readonly [bigint, bigint, number, bigint];
+    return { amountOut, sqrtPriceX96After, initializedTicksCrossed };
+  } catch (error) {
+    if (isRevert(error)) return "revert";
+    throw error;
+  }
+}
+
+const trySwap = (state: V3PoolState, zeroForOne: boolean, amountIn: bigint): V3SwapResult | "revert" => {
+  try {
+    return swapExactInput(state, zeroForOne, amountIn);
+  } catch {
+    return "revert";
+  }
+};
+
+/** 1, 2, 3, then about 300 amounts growing by ~1.38 each (with seeded jitter) up to 2^140. */
+function amountsToQuote(seed: number): bigint[] {
+  const prng = createPrng(seed);
+  const amounts = [1n, 2n, 3n];
+  for (let a = 4; a < 2 ** 140; a *= 1.38) {
+    amounts.push(BigInt(Math.floor(a * (1 + prng.next() * 0.37))) + BigInt(prng.int(0, 999)));
+  }
+  return amounts;
+}
+
+describe("swapExactInput against QuoterV2", () => {
+  test("behavior: every amount from 1 wei to more than the pool holds quotes exactly as quoteExactInputSingle", async () => {
+    const mismatches: unknown[] = [];
+    let compared = 0;
+    let ticksComparable = 0;
+    for (const [p, pool] of pools.entries()) {
+      const state = await readState(pool);
+      for (const zeroForOne of [true, false]) {
+        const amounts = amountsToQuote(7 * p + (zeroForOne ? 1 : 2));
+        const quotes = await Promise.all(amounts.map((amount) => quoteSingle(pool, zeroForOne, amount)));
+        let exhausted = 0;
+        let maxCrossed = 0;
+        for (const [i, amount] of amounts.entries()) {
+          const quote = quotes[i] as Quote | "revert";
+          const mine = trySwap(state, zeroForOne, amount);
+          compared++;
+          const where = { pool: pool.spec.name, zeroForOne, amount };
+          if (quote === "revert" || mine === "revert") {
+            if (quote !== mine) mismatches.push({ ...where, quote, mine });
+            continue;
+          }
+          if (mine.amountIn < amount) exhausted++;
+          maxCrossed = Math.max(maxCrossed, mine.ticksCrossed);
+          const counted = quoterTicksCrossed(state.ticks, state.tickSpacing, state.tick, mine.tick);
+          const exact = quoterCountIsExact(state.ticks, state.tickSpacing, state.tick, mine.tick);
+          if (exact) ticksComparable++;
+          if (
+            quote.amountOut !== mine.amountOut ||
+            quote.sqrtPriceX96After !== mine.sqrtPriceX96 ||
+            quote.initializedTicksCrossed !== counted ||
+            (exact && quote.initializedTicksCrossed !== mine.ticksCrossed)
+          ) {
+            mismatches.push({ ...where, quote, mine, counted, exact });
+          }
+        }
+        // The range covers what it should: swaps that cross many ticks and swaps the pool cannot fill.
+        expect(exhausted, `${pool.spec.name} ${zeroForOne}`).toBeGreaterThan(10);
+        expect(maxCrossed, `${pool.spec.name} ${zeroForOne}`).toBeGreaterThanOrEqual(20);
+        expect(quotes.filter((q) => q === "revert")).toEqual([]);
+        console.log(
+          `${pool.spec.name} ${zeroForOne ? "0→1" : "1→0"}: ${amounts.length} amounts, ${exhausted} beyond the pool, up to ${maxCrossed} ticks crossed`,
+        );
+      }
+    }
+    expect(mismatches).toEqual([]);
+    console.log(`${compared} single-pool quotes equal; initializedTicksCrossed equal to ticks crossed in ${ticksComparable}`);
+  });
+
+  test("behavior: chained swapExactInput equals quoteExactInput on multi-hop paths", async () => {
+    const bySymbols = (a: string, b: string) =>
+      pools.find((pool) => pool.spec.tokens.includes(a) && pool.spec.tokens.includes(b)) as FixturePool;
+    const address = (symbol: string) => (tokens.get(symbol) as FixtureToken).address;
+    const paths = [
+      ["B", "A", "C"],
+      ["D", "A", "B"],
+      ["C", "A", "D"],
+      ["D", "B", "A"],
+      ["C", "A", "B", "D"],
+    ];
+    const states = new Map<string, V3PoolState>();
+    for (const pool of pools) states.set(pool.address, await readState(pool));
+    let compared = 0;
+    const mismatches: unknown[] = [];
+    for (const [n, symbols] of paths.entries()) {
+      const hops = symbols.slice(1).map((to, i) => {
+        const from = symbols[i] as string;
+        const pool = bySymbols(from, to);
+        return { pool, zeroForOne: address(from) < address(to), state: states.get(pool.address) as V3PoolState };
+      });
+      const types = symbols.flatMap((_, i) => (i === 0 ? ["address"] : ["uint24", "address"]));
+      const values = symbols.flatMap((symbol, i) => (i === 0 ? [address(symbol)] : [hops[i - 1]?.pool.fee, address(symbol)]));
+      const path = encodePacked(types, values);
+      const amounts = amountsToQuote(100 + n).filter((_, i) => i % 8 === 0);
+      const quotes = await Promise.all(
+        amounts.map(async (amountIn) => {
+          try {
+            const { data } = await fx.client.call({
+              to: fx.quoter,
+              data: encodeFunctionData({ abi: quoterAbi, functionName: "quoteExactInput", args: [path, amountIn] }),
+            });
+            return decodeFunctionResult({ abi: quoterAbi, functionName: "quoteExactInput", data: data as Hex }) as readonly [
+              bigint,
+              readonly bigint[],
+              readonly number[],
+              bigint,
+            ];
+          } catch (error) {
+            if (isRevert(error)) return "revert" as const;
+            throw error;
+          }
+        }),
+      );
+      for (const [i, amountIn] of amounts.entries()) {
+        let amount = amountIn;
+        const prices: bigint[] = [];
+        const crossed: number[] = [];
+        for (const hop of hops) {
+          // The pool refuses a swap of 0 (AS): a hop that pays nothing makes the quote revert.
+          if (amount === 0n) break;
+          const result = swapExactInput(hop.state, hop.zeroForOne, amount);
+          prices.push(result.sqrtPriceX96);
+          crossed.push(quoterTicksCrossed(hop.state.ticks, hop.state.tickSpacing, hop.state.tick, result.tick));
+          amount = result.amountOut;
+        }
+        const expected = prices.length < hops.length ? "revert" : [amount, prices, crossed];
+        const quote = quotes[i];
+        const actual = quote === "revert" || quote === undefined ? quote : [quote[0], [...quote[1]], [...quote[2]]];
+        compared++;
+        if (JSON.stringify(actual, bigintJson) !== JSON.stringify(expected, bigintJson)) {
+          mismatches.push({ path: symbols.join(">"), amountIn, actual, expected });
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+    console.log(`${compared} multi-hop quotes equal over ${paths.length} paths`);
+  });
+});
+
+const bigintJson = (_: string, value: unknown) => (typeof value === "bigint" ? value.toString() : value);
+
+describe("swapExactInput against real swaps", () => {
+  test("behavior: SwapRouter swaps leave slot0 and liquidity where swapExactInput says, and their Swap logs carry its amounts", async () => {
+    let swaps = 0;
+    let crossed = 0;
+    for (const pool of pools) {
+      let state = await readState(pool);
+      // Alternate directions, each swap crossing a few more ticks; the last one empties the 1% pool.
+      const plan: [boolean, bigint][] = [];
+      for (let i = 0; i < 6; i++) {
+        const zeroForOne = i % 2 === 0;
+        plan.push([zeroForOne, 0n]);
+      }
+      if (!pool.spec.fullRange) plan.push([false, 1n << 140n]);
+      for (const [i, [zeroForOne, fixed]] of plan.entries()) {
+        const amount = fixed > 0n ? fixed : amountCrossing(state, zeroForOne, 2 + i);
+        const expected = swapExactInput(state, zeroForOne, amount);
+        const hash = await routerSwap(pool, zeroForOne, amount);
+        const receipt = await fx.client.getTransactionReceipt({ hash });
+        const swapLogs = receipt.logs
+          .filter((log) => log.address.toLowerCase() === pool.address)
+          .map((log) => decodeEventLog({ abi: poolEventsAbi, data: log.data, topics: log.topics }))
+          .filter((event) => event.eventName === "Swap");
+        expect(swapLogs).toHaveLength(1);
+        const [amountIn, amountOut] = zeroForOne
+          ? [swapLogs[0]?.args.amount0, swapLogs[0]?.args.amount1]
+          : [swapLogs[0]?.args.amount1, swapLogs[0]?.args.amount0];
+        expect({ amountIn, amountOut: -(amountOut as bigint) }).toEqual({
+          amountIn: expected.amountIn,
+          amountOut: expected.amountOut,
+        });
+        expect(swapLogs[0]?.args).toMatchObject({
+          sqrtPriceX96: expected.sqrtPriceX96,
+          tick: expected.tick,
+          liquidity: expected.liquidity,
+        });
+        const chain = await readChain(pool);
+        expect({ sqrtPriceX96: chain.sqrtPriceX96, tick: chain.tick, liquidity: chain.liquidity }).toEqual({
+          sqrtPriceX96: expected.sqrtPriceX96,
+          tick: expected.tick,
+          liquidity: expected.liquidity,
+        });
+        if (fixed > 0n) expect(expected.amountIn).toBeLessThan(amount);
+        swaps++;
+        crossed += expected.ticksCrossed;
+        state = { ...state, sqrtPriceX96: expected.sqrtPriceX96, tick: expected.tick, liquidity: expected.liquidity };
+      }
+      // After the swaps the log rebuild still equals the chain.
+      expect((await rebuildFromLogs(fx.client, pool.address)).state).toEqual(await readChain(pool));
+    }
+    console.log(`${swaps} router swaps crossing ${crossed} initialized ticks in all matched`);
   });
 });
