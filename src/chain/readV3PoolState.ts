@@ -35,6 +35,24 @@ const HEADER_GAS = 30_000n;
 const WORD_GAS = 30_000n;
 const TICK_GAS = 50_000n;
 
+// Calls per round of readInRounds: about eight eth_calls of ~65 kB each (cappedMulticall splits
+// at 24 kB of answers), so a batching transport never sends one oversized HTTP body (a spacing-1
+// pool has 6,932 bitmap words: anvil refused them in one batch as an invalid request).
+const CALLS_PER_ROUND = 1000;
+
+/** cappedMulticall over `calls` a round at a time, results in order. */
+async function readInRounds(
+  client: RpcClient,
+  calls: readonly CappedCall[],
+  options: { blockNumber: bigint },
+): Promise<CappedCallResult[]> {
+  const results: CappedCallResult[] = [];
+  for (let start = 0; start < calls.length; start += CALLS_PER_ROUND) {
+    results.push(...(await cappedMulticall(client, calls.slice(start, start + CALLS_PER_ROUND), options)));
+  }
+  return results;
+}
+
 const encode = (functionName: "slot0" | "liquidity" | "fee" | "tickSpacing") =>
   encodeFunctionData({ abi: v3PoolAbi, functionName });
 
@@ -57,7 +75,7 @@ function decodeOrThrow(
 /**
  * Reads a V3 pool's whole swap state at `blockNumber`, for a pool first met mid-history: slot0's
  * price and tick, liquidity, fee, tick spacing, then every tick-bitmap word over the tick range
- * and `ticks(i)` of each set bit. Three rounds of capped multicalls (cappedMulticall), each read
+ * and `ticks(i)` of each set bit, in capped multicalls (cappedMulticall, a thousand calls a round), each read
  * pinned to the block so the parts agree. Works for Uniswap V3 and PancakeSwap V3 (whose slot0
  * differs after the tick). Undefined when the address answers no V3 slot0 there (no pool yet, or
  * not a V3 pool); RpcError when the chain cannot be asked.
@@ -80,7 +98,8 @@ export async function readV3PoolState(
   const liquidity = decodeCallResult(v3PoolAbi, "liquidity", liquidityResult) as bigint | undefined;
   const fee = decodeCallResult(v3PoolAbi, "fee", feeResult) as number | undefined;
   const tickSpacing = decodeCallResult(v3PoolAbi, "tickSpacing", spacingResult) as number | undefined;
-  if (slot0 === undefined || liquidity === undefined || fee === undefined || tickSpacing === undefined) return undefined;
+  if (slot0 === undefined || liquidity === undefined || fee === undefined || tickSpacing === undefined)
+    return undefined;
   if (tickSpacing <= 0) return undefined;
 
   // Compressed ticks (tick / spacing, floored) fill 256-bit words; MIN_TICK = -MAX_TICK.
@@ -89,7 +108,7 @@ export async function readV3PoolState(
   const lastWord = Math.floor(lastCompressed / 256);
   const wordPositions: number[] = [];
   for (let word = firstWord; word <= lastWord; word++) wordPositions.push(word);
-  const wordResults = await cappedMulticall(
+  const wordResults = await readInRounds(
     client,
     wordPositions.map((word) => ({
       to: pool,
@@ -111,7 +130,7 @@ export async function readV3PoolState(
     }
   });
 
-  const tickResults = await cappedMulticall(
+  const tickResults = await readInRounds(
     client,
     initialized.map((tick) => ({
       to: pool,
@@ -122,10 +141,13 @@ export async function readV3PoolState(
     { blockNumber },
   );
   const ticks = initialized.map((tick, i): V3TickState => {
-    const [liquidityGross, liquidityNet] = decodeOrThrow(pool, `tick ${tick}`, "ticks", tickResults[i], blockNumber) as [
-      bigint,
-      bigint,
-    ];
+    const [liquidityGross, liquidityNet] = decodeOrThrow(
+      pool,
+      `tick ${tick}`,
+      "ticks",
+      tickResults[i],
+      blockNumber,
+    ) as [bigint, bigint];
     return { tick, liquidityNet, liquidityGross };
   });
   return {

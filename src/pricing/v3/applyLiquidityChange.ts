@@ -30,7 +30,8 @@ export function applyLiquidityChange(
   tickUpper: number,
   liquidityDelta: bigint,
 ): LiquidityChangeResult {
-  if (tickLower >= tickUpper) throw new Error(`applyLiquidityChange: tickLower ${tickLower} >= tickUpper (TLU)`);
+  if (tickLower >= tickUpper)
+    throw new Error(`applyLiquidityChange: tickLower ${tickLower} >= tickUpper (TLU)`);
   if (tickLower < MIN_TICK) throw new Error(`applyLiquidityChange: tickLower ${tickLower} < MIN_TICK (TLM)`);
   if (tickUpper > MAX_TICK) throw new Error(`applyLiquidityChange: tickUpper ${tickUpper} > MAX_TICK (TUM)`);
   const bound = (tick: number, upper: boolean): TickLiquidityAfter => {

@@ -51,10 +51,12 @@ export function computeSwapStep(
   const max = sqrtRatioTargetX96 === sqrtRatioNextX96;
   if (zeroForOne) {
     if (!(max && exactIn)) amountIn = getAmount0Delta(sqrtRatioNextX96, sqrtRatioCurrentX96, liquidity, true);
-    if (!(max && !exactIn)) amountOut = getAmount1Delta(sqrtRatioNextX96, sqrtRatioCurrentX96, liquidity, false);
+    if (!(max && !exactIn))
+      amountOut = getAmount1Delta(sqrtRatioNextX96, sqrtRatioCurrentX96, liquidity, false);
   } else {
     if (!(max && exactIn)) amountIn = getAmount1Delta(sqrtRatioCurrentX96, sqrtRatioNextX96, liquidity, true);
-    if (!(max && !exactIn)) amountOut = getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioNextX96, liquidity, false);
+    if (!(max && !exactIn))
+      amountOut = getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioNextX96, liquidity, false);
   }
   if (!exactIn && amountOut > -amountRemaining) amountOut = -amountRemaining;
   const feeAmount =

@@ -13,7 +13,12 @@ function toUint160(value: bigint): bigint {
  * when amount·√P and L·2^96 + amount·√P fit 256 bits and otherwise divides in another order:
  * the two round differently, so the overflow tests are reproduced, not skipped.
  */
-function nextFromAmount0RoundingUp(sqrtPX96: bigint, liquidity: bigint, amount: bigint, add: boolean): bigint {
+function nextFromAmount0RoundingUp(
+  sqrtPX96: bigint,
+  liquidity: bigint,
+  amount: bigint,
+  add: boolean,
+): bigint {
   if (amount === 0n) return sqrtPX96;
   const numerator1 = liquidity << 96n;
   const product = amount * sqrtPX96;
@@ -32,7 +37,12 @@ function nextFromAmount0RoundingUp(sqrtPX96: bigint, liquidity: bigint, amount: 
 }
 
 /** SqrtPriceMath.getNextSqrtPriceFromAmount1RoundingDown. */
-function nextFromAmount1RoundingDown(sqrtPX96: bigint, liquidity: bigint, amount: bigint, add: boolean): bigint {
+function nextFromAmount1RoundingDown(
+  sqrtPX96: bigint,
+  liquidity: bigint,
+  amount: bigint,
+  add: boolean,
+): bigint {
   if (add) return toUint160(sqrtPX96 + mulDiv(amount, Q96, liquidity));
   const quotient = mulDivRoundingUp(amount, Q96, liquidity);
   if (sqrtPX96 <= quotient) throw new Error("SqrtPriceMath: output exceeds the token1 reserve");

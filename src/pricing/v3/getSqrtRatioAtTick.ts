@@ -42,7 +42,8 @@ export function getSqrtRatioAtTick(tick: number): bigint {
     throw new Error(`getSqrtRatioAtTick: tick ${tick} is outside [${MIN_TICK}, ${MAX_TICK}] (T)`);
   }
   const absTick = Math.abs(tick);
-  let ratio = (absTick & 1) !== 0 ? 0xfffcb933bd6fad37aa2d162d1a594001n : 0x100000000000000000000000000000000n;
+  let ratio =
+    (absTick & 1) !== 0 ? 0xfffcb933bd6fad37aa2d162d1a594001n : 0x100000000000000000000000000000000n;
   for (let bit = 1; bit < FACTORS.length; bit++) {
     if ((absTick & (1 << bit)) !== 0) ratio = (ratio * (FACTORS[bit] as bigint)) >> 128n;
   }

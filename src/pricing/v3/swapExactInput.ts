@@ -1,6 +1,12 @@
 import { addDelta } from "./addDelta.js";
 import { computeSwapStep } from "./computeSwapStep.js";
-import { getSqrtRatioAtTick, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK } from "./getSqrtRatioAtTick.js";
+import {
+  getSqrtRatioAtTick,
+  MAX_SQRT_RATIO,
+  MAX_TICK,
+  MIN_SQRT_RATIO,
+  MIN_TICK,
+} from "./getSqrtRatioAtTick.js";
 import { getTickAtSqrtRatio } from "./getTickAtSqrtRatio.js";
 import type { V3PoolState, V3SwapResult } from "./v3Types.js";
 
@@ -36,7 +42,9 @@ export function swapExactInput(
     const found = state.ticks.nextInitializedTickWithinOneWord(tick, state.tickSpacing, zeroForOne);
     const tickNext = Math.min(Math.max(found.next, MIN_TICK), MAX_TICK);
     const sqrtPriceNextX96 = getSqrtRatioAtTick(tickNext);
-    const target = (zeroForOne ? sqrtPriceNextX96 < limit : sqrtPriceNextX96 > limit) ? limit : sqrtPriceNextX96;
+    const target = (zeroForOne ? sqrtPriceNextX96 < limit : sqrtPriceNextX96 > limit)
+      ? limit
+      : sqrtPriceNextX96;
     const step = computeSwapStep(sqrtPriceX96, target, liquidity, remaining, state.fee);
     sqrtPriceX96 = step.sqrtRatioNextX96;
     remaining -= step.amountIn + step.feeAmount;

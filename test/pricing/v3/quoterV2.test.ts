@@ -5,7 +5,6 @@ import {
   encodeFunctionData,
   encodePacked,
   type Hex,
-  parseAbi,
 } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRpcClient, type RpcClient } from "../../../src/chain/createRpcClient.js";
@@ -15,13 +14,23 @@ import { getSqrtRatioAtTick, MAX_TICK, MIN_TICK } from "../../../src/pricing/v3/
 import { swapExactInput } from "../../../src/pricing/v3/swapExactInput.js";
 import type { V3PoolState, V3SwapResult } from "../../../src/pricing/v3/v3Types.js";
 import {
+  DEADLINE,
+  DEPLOYER,
+  type FixtureToken,
+  poolEventsAbi,
+  startV3Fixture,
+  V3_ARTIFACTS,
+  type V3Fixture,
+  type V3PoolRef,
+} from "./v3Fixture.js";
+import {
+  amountCrossing,
   plainTicks,
   quoterCountIsExact,
   quoterTicksCrossed,
   rebuildFromLogs,
   toPoolState,
 } from "./v3PoolHistory.js";
-import { DEADLINE, DEPLOYER, type FixtureToken, poolEventsAbi, startV3Fixture, V3_ARTIFACTS, type V3Fixture, type V3PoolRef } from "./v3Fixture.js";
 
 /** A pool of the fixture: its tokens by symbol, fee tier and where its price starts. */
 interface PoolSpec {
@@ -54,7 +63,6 @@ interface FixturePool extends V3PoolRef {
 
 const quoterAbi = V3_ARTIFACTS.quoter.abi;
 const poolAbi = V3_ARTIFACTS.pool.abi;
-const erc20TransferAbi = parseAbi(["function transfer(address to, uint256 amount) returns (bool)"]);
 
 let fx: V3Fixture;
 let rpc: RpcClient;
@@ -112,12 +120,18 @@ async function routerSwap(pool: V3PoolRef, zeroForOne: boolean, amountIn: bigint
 
 /** Builds the pools' history: mints, swaps between them, more mints, partial and full burns, a fee collect. */
 async function buildHistory(): Promise<void> {
-  for (const [symbol, decimals] of [["A", 18], ["B", 6], ["C", 8], ["D", 18]] as const) {
+  for (const [symbol, decimals] of [
+    ["A", 18],
+    ["B", 6],
+    ["C", 8],
+    ["D", 18],
+  ] as const) {
     tokens.set(symbol, await fx.deployToken(symbol, decimals));
   }
   for (const [i, spec] of SPECS.entries()) {
     const [x, y] = spec.tokens.map((symbol) => (tokens.get(symbol) as FixtureToken).address);
-    const [token0, token1] = (x as Address) < (y as Address) ? [x as Address, y as Address] : [y as Address, x as Address];
+    const [token0, token1] =
+      (x as Address) < (y as Address) ? [x as Address, y as Address] : [y as Address, x as Address];
     // A price inside the start tick, not on its edge.
     const start = getSqrtRatioAtTick(spec.startTick);
     const sqrtPriceX96 = start + (getSqrtRatioAtTick(spec.startTick + 1) - start) / 3n;
@@ -148,20 +162,18 @@ async function buildHistory(): Promise<void> {
       encodeFunctionData({
         abi: V3_ARTIFACTS.positionManager.abi,
         functionName: "collect",
-        args: [{ tokenId: ids[1] as bigint, recipient: DEPLOYER, amount0Max: 2n ** 128n - 1n, amount1Max: 2n ** 128n - 1n }],
+        args: [
+          {
+            tokenId: ids[1] as bigint,
+            recipient: DEPLOYER,
+            amount0Max: 2n ** 128n - 1n,
+            amount1Max: 2n ** 128n - 1n,
+          },
+        ],
       }),
     );
     await routerSwap(pool, true, amountCrossing(await readState(pool), true, 1));
   }
-}
-
-/** The smallest of a geometric series of amounts whose swap crosses at least `ticks` initialized ticks. */
-function amountCrossing(state: V3PoolState, zeroForOne: boolean, ticks: number): bigint {
-  for (let amount = 1000n; amount < 1n << 160n; amount = (amount * 13n) / 10n) {
-    const result = swapExactInput(state, zeroForOne, amount);
-    if (result.ticksCrossed >= ticks && result.amountIn === amount) return amount;
-  }
-  throw new Error(`no amount crosses ${ticks} ticks`);
 }
 
 beforeAll(async () => {
@@ -175,7 +187,9 @@ afterAll(async () => {
 });
 
 /** The pool state as readV3PoolState reads it at the head. */
-async function readState(pool: FixturePool): Promise<V3PoolState & { ticks: ReturnType<typeof toPoolState>["ticks"] }> {
+async function readState(
+  pool: FixturePool,
+): Promise<V3PoolState & { ticks: ReturnType<typeof toPoolState>["ticks"] }> {
   const head = await fx.client.getBlockNumber();
   const read = await readV3PoolState(rpc, pool.address, head);
   if (read === undefined) throw new Error(`no V3 state for ${pool.address}`);
@@ -186,12 +200,17 @@ async function readState(pool: FixturePool): Promise<V3PoolState & { ticks: Retu
 async function readChain(pool: FixturePool) {
   const read = (functionName: string, args: readonly unknown[] = []) =>
     fx.client.readContract({ address: pool.address, abi: poolAbi, functionName, args });
-  const [slot0, liquidity] = (await Promise.all([read("slot0"), read("liquidity")])) as [readonly unknown[], bigint];
+  const [slot0, liquidity] = (await Promise.all([read("slot0"), read("liquidity")])) as [
+    readonly unknown[],
+    bigint,
+  ];
   const bounds = [...pool.bounds].sort((a, b) => a - b);
   const infos = (await Promise.all(bounds.map((tick) => read("ticks", [tick])))) as (readonly unknown[])[];
   const ticks = bounds.flatMap((tick, i) => {
     const info = infos[i] as readonly unknown[];
-    return info[7] === true ? [{ tick, liquidityNet: info[1] as bigint, liquidityGross: info[0] as bigint }] : [];
+    return info[7] === true
+      ? [{ tick, liquidityNet: info[1] as bigint, liquidityGross: info[0] as bigint }]
+      : [];
   });
   return { sqrtPriceX96: slot0[0] as bigint, tick: slot0[1] as number, liquidity, ticks };
 }
@@ -202,10 +221,18 @@ describe("readV3PoolState and the log rebuild", () => {
       const chain = await readChain(pool);
       const state = await readState(pool);
       const rebuilt = await rebuildFromLogs(fx.client, pool.address);
-      const read = { sqrtPriceX96: state.sqrtPriceX96, tick: state.tick, liquidity: state.liquidity, ticks: plainTicks(state.ticks) };
+      const read = {
+        sqrtPriceX96: state.sqrtPriceX96,
+        tick: state.tick,
+        liquidity: state.liquidity,
+        ticks: plainTicks(state.ticks),
+      };
       expect(read, pool.spec.name).toEqual(chain);
       expect(rebuilt.state, pool.spec.name).toEqual(chain);
-      expect({ fee: state.fee, tickSpacing: state.tickSpacing }).toEqual({ fee: pool.fee, tickSpacing: pool.spec.tickSpacing });
+      expect({ fee: state.fee, tickSpacing: state.tickSpacing }).toEqual({
+        fee: pool.fee,
+        tickSpacing: pool.spec.tickSpacing,
+      });
       // The history has what the test claims: ticks left (fewer initialized than bounds), burns of 0.
       expect(chain.ticks.length).toBeLessThan(pool.bounds.size);
       expect(chain.ticks.length).toBeGreaterThan(40);
@@ -228,7 +255,11 @@ interface Quote {
 const isRevert = (error: unknown) => error instanceof Error && /revert/i.test(error.message);
 
 /** QuoterV2.quoteExactInputSingle by eth_call (batched by the client), or "revert". */
-async function quoteSingle(pool: V3PoolRef, zeroForOne: boolean, amountIn: bigint): Promise<Quote | "revert"> {
+async function quoteSingle(
+  pool: V3PoolRef,
+  zeroForOne: boolean,
+  amountIn: bigint,
+): Promise<Quote | "revert"> {
   const [tokenIn, tokenOut] = zeroForOne ? [pool.token0, pool.token1] : [pool.token1, pool.token0];
   const data = encodeFunctionData({
     abi: quoterAbi,
@@ -312,7 +343,9 @@ describe("swapExactInput against QuoterV2", () => {
       }
     }
     expect(mismatches).toEqual([]);
-    console.log(`${compared} single-pool quotes equal; initializedTicksCrossed equal to ticks crossed in ${ticksComparable}`);
+    console.log(
+      `${compared} single-pool quotes equal; initializedTicksCrossed equal to ticks crossed in ${ticksComparable}`,
+    );
   });
 
   test("behavior: chained swapExactInput equals quoteExactInput on multi-hop paths", async () => {
@@ -334,10 +367,16 @@ describe("swapExactInput against QuoterV2", () => {
       const hops = symbols.slice(1).map((to, i) => {
         const from = symbols[i] as string;
         const pool = bySymbols(from, to);
-        return { pool, zeroForOne: address(from) < address(to), state: states.get(pool.address) as V3PoolState };
+        return {
+          pool,
+          zeroForOne: address(from) < address(to),
+          state: states.get(pool.address) as V3PoolState,
+        };
       });
       const types = symbols.flatMap((_, i) => (i === 0 ? ["address"] : ["uint24", "address"]));
-      const values = symbols.flatMap((symbol, i) => (i === 0 ? [address(symbol)] : [hops[i - 1]?.pool.fee, address(symbol)]));
+      const values = symbols.flatMap((symbol, i) =>
+        i === 0 ? [address(symbol)] : [hops[i - 1]?.pool.fee, address(symbol)],
+      );
       const path = encodePacked(types, values);
       const amounts = amountsToQuote(100 + n).filter((_, i) => i % 8 === 0);
       const quotes = await Promise.all(
@@ -345,14 +384,17 @@ describe("swapExactInput against QuoterV2", () => {
           try {
             const { data } = await fx.client.call({
               to: fx.quoter,
-              data: encodeFunctionData({ abi: quoterAbi, functionName: "quoteExactInput", args: [path, amountIn] }),
+              data: encodeFunctionData({
+                abi: quoterAbi,
+                functionName: "quoteExactInput",
+                args: [path, amountIn],
+              }),
             });
-            return decodeFunctionResult({ abi: quoterAbi, functionName: "quoteExactInput", data: data as Hex }) as readonly [
-              bigint,
-              readonly bigint[],
-              readonly number[],
-              bigint,
-            ];
+            return decodeFunctionResult({
+              abi: quoterAbi,
+              functionName: "quoteExactInput",
+              data: data as Hex,
+            }) as readonly [bigint, readonly bigint[], readonly number[], bigint];
           } catch (error) {
             if (isRevert(error)) return "revert" as const;
             throw error;
@@ -368,12 +410,15 @@ describe("swapExactInput against QuoterV2", () => {
           if (amount === 0n) break;
           const result = swapExactInput(hop.state, hop.zeroForOne, amount);
           prices.push(result.sqrtPriceX96);
-          crossed.push(quoterTicksCrossed(hop.state.ticks, hop.state.tickSpacing, hop.state.tick, result.tick));
+          crossed.push(
+            quoterTicksCrossed(hop.state.ticks, hop.state.tickSpacing, hop.state.tick, result.tick),
+          );
           amount = result.amountOut;
         }
         const expected = prices.length < hops.length ? "revert" : [amount, prices, crossed];
         const quote = quotes[i];
-        const actual = quote === "revert" || quote === undefined ? quote : [quote[0], [...quote[1]], [...quote[2]]];
+        const actual =
+          quote === "revert" || quote === undefined ? quote : [quote[0], [...quote[1]], [...quote[2]]];
         compared++;
         if (JSON.stringify(actual, bigintJson) !== JSON.stringify(expected, bigintJson)) {
           mismatches.push({ path: symbols.join(">"), amountIn, actual, expected });
@@ -431,7 +476,12 @@ describe("swapExactInput against real swaps", () => {
         if (fixed > 0n) expect(expected.amountIn).toBeLessThan(amount);
         swaps++;
         crossed += expected.ticksCrossed;
-        state = { ...state, sqrtPriceX96: expected.sqrtPriceX96, tick: expected.tick, liquidity: expected.liquidity };
+        state = {
+          ...state,
+          sqrtPriceX96: expected.sqrtPriceX96,
+          tick: expected.tick,
+          liquidity: expected.liquidity,
+        };
       }
       // After the swaps the log rebuild still equals the chain.
       expect((await rebuildFromLogs(fx.client, pool.address)).state).toEqual(await readChain(pool));

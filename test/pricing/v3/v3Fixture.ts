@@ -10,8 +10,8 @@ import {
   type Hex,
   http,
   maxUint256,
-  parseAbi,
   type PublicClient,
+  parseAbi,
 } from "viem";
 import { type Anvil, startAnvil } from "../../../src/devnet/anvil/startAnvil.js";
 import { devnetTokenAbi, wrappedNativeAbi } from "../../../src/devnet/deploy/devnetAbis.js";
@@ -45,6 +45,14 @@ export const poolEventsAbi = parseAbi([
   "event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
   "event Burn(address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
   "event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)",
+]);
+
+/** PancakeSwap V3's pool events: the same, but its Swap also names the protocol's fees. */
+export const pancakePoolEventsAbi = parseAbi([
+  "event Initialize(uint160 sqrtPriceX96, int24 tick)",
+  "event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
+  "event Burn(address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
+  "event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick, uint128 protocolFeesToken0, uint128 protocolFeesToken1)",
 ]);
 
 /** anvil's first dev account (unlocked). */
@@ -96,18 +104,30 @@ const slot0Abi = parseAbi(["function slot0() view returns (uint160 sqrtPriceX96,
 /** Starts anvil and deploys WETH, the official V3 factory, position manager, router and QuoterV2. */
 export async function startV3Fixture(): Promise<V3Fixture> {
   const anvil = await startAnvil({ chainId: 31337, mining: "auto" });
-  const transport = http(anvil.rpcUrl, { batch: { batchSize: 200, wait: 0 }, retryCount: 0, timeout: 60_000 });
+  const transport = http(anvil.rpcUrl, {
+    batch: { batchSize: 200, wait: 0 },
+    retryCount: 0,
+    timeout: 60_000,
+  });
   const client = createPublicClient({ transport, cacheTime: 0 });
   const wallet = createWalletClient({ account: DEPLOYER, transport: http(anvil.rpcUrl, { retryCount: 0 }) });
 
   const send = async (to: Address | undefined, data: Hex): Promise<Hash> => {
-    const hash = await wallet.sendTransaction({ chain: null, ...(to === undefined ? {} : { to }), data, gas: 15_000_000n });
+    const hash = await wallet.sendTransaction({
+      chain: null,
+      ...(to === undefined ? {} : { to }),
+      data,
+      gas: 15_000_000n,
+    });
     const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 5 });
     if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
     return hash;
   };
   const deploy = async (artifact: Artifact, args: readonly unknown[]): Promise<Address> => {
-    const hash = await send(undefined, encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args }));
+    const hash = await send(
+      undefined,
+      encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args }),
+    );
     const receipt = await client.getTransactionReceipt({ hash });
     return (receipt.contractAddress as Address).toLowerCase() as Address;
   };
@@ -122,7 +142,9 @@ export async function startV3Fixture(): Promise<V3Fixture> {
   const npm = V3_ARTIFACTS.positionManager.abi;
 
   const slot0 = async (pool: Address) =>
-    client.readContract({ address: pool, abi: slot0Abi, functionName: "slot0" }) as Promise<readonly [bigint, number]>;
+    client.readContract({ address: pool, abi: slot0Abi, functionName: "slot0" }) as Promise<
+      readonly [bigint, number]
+    >;
 
   return {
     anvil,
@@ -134,9 +156,17 @@ export async function startV3Fixture(): Promise<V3Fixture> {
     weth,
     send,
     async deployToken(symbol, decimals) {
-      const address = await deploy({ abi: devnetTokenAbi, bytecode: token.bytecode }, [symbol, symbol, decimals, 10n ** 45n]);
+      const address = await deploy({ abi: devnetTokenAbi, bytecode: token.bytecode }, [
+        symbol,
+        symbol,
+        decimals,
+        10n ** 45n,
+      ]);
       for (const spender of [positionManager, router]) {
-        await send(address, encodeFunctionData({ abi: devnetTokenAbi, functionName: "approve", args: [spender, maxUint256] }));
+        await send(
+          address,
+          encodeFunctionData({ abi: devnetTokenAbi, functionName: "approve", args: [spender, maxUint256] }),
+        );
       }
       return { symbol, decimals, address };
     },
@@ -166,7 +196,11 @@ export async function startV3Fixture(): Promise<V3Fixture> {
       // What the pool asks for `liquidity`, plus a little: the manager mints what the amounts allow.
       const amount0 = above ? 0n : getAmount0Delta(below ? a : sqrtPriceX96, b, liquidity, true) + 2n;
       const amount1 = below ? 0n : getAmount1Delta(a, above ? b : sqrtPriceX96, liquidity, true) + 2n;
-      const before = (await client.readContract({ address: positionManager, abi: npm, functionName: "totalSupply" })) as bigint;
+      const before = (await client.readContract({
+        address: positionManager,
+        abi: npm,
+        functionName: "totalSupply",
+      })) as bigint;
       await send(
         positionManager,
         encodeFunctionData({

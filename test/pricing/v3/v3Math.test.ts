@@ -9,7 +9,10 @@ import {
   getAmount1Delta,
   getAmount1DeltaSigned,
 } from "../../../src/pricing/v3/getAmountDelta.js";
-import { getNextSqrtPriceFromInput, getNextSqrtPriceFromOutput } from "../../../src/pricing/v3/getNextSqrtPrice.js";
+import {
+  getNextSqrtPriceFromInput,
+  getNextSqrtPriceFromOutput,
+} from "../../../src/pricing/v3/getNextSqrtPrice.js";
 import {
   getSqrtRatioAtTick,
   MAX_SQRT_RATIO,
@@ -100,7 +103,11 @@ describe("FullMath", () => {
     expect(() => mulDiv(1n, 1n, 0n)).toThrow(/zero/);
     expect(() => mulDiv(Q128, Q128, 1n)).toThrow(/overflows/);
     expect(() =>
-      mulDivRoundingUp(535006138814359n, 432862656469423142931042426214547535783388063929571229938474969n, 2n),
+      mulDivRoundingUp(
+        535006138814359n,
+        432862656469423142931042426214547535783388063929571229938474969n,
+        2n,
+      ),
     ).toThrow(/overflows/);
     expect(() => mulDivRoundingUp(MAX_UINT256, MAX_UINT256, MAX_UINT256 - 1n)).toThrow(/overflows/);
   });
@@ -111,13 +118,21 @@ describe("SqrtPriceMath and SwapMath", () => {
     const price = Q96; // price 1
     const liquidity = 10n ** 18n;
     // 0.1 of token1 in: sqrt price up to 1.1 (rounded down).
-    expect(getNextSqrtPriceFromInput(price, liquidity, 10n ** 17n, false)).toBe(87150978765690771352898345369n);
+    expect(getNextSqrtPriceFromInput(price, liquidity, 10n ** 17n, false)).toBe(
+      87150978765690771352898345369n,
+    );
     // 0.1 of token0 in: sqrt price down to 1/1.1 (rounded up).
-    expect(getNextSqrtPriceFromInput(price, liquidity, 10n ** 17n, true)).toBe(72025602285694852357767227579n);
+    expect(getNextSqrtPriceFromInput(price, liquidity, 10n ** 17n, true)).toBe(
+      72025602285694852357767227579n,
+    );
     // The overflow fallback of amount0: an input of 2^255 cannot overflow, the price floors at 1.
     expect(getNextSqrtPriceFromInput(price, 1n, 1n << 255n, true)).toBe(1n);
-    expect(getNextSqrtPriceFromOutput(price, liquidity, 10n ** 17n, false)).toBe(88031291682515930659493278152n);
-    expect(getNextSqrtPriceFromOutput(price, liquidity, 10n ** 17n, true)).toBe(71305346262837903834189555302n);
+    expect(getNextSqrtPriceFromOutput(price, liquidity, 10n ** 17n, false)).toBe(
+      88031291682515930659493278152n,
+    );
+    expect(getNextSqrtPriceFromOutput(price, liquidity, 10n ** 17n, true)).toBe(
+      71305346262837903834189555302n,
+    );
     expect(() => getNextSqrtPriceFromOutput(price, 1n, 4n, false)).toThrow(/reserve/);
   });
 
@@ -204,9 +219,18 @@ describe("tick table", () => {
     // Compressed word -1 spans -256..-1: its edge above is -60 when -60 is gone.
     spaced.set(-60, 0n, 0n);
     expect(spaced.size).toBe(0);
-    expect(spaced.nextInitializedTickWithinOneWord(-61, 60, false)).toEqual({ next: -60, initialized: false });
-    expect(spaced.nextInitializedTickWithinOneWord(-1, 60, true)).toEqual({ next: -256 * 60, initialized: false });
-    expect(spaced.nextInitializedTickWithinOneWord(0, 60, false)).toEqual({ next: 255 * 60, initialized: false });
+    expect(spaced.nextInitializedTickWithinOneWord(-61, 60, false)).toEqual({
+      next: -60,
+      initialized: false,
+    });
+    expect(spaced.nextInitializedTickWithinOneWord(-1, 60, true)).toEqual({
+      next: -256 * 60,
+      initialized: false,
+    });
+    expect(spaced.nextInitializedTickWithinOneWord(0, 60, false)).toEqual({
+      next: 255 * 60,
+      initialized: false,
+    });
   });
 
   test("behavior: set keeps ticks sorted, gross 0 removes, clone is independent", () => {
@@ -223,7 +247,10 @@ describe("tick table", () => {
 });
 
 describe("swapExactInput", () => {
-  const fullRange = (spacing: number) => [Math.ceil(MIN_TICK / spacing) * spacing, Math.floor(MAX_TICK / spacing) * spacing];
+  const fullRange = (spacing: number) => [
+    Math.ceil(MIN_TICK / spacing) * spacing,
+    Math.floor(MAX_TICK / spacing) * spacing,
+  ];
 
   test("behavior: a word boundary ends a step even when no tick is initialized there", () => {
     // One position [-120, 15420) at spacing 60: compressed ticks 0..255 (ticks 0..15300) are word 0,
@@ -234,14 +261,27 @@ describe("swapExactInput", () => {
       ticks.set(r.lower.tick, r.lower.liquidityNet, r.lower.liquidityGross);
       ticks.set(r.upper.tick, r.upper.liquidityNet, r.upper.liquidityGross);
     }
-    const state = { sqrtPriceX96: getSqrtRatioAtTick(15000), tick: 15000, liquidity: L, fee: 3000, tickSpacing: 60, ticks };
+    const state = {
+      sqrtPriceX96: getSqrtRatioAtTick(15000),
+      tick: 15000,
+      liquidity: L,
+      fee: 3000,
+      tickSpacing: 60,
+      ticks,
+    };
     const limit = getSqrtRatioAtTick(15400);
     // Enough to pass the word edge and stop short of the limit.
     const amount = 3208781020991755785n;
     const stepped = swapExactInput(state, false, amount, limit);
     // Two steps: to the word edge at 15300, then on with what is left, as the pool goes.
     const first = computeSwapStep(state.sqrtPriceX96, getSqrtRatioAtTick(15300), L, amount, 3000);
-    const second = computeSwapStep(first.sqrtRatioNextX96, limit, L, amount - first.amountIn - first.feeAmount, 3000);
+    const second = computeSwapStep(
+      first.sqrtRatioNextX96,
+      limit,
+      L,
+      amount - first.amountIn - first.feeAmount,
+      3000,
+    );
     expect(stepped).toEqual({
       amountIn: amount,
       amountOut: first.amountOut + second.amountOut,
@@ -286,7 +326,14 @@ describe("swapExactInput", () => {
   });
 
   test("error: a limit that is not beyond the price throws (SPL)", () => {
-    const state = { sqrtPriceX96: Q96, tick: 0, liquidity: 1n, fee: 500, tickSpacing: 10, ticks: createTickTable() };
+    const state = {
+      sqrtPriceX96: Q96,
+      tick: 0,
+      liquidity: 1n,
+      fee: 500,
+      tickSpacing: 10,
+      ticks: createTickTable(),
+    };
     expect(() => swapExactInput(state, true, 1n, Q96)).toThrow(/SPL/);
     expect(() => swapExactInput(state, false, 1n, Q96 - 1n)).toThrow(/SPL/);
   });

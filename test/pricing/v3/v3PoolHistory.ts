@@ -1,9 +1,14 @@
 import type { Address, PublicClient } from "viem";
 import type { V3PoolStateRead } from "../../../src/chain/readV3PoolState.js";
 import { applyLiquidityChange } from "../../../src/pricing/v3/applyLiquidityChange.js";
-import { createTickTable, type ReadonlyTickTable, type TickTable } from "../../../src/pricing/v3/createTickTable.js";
+import {
+  createTickTable,
+  type ReadonlyTickTable,
+  type TickTable,
+} from "../../../src/pricing/v3/createTickTable.js";
+import { swapExactInput } from "../../../src/pricing/v3/swapExactInput.js";
 import type { V3PoolState } from "../../../src/pricing/v3/v3Types.js";
-import { poolEventsAbi } from "./v3Fixture.js";
+import { type pancakePoolEventsAbi, poolEventsAbi } from "./v3Fixture.js";
 
 /** A pool's state as plain rows, to compare states from different sources with toEqual. */
 export interface PlainPoolState {
@@ -36,13 +41,20 @@ export function toPoolState(read: V3PoolStateRead): V3PoolState & { ticks: TickT
 /**
  * Rebuilds a pool's state from its Initialize, Mint, Burn and Swap logs alone, the way the
  * indexer will: Mint and Burn through applyLiquidityChange, Swap taking the log's price, tick and
- * liquidity. Also returns how many events of each kind it applied.
+ * liquidity. Also returns how many events of each kind it applied. `events`: the pool's dialect
+ * (PancakeSwap's Swap has two more fields, hence another topic).
  */
 export async function rebuildFromLogs(
   client: PublicClient,
   pool: Address,
+  events: typeof poolEventsAbi | typeof pancakePoolEventsAbi = poolEventsAbi,
 ): Promise<{ state: PlainPoolState; counts: Record<string, number> }> {
-  const logs = await client.getLogs({ address: pool, events: poolEventsAbi, fromBlock: 0n, toBlock: "latest" });
+  const logs = await client.getLogs({
+    address: pool,
+    events,
+    fromBlock: 0n,
+    toBlock: "latest",
+  });
   const ticks = createTickTable();
   let sqrtPriceX96 = 0n;
   let tick = 0;
@@ -123,4 +135,13 @@ export function quoterCountIsExact(
   if (!floorsAlike(tickBefore) || !floorsAlike(tickAfter)) return false;
   const lower = Math.min(tickBefore, tickAfter);
   return lower % tickSpacing === 0 || ticks.get(Math.floor(lower / tickSpacing) * tickSpacing) === undefined;
+}
+
+/** The smallest of a geometric series of amounts whose swap crosses at least `ticks` initialized ticks. */
+export function amountCrossing(state: V3PoolState, zeroForOne: boolean, ticks: number): bigint {
+  for (let amount = 1000n; amount < 1n << 160n; amount = (amount * 13n) / 10n) {
+    const result = swapExactInput(state, zeroForOne, amount);
+    if (result.ticksCrossed >= ticks && result.amountIn === amount) return amount;
+  }
+  throw new Error(`no amount crosses ${ticks} ticks`);
 }
