@@ -24,7 +24,7 @@ export interface V3PoolStateRead {
   tickSpacing: number;
   /** Every initialized tick, ascending. */
   ticks: V3TickState[];
-  /** Bitmap words the pool has (not-zero ones), how many were read: what the read cost. */
+  /** Bitmap words read (the whole tick range) and how many had a tick: what the read cost. */
   words: { read: number; set: number };
 }
 
@@ -75,10 +75,11 @@ function decodeOrThrow(
 /**
  * Reads a V3 pool's whole swap state at `blockNumber`, for a pool first met mid-history: slot0's
  * price and tick, liquidity, fee, tick spacing, then every tick-bitmap word over the tick range
- * and `ticks(i)` of each set bit, in capped multicalls (cappedMulticall, a thousand calls a round), each read
- * pinned to the block so the parts agree. Works for Uniswap V3 and PancakeSwap V3 (whose slot0
- * differs after the tick). Undefined when the address answers no V3 slot0 there (no pool yet, or
- * not a V3 pool); RpcError when the chain cannot be asked.
+ * and `ticks(i)` of each set bit, in capped multicalls (cappedMulticall, a thousand calls a
+ * round), each pinned to the block so the parts agree. Works for Uniswap V3 and PancakeSwap V3
+ * (whose slot0 differs after the tick). Undefined when the address answers no V3 slot0 there (no
+ * pool yet, or not a V3 pool); RpcError when the chain cannot be asked or a word or tick read
+ * fails.
  */
 export async function readV3PoolState(
   client: RpcClient,
