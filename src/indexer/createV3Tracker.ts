@@ -1,10 +1,12 @@
 import type { Address, Pair, V3PoolPrice, V3TickLiquidity } from "../domain/types.js";
-import type { PoolIndex, V3State, V3Tick } from "../pricing/types.js";
+import type { PoolIndex, V3State } from "../pricing/types.js";
+import { applyLiquidityChange } from "../pricing/v3/applyLiquidityChange.js";
+import { createTickTable, type TickTable } from "../pricing/v3/createTickTable.js";
 import { v3PoolState } from "../views/buildPoolStates.js";
 import type { RangeEvent } from "./rangeEvents.js";
 
 /** A V3 pool with no event and no snapshot yet: no price, no liquidity. */
-const UNINITIALIZED: V3State = { sqrtPriceX96: 0n, tick: 0, liquidity: 0n, ticks: new Map() };
+const UNINITIALIZED: V3State = { sqrtPriceX96: 0n, tick: 0, liquidity: 0n, ticks: createTickTable() };
 
 /** Applies a range's V3 events to the pool graph and records the rows the store keeps. */
 export interface V3Tracker {
@@ -28,7 +30,7 @@ export function createV3Tracker(
   pairs: ReadonlyMap<Address, Pair>,
   snapshots: ReadonlyMap<Address, V3State> = new Map(),
 ): V3Tracker {
-  const owned = new Map<Address, Map<number, V3Tick>>();
+  const owned = new Map<Address, TickTable>();
   const prices = new Map<string, V3PoolPrice>();
   const ticks = new Map<string, V3TickLiquidity>();
 
@@ -47,38 +49,21 @@ export function createV3Tracker(
     });
   };
 
-  const ownTicks = (pool: Address, state: V3State): Map<number, V3Tick> => {
+  const ownTicks = (pool: Address, state: V3State): TickTable => {
     let own = owned.get(pool);
     if (own === undefined || own !== state.ticks) {
-      own = new Map(state.ticks);
+      own = state.ticks.clone();
       owned.set(pool, own);
     }
     return own;
   };
 
-  // A position's bound: gross grows or shrinks by the amount, net by +-amount (lower: +, upper: -).
-  const touch = (
+  const record = (
     pool: Address,
-    own: Map<number, V3Tick>,
-    tick: number,
-    grossDelta: bigint,
-    netDelta: bigint,
     block: bigint,
-  ): void => {
-    const before = own.get(tick) ?? { liquidityNet: 0n, liquidityGross: 0n };
-    const after = {
-      liquidityNet: before.liquidityNet + netDelta,
-      liquidityGross: before.liquidityGross + grossDelta,
-    };
-    if (after.liquidityGross === 0n) own.delete(tick);
-    else own.set(tick, after);
-    ticks.set(`${pool}:${tick}:${block}`, {
-      pool,
-      blockNumber: block,
-      tick,
-      liquidityNet: after.liquidityGross === 0n ? 0n : after.liquidityNet,
-      liquidityGross: after.liquidityGross,
-    });
+    tick: { tick: number; liquidityNet: bigint; liquidityGross: bigint },
+  ) => {
+    ticks.set(`${pool}:${tick.tick}:${block}`, { pool, blockNumber: block, ...tick });
   };
 
   return {
@@ -105,13 +90,18 @@ export function createV3Tracker(
           if (event.amount === 0n) return;
           const state = current(event.pool);
           const delta = event.kind === "v3mint" ? event.amount : -event.amount;
+          const change = applyLiquidityChange(state, event.tickLower, event.tickUpper, delta);
           const own = ownTicks(event.pool, state);
-          touch(event.pool, own, event.tickLower, delta, delta, event.blockNumber);
-          touch(event.pool, own, event.tickUpper, delta, -delta, event.blockNumber);
-          // The pool adds the position's liquidity to the active one when its tick is in range.
-          const inRange = state.tick >= event.tickLower && state.tick < event.tickUpper;
-          const liquidity = inRange ? state.liquidity + delta : state.liquidity;
-          publish(event.pool, { ...state, liquidity, ticks: own }, event.blockNumber, event.logIndex);
+          for (const bound of [change.lower, change.upper]) {
+            own.set(bound.tick, bound.liquidityNet, bound.liquidityGross);
+            record(event.pool, event.blockNumber, bound);
+          }
+          publish(
+            event.pool,
+            { ...state, liquidity: change.liquidity, ticks: own },
+            event.blockNumber,
+            event.logIndex,
+          );
           return;
         }
         default:

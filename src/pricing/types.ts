@@ -1,4 +1,5 @@
 import type { Address, Pair, Token } from "../domain/types.js";
+import type { ReadonlyTickTable } from "./v3/createTickTable.js";
 
 /**
  * A pool with its current reserves: the edge of the pool graph. A V3 pool's reserves are its
@@ -12,22 +13,14 @@ export interface PoolState extends Pair {
   v3State?: V3State;
 }
 
-/** One initialized tick of a V3 pool. */
-export interface V3Tick {
-  /** Liquidity added to the active liquidity when the price crosses the tick upwards (int128). */
-  liquidityNet: bigint;
-  /** Liquidity of the positions bounded by the tick (uint128); a tick with 0 is not initialized. */
-  liquidityGross: bigint;
-}
-
-/** A V3 pool's state. Never changed in place: a change makes a new object (ticks copied on write). */
+/** A V3 pool's state. Never changed in place: a change makes a new object (ticks cloned on write). */
 export interface V3State {
   sqrtPriceX96: bigint;
   tick: number;
   /** Liquidity in range at the current tick. */
   liquidity: bigint;
-  /** Initialized ticks by index. */
-  ticks: ReadonlyMap<number, V3Tick>;
+  /** Initialized ticks. */
+  ticks: ReadonlyTickTable;
 }
 
 /** One hop of a route. */

@@ -1,6 +1,7 @@
 import type { Address, Pair, PairReserves, V3PoolPrice, V3TickLiquidity } from "../domain/types.js";
-import type { PoolState, V3State, V3Tick } from "../pricing/types.js";
-import { v3VirtualReserves } from "../pricing/v3VirtualReserves.js";
+import type { PoolState, V3State } from "../pricing/types.js";
+import { createTickTable, type TickTable } from "../pricing/v3/createTickTable.js";
+import { v3VirtualReserves } from "../pricing/v3/v3VirtualReserves.js";
 
 /** What the store holds of a network's pools: pairs, V2 reserves, V3 prices and ticks (the newest rows). */
 export interface StoredPools {
@@ -14,15 +15,15 @@ export interface StoredPools {
 export function buildPoolStates(stored: StoredPools): PoolState[] {
   const reserves = new Map(stored.reserves.map((row) => [row.pair, row]));
   const prices = new Map(stored.v3Prices.map((row) => [row.pool, row]));
-  const ticks = new Map<Address, Map<number, V3Tick>>();
+  const ticks = new Map<Address, TickTable>();
   for (const row of stored.v3Ticks) {
     if (row.liquidityGross === 0n) continue;
     let own = ticks.get(row.pool);
     if (own === undefined) {
-      own = new Map();
+      own = createTickTable();
       ticks.set(row.pool, own);
     }
-    own.set(row.tick, { liquidityNet: row.liquidityNet, liquidityGross: row.liquidityGross });
+    own.set(row.tick, row.liquidityNet, row.liquidityGross);
   }
   return stored.pairs.map((pair): PoolState => {
     if (pair.v3 === undefined) {
@@ -34,7 +35,7 @@ export function buildPoolStates(stored: StoredPools): PoolState[] {
       sqrtPriceX96: price?.sqrtPriceX96 ?? 0n,
       tick: price?.tick ?? 0,
       liquidity: price?.liquidity ?? 0n,
-      ticks: ticks.get(pair.address) ?? new Map(),
+      ticks: ticks.get(pair.address) ?? createTickTable(),
     });
   });
 }
@@ -56,11 +57,8 @@ export function advanceV3State(
 ): V3State {
   let ticks = before.ticks;
   if (changedTicks.length > 0) {
-    const own = new Map(before.ticks);
-    for (const row of changedTicks) {
-      if (row.liquidityGross === 0n) own.delete(row.tick);
-      else own.set(row.tick, { liquidityNet: row.liquidityNet, liquidityGross: row.liquidityGross });
-    }
+    const own = before.ticks.clone();
+    for (const row of changedTicks) own.set(row.tick, row.liquidityNet, row.liquidityGross);
     ticks = own;
   }
   return price === undefined

@@ -76,7 +76,7 @@ export interface V3Fixture {
   quoter: Address;
   weth: Address;
   /** Sends a transaction from the deployer and throws unless it succeeded; returns its hash. */
-  send(to: Address | undefined, data: Hex): Promise<Hash>;
+  send(to: Address | undefined, data: Hex, value?: bigint): Promise<Hash>;
   deployToken(symbol: string, decimals: number): Promise<FixtureToken>;
   /** Creates and initializes a pool at `sqrtPriceX96` (token0 < token1 by address). */
   createPool(token0: Address, token1: Address, fee: number, sqrtPriceX96: bigint): Promise<Address>;
@@ -112,8 +112,9 @@ export async function startV3Fixture(): Promise<V3Fixture> {
   const client = createPublicClient({ transport, cacheTime: 0 });
   const wallet = createWalletClient({ account: DEPLOYER, transport: http(anvil.rpcUrl, { retryCount: 0 }) });
 
-  const send = async (to: Address | undefined, data: Hex): Promise<Hash> => {
+  const send = async (to: Address | undefined, data: Hex, value?: bigint): Promise<Hash> => {
     const hash = await wallet.sendTransaction({
+      ...(value === undefined ? {} : { value }),
       chain: null,
       ...(to === undefined ? {} : { to }),
       data,
