@@ -70,7 +70,6 @@ export interface IndexerContext {
   readonly now: () => number;
   readonly onProgress: ((progress: IndexerProgress) => void) | undefined;
   readonly wrapped: Address;
-  readonly routers: ReadonlySet<Address>;
   readonly factories: readonly { name: string; factory: Address; feeBps: number }[];
   /** Accepted pairs (committed or about to be); the store's pairs table holds `committedPairs`. */
   readonly pairs: Map<Address, Pair>;
@@ -116,7 +115,6 @@ export function createIndexerContext(deps: NetworkIndexerDeps): IndexerContext {
     now: deps.now ?? (() => Math.floor(Date.now() / 1000)),
     onProgress: deps.onProgress,
     wrapped,
-    routers: new Set(config.dexes.flatMap((dex) => (dex.router === undefined ? [] : [dex.router]))),
     factories: config.dexes.map((dex) => ({ name: dex.name, factory: dex.factory, feeBps: dex.feeBps })),
     pairs: new Map(),
     committedPairs: new Set(),

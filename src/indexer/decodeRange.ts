@@ -5,6 +5,7 @@ import type { PoolIndex, PricingParams } from "../pricing/types.js";
 import { valueTradeUsd } from "../pricing/valueTradeUsd.js";
 import { buildTrade, type SwapEvent, swapSides } from "./buildTrades.js";
 import { groupSwapChains } from "./groupSwapChains.js";
+import { matchNativeSides, type WrapEvent } from "./matchNativeSides.js";
 import type { RangeEvent, RangeRead } from "./readRange.js";
 
 /** The input of decodeRange besides the range itself. */
@@ -16,7 +17,6 @@ export interface DecodeContext {
   pools: PoolIndex;
   pricing: PricingParams;
   wrappedNative: Address;
-  routers: ReadonlySet<Address>;
 }
 
 /** What a validated range becomes: what the store commits. */
@@ -41,11 +41,9 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
     const events = group;
     group = [];
     const swaps: SwapEvent[] = [];
-    let routerWrapped = false;
-    let routerUnwrapped = false;
+    const wraps: WrapEvent[] = [];
     for (const event of events) {
-      if (event.kind === "deposit") routerWrapped ||= ctx.routers.has(event.account);
-      else if (event.kind === "withdrawal") routerUnwrapped ||= ctx.routers.has(event.account);
+      if (event.kind === "deposit" || event.kind === "withdrawal") wraps.push(event);
       else if (event.kind === "swap") {
         swaps.push({
           txHash: event.txHash,
@@ -72,17 +70,11 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
       txIndex: events[0]!.txIndex,
       from: sender.from,
       timestamp,
-      routerWrapped,
-      routerUnwrapped,
     };
-    for (const chain of groupSwapChains(swaps)) {
-      const base = buildTrade({
-        network: ctx.network,
-        swaps: chain,
-        tx,
-        wrappedNative: ctx.wrappedNative,
-        routers: ctx.routers,
-      });
+    const chains = groupSwapChains(swaps);
+    const natives = matchNativeSides(chains, wraps, ctx.wrappedNative);
+    for (const [i, chain] of chains.entries()) {
+      const base = buildTrade({ network: ctx.network, swaps: chain, tx, native: natives[i]! });
       const tokenIn = base.tokenIn === NATIVE ? ctx.wrappedNative : base.tokenIn;
       const tokenOut = base.tokenOut === NATIVE ? ctx.wrappedNative : base.tokenOut;
       const value = valueTradeUsd({

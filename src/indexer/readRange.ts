@@ -25,10 +25,10 @@ export type RangeEvent =
       to: Address;
     })
   | (LogPosition & { kind: "sync"; pair: Address; reserve0: bigint; reserve1: bigint })
-  /** The wrapped native coin was minted to `account` (a router wrapping what the trader paid). */
-  | (LogPosition & { kind: "deposit"; account: Address })
-  /** The wrapped native coin was burnt by `account` (a router unwrapping for the trader). */
-  | (LogPosition & { kind: "withdrawal"; account: Address });
+  /** `amount` of the wrapped native coin was minted to `account` (a router wrapping what the trader paid). */
+  | (LogPosition & { kind: "deposit"; account: Address; amount: bigint })
+  /** `amount` of the wrapped native coin was burnt by `account` (a router unwrapping for the trader). */
+  | (LogPosition & { kind: "withdrawal"; account: Address; amount: bigint });
 
 /** What one read of blocks [from, to] brought back: the input of validate and decode. */
 export interface RangeRead {
@@ -289,13 +289,14 @@ async function decodeLogs(deps: ReadRangeDeps, logs: readonly Log[], wrapped: Ad
   }
   for (const item of wrappedLogs) {
     const at = position(item);
-    // Only the transactions that swapped need to know whether a router wrapped or unwrapped.
+    // Only the transactions that swapped need to know what was wrapped or unwrapped.
     if (at === undefined || !swapTxs.has(at.txHash)) continue;
     const topic0 = item.topics[0]?.toLowerCase();
     const account = topicAddress(item.topics[1]);
     if (account === undefined || item.topics.length !== 2 || item.data.length !== 2 + 64) continue;
-    if (topic0 === DEPOSIT) events.push({ ...at, kind: "deposit", account });
-    else if (topic0 === WITHDRAWAL) events.push({ ...at, kind: "withdrawal", account });
+    const amount = word(item.data, 0);
+    if (topic0 === DEPOSIT) events.push({ ...at, kind: "deposit", account, amount });
+    else if (topic0 === WITHDRAWAL) events.push({ ...at, kind: "withdrawal", account, amount });
     else continue;
     note(item, at);
   }
