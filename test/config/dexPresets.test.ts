@@ -16,8 +16,8 @@ import type { Address, Hash } from "../../src/domain/types.js";
 const require = createRequire(import.meta.url);
 const uniswapCore = require("@uniswap/sdk-core") as typeof import("@uniswap/sdk-core");
 const uniswapV3 = require("@uniswap/v3-sdk") as typeof import("@uniswap/v3-sdk");
-// @pancakeswap/sdk (5.9.2, pinned by @pancakeswap/v3-sdk 3.10.2) re-exports @pancakeswap/v2-sdk's
-// maps and @pancakeswap/swap-sdk-core's fee constants.
+// @pancakeswap/sdk (5.9.2, the version @pancakeswap/v3-sdk 3.10.2 pins) re-exports
+// @pancakeswap/v2-sdk's V2 maps and @pancakeswap/swap-sdk-core's fee constants.
 const pancake = require("@pancakeswap/sdk") as typeof import("@pancakeswap/sdk");
 const pancakeV3 = require("@pancakeswap/v3-sdk") as typeof import("@pancakeswap/v3-sdk");
 const uniswapV2Pair = require("@uniswap/v2-core/build/UniswapV2Pair.json") as { bytecode: string };
