@@ -40,10 +40,11 @@ function startRead(ctx: IndexerContext, from: bigint, head: bigint): PendingRead
       bloomNamesLogs: ctx.logs.bloomNamesLogs,
       wrapped: ctx.wrapped,
       senderCosts: ctx.senderCosts,
-      acceptPairs: async (addresses: ReadonlySet<Address>) => {
+      acceptPairs: async (addresses: ReadonlyMap<Address, "v2" | "v3">) => {
         await classifyPairs(ctx, addresses);
-        return new Set([...addresses].filter((address) => ctx.pairs.has(address)));
+        return new Set([...addresses.keys()].filter((address) => ctx.pairs.has(address)));
       },
+      events: ctx.events,
       unfinalizedFrom: head - BigInt(ctx.config.finalityDepth),
     },
     from,

@@ -1,9 +1,33 @@
 import type { Address, Pair, Token } from "../domain/types.js";
 
-/** A pair with its current reserves: the edge of the pool graph. */
+/**
+ * A pool with its current reserves: the edge of the pool graph. A V3 pool's reserves are its
+ * virtual reserves at the current price (what its active liquidity is worth there: the depth
+ * the thin-pool guard weighs and the mid price), and `v3State` holds what quotes walk.
+ */
 export interface PoolState extends Pair {
   reserve0: bigint;
   reserve1: bigint;
+  /** A V3 pool's price, active liquidity and initialized ticks, as its events left them. */
+  v3State?: V3State;
+}
+
+/** One initialized tick of a V3 pool. */
+export interface V3Tick {
+  /** Liquidity added to the active liquidity when the price crosses the tick upwards (int128). */
+  liquidityNet: bigint;
+  /** Liquidity of the positions bounded by the tick (uint128); a tick with 0 is not initialized. */
+  liquidityGross: bigint;
+}
+
+/** A V3 pool's state. Never changed in place: a change makes a new object (ticks copied on write). */
+export interface V3State {
+  sqrtPriceX96: bigint;
+  tick: number;
+  /** Liquidity in range at the current tick. */
+  liquidity: bigint;
+  /** Initialized ticks by index. */
+  ticks: ReadonlyMap<number, V3Tick>;
 }
 
 /** One hop of a route. */

@@ -3,6 +3,7 @@ import type { Checkpoint } from "../domain/types.js";
 import { createSleeper } from "../lib/createSleeper.js";
 import type { PoolState } from "../pricing/types.js";
 import type { Store } from "../store/types.js";
+import { advanceV3State, buildPoolStates, v3PoolState } from "./buildPoolStates.js";
 import type { LiveViews } from "./createLiveViews.js";
 import { listTokens } from "./listTokens.js";
 
@@ -37,12 +38,45 @@ export function createStoreFollower(deps: {
   const sleeper = createSleeper();
 
   async function pools(): Promise<PoolState[]> {
-    const reserves = new Map((await store.listReserves(network)).map((row) => [row.pair, row]));
-    return (await store.listPairs(network)).map((pair) => ({
-      ...pair,
-      reserve0: reserves.get(pair.address)?.reserve0 ?? 0n,
-      reserve1: reserves.get(pair.address)?.reserve1 ?? 0n,
-    }));
+    const [pairs, reserves, v3Prices, v3Ticks] = await Promise.all([
+      store.listPairs(network),
+      store.listReserves(network),
+      store.listV3Prices(network),
+      store.listV3Ticks(network),
+    ]);
+    return buildPoolStates({ pairs, reserves, v3Prices, v3Ticks });
+  }
+
+  // Between full reloads: the reserves, V3 prices and ticks stored since the last checkpoint.
+  // False when a pool is new here (the caller reloads every pool then).
+  async function applyChanges(sinceBlock: bigint): Promise<boolean> {
+    const index = views.getPoolIndex(network);
+    const [changed, prices, ticks] = await Promise.all([
+      store.listReserves(network, sinceBlock),
+      store.listV3Prices(network, sinceBlock),
+      store.listV3Ticks(network, sinceBlock),
+    ]);
+    const pools = new Set([
+      ...changed.map((row) => row.pair),
+      ...prices.map((row) => row.pool),
+      ...ticks.map((row) => row.pool),
+    ]);
+    if ([...pools].some((pool) => index.get(pool) === undefined)) return false;
+    for (const row of changed) {
+      index.update({ ...index.get(row.pair)!, reserve0: row.reserve0, reserve1: row.reserve1 });
+    }
+    const priceOf = new Map(prices.map((row) => [row.pool, row]));
+    for (const pool of pools) {
+      const before = index.get(pool)!;
+      if (before.v3State === undefined) continue;
+      const state = advanceV3State(
+        before.v3State,
+        priceOf.get(pool),
+        ticks.filter((row) => row.pool === pool),
+      );
+      index.update(v3PoolState(before, state));
+    }
+    return true;
   }
 
   async function reload(): Promise<void> {
@@ -67,16 +101,8 @@ export function createStoreFollower(deps: {
       } else {
         const index = views.getPoolIndex(network);
         let full = Date.now() - poolsLoadedAt > FULL_REFRESH_MS;
-        if (!full) {
-          // Between refreshes only the pairs whose reserves changed since the last checkpoint.
-          const changed = await store.listReserves(network, (seen?.blockNumber ?? -1n) + 1n);
-          full = changed.some((row) => index.get(row.pair) === undefined);
-          if (!full) {
-            for (const row of changed) {
-              index.update({ ...index.get(row.pair)!, reserve0: row.reserve0, reserve1: row.reserve1 });
-            }
-          }
-        }
+        // Between refreshes only the pools whose state changed since the last checkpoint.
+        if (!full) full = !(await applyChanges((seen?.blockNumber ?? -1n) + 1n));
         if (full) {
           // Now and then, or when a pair is new here: every pool and token.
           views.addTokens(network, await store.listTokens(network));

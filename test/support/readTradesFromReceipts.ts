@@ -49,6 +49,27 @@ interface Wrap {
   logIndex: number;
 }
 
+// V3 pools (Uniswap's and PancakeSwap's Swap layouts): every event that moves coins ends a
+// pool's flows, so what moved since the pool's previous event belongs to the next one.
+const v3Abi = parseAbi([
+  "event PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)",
+  "event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)",
+  "event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick, uint128 protocolFeesToken0, uint128 protocolFeesToken1)",
+  "event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
+  "event Burn(address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
+  "event Collect(address indexed owner, address recipient, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount0, uint128 amount1)",
+  "event Flash(address indexed sender, address indexed recipient, uint256 amount0, uint256 amount1, uint256 paid0, uint256 paid1)",
+  "event CollectProtocol(address indexed sender, address indexed recipient, uint128 amount0, uint128 amount1)",
+]);
+
+function decodeV3(log: RawLog) {
+  try {
+    return decodeEventLog({ abi: v3Abi, data: log.data, topics: log.topics });
+  } catch {
+    return undefined;
+  }
+}
+
 interface Flow {
   token: Address;
   from: Address;
@@ -99,8 +120,24 @@ export async function readTradesFromReceipts(
 ): Promise<ChainTrade[]> {
   const client = createPublicClient({ transport: http(config.rpcUrls[0], { retryCount: 0 }) });
   const wrapped = lower<Address>(config.native.wrapped);
-  const pairs = new Map<Address, { token0: Address; token1: Address }>();
+  const pairs = new Map<Address, { token0: Address; token1: Address; v3?: true }>();
   for (const dex of config.dexes) {
+    if (dex.kind !== "uniswap-v2") {
+      const pools = await client.getLogs({
+        address: dex.factory,
+        event: v3Abi[0],
+        fromBlock: 0n,
+        toBlock: "latest",
+      });
+      for (const log of pools) {
+        pairs.set(lower(log.args.pool as string), {
+          token0: lower(log.args.token0 as string),
+          token1: lower(log.args.token1 as string),
+          v3: true,
+        });
+      }
+      continue;
+    }
     const created = await client.getLogs({
       address: dex.factory,
       event: abi[0],
@@ -145,9 +182,14 @@ export async function readTradesFromReceipts(
       const deposits: Wrap[] = [];
       const withdrawals: Wrap[] = [];
       for (const log of receipt.logs) {
+        const emitter = lower<Address>(log.address);
+        if (pairs.get(emitter)?.v3 === true) {
+          const leg = v3Leg(emitter, pairs.get(emitter)!, log, inflows, outflows);
+          if (leg !== undefined) legs.push(leg);
+          continue;
+        }
         const event = decode(log);
         if (event === undefined) continue;
-        const emitter = lower<Address>(log.address);
         if (event.eventName === "Deposit" || event.eventName === "Withdrawal") {
           if (emitter !== wrapped) continue;
           const [account, list] =
@@ -248,6 +290,40 @@ export async function readTradesFromReceipts(
     }
   }
   return out;
+}
+
+/**
+ * A V3 pool's log: a Swap is a leg made of what flowed in and out of the pool since its previous
+ * event (the pool pays out, then takes the input in its callback, then logs); every event of the
+ * pool (Swap, Mint, Collect, Flash, ...) ends the flows it accounts for.
+ */
+function v3Leg(
+  pool: Address,
+  tokens: { token0: Address; token1: Address },
+  log: RawLog,
+  inflows: Map<Address, Flow[]>,
+  outflows: Map<Address, Flow[]>,
+): Leg | undefined {
+  const event = decodeV3(log);
+  if (event === undefined) return undefined;
+  const moved = { inflows: inflows.get(pool) ?? [], outflows: outflows.get(pool) ?? [] };
+  inflows.delete(pool);
+  outflows.delete(pool);
+  if (event.eventName !== "Swap") return undefined;
+  const sum = (list: Flow[], token: Address) =>
+    list.filter((f) => f.token === token).reduce((s, f) => s + f.value, 0n);
+  const in0 = sum(moved.inflows, tokens.token0);
+  const in1 = sum(moved.inflows, tokens.token1);
+  const zeroIn = in0 > in1;
+  return {
+    pair: pool,
+    logIndex: Number(log.logIndex),
+    tokenIn: zeroIn ? tokens.token0 : tokens.token1,
+    amountIn: zeroIn ? in0 : in1,
+    tokenOut: zeroIn ? tokens.token1 : tokens.token0,
+    amountOut: sum(moved.outflows, zeroIn ? tokens.token1 : tokens.token0),
+    outflows: moved.outflows,
+  };
 }
 
 /** The leg's input came from `previous`: sent to its pair directly, or forwarded whole by the one who got it. */

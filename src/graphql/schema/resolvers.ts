@@ -165,6 +165,12 @@ export const resolvers = {
   },
 
   Pool: {
+    kind: (pool: PoolSource) => (pool.v3 === undefined ? "V2" : "V3"),
+    feeTier: (pool: PoolSource) => pool.v3?.fee ?? null,
+    tickSpacing: (pool: PoolSource) => pool.v3?.tickSpacing ?? null,
+    sqrtPriceX96: (pool: PoolSource) => pool.v3State?.sqrtPriceX96 ?? null,
+    tick: (pool: PoolSource) => (pool.v3 === undefined ? null : (pool.v3State?.tick ?? null)),
+    liquidity: (pool: PoolSource) => pool.v3State?.liquidity ?? null,
     reserve0: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       createTokenAmountSource(pool.network, pool.token0, pool.reserve0, ctx),
     reserve1: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
