@@ -71,7 +71,11 @@ export const poolCreatedEventAbi = parseAbi([
   "event PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)",
 ])[0];
 
-/** Read functions of a V3 pool and its factory: what tells a configured factory's pool. */
+/**
+ * Read functions of a V3 pool (Uniswap V3, PancakeSwap V3) and its factory's getPool, outputs
+ * cut to the fields both layouts share: slot0 stops at the tick (Uniswap's feeProtocol is a
+ * uint8 further on, PancakeSwap's a uint32) and ticks() at liquidityNet.
+ */
 export const v3PoolAbi = parseAbi([
   "function token0() view returns (address)",
   "function token1() view returns (address)",
@@ -79,4 +83,8 @@ export const v3PoolAbi = parseAbi([
   "function fee() view returns (uint24)",
   "function tickSpacing() view returns (int24)",
   "function getPool(address tokenA, address tokenB, uint24 fee) view returns (address pool)",
+  "function slot0() view returns (uint160 sqrtPriceX96, int24 tick)",
+  "function liquidity() view returns (uint128)",
+  "function tickBitmap(int16 wordPosition) view returns (uint256)",
+  "function ticks(int24 tick) view returns (uint128 liquidityGross, int128 liquidityNet)",
 ]);
