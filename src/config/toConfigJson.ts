@@ -9,11 +9,13 @@ export function toConfigJson(
 ): ConfigFile {
   return {
     ...(http === undefined ? {} : { http }),
-    networks: networks.map(({ minLiquidityUsd, startBlock, ...rest }) => {
+    networks: networks.map(({ minLiquidityUsd, startBlock, dexes, ...rest }) => {
       const whole = minLiquidityUsd / USD_SCALE;
       const frac = (minLiquidityUsd % USD_SCALE).toString().padStart(18, "0").replace(/0+$/, "");
       return {
         ...rest,
+        // A V3 DEX's 0 stands for "a fee per pool": the file leaves feeBps out.
+        dexes: dexes.map(({ feeBps, ...dex }) => (dex.kind === "uniswap-v2" ? { ...dex, feeBps } : dex)),
         minLiquidityUsd: frac === "" ? whole.toString() : `${whole}.${frac}`,
         ...(startBlock === undefined ? {} : { startBlock: startBlock.toString() }),
       };

@@ -46,7 +46,6 @@ export async function applyRange(
     pools: overlay,
     pricing: ctx.pricing,
     wrappedNative: ctx.wrapped,
-    routers: ctx.routers,
   });
   const newPairs = new Map<Address, Pair>();
   for (const event of read.events) {

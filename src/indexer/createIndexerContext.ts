@@ -70,7 +70,6 @@ export interface IndexerContext {
   readonly now: () => number;
   readonly onProgress: ((progress: IndexerProgress) => void) | undefined;
   readonly wrapped: Address;
-  readonly routers: ReadonlySet<Address>;
   readonly factories: readonly { name: string; kind: DexKind; factory: Address; feeBps: number }[];
   /** The events this network's ranges read (by its DEXes' kinds). */
   readonly events: RangeEventSet;
@@ -120,7 +119,6 @@ export function createIndexerContext(deps: NetworkIndexerDeps): IndexerContext {
     now: deps.now ?? (() => Math.floor(Date.now() / 1000)),
     onProgress: deps.onProgress,
     wrapped,
-    routers: new Set(config.dexes.flatMap((dex) => (dex.router === undefined ? [] : [dex.router]))),
     factories: config.dexes.map((dex) => ({
       name: dex.name,
       kind: dex.kind,

@@ -17,6 +17,7 @@ import { valueTradeUsd } from "../pricing/valueTradeUsd.js";
 import { buildTrade, type SwapEvent, swapSides } from "./buildTrades.js";
 import { createV3Tracker } from "./createV3Tracker.js";
 import { groupSwapChains } from "./groupSwapChains.js";
+import { matchNativeSides, type WrapEvent } from "./matchNativeSides.js";
 import type { RangeEvent, RangeRead } from "./readRange.js";
 import { valueLiquidityEvent } from "./valueLiquidityEvent.js";
 
@@ -29,7 +30,6 @@ export interface DecodeContext {
   pools: PoolIndex;
   pricing: PricingParams;
   wrappedNative: Address;
-  routers: ReadonlySet<Address>;
 }
 
 /** What a validated range becomes: what the store commits. */
@@ -62,11 +62,9 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
     const events = group;
     group = [];
     const swaps: SwapEvent[] = [];
-    let routerWrapped = false;
-    let routerUnwrapped = false;
+    const wraps: WrapEvent[] = [];
     for (const event of events) {
-      if (event.kind === "deposit") routerWrapped ||= ctx.routers.has(event.account);
-      else if (event.kind === "withdrawal") routerUnwrapped ||= ctx.routers.has(event.account);
+      if (event.kind === "deposit" || event.kind === "withdrawal") wraps.push(event);
       else if (
         event.kind === "v3mint" ||
         event.kind === "v3burn" ||
@@ -100,17 +98,11 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
       txIndex: events[0]!.txIndex,
       from: sender.from,
       timestamp,
-      routerWrapped,
-      routerUnwrapped,
     };
-    for (const chain of groupSwapChains(swaps)) {
-      const base = buildTrade({
-        network: ctx.network,
-        swaps: chain,
-        tx,
-        wrappedNative: ctx.wrappedNative,
-        routers: ctx.routers,
-      });
+    const chains = groupSwapChains(swaps);
+    const natives = matchNativeSides(chains, wraps, ctx.wrappedNative);
+    for (const [i, chain] of chains.entries()) {
+      const base = buildTrade({ network: ctx.network, swaps: chain, tx, native: natives[i]! });
       const tokenIn = base.tokenIn === NATIVE ? ctx.wrappedNative : base.tokenIn;
       const tokenOut = base.tokenOut === NATIVE ? ctx.wrappedNative : base.tokenOut;
       const value = valueTradeUsd({

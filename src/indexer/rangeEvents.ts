@@ -53,10 +53,10 @@ export type RangeEvent =
       v3?: V3SwapState;
     })
   | (LogPosition & { kind: "sync"; pair: Address; reserve0: bigint; reserve1: bigint })
-  /** The wrapped native coin was minted to `account` (a router wrapping what the trader paid). */
-  | (LogPosition & { kind: "deposit"; account: Address })
-  /** The wrapped native coin was burnt by `account` (a router unwrapping for the trader). */
-  | (LogPosition & { kind: "withdrawal"; account: Address })
+  /** `amount` of the wrapped native coin was minted to `account` (a router wrapping what the trader paid). */
+  | (LogPosition & { kind: "deposit"; account: Address; amount: bigint })
+  /** `amount` of the wrapped native coin was burnt by `account` (a router unwrapping for the trader). */
+  | (LogPosition & { kind: "withdrawal"; account: Address; amount: bigint })
   /** A V2 pair's Mint or Burn: `owner` is the Mint's caller (usually a router) or the Burn's recipient. */
   | (LogPosition & {
       kind: "v2mint" | "v2burn";
@@ -266,8 +266,9 @@ export function decodeWrappedLog(item: Log, at: LogPosition): RangeEvent | undef
   const topic0 = item.topics[0]?.toLowerCase();
   const account = topicAddress(item.topics[1]);
   if (account === undefined || item.topics.length !== 2 || item.data.length !== 2 + 64) return undefined;
-  if (topic0 === DEPOSIT) return { ...at, kind: "deposit", account };
-  if (topic0 === WITHDRAWAL) return { ...at, kind: "withdrawal", account };
+  const amount = word(item.data, 0);
+  if (topic0 === DEPOSIT) return { ...at, kind: "deposit", account, amount };
+  if (topic0 === WITHDRAWAL) return { ...at, kind: "withdrawal", account, amount };
   return undefined;
 }
 

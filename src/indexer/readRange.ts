@@ -247,7 +247,7 @@ async function decodeLogs(deps: ReadRangeDeps, logs: readonly Log[], wrapped: Ad
   }
   for (const item of wrappedLogs) {
     const at = position(item);
-    // Only the transactions that swapped need to know whether a router wrapped or unwrapped.
+    // Only the transactions that swapped need to know what was wrapped or unwrapped.
     if (at === undefined || !swapTxs.has(at.txHash)) continue;
     const event = decodeWrappedLog(item, at);
     if (event === undefined) continue;

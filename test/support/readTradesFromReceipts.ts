@@ -38,7 +38,16 @@ const abi = parseAbi([
   "event Transfer(address indexed from, address indexed to, uint256 value)",
   "event Sync(uint112 reserve0, uint112 reserve1)",
   "event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)",
+  "event Deposit(address indexed dst, uint256 wad)",
+  "event Withdrawal(address indexed src, uint256 wad)",
 ]);
+
+/** A Deposit or Withdrawal of the wrapped native coin: who was minted or burnt how much, where. */
+interface Wrap {
+  account: Address;
+  value: bigint;
+  logIndex: number;
+}
 
 // V3 pools (Uniswap's and PancakeSwap's Swap layouts): every event that moves coins ends a
 // pool's flows, so what moved since the pool's previous event belongs to the next one.
@@ -99,17 +108,17 @@ function decode(log: RawLog) {
  * transferred to it since its last Sync (so a transfer in an earlier transaction of a direct pair
  * swap counts), what it gave out is what it transferred away. Swaps of one transaction chain when
  * one pair's output went to the next pair, directly or through one account forwarding the same
- * amount; the native coin is a side when a configured router was paid in it or received the
- * wrapped output.
+ * amount. The native coin is a trade's input when the wrapped coin its first pair took in was
+ * transferred to it, in that very amount, by an account the wrapped coin's Deposit minted that
+ * amount to earlier in the transaction; it is the output when the last pair's wrapped output went
+ * to an account that burnt that amount in a Withdrawal later in the transaction. Each Deposit and
+ * Withdrawal counts for one trade; no router list is consulted.
  */
 export async function readTradesFromReceipts(
   config: NetworkConfig,
   fromTimestamp: number,
 ): Promise<ChainTrade[]> {
   const client = createPublicClient({ transport: http(config.rpcUrls[0], { retryCount: 0 }) });
-  const routers = new Set(
-    config.dexes.flatMap((dex) => (dex.router === undefined ? [] : [lower<Address>(dex.router)])),
-  );
   const wrapped = lower<Address>(config.native.wrapped);
   const pairs = new Map<Address, { token0: Address; token1: Address; v3?: true }>();
   for (const dex of config.dexes) {
@@ -168,8 +177,10 @@ export async function readTradesFromReceipts(
       if (receipt.status !== "0x1") continue;
       const tx = txByHash.get(lower<Hash>(receipt.transactionHash));
       if (tx === undefined) throw new Error(`no transaction ${receipt.transactionHash} in block ${n}`);
-      const flows: Flow[] = [];
+      const flows: (Flow & { logIndex: number })[] = [];
       const legs: Leg[] = [];
+      const deposits: Wrap[] = [];
+      const withdrawals: Wrap[] = [];
       for (const log of receipt.logs) {
         const emitter = lower<Address>(log.address);
         if (pairs.get(emitter)?.v3 === true) {
@@ -179,6 +190,17 @@ export async function readTradesFromReceipts(
         }
         const event = decode(log);
         if (event === undefined) continue;
+        if (event.eventName === "Deposit" || event.eventName === "Withdrawal") {
+          if (emitter !== wrapped) continue;
+          const [account, list] =
+            event.eventName === "Deposit" ? [event.args.dst, deposits] : [event.args.src, withdrawals];
+          list.push({
+            account: lower<Address>(account),
+            value: event.args.wad,
+            logIndex: Number(log.logIndex),
+          });
+          continue;
+        }
         if (event.eventName === "Transfer") {
           const flow = {
             token: emitter,
@@ -186,7 +208,7 @@ export async function readTradesFromReceipts(
             to: lower<Address>(event.args.to),
             value: event.args.value,
           };
-          flows.push(flow);
+          flows.push({ ...flow, logIndex: Number(log.logIndex) });
           if (pairs.has(flow.to)) inflows.set(flow.to, [...(inflows.get(flow.to) ?? []), flow]);
           if (pairs.has(flow.from)) outflows.set(flow.from, [...(outflows.get(flow.from) ?? []), flow]);
           continue;
@@ -221,13 +243,31 @@ export async function readTradesFromReceipts(
         }
       }
       let chain: Leg[] = [];
+      const spent = new Set<Wrap>();
       const flush = () => {
         const head = chain[0];
         const tail = chain[chain.length - 1];
         if (head === undefined || tail === undefined) return;
-        const toRouter = routers.has(tx.to === null ? ("" as Address) : lower<Address>(tx.to));
-        const nativeIn = toRouter && tx.value > 0n && head.tokenIn === wrapped;
-        const nativeOut = tail.tokenOut === wrapped && tail.outflows.some((f) => routers.has(f.to));
+        // Input: a transfer of the wrapped coin into the first pair from an account minted
+        // exactly that amount before it.
+        const minted = flows
+          .filter((f) => f.token === wrapped && f.to === head.pair && head.tokenIn === wrapped)
+          .flatMap((f) =>
+            deposits.filter(
+              (d) => !spent.has(d) && d.account === f.from && d.value === f.value && d.logIndex < f.logIndex,
+            ),
+          )[0];
+        // Output: the last pair's wrapped output to an account that burnt exactly that amount after.
+        const burnt = tail.outflows
+          .filter((f) => f.token === wrapped && tail.tokenOut === wrapped)
+          .flatMap((f) =>
+            withdrawals.filter(
+              (w) => !spent.has(w) && w.account === f.to && w.value === f.value && w.logIndex > tail.logIndex,
+            ),
+          )[0];
+        for (const wrap of [minted, burnt]) if (wrap !== undefined) spent.add(wrap);
+        const nativeIn = minted !== undefined;
+        const nativeOut = burnt !== undefined;
         out.push({
           txHash: lower<Hash>(receipt.transactionHash),
           logIndex: head.logIndex,
