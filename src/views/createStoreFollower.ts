@@ -3,7 +3,8 @@ import type { Checkpoint } from "../domain/types.js";
 import { createSleeper } from "../lib/createSleeper.js";
 import type { PoolState } from "../pricing/types.js";
 import type { Store } from "../store/types.js";
-import { advanceV3State, buildPoolStates, v3PoolState } from "./buildPoolStates.js";
+import { applyStoreChanges } from "./applyStoreChanges.js";
+import { buildPoolStates } from "./buildPoolStates.js";
 import type { LiveViews } from "./createLiveViews.js";
 import { listTokens } from "./listTokens.js";
 
@@ -47,38 +48,6 @@ export function createStoreFollower(deps: {
     return buildPoolStates({ pairs, reserves, v3Prices, v3Ticks });
   }
 
-  // Between full reloads: the reserves, V3 prices and ticks stored since the last checkpoint.
-  // False when a pool is new here (the caller reloads every pool then).
-  async function applyChanges(sinceBlock: bigint): Promise<boolean> {
-    const index = views.getPoolIndex(network);
-    const [changed, prices, ticks] = await Promise.all([
-      store.listReserves(network, sinceBlock),
-      store.listV3Prices(network, sinceBlock),
-      store.listV3Ticks(network, sinceBlock),
-    ]);
-    const pools = new Set([
-      ...changed.map((row) => row.pair),
-      ...prices.map((row) => row.pool),
-      ...ticks.map((row) => row.pool),
-    ]);
-    if ([...pools].some((pool) => index.get(pool) === undefined)) return false;
-    for (const row of changed) {
-      index.update({ ...index.get(row.pair)!, reserve0: row.reserve0, reserve1: row.reserve1 });
-    }
-    const priceOf = new Map(prices.map((row) => [row.pool, row]));
-    for (const pool of pools) {
-      const before = index.get(pool)!;
-      if (before.v3State === undefined) continue;
-      const state = advanceV3State(
-        before.v3State,
-        priceOf.get(pool),
-        ticks.filter((row) => row.pool === pool),
-      );
-      index.update(v3PoolState(before, state));
-    }
-    return true;
-  }
-
   async function reload(): Promise<void> {
     seen = await store.getCheckpoint(network);
     const tokens = [...listTokens(config), ...(await store.listTokens(network))];
@@ -102,7 +71,7 @@ export function createStoreFollower(deps: {
         const index = views.getPoolIndex(network);
         let full = Date.now() - poolsLoadedAt > FULL_REFRESH_MS;
         // Between refreshes only the pools whose state changed since the last checkpoint.
-        if (!full) full = !(await applyChanges((seen?.blockNumber ?? -1n) + 1n));
+        if (!full) full = !(await applyStoreChanges(store, index, network, (seen?.blockNumber ?? -1n) + 1n));
         if (full) {
           // Now and then, or when a pair is new here: every pool and token.
           views.addTokens(network, await store.listTokens(network));
