@@ -227,7 +227,7 @@ describe.each(createTestStores())("liquidityEvents on $name", (testStore: TestSt
     const sentHere = new Set(Object.values(sent).map((hash) => hash.toLowerCase()));
     const here = shown.filter((event) => sentHere.has(event.txHash));
     expect(here.every((event) => Number(event.amountUSD) > 0)).toBe(true);
-    // A pool of two unpriced tokens (the hostile tokens' pool) is worth "0".
+    // The pool the chain cases open between two tokens of no list is unpriced: worth "0".
     expect(shown.some((event) => event.amountUSD === "0")).toBe(true);
     console.info(
       `liquidity events: ${shown.length}, unpriced: ${shown.filter((e) => e.amountUSD === "0").length}, USD of those sent here: ${here.map((e) => e.amountUSD).join(", ")}`,
