@@ -72,14 +72,17 @@ beforeAll(async () => {
       amountUsd: 3n * 10n ** 17n,
     },
   ];
+  const checkpoint = { blockNumber: block, blockHash: `0x${"ee".repeat(32)}` } as const;
   await fixture.store.commitRange("bsc", {
-    checkpoint: { blockNumber: block, blockHash: `0x${"ee".repeat(32)}` },
+    checkpoint,
     blocks: [],
     pairs: [],
     reserves: [],
     trades: [],
     liquidityEvents: events,
   });
+  // As the indexer does after a commit: the views reflect the block from now on.
+  fixture.reader.markIndexed("bsc", checkpoint);
 });
 
 afterAll(async () => {
@@ -124,10 +127,36 @@ describe("LiquidityEvent", () => {
         amount1: { amount: "0", amountDecimal: "0", token: { symbol: "WBNB" } },
       },
     ]);
-    // The pool filter of another indexed pool leaves them out.
+    // Pinned below their block, or filtered by another indexed pool: none.
+    const pinned = await gql(
+      yoga,
+      `{ liquidityEvents(from: 0, atBlock: "${fixture.head.bsc}") { edges { node { txHash } } } }`,
+    );
+    expect(pinned.body.data?.liquidityEvents).toEqual({ edges: [] });
     const other = await gql(yoga, QUERY, { pool: POOLS.CAKE_WBNB });
     expect(other.body.data?.liquidityEvents).toEqual({ edges: [] });
     expect(BSC.USDT < BSC.WBNB).toBe(true);
+  });
+
+  test("behavior: events the store holds above the block the views reflect wait for the views (a replica's follower)", async () => {
+    const block = fixture.head.bsc + 2n;
+    const checkpoint = { blockNumber: block, blockHash: `0x${"ef".repeat(32)}` } as const;
+    const later = { ...events[1]!, txHash: nextTxHash(), blockNumber: block, logIndex: 0 };
+    await fixture.store.commitRange("bsc", {
+      checkpoint,
+      blocks: [],
+      pairs: [],
+      reserves: [],
+      trades: [],
+      liquidityEvents: [later],
+    });
+    const shown = async () =>
+      (
+        (await gql(yoga, QUERY, {})).body.data!.liquidityEvents as { edges: { node: { txHash: string } }[] }
+      ).edges.map((edge) => edge.node.txHash);
+    expect(await shown()).toEqual([events[0]!.txHash, events[1]!.txHash]);
+    fixture.reader.markIndexed("bsc", checkpoint);
+    expect(await shown()).toEqual([events[0]!.txHash, events[1]!.txHash, later.txHash]);
   });
 
   test("error: a network still indexing, or not configured here, is NOT_READY (503)", async () => {

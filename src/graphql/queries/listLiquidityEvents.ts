@@ -55,9 +55,9 @@ function tokenFilter(reader: MarketReader, network: NetworkName, value: string):
 /**
  * One page of the liquidity events (V2 and V3 mints and burns) with from <= timestamp < to
  * (default: the last 24 hours), optionally of one pool or of the pools holding one token, after a
- * cursor, at or below a block: one keyset read of first + 1 rows from the store (the extra row
- * tells whether a next page exists). Throws 400 for bad arguments, 503 when the network is not
- * ready or its data is stale at `nowMs`.
+ * cursor, at or below a block and the block the views' pools reflect: one keyset read of first + 1
+ * rows from the store (the extra row tells whether a next page exists). Throws 400 for bad
+ * arguments, 503 when the network is not ready or its data is stale at `nowMs`.
  */
 export async function listLiquidityEvents(
   reader: MarketReader,
@@ -83,6 +83,10 @@ export async function listLiquidityEvents(
   assertNetworkReady(reader, network, nowMs);
   // Whether a pool is indexed is known once the network serves (its pools are loaded).
   const pool = present(args.pool) ? poolFilter(reader, network, args.pool) : undefined;
+  // Never above the block the views' pools reflect: a replica's store may already hold events of
+  // a pair its pool graph has not loaded yet, and every event is shown with its pool.
+  const indexed = reader.poolsBlock(network);
+  const maxBlock = indexed !== undefined && (atBlock === undefined || indexed < atBlock) ? indexed : atBlock;
 
   const query: LiquidityEventQuery = {
     // The cursor's timestamp narrows the read: block timestamps never decrease along the chain.
@@ -90,7 +94,7 @@ export async function listLiquidityEvents(
     limit: first + 1,
     ...(to === undefined ? {} : { toTimestamp: to }),
     ...(after === undefined ? {} : { after: { blockNumber: after.blockNumber, logIndex: after.logIndex } }),
-    ...(atBlock === undefined ? {} : { maxBlock: atBlock }),
+    ...(maxBlock === undefined ? {} : { maxBlock }),
     ...(pool === undefined ? {} : { pool }),
     ...(token === undefined ? {} : { token }),
   };
