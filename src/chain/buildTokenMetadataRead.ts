@@ -48,7 +48,8 @@ function word(data: Hex, at: number): bigint | undefined {
 
 function utf8(data: Hex, from: number, length: number): string {
   const bytes = hexToBytes(`0x${data.slice(2 + from * 2, 2 + (from + length) * 2)}`);
-  return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  // `stream`: a character the MAX_TEXT_BYTES cut split in two is left out, not decoded as U+FFFD.
+  return new TextDecoder("utf-8", { fatal: false }).decode(bytes, { stream: true });
 }
 
 /**

@@ -110,12 +110,7 @@ export function parseConfigJson(
     const { startBlock, dexes, tokenList, ...rest } = network;
     const config: NetworkConfig = {
       ...rest,
-      dexes: dexes.map(({ router, deployer, feeBps, ...dex }) => ({
-        ...dex,
-        feeBps: feeBps ?? 0,
-        ...(router === undefined ? {} : { router }),
-        ...(deployer === undefined ? {} : { deployer }),
-      })),
+      dexes,
       tokenList: {
         ...tokenList,
         tokens: tokenList.tokens.map(({ tags, ...entry }) =>

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { Address } from "../domain/types.js";
 import { NETWORKS, USD_SCALE } from "../domain/types.js";
+import { DEX_PRESET_NAMES } from "./dexPresets.js";
+import { expandDexPreset } from "./expandDexPreset.js";
 import { DEX_KINDS } from "./types.js";
 
 /** pino's levels, for LOG_LEVEL and `logLevel`. */
@@ -61,31 +63,21 @@ export const networkConfigSchema = z
     }),
     dexes: z
       .array(
-        z
-          .object({
-            name: z.string().min(1),
-            kind: z.enum(DEX_KINDS).default("uniswap-v2"),
-            factory: address,
-            deployer: address.optional(),
-            router: address.optional(),
-            feeBps: z.number().int().min(0).max(1000).optional(),
-          })
-          .superRefine((dex, ctx) => {
-            if (dex.kind === "uniswap-v2" && dex.feeBps === undefined) {
-              ctx.addIssue({
-                code: "custom",
-                path: ["feeBps"],
-                message: "a uniswap-v2 DEX needs its feeBps (30 for Uniswap V2, 25 for PancakeSwap V2)",
-              });
-            }
-            if (dex.kind !== "uniswap-v2" && dex.feeBps !== undefined) {
-              ctx.addIssue({
-                code: "custom",
-                path: ["feeBps"],
-                message: `a ${dex.kind} DEX has a fee per pool: leave feeBps out`,
-              });
-            }
-          }),
+        z.object({
+          name: z.string().min(1),
+          preset: z
+            .enum(DEX_PRESET_NAMES, {
+              errorMap: (_, ctx) => ({
+                message: `unknown preset ${JSON.stringify(ctx.data)}: expected one of ${DEX_PRESET_NAMES.join(", ")}`,
+              }),
+            })
+            .optional(),
+          kind: z.enum(DEX_KINDS).optional(),
+          factory: address.optional(),
+          deployer: address.optional(),
+          router: address.optional(),
+          feeBps: z.number().int().min(0).max(1000).optional(),
+        }),
       )
       .min(1, "expected at least one DEX"),
     tokenList,
@@ -109,7 +101,12 @@ export const networkConfigSchema = z
       .strict()
       .default({}),
   })
-  .strict();
+  .strict()
+  // A preset's values depend on the network's chainId: entries are expanded once it is known.
+  .transform(({ dexes, ...network }, ctx) => ({
+    ...network,
+    dexes: dexes.flatMap((dex, i) => expandDexPreset(dex, network.chainId, ctx, ["dexes", i]) ?? []),
+  }));
 
 /**
  * Defaults of the per-client GraphQL budget (http.graphql*), chosen with bench/fairness.ts: while

@@ -14,7 +14,7 @@ export function toConfigJson(
       const frac = (minLiquidityUsd % USD_SCALE).toString().padStart(18, "0").replace(/0+$/, "");
       return {
         ...rest,
-        // A V3 DEX's pools carry their own fee: the file leaves feeBps out (0 in memory).
+        // A V3 DEX's 0 stands for "a fee per pool": the file leaves feeBps out.
         dexes: dexes.map(({ feeBps, ...dex }) => (dex.kind === "uniswap-v2" ? { ...dex, feeBps } : dex)),
         minLiquidityUsd: frac === "" ? whole.toString() : `${whole}.${frac}`,
         ...(startBlock === undefined ? {} : { startBlock: startBlock.toString() }),

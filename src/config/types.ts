@@ -33,7 +33,10 @@ export interface DexConfig {
   factory: Address;
   /** PancakeSwap V3: the contract that deploys the factory's pools (their CREATE2 deployer). */
   deployer?: Address;
-  /** Routers are needed to tell native-coin swaps (the router wraps/unwraps). */
+  /**
+   * The DEX's router, for reference: native-coin sides are found by following the wrapped coin
+   * (src/indexer/matchNativeSides.ts), whoever wrapped or unwrapped it.
+   */
   router?: Address;
   /** V2 fee numerator over 10_000: 30 for Uniswap V2, 25 for PancakeSwap V2. V3 pools carry their own fee (0 here). */
   feeBps: number;

@@ -65,6 +65,30 @@ export interface TradePageQuery {
   limit: number;
 }
 
+/** A position in the (blockNumber, logIndex) order of liquidity events: the keyset of their pages. */
+export interface LiquidityEventPosition {
+  blockNumber: bigint;
+  logIndex: number;
+}
+
+/** One keyset page of liquidity events (mints and burns), ascending by chain position. */
+export interface LiquidityEventQuery {
+  /** Block timestamps at or after this (unix seconds). */
+  fromTimestamp: number;
+  /** Block timestamps before this (unix seconds); default: no end. */
+  toTimestamp?: number;
+  /** Only events strictly after this position. */
+  after?: LiquidityEventPosition;
+  /** Only events at or below this block: pins a multi-page read to one indexed state. */
+  maxBlock?: bigint;
+  /** Only events of this pool. */
+  pool?: Address;
+  /** Only events of pools that hold this token (token0 or token1). */
+  token?: Address;
+  /** At most this many events (1..10,000). */
+  limit: number;
+}
+
 /** Per-UTC-day aggregate of tracked trades. */
 export interface DailyVolume {
   /** YYYY-MM-DD (UTC). */

@@ -102,7 +102,10 @@ export interface LiquidityEvent {
   type: "mint" | "burn";
   /** The account that signed the transaction (lowercase). */
   sender: Address;
-  /** V3: the position's owner. V2: the Burn's recipient `to`, or for a Mint the pair's LP-token recipient when known, else the Mint's `sender`. */
+  /**
+   * V3: the position's owner (a position manager for NFT positions). V2 Mint: the Mint's `sender`,
+   * the account that called the pair's mint (usually a router). V2 Burn: the Burn's recipient `to`.
+   */
   owner: Address;
   amount0: bigint;
   amount1: bigint;

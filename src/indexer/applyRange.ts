@@ -4,6 +4,7 @@ import { countEvent } from "../lib/countEvent.js";
 import { createPoolOverlay } from "../pricing/createPoolOverlay.js";
 import type { IndexerContext } from "./createIndexerContext.js";
 import { decodeRange } from "./decodeRange.js";
+import { eventPool } from "./rangeEvents.js";
 import type { RangeRead } from "./readRange.js";
 import { validateRange } from "./validateRange.js";
 
@@ -45,13 +46,11 @@ export async function applyRange(
     pools: overlay,
     pricing: ctx.pricing,
     wrappedNative: ctx.wrapped,
-    routers: ctx.routers,
   });
   const newPairs = new Map<Address, Pair>();
   for (const event of read.events) {
-    if ((event.kind === "swap" || event.kind === "sync") && !committedPairs.has(event.pair)) {
-      newPairs.set(event.pair, pairs.get(event.pair)!);
-    }
+    const pool = eventPool(event);
+    if (pool !== undefined && !committedPairs.has(pool)) newPairs.set(pool, pairs.get(pool)!);
   }
   // Blocks within reach of a reorg keep their hash links; the last one anchors the checkpoint.
   const unfinalizedFrom = head - BigInt(ctx.config.finalityDepth);
@@ -66,6 +65,9 @@ export async function applyRange(
     pairs: [...newPairs.values()],
     reserves: decoded.reserves,
     trades: decoded.trades,
+    v3Prices: decoded.v3Prices,
+    v3Ticks: decoded.v3Ticks,
+    liquidityEvents: decoded.liquidityEvents,
   });
   // Only now does the live graph the API reads change.
   ctx.checkpoint = next;

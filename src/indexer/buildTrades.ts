@@ -21,10 +21,6 @@ export interface TxInfo {
   /** The account that signed it. */
   from: Address;
   timestamp: number;
-  /** A configured router wrapped native coin in this transaction (a Deposit of the wrapped token to it). */
-  routerWrapped: boolean;
-  /** A configured router unwrapped the wrapped token in this transaction (a Withdrawal by it). */
-  routerUnwrapped: boolean;
 }
 
 /** The side of a pair a swap took in and gave out. */
@@ -46,26 +42,24 @@ export function swapSides(swap: SwapEvent): {
 /**
  * Folds one chain of swaps of a transaction (see groupSwapChains) into one trade: the first token
  * in and the last token out, identified by the first swap's log index.
- * The native coin shows as "" where a router wrapped what the trader paid (its Deposit to the
- * wrapped token) or unwrapped what the last pool sent to it (its Withdrawal). Returns the trade
- * without its USD value.
+ * The native coin shows as "" on the sides `native` names (see matchNativeSides: the wrapped coin
+ * was minted for this trade's first pool, or what its last pool sent out was unwrapped). Returns
+ * the trade without its USD value.
  */
 export function buildTrade(args: {
   network: NetworkName;
   swaps: readonly SwapEvent[];
   tx: TxInfo;
-  wrappedNative: Address;
-  routers: ReadonlySet<Address>;
+  native: { nativeIn: boolean; nativeOut: boolean };
 }): Omit<Trade, "volumeUsd" | "tracked"> {
-  const { swaps, tx, wrappedNative, routers } = args;
+  const { swaps, tx, native } = args;
   const first = swaps[0];
   const last = swaps[swaps.length - 1];
   if (first === undefined || last === undefined) throw new Error("buildTrade needs at least one swap");
   const head = swapSides(first);
   const tail = swapSides(last);
-  const tokenIn = head.tokenIn === wrappedNative && tx.routerWrapped ? NATIVE : head.tokenIn;
-  const tokenOut =
-    tail.tokenOut === wrappedNative && tx.routerUnwrapped && routers.has(last.to) ? NATIVE : tail.tokenOut;
+  const tokenIn = native.nativeIn ? NATIVE : head.tokenIn;
+  const tokenOut = native.nativeOut ? NATIVE : tail.tokenOut;
   return {
     network: args.network,
     txHash: first.txHash,

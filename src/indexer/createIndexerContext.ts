@@ -1,7 +1,7 @@
 import { createLogFetcher } from "../chain/createLogFetcher.js";
 import type { RpcClient } from "../chain/createRpcClient.js";
 import type { SenderReadCosts } from "../chain/readsWholeBlock.js";
-import type { NetworkConfig } from "../config/types.js";
+import type { DexKind, NetworkConfig } from "../config/types.js";
 import type { Address, Checkpoint, NetworkName, Pair, Token } from "../domain/types.js";
 import { createSleeper, type Sleeper } from "../lib/createSleeper.js";
 import { createPricingParams } from "../pricing/createPricingParams.js";
@@ -10,7 +10,7 @@ import type { Store } from "../store/types.js";
 import type { LiveViews } from "../views/createLiveViews.js";
 import { createRangeLogReader, type RangeLogReader } from "./createRangeLogReader.js";
 import type { TokenLookupOptions } from "./createTokenLookup.js";
-import { RANGE_EVENT_TOPICS } from "./readRange.js";
+import { createRangeEventSet, type RangeEventSet } from "./rangeEvents.js";
 
 /** Minimal logger the indexer writes to (pino fits). */
 export interface IndexerLogger {
@@ -70,8 +70,9 @@ export interface IndexerContext {
   readonly now: () => number;
   readonly onProgress: ((progress: IndexerProgress) => void) | undefined;
   readonly wrapped: Address;
-  readonly routers: ReadonlySet<Address>;
-  readonly factories: readonly { name: string; factory: Address; feeBps: number }[];
+  readonly factories: readonly { name: string; kind: DexKind; factory: Address; feeBps: number }[];
+  /** The events this network's ranges read (by its DEXes' kinds). */
+  readonly events: RangeEventSet;
   /** Accepted pairs (committed or about to be); the store's pairs table holds `committedPairs`. */
   readonly pairs: Map<Address, Pair>;
   readonly committedPairs: Set<Address>;
@@ -101,12 +102,11 @@ const INITIAL_SPAN = 4;
 /** Builds an indexer's context from its dependencies: nothing is read yet. */
 export function createIndexerContext(deps: NetworkIndexerDeps): IndexerContext {
   const { config, client, log } = deps;
-  // Concentrated-liquidity DEXes (kind uniswap-v3, pancakeswap-v3) are not indexed yet: their
-  // factories have no getPair/allPairs, their logs are ignored.
-  const v2Dexes = config.dexes.filter((dex) => dex.kind === "uniswap-v2");
   const network = config.name;
   const wrapped = config.native.wrapped;
   const tokens = new Map<Address, Token>();
+  const events = createRangeEventSet(config.dexes.map((dex) => dex.kind));
+  const v3 = config.dexes.some((dex) => dex.kind !== "uniswap-v2");
   let writes: Promise<unknown> = Promise.resolve();
   const ctx: IndexerContext = {
     config,
@@ -119,8 +119,13 @@ export function createIndexerContext(deps: NetworkIndexerDeps): IndexerContext {
     now: deps.now ?? (() => Math.floor(Date.now() / 1000)),
     onProgress: deps.onProgress,
     wrapped,
-    routers: new Set(v2Dexes.flatMap((dex) => (dex.router === undefined ? [] : [dex.router]))),
-    factories: v2Dexes.map((dex) => ({ name: dex.name, factory: dex.factory, feeBps: dex.feeBps })),
+    factories: config.dexes.map((dex) => ({
+      name: dex.name,
+      kind: dex.kind,
+      factory: dex.factory,
+      feeBps: dex.feeBps,
+    })),
+    events,
     pairs: new Map(),
     committedPairs: new Set(),
     rejected: new Set(),
@@ -131,12 +136,18 @@ export function createIndexerContext(deps: NetworkIndexerDeps): IndexerContext {
     logs: createRangeLogReader({
       network,
       client,
-      fetcher: createLogFetcher({ client, topics: [RANGE_EVENT_TOPICS], maxRange: config.maxLogRange, log }),
-      factories: v2Dexes.map((dex) => dex.factory),
+      fetcher: createLogFetcher({ client, topics: [events.topics], maxRange: config.maxLogRange, log }),
+      // By address needs the pools listed: V2 factories list theirs (allPairs), V3 ones do not.
+      factories: config.dexes.map((dex) => dex.factory),
+      events,
       wrapped,
       model: config.rpc.costModel,
       maxRange: config.maxLogRange,
-      ...(config.rpc.maxLogAddresses === undefined ? {} : { maxPools: config.rpc.maxLogAddresses }),
+      ...(v3
+        ? { maxPools: 0 }
+        : config.rpc.maxLogAddresses === undefined
+          ? {}
+          : { maxPools: config.rpc.maxLogAddresses }),
       // A pool born in a range read by address: ranges read beside it lacked it, read them again.
       onPoolsAdded: () => {
         ctx.pairsEpoch++;

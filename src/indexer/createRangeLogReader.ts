@@ -1,10 +1,10 @@
 import { type Hex, type Log, toEventSelector } from "viem";
-import { pairCreatedEventAbi, swapEventAbi, syncEventAbi } from "../chain/abis.js";
+import { pairCreatedEventAbi } from "../chain/abis.js";
 import type { LogFetcher, LogFilter } from "../chain/createLogFetcher.js";
 import type { RpcClient } from "../chain/createRpcClient.js";
 import { listFactoryPools } from "../chain/listFactoryPools.js";
 import type { Address, RpcCostModel } from "../domain/types.js";
-import { bloomBits, bloomHasBits, bloomNamesPoolLogs, RANGE_EVENT_TOPICS } from "./readRange.js";
+import { bloomBits, bloomHasBits, type RangeEventSet, V2_EVENT_SET } from "./rangeEvents.js";
 
 /** How a range's logs are asked for: every contract's by topic, or the factories' pools' by address. */
 export type LogMode = "topics" | "addresses";
@@ -51,6 +51,8 @@ export interface RangeLogReaderOptions {
   fetcher: LogFetcher;
   /** Configured Uniswap-V2-style factories: their pools, and their PairCreated logs. */
   factories: readonly Address[];
+  /** The events a range reads (default: V2 pairs' and the wrapped coin's). */
+  events?: RangeEventSet;
   /** The wrapped native coin (its Deposit and Withdrawal logs are read in both modes). */
   wrapped: Address;
   model: RpcCostModel;
@@ -84,10 +86,7 @@ export interface RangeLogReader {
 // Addresses per eth_getLogs: providers accept long lists, but answers and request bodies grow.
 const ADDRESSES_PER_CALL = 1_000;
 const DEFAULT_MAX_POOLS = 4_000;
-const SWAP = toEventSelector(swapEventAbi);
-const SYNC = toEventSelector(syncEventAbi);
 const PAIR_CREATED = toEventSelector(pairCreatedEventAbi);
-const ADDRESS_TOPICS: readonly Hex[] = [...RANGE_EVENT_TOPICS, PAIR_CREATED];
 
 const lower = (value: string) => value.toLowerCase() as Address;
 
@@ -132,6 +131,8 @@ function bloomNamesAny(
  */
 export function createRangeLogReader(options: RangeLogReaderOptions): RangeLogReader {
   const maxPools = options.maxPools ?? DEFAULT_MAX_POOLS;
+  const events = options.events ?? V2_EVENT_SET;
+  const ADDRESS_TOPICS: readonly Hex[] = [...events.topics, PAIR_CREATED];
   const factories = new Set(options.factories.map(lower));
   const wrapped = lower(options.wrapped);
   let pools: Set<Address> | undefined;
@@ -169,7 +170,7 @@ export function createRangeLogReader(options: RangeLogReaderOptions): RangeLogRe
       const addresses = [...fresh.keys()];
       for (let i = 0; i < addresses.length; i += ADDRESSES_PER_CALL) {
         const address = addresses.slice(i, i + ADDRESSES_PER_CALL);
-        logs.push(...(await collect(since, to, { address, topics: [[SWAP, SYNC]] })));
+        logs.push(...(await collect(since, to, { address, topics: [[...events.poolTopics]] })));
       }
       if (pools!.size > maxPools) {
         pools = undefined;
@@ -182,7 +183,7 @@ export function createRangeLogReader(options: RangeLogReaderOptions): RangeLogRe
   async function readByTopic(from: bigint, to: bigint): Promise<Log[]> {
     // With a pool list, PairCreated logs keep it whole (a few a day on a busy chain).
     const logs = await collect(from, to, {
-      topics: [pools === undefined ? RANGE_EVENT_TOPICS : ADDRESS_TOPICS],
+      topics: [pools === undefined ? events.topics : ADDRESS_TOPICS],
     });
     if (pools === undefined) return logs;
     // Pools created meanwhile join the list, so that a later switch misses none of their logs.
@@ -236,7 +237,7 @@ export function createRangeLogReader(options: RangeLogReaderOptions): RangeLogRe
     },
     read: (from, to) => (mode === "addresses" ? readByAddress(from, to) : readByTopic(from, to)),
     bloomNamesLogs(bloom) {
-      if (!bloomNamesPoolLogs(bloom)) return false;
+      if (!events.bloomNamesPoolLogs(bloom)) return false;
       // By address, another DEX's swaps in a block are no sign that logs are missing.
       return mode === "topics" || pools === undefined || bloomNamesAny(bloom, pools, poolBits);
     },

@@ -1,11 +1,25 @@
-import type { Address, Hash, NetworkName, Pair, PairReserves, Trade, TradeMarks } from "../domain/types.js";
+import type {
+  Address,
+  Hash,
+  LiquidityEvent,
+  NetworkName,
+  Pair,
+  PairReserves,
+  Trade,
+  TradeMarks,
+  V3PoolPrice,
+  V3TickLiquidity,
+} from "../domain/types.js";
 import { NATIVE } from "../domain/types.js";
 import { getTokenPriceUsd } from "../pricing/getTokenPriceUsd.js";
 import type { PoolIndex, PricingParams } from "../pricing/types.js";
 import { valueTradeUsd } from "../pricing/valueTradeUsd.js";
 import { buildTrade, type SwapEvent, swapSides } from "./buildTrades.js";
+import { createV3Tracker } from "./createV3Tracker.js";
 import { groupSwapChains } from "./groupSwapChains.js";
+import { matchNativeSides, type WrapEvent } from "./matchNativeSides.js";
 import type { RangeEvent, RangeRead } from "./readRange.js";
+import { valueLiquidityEvent } from "./valueLiquidityEvent.js";
 
 /** The input of decodeRange besides the range itself. */
 export interface DecodeContext {
@@ -16,7 +30,6 @@ export interface DecodeContext {
   pools: PoolIndex;
   pricing: PricingParams;
   wrappedNative: Address;
-  routers: ReadonlySet<Address>;
 }
 
 /** What a validated range becomes: what the store commits. */
@@ -25,6 +38,12 @@ export interface DecodedRange {
   trades: Trade[];
   /** The last Sync of each pair in each block. */
   reserves: PairReserves[];
+  /** V3 pools: price and active liquidity after each pool's last event in each block. */
+  v3Prices: V3PoolPrice[];
+  /** V3 pools: each tick a Mint or Burn changed, as it stands after each block. */
+  v3Ticks: V3TickLiquidity[];
+  /** V2 and V3 Mints and Burns, valued in USD at their transaction. */
+  liquidityEvents: LiquidityEvent[];
 }
 
 /**
@@ -35,18 +54,25 @@ export interface DecodedRange {
 export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
   const trades: Trade[] = [];
   const reserves = new Map<string, PairReserves>();
+  const liquidityEvents: LiquidityEvent[] = [];
+  const v3 = createV3Tracker(ctx.pools, ctx.pairs, read.v3Snapshots);
   let group: RangeEvent[] = [];
 
   const flush = (): void => {
     const events = group;
     group = [];
     const swaps: SwapEvent[] = [];
-    let routerWrapped = false;
-    let routerUnwrapped = false;
+    const wraps: WrapEvent[] = [];
     for (const event of events) {
-      if (event.kind === "deposit") routerWrapped ||= ctx.routers.has(event.account);
-      else if (event.kind === "withdrawal") routerUnwrapped ||= ctx.routers.has(event.account);
-      else if (event.kind === "swap") {
+      if (event.kind === "deposit" || event.kind === "withdrawal") wraps.push(event);
+      else if (
+        event.kind === "v3mint" ||
+        event.kind === "v3burn" ||
+        event.kind === "v2mint" ||
+        event.kind === "v2burn"
+      ) {
+        liquidityEvents.push(valueLiquidityEvent(read, ctx, event));
+      } else if (event.kind === "swap") {
         swaps.push({
           txHash: event.txHash,
           blockNumber: event.blockNumber,
@@ -72,17 +98,11 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
       txIndex: events[0]!.txIndex,
       from: sender.from,
       timestamp,
-      routerWrapped,
-      routerUnwrapped,
     };
-    for (const chain of groupSwapChains(swaps)) {
-      const base = buildTrade({
-        network: ctx.network,
-        swaps: chain,
-        tx,
-        wrappedNative: ctx.wrappedNative,
-        routers: ctx.routers,
-      });
+    const chains = groupSwapChains(swaps);
+    const natives = matchNativeSides(chains, wraps, ctx.wrappedNative);
+    for (const [i, chain] of chains.entries()) {
+      const base = buildTrade({ network: ctx.network, swaps: chain, tx, native: natives[i]! });
       const tokenIn = base.tokenIn === NATIVE ? ctx.wrappedNative : base.tokenIn;
       const tokenOut = base.tokenOut === NATIVE ? ctx.wrappedNative : base.tokenOut;
       const value = valueTradeUsd({
@@ -119,6 +139,7 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
       txHash = event.txHash;
     }
     group.push(event);
+    v3.apply(event);
     if (event.kind === "sync") {
       const pair = ctx.pairs.get(event.pair)!;
       ctx.pools.update({ ...pair, reserve0: event.reserve0, reserve1: event.reserve1 });
@@ -132,5 +153,11 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
     }
   }
   flush();
-  return { trades, reserves: [...reserves.values()] };
+  return {
+    trades,
+    reserves: [...reserves.values()],
+    v3Prices: v3.prices(),
+    v3Ticks: v3.ticks(),
+    liquidityEvents,
+  };
 }

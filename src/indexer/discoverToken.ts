@@ -15,12 +15,9 @@ import type { IndexerContext } from "./createIndexerContext.js";
  */
 export async function discoverToken(ctx: IndexerContext, address: Address): Promise<Token> {
   const { config, network } = ctx;
-  // Only Uniswap-V2-style factories answer getPair (V3 DEXes are not indexed yet).
-  const probes = config.dexes
-    .filter((dex) => dex.kind === "uniswap-v2")
-    .flatMap((dex) =>
-      config.baseTokens.filter((base) => base !== address).map((base) => ({ factory: dex.factory, base })),
-    );
+  const probes = config.dexes.flatMap((dex) =>
+    config.baseTokens.filter((base) => base !== address).map((base) => ({ factory: dex.factory, base })),
+  );
   const [token, ...found] = await runBatchedReads(ctx.discoveryClient, [
     buildTokenMetadataRead(address, network),
     ...probes.map((probe) => buildPairAddressRead(probe.factory, address, probe.base)),

@@ -1,5 +1,5 @@
-import type { Address, PairReserves } from "../domain/types.js";
-import type { PoolState } from "../pricing/types.js";
+import type { Address } from "../domain/types.js";
+import { buildPoolStates } from "../views/buildPoolStates.js";
 import { listTokens } from "../views/listTokens.js";
 import type { IndexerContext } from "./createIndexerContext.js";
 
@@ -20,12 +20,16 @@ export async function loadIndexerState(ctx: IndexerContext): Promise<void> {
     ctx.committedPairs.add(pair.address);
   }
   for (const address of await store.listRejectedPairs(network)) ctx.rejected.add(address);
-  const reserves = await store.listReserves(network);
+  const [reserves, v3Prices, v3Ticks] = await Promise.all([
+    store.listReserves(network),
+    store.listV3Prices(network),
+    store.listV3Ticks(network),
+  ]);
   const checkpoint = await store.getCheckpoint(network);
   ctx.checkpoint = checkpoint;
   views.load(network, {
     tokens: [...tokens.values()],
-    pools: poolsFrom(ctx, reserves),
+    pools: buildPoolStates({ pairs: [...pairs.values()], reserves, v3Prices, v3Ticks }),
     ...(checkpoint === undefined ? {} : { checkpoint }),
   });
   // A restart serves what the store holds at once: its freshness is the writer's last record.
@@ -41,14 +45,4 @@ export async function loadIndexerState(ctx: IndexerContext): Promise<void> {
           ready: head.syncedAt !== undefined,
         }),
   });
-}
-
-function poolsFrom(ctx: IndexerContext, reserves: readonly PairReserves[]): PoolState[] {
-  const byPair = new Map(reserves.map((row) => [row.pair, row]));
-  const pools: PoolState[] = [];
-  for (const pair of ctx.pairs.values()) {
-    const row = byPair.get(pair.address);
-    pools.push({ ...pair, reserve0: row?.reserve0 ?? 0n, reserve1: row?.reserve1 ?? 0n });
-  }
-  return pools;
 }

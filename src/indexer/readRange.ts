@@ -1,34 +1,24 @@
-import { formatLog, type Hex, keccak256, type Log, numberToHex, type RpcLog, toEventSelector } from "viem";
-import { swapEventAbi, syncEventAbi, wrappedNativeEventsAbi } from "../chain/abis.js";
+import { formatLog, type Hex, type Log, numberToHex, type RpcLog } from "viem";
 import type { RpcClient } from "../chain/createRpcClient.js";
 import { readsWholeBlock, type SenderReadCosts } from "../chain/readsWholeBlock.js";
 import type { Address, BlockRef, Hash } from "../domain/types.js";
 import { RpcError } from "../errors.js";
+import type { V3State } from "../pricing/types.js";
+import {
+  bloomBits,
+  bloomHasBits,
+  decodePoolLog,
+  decodeWrappedLog,
+  isWrappedTopic,
+  type LogPosition,
+  poolFamilyOf,
+  type RangeEvent,
+  type RangeEventSet,
+  V2_EVENT_SET,
+} from "./rangeEvents.js";
 
-/** Where a log sits: its block, transaction and position. */
-interface LogPosition {
-  blockNumber: bigint;
-  logIndex: number;
-  txHash: Hash;
-  txIndex: number;
-}
-
-/** A decoded log the indexer uses, in chain order. */
-export type RangeEvent =
-  | (LogPosition & {
-      kind: "swap";
-      pair: Address;
-      amount0In: bigint;
-      amount1In: bigint;
-      amount0Out: bigint;
-      amount1Out: bigint;
-      to: Address;
-    })
-  | (LogPosition & { kind: "sync"; pair: Address; reserve0: bigint; reserve1: bigint })
-  /** The wrapped native coin was minted to `account` (a router wrapping what the trader paid). */
-  | (LogPosition & { kind: "deposit"; account: Address })
-  /** The wrapped native coin was burnt by `account` (a router unwrapping for the trader). */
-  | (LogPosition & { kind: "withdrawal"; account: Address });
+export type { RangeEvent } from "./rangeEvents.js";
+export { bloomBits, bloomHasBits } from "./rangeEvents.js";
 
 /** What one read of blocks [from, to] brought back: the input of validate and decode. */
 export interface RangeRead {
@@ -54,6 +44,8 @@ export interface RangeRead {
    * The indexer commits only below the first of them until they are confirmed.
    */
   unconfirmed: bigint[];
+  /** V3 pools first seen in this range that existed before it: their state just before it. */
+  v3Snapshots?: Map<Address, V3State>;
 }
 
 /** What readRange needs besides the block numbers. */
@@ -65,8 +57,13 @@ export interface ReadRangeDeps {
   wrapped: Address;
   /** How signers are read: whole blocks or transactions by hash, whichever costs less. */
   senderCosts: SenderReadCosts;
-  /** Checks unknown pool addresses against the configured factories; the accepted set of the given ones. */
-  acceptPairs: (addresses: ReadonlySet<Address>) => Promise<ReadonlySet<Address>>;
+  /**
+   * Checks unknown pool addresses (with the family their logs show: a V2 pair's or a V3 pool's)
+   * against the configured factories; the accepted set of the given ones.
+   */
+  acceptPairs: (addresses: ReadonlyMap<Address, "v2" | "v3">) => Promise<ReadonlySet<Address>>;
+  /** The events this network reads (default: V2 pairs' and the wrapped coin's). */
+  events?: RangeEventSet;
   /**
    * Whether a block's logs bloom says it may hold logs `readLogs` would return (default: Swap or
    * Sync of any contract); checked for the blocks whose logs did not come.
@@ -74,38 +71,23 @@ export interface ReadRangeDeps {
   bloomNamesLogs?: (bloom: string | undefined) => boolean;
   /** Blocks at or above this get their headers read for hash links (head - finality depth). */
   unfinalizedFrom: bigint;
+  /**
+   * V3 pools the range logs for that have no state yet (neither indexed nor created in the
+   * range): their state just before the range, read from the chain. Absent: no V3 DEX.
+   */
+  snapshotV3Pools?: (events: readonly RangeEvent[], before: bigint) => Promise<Map<Address, V3State>>;
 }
 
 // eth_getTransactionByHash calls in flight at once (the client batches them 100 to a request).
 const SENDER_WINDOW = 2_000;
 
-const SWAP = toEventSelector(swapEventAbi);
-const SYNC = toEventSelector(syncEventAbi);
-const DEPOSIT = toEventSelector(wrappedNativeEventsAbi[0]);
-const WITHDRAWAL = toEventSelector(wrappedNativeEventsAbi[1]);
-
-const SWAP_BITS = bloomBits(SWAP);
-const SYNC_BITS = bloomBits(SYNC);
-
-/** Whether a logs bloom names Swap or Sync (of any contract). */
+/** Whether a logs bloom names a V2 pair's Swap or Sync (of any contract). */
 export function bloomNamesPoolLogs(bloom: string | undefined): boolean {
-  return bloomHasBits(bloom, SWAP_BITS) || bloomHasBits(bloom, SYNC_BITS);
+  return V2_EVENT_SET.bloomNamesPoolLogs(bloom);
 }
 
-/** The topic0 OR-list of the one eth_getLogs a range needs: the pools' and the wrapped coin's events. */
-export const RANGE_EVENT_TOPICS: readonly Hex[] = [SWAP, SYNC, DEPOSIT, WITHDRAWAL];
-
-// The events have fixed layouts: reading their words directly costs a fraction of a generic ABI
-// decoder, and the hot path of a backfill is decoding. A log whose layout does not match (another
-// contract's event with the same signature but other indexed fields) is skipped, as viem's
-// non-strict parsing would.
-function word(data: Hex, i: number): bigint {
-  return BigInt(`0x${data.slice(2 + 64 * i, 66 + 64 * i)}`);
-}
-
-function topicAddress(topic: Hex | undefined): Address | undefined {
-  return topic === undefined || topic.length !== 66 ? undefined : lower<Address>(`0x${topic.slice(26)}`);
-}
+/** The topic0 OR-list of a V2 network's ranges: the pairs' and the wrapped coin's events. */
+export const RANGE_EVENT_TOPICS: readonly Hex[] = V2_EVENT_SET.topics;
 
 const lower = <T extends string>(value: string): T => value.toLowerCase() as T;
 
@@ -167,10 +149,14 @@ async function readBlock(client: RpcClient, number: bigint, withTransactions: bo
  * node's own record, not a log index). Undefined when neither can tell (receipts not served):
  * the block stays unconfirmed.
  */
-async function recoverLogsOfBlock(client: RpcClient, blockHash: Hash): Promise<Log[] | undefined> {
+async function recoverLogsOfBlock(
+  client: RpcClient,
+  blockHash: Hash,
+  topics: readonly Hex[],
+): Promise<Log[] | undefined> {
   const raw = (await client.request({
     method: "eth_getLogs",
-    params: [{ blockHash, topics: [[...RANGE_EVENT_TOPICS]] }],
+    params: [{ blockHash, topics: [[...topics]] }],
   })) as RpcLog[];
   if (raw.length > 0) return raw.map((item) => formatLog(item));
   let receipts: { logs?: RpcLog[] }[] | null;
@@ -183,7 +169,7 @@ async function recoverLogsOfBlock(client: RpcClient, blockHash: Hash): Promise<L
     return undefined;
   }
   if (!Array.isArray(receipts)) return undefined;
-  const wanted = new Set<string>(RANGE_EVENT_TOPICS);
+  const wanted = new Set<string>(topics);
   return receipts
     .flatMap((receipt) => receipt.logs ?? [])
     .filter((item) => wanted.has(String(item.topics[0]).toLowerCase()))
@@ -210,23 +196,6 @@ export function bloomMayHold(bloom: string | undefined, topic: Hex): boolean {
   return bloomHasBits(bloom, bloomBits(topic));
 }
 
-/** The three bloom bits (0..2047) a topic or an address sets: computed once for a value asked often. */
-export function bloomBits(value: Hex): readonly number[] {
-  const hash = keccak256(value);
-  return [0, 1, 2].map((i) => Number.parseInt(hash.slice(2 + i * 4, 6 + i * 4), 16) & 2047);
-}
-
-/** Whether a logs bloom has all of `bits` set (false when there is no bloom to tell). */
-export function bloomHasBits(bloom: string | undefined, bits: readonly number[]): boolean {
-  if (bloom === undefined || bloom.length !== 2 + 512) return false;
-  for (const bit of bits) {
-    const byte = 255 - Math.floor(bit / 8);
-    const value = Number.parseInt(bloom.slice(2 + byte * 2, 4 + byte * 2), 16);
-    if ((value & (1 << (bit % 8))) === 0) return false;
-  }
-  return true;
-}
-
 interface DecodedLogs {
   events: RangeEvent[];
   logBlockHashes: Map<bigint, Hash | undefined>;
@@ -237,10 +206,10 @@ interface DecodedLogs {
 
 /** The events of accepted pools and the wrapped coin, in chain order, with what validation checks. */
 async function decodeLogs(deps: ReadRangeDeps, logs: readonly Log[], wrapped: Address): Promise<DecodedLogs> {
-  const pools = new Set<Address>();
+  const pools = new Map<Address, "v2" | "v3">();
   for (const item of logs) {
-    const topic0 = item.topics[0]?.toLowerCase();
-    if (topic0 === SWAP || topic0 === SYNC) pools.add(lower<Address>(item.address));
+    const family = poolFamilyOf(item.topics[0]?.toLowerCase());
+    if (family !== undefined) pools.set(lower<Address>(item.address), family);
   }
   const accepted = await deps.acceptPairs(pools);
 
@@ -259,8 +228,7 @@ async function decodeLogs(deps: ReadRangeDeps, logs: readonly Log[], wrapped: Ad
 
   const wrappedLogs: Log[] = [];
   for (const item of logs) {
-    const topic0 = item.topics[0]?.toLowerCase();
-    if (topic0 === DEPOSIT || topic0 === WITHDRAWAL) {
+    if (isWrappedTopic(item.topics[0]?.toLowerCase())) {
       if (lower<Address>(item.address) === wrapped) wrappedLogs.push(item);
       continue;
     }
@@ -268,35 +236,22 @@ async function decodeLogs(deps: ReadRangeDeps, logs: readonly Log[], wrapped: Ad
     if (!accepted.has(pair)) continue;
     const at = position(item);
     if (at === undefined) continue;
-    if (topic0 === SYNC && item.topics.length === 1 && item.data.length === 2 + 128) {
-      events.push({ ...at, kind: "sync", pair, reserve0: word(item.data, 0), reserve1: word(item.data, 1) });
-    } else if (topic0 === SWAP && item.topics.length === 3 && item.data.length === 2 + 256) {
-      const recipient = topicAddress(item.topics[2]);
-      if (recipient === undefined) continue;
-      events.push({
-        ...at,
-        kind: "swap",
-        pair,
-        amount0In: word(item.data, 0),
-        amount1In: word(item.data, 1),
-        amount0Out: word(item.data, 2),
-        amount1Out: word(item.data, 3),
-        to: recipient,
-      });
+    const event = decodePoolLog(item, at, pair);
+    if (event === undefined) continue;
+    events.push(event);
+    // The signers of swaps and of liquidity changes are read (a trade's sender, an event's).
+    if (event.kind !== "sync" && event.kind !== "v3init") {
       swapTxs.set(at.txHash, at.blockNumber);
-    } else continue;
+    }
     note(item, at);
   }
   for (const item of wrappedLogs) {
     const at = position(item);
-    // Only the transactions that swapped need to know whether a router wrapped or unwrapped.
+    // Only the transactions that swapped need to know what was wrapped or unwrapped.
     if (at === undefined || !swapTxs.has(at.txHash)) continue;
-    const topic0 = item.topics[0]?.toLowerCase();
-    const account = topicAddress(item.topics[1]);
-    if (account === undefined || item.topics.length !== 2 || item.data.length !== 2 + 64) continue;
-    if (topic0 === DEPOSIT) events.push({ ...at, kind: "deposit", account });
-    else if (topic0 === WITHDRAWAL) events.push({ ...at, kind: "withdrawal", account });
-    else continue;
+    const event = decodeWrappedLog(item, at);
+    if (event === undefined) continue;
+    events.push(event);
     note(item, at);
   }
   events.sort((a, b) =>
@@ -344,10 +299,11 @@ async function readRangeOf(
   for (const block of whole) headerNumbers.delete(block);
   const byHash = [...read.swapTxs].filter(([, block]) => !whole.has(block)).map(([hash]) => hash);
 
-  const [headerList, blocks, senders] = await Promise.all([
+  const [headerList, blocks, senders, v3Snapshots] = await Promise.all([
     Promise.all([...headerNumbers].map((n) => readBlock(client, n, false))),
     Promise.all([...whole].map((n) => readBlock(client, n, true))),
     readSenders(client, byHash),
+    deps.snapshotV3Pools?.(read.events, from - 1n),
   ]);
   const headers = new Map<bigint, BlockRef>();
   const blooms = new Map<bigint, string | undefined>();
@@ -371,9 +327,10 @@ async function readRangeOf(
     const missing = [...headers.values()].filter(
       (header) =>
         !withLogs.has(header.number) &&
-        (deps.bloomNamesLogs ?? bloomNamesPoolLogs)(blooms.get(header.number)),
+        (deps.bloomNamesLogs ?? (deps.events ?? V2_EVENT_SET).bloomNamesPoolLogs)(blooms.get(header.number)),
     );
-    const found = await Promise.all(missing.map((header) => recoverLogsOfBlock(client, header.hash)));
+    const topics = (deps.events ?? V2_EVENT_SET).topics;
+    const found = await Promise.all(missing.map((header) => recoverLogsOfBlock(client, header.hash, topics)));
     unconfirmed = missing.filter((_, i) => found[i] === undefined).map((header) => header.number);
     const again = found.flatMap((list) => list ?? []);
     // The range's answer was incomplete: decode it again with those blocks' own logs.
@@ -395,6 +352,7 @@ async function readRangeOf(
     logCount: logs.length,
     blocksRead: { blocks: headerList.length + blocks.length, transactions },
     unconfirmed: (unconfirmed ?? []).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    ...(v3Snapshots === undefined || v3Snapshots.size === 0 ? {} : { v3Snapshots }),
   };
 }
 

@@ -19,8 +19,7 @@ export async function seedNetwork(ctx: IndexerContext): Promise<Checkpoint> {
   const listed = [...new Set([...listTokens(config).map((t) => t.address as Address), ...config.baseTokens])];
   const seen = new Set<string>();
   const lookups: BatchedRead<Address>[] = [];
-  // Only Uniswap-V2-style factories answer getPair (V3 DEXes are not indexed yet).
-  for (const dex of config.dexes.filter((d) => d.kind === "uniswap-v2")) {
+  for (const dex of config.dexes) {
     for (const base of config.baseTokens) {
       for (const token of listed) {
         const key = `${dex.factory}:${token < base ? `${token}:${base}` : `${base}:${token}`}`;

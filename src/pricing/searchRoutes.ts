@@ -1,6 +1,6 @@
 import type { Address } from "../domain/types.js";
 import { computePriceImpactPpm } from "./computePriceImpactPpm.js";
-import { getAmountOut } from "./getAmountOut.js";
+import { poolAmountOut } from "./poolAmountOut.js";
 import type { PoolIndex, Route, RouteHop } from "./types.js";
 
 /** Arguments of searchRoutes. */
@@ -38,10 +38,7 @@ function bestHop(
 ): RouteHop | undefined {
   let best: RouteHop | undefined;
   for (const pool of index.poolsBetween(tokenIn, tokenOut)) {
-    const zeroForOne = pool.token0 === tokenIn;
-    const reserveIn = zeroForOne ? pool.reserve0 : pool.reserve1;
-    const reserveOut = zeroForOne ? pool.reserve1 : pool.reserve0;
-    const amountOut = getAmountOut(amountIn, reserveIn, reserveOut, pool.feeBps);
+    const amountOut = poolAmountOut(pool, pool.token0 === tokenIn, amountIn);
     if (amountOut > 0n && (best === undefined || amountOut > best.amountOut)) {
       best = { pool, tokenIn, tokenOut, amountIn, amountOut };
     }

@@ -1,9 +1,26 @@
 import type { Address, Pair, Token } from "../domain/types.js";
+import type { ReadonlyTickTable } from "./v3/createTickTable.js";
 
-/** A pair with its current reserves: the edge of the pool graph. */
+/**
+ * A pool with its current reserves: the edge of the pool graph. A V3 pool's reserves are its
+ * virtual reserves at the current price (what its active liquidity is worth there: the depth
+ * the thin-pool guard weighs and the mid price), and `v3State` holds what quotes walk.
+ */
 export interface PoolState extends Pair {
   reserve0: bigint;
   reserve1: bigint;
+  /** A V3 pool's price, active liquidity and initialized ticks, as its events left them. */
+  v3State?: V3State;
+}
+
+/** A V3 pool's state. Never changed in place: a change makes a new object (ticks cloned on write). */
+export interface V3State {
+  sqrtPriceX96: bigint;
+  tick: number;
+  /** Liquidity in range at the current tick. */
+  liquidity: bigint;
+  /** Initialized ticks. */
+  ticks: ReadonlyTickTable;
 }
 
 /** One hop of a route. */

@@ -47,7 +47,8 @@ export function assertTradePageQuery(query: TradePageQuery): void {
   }
 }
 
-function placeholders(dialect: SqlDialect) {
+/** A statement's parameter list and `p(value, type)`, which adds a value and returns its placeholder. */
+export function placeholders(dialect: SqlDialect) {
   const params: (string | number | bigint)[] = [];
   // Template literals evaluate left to right, so params are pushed in the order `?` appear.
   const p = (value: string | number | bigint, pgType: "text" | "int8" | "int4"): string => {

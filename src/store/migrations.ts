@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { backfillSqliteDayVolumes } from "./sqlite/backfillSqliteDayVolumes.js";
+import { V3_POOLS_POSTGRES, V3_POOLS_SQLITE } from "./v3PoolsMigrationSql.js";
 
 /** One schema change, written once per backend; applied in `version` order and recorded in `schema_migrations`. */
 export interface Migration {
@@ -414,5 +415,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "candles: USD value of each bucket's trades",
     sqlite: SQLITE_5,
     postgres: POSTGRES_5,
+  },
+  {
+    version: 6,
+    name: "V3 pools: pool spec, prices, tick liquidity; liquidity events",
+    sqlite: V3_POOLS_SQLITE,
+    postgres: V3_POOLS_POSTGRES,
   },
 ];

@@ -2,6 +2,7 @@ import type {
   Address,
   BlockRef,
   Hash,
+  LiquidityEvent,
   NetworkName,
   Pair,
   PairReserves,
@@ -74,6 +75,17 @@ export function lastByKey<T>(items: readonly T[], key: (item: T) => string): T[]
   return [...byKey.values()];
 }
 
+/** A liquidity event filed under another network is an indexer bug, as a trade is. */
+export function assertLiquidityEventNetworks(network: NetworkName, events: readonly LiquidityEvent[]): void {
+  for (const event of events) {
+    if (event.network !== network) {
+      throw new SwapgraphError("INTERNAL", "liquidity event committed under another network", {
+        details: `event ${event.txHash}:${event.logIndex} is on ${event.network}, the batch is for ${network}`,
+      });
+    }
+  }
+}
+
 /** A trade filed under another network is an indexer bug: refuse the batch before writing anything. */
 export function assertTradeNetworks(network: NetworkName, trades: readonly Trade[]): void {
   for (const trade of trades) {
@@ -89,7 +101,7 @@ export function assertTradeNetworks(network: NetworkName, trades: readonly Trade
 // postgres.js gives int8 and numeric as strings and int4 as number. Amounts are decimal text in
 // both. BigInt() and Number() read all three, so one decoder per table serves both stores;
 // values past 2^53 only ever go through BigInt().
-type Int = bigint | number | string;
+export type Int = bigint | number | string;
 
 export interface TradeRow {
   seq: Int;
@@ -126,6 +138,9 @@ export interface PairRow {
   token0: string;
   token1: string;
   fee_bps: Int;
+  /** Both NULL on a V2 pair (schema version 6). */
+  v3_fee: Int | null;
+  v3_tick_spacing: Int | null;
 }
 
 export interface ReservesRow {
@@ -211,7 +226,7 @@ export function decodeBlock(row: BlockRow): BlockRef {
 
 /** A pairs row as a Pair. */
 export function decodePair(row: PairRow): Pair {
-  return {
+  const pair: Pair = {
     address: row.address as Address,
     dex: row.dex,
     factory: row.factory as Address,
@@ -219,6 +234,10 @@ export function decodePair(row: PairRow): Pair {
     token1: row.token1 as Address,
     feeBps: Number(row.fee_bps),
   };
+  if (row.v3_fee !== null && row.v3_tick_spacing !== null) {
+    pair.v3 = { fee: Number(row.v3_fee), tickSpacing: Number(row.v3_tick_spacing) };
+  }
+  return pair;
 }
 
 /** A reserves row as PairReserves. */

@@ -1,4 +1,11 @@
-import type { Candle, CandleQuery, CandleSumQuery, CandleTotals, TradePageQuery } from "../domain/market.js";
+import type {
+  Candle,
+  CandleQuery,
+  CandleSumQuery,
+  CandleTotals,
+  LiquidityEventQuery,
+  TradePageQuery,
+} from "../domain/market.js";
 import type {
   Address,
   BlockRef,
@@ -13,7 +20,14 @@ import type {
   V3TickLiquidity,
 } from "../domain/types.js";
 
-export type { Candle, CandleQuery, TradePageQuery, TradePosition } from "../domain/market.js";
+export type {
+  Candle,
+  CandleQuery,
+  LiquidityEventPosition,
+  LiquidityEventQuery,
+  TradePageQuery,
+  TradePosition,
+} from "../domain/market.js";
 
 /** Everything the indexer commits for one block range, atomically with its checkpoint. */
 export interface RangeBatch {
@@ -27,11 +41,15 @@ export interface RangeBatch {
   reserves: PairReserves[];
   /** Trades of the range. A re-commit of a transaction replaces all its trades (idempotent). */
   trades: Trade[];
-  /** V3 pools: price and active liquidity after each pool's last event in each block of the range. */
+  /** V3 pools: price and active liquidity after each pool's last event in each block of the range. Upsert. */
   v3Prices?: V3PoolPrice[];
-  /** V3 pools: each tick a Mint or Burn changed, as it stands after each block of the range. */
+  /** V3 pools: each tick a Mint or Burn changed, as it stands after each block of the range. Upsert. */
   v3Ticks?: V3TickLiquidity[];
-  /** Mints and burns of the range (V2 and V3). A re-commit replaces the range's events. */
+  /**
+   * Mints and burns of the range (V2 and V3). A re-commit replaces the range's events: every
+   * stored event of a block in `blocks` or holding one of these events goes first. Absent: stored
+   * events are left alone.
+   */
   liquidityEvents?: LiquidityEvent[];
 }
 
@@ -39,7 +57,10 @@ export interface RangeBatch {
 export interface PruneOptions {
   /** Trades older than this (unix seconds); daily aggregates and candles of the days before its day. */
   tradesBefore: number;
-  /** Blocks below this number, and reserves rows below it except each pair's newest. */
+  /**
+   * Blocks below this number, reserves rows below it except each pair's newest, and V3 price and
+   * tick rows below it except each pool's and tick's newest at or below it.
+   */
   blocksBelow: bigint;
 }
 
@@ -89,22 +110,26 @@ export interface Store {
 
   getCheckpoint(network: NetworkName): Promise<Checkpoint | undefined>;
   /**
-   * Commits trades, blocks, pairs, reserves, the checkpoint, the trades' daily aggregates and
-   * their candles in one transaction (a re-committed transaction replaces its earlier contribution).
+   * Commits trades, blocks, pairs, reserves, V3 prices and ticks, liquidity events, the
+   * checkpoint, the trades' daily aggregates and their candles in one transaction (a re-committed
+   * transaction replaces its earlier contribution).
    */
   commitRange(network: NetworkName, batch: RangeBatch): Promise<void>;
   /**
-   * Removes everything above `ancestor.blockNumber` (trades, blocks, reserves) and sets the
+   * Removes everything above `ancestor.blockNumber` (trades, blocks, reserves, V3 prices and
+   * ticks, liquidity events: each pool's and tick's newest remaining row is again its state) and sets the
    * checkpoint to `ancestor`, in one transaction; the daily aggregates lose exactly the
    * removed trades (volume, counts, and senders with no other trade that day), and the candles
    * they touched are recomputed from the trades that remain.
    */
   rollback(network: NetworkName, ancestor: Checkpoint): Promise<void>;
   /**
-   * Deletes trades older than `tradesBefore` (unix seconds), blocks below `blocksBelow`, and
-   * reserves rows below `blocksBelow` except the newest row of each pair. Daily aggregates and
-   * candles (every interval) of days entirely before `tradesBefore`'s day go too (the day it
-   * falls in is kept whole).
+   * Deletes trades and liquidity events older than `tradesBefore` (unix seconds), blocks below
+   * `blocksBelow`, reserves rows below `blocksBelow` except the newest row of each pair, and V3
+   * price and tick rows below it that a newer row at or below it replaces (the state at every
+   * block from `blocksBelow` on reads the same; a tick whose row there has gross 0 may go whole).
+   * Daily aggregates and candles (every interval) of days entirely before `tradesBefore`'s day go
+   * too (the day it falls in is kept whole).
    */
   prune(network: NetworkName, opts: PruneOptions): Promise<void>;
 
@@ -128,6 +153,16 @@ export interface Store {
   listPairs(network: NetworkName): Promise<Pair[]>;
   /** The newest reserves row of each pair (of the pairs whose newest row is at or above `sinceBlock`). */
   listReserves(network: NetworkName, sinceBlock?: bigint): Promise<PairReserves[]>;
+  /** The newest price row of each V3 pool (of the pools whose newest row is at or above `sinceBlock`), by pool. */
+  listV3Prices(network: NetworkName, sinceBlock?: bigint): Promise<V3PoolPrice[]>;
+  /**
+   * The newest row of each V3 tick (of the ticks whose newest row is at or above `sinceBlock`), by
+   * pool and tick. With `sinceBlock`, rows with gross 0 are included so a follower learns a tick
+   * left; without it they are left out (the initialized ticks only).
+   */
+  listV3Ticks(network: NetworkName, sinceBlock?: bigint): Promise<V3TickLiquidity[]>;
+  /** One page of liquidity events ascending by (blockNumber, logIndex), read over an index. */
+  listLiquidityEvents(network: NetworkName, query: LiquidityEventQuery): Promise<LiquidityEvent[]>;
 
   /** Token metadata cache (outside ranges: metadata does not reorg). Upsert. */
   upsertTokens(network: NetworkName, tokens: Token[]): Promise<void>;

@@ -15,7 +15,13 @@ import type { MarketReader } from "./types.js";
 /** The part of the store the views read: lists and aggregates stay in the store, a page at a time. */
 export type StoreReader = Pick<
   Store,
-  "listTradePage" | "countTrades" | "listDayAggregates" | "listCandles" | "sumCandles" | "listBlocks"
+  | "listTradePage"
+  | "listLiquidityEvents"
+  | "countTrades"
+  | "listDayAggregates"
+  | "listCandles"
+  | "sumCandles"
+  | "listBlocks"
 >;
 
 /** Discovers an unknown token address (reads the chain): supplied by the network's indexer. */
@@ -39,9 +45,9 @@ export interface LiveViews extends MarketReader {
 
 /**
  * Creates the live views of every configured network: the one MarketReader the API uses. Pools,
- * tokens and status live in memory; trade pages and daily aggregates are read from the store.
- * Page bounds are the store's to check (its one check guards every read, the feed's included):
- * the views pass queries through unchanged.
+ * tokens and status live in memory; trade and liquidity event pages and daily aggregates are read
+ * from the store. Page bounds are the store's to check (its one check guards every read, the
+ * feed's included): the views pass queries through unchanged.
  */
 export function createLiveViews(
   configs: readonly NetworkConfig[],
@@ -76,6 +82,11 @@ export function createLiveViews(
     async listTrades(network, query) {
       get(network);
       return store.listTradePage(network, query);
+    },
+
+    async listLiquidityEvents(network, query) {
+      get(network);
+      return store.listLiquidityEvents(network, query);
     },
 
     async countTrades(network, since) {

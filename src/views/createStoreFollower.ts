@@ -3,6 +3,8 @@ import type { Checkpoint } from "../domain/types.js";
 import { createSleeper } from "../lib/createSleeper.js";
 import type { PoolState } from "../pricing/types.js";
 import type { Store } from "../store/types.js";
+import { applyStoreChanges } from "./applyStoreChanges.js";
+import { buildPoolStates } from "./buildPoolStates.js";
 import type { LiveViews } from "./createLiveViews.js";
 import { listTokens } from "./listTokens.js";
 
@@ -37,12 +39,13 @@ export function createStoreFollower(deps: {
   const sleeper = createSleeper();
 
   async function pools(): Promise<PoolState[]> {
-    const reserves = new Map((await store.listReserves(network)).map((row) => [row.pair, row]));
-    return (await store.listPairs(network)).map((pair) => ({
-      ...pair,
-      reserve0: reserves.get(pair.address)?.reserve0 ?? 0n,
-      reserve1: reserves.get(pair.address)?.reserve1 ?? 0n,
-    }));
+    const [pairs, reserves, v3Prices, v3Ticks] = await Promise.all([
+      store.listPairs(network),
+      store.listReserves(network),
+      store.listV3Prices(network),
+      store.listV3Ticks(network),
+    ]);
+    return buildPoolStates({ pairs, reserves, v3Prices, v3Ticks });
   }
 
   async function reload(): Promise<void> {
@@ -67,16 +70,8 @@ export function createStoreFollower(deps: {
       } else {
         const index = views.getPoolIndex(network);
         let full = Date.now() - poolsLoadedAt > FULL_REFRESH_MS;
-        if (!full) {
-          // Between refreshes only the pairs whose reserves changed since the last checkpoint.
-          const changed = await store.listReserves(network, (seen?.blockNumber ?? -1n) + 1n);
-          full = changed.some((row) => index.get(row.pair) === undefined);
-          if (!full) {
-            for (const row of changed) {
-              index.update({ ...index.get(row.pair)!, reserve0: row.reserve0, reserve1: row.reserve1 });
-            }
-          }
-        }
+        // Between refreshes only the pools whose state changed since the last checkpoint.
+        if (!full) full = !(await applyStoreChanges(store, index, network, (seen?.blockNumber ?? -1n) + 1n));
         if (full) {
           // Now and then, or when a pair is new here: every pool and token.
           views.addTokens(network, await store.listTokens(network));

@@ -5,12 +5,13 @@ import type {
   CandleSumQuery,
   CandleTotals,
   DailyVolume,
+  LiquidityEventQuery,
   MarketEvent,
   NetworkStatus,
   TradePageQuery,
   TradePosition,
 } from "../domain/market.js";
-import type { Address, BlockRef, NetworkName, Token, Trade } from "../domain/types.js";
+import type { Address, BlockRef, LiquidityEvent, NetworkName, Token, Trade } from "../domain/types.js";
 import type { PoolIndex } from "../pricing/types.js";
 
 /**
@@ -27,6 +28,8 @@ export interface MarketReader {
   status(network: NetworkName): NetworkStatus;
   /** One page of trades ascending by (blockNumber, txIndex, logIndex), read from the store over an index. */
   listTrades(network: NetworkName, query: TradePageQuery): Promise<readonly Trade[]>;
+  /** One page of liquidity events (mints and burns) ascending by (blockNumber, logIndex), read from the store. */
+  listLiquidityEvents(network: NetworkName, query: LiquidityEventQuery): Promise<readonly LiquidityEvent[]>;
   /** Trades with timestamp >= since (unix seconds). */
   countTrades(network: NetworkName, since: number): Promise<number>;
   /** `days` UTC days ending with the day of `now` (unix seconds), newest first; empty days are zero. */

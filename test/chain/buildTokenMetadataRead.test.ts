@@ -51,6 +51,22 @@ describe("buildTokenMetadataRead", () => {
     });
   });
 
+  test("behavior: a 1 KiB cut inside a character drops that character, never decodes half of it", () => {
+    // "a" and 4-byte rockets: the 1,024th byte is the first of the 256th rocket.
+    const token = read.decode([decimals(18), text(`a${"🚀".repeat(400)}`), text("R")]);
+    expect(token.name).toBe(`a${"🚀".repeat(MAX_NAME_LENGTH - 2)}…`);
+    expect(token.name).not.toMatch(/\uFFFD|[\uD800-\uDBFF](?![\uDC00-\uDFFF])/u);
+  });
+
+  test("behavior: name and symbol keep quotes and markup as their own text", () => {
+    expect(read.decode([decimals(18), text(`Pooh's <b>"Honey"</b>`), text("<img src=x>")])).toEqual({
+      address: TOKEN,
+      name: `Pooh's <b>"Honey"</b>`,
+      symbol: "<img src=x>",
+      decimals: 18,
+    });
+  });
+
   test("behavior: bytes32 name and symbol (MKR-style) decode", () => {
     const token = read.decode([
       decimals(18),

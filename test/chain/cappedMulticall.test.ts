@@ -68,7 +68,7 @@ describe("cappedMulticall on a real chain", () => {
     const [long, dirty, decimals] = results;
     expect(long).toMatchObject({ ok: true, size: 65_600 });
     expect(long?.ok && size(long.data)).toBe(1088);
-    expect(dirty).toMatchObject({ ok: true, size: 128 });
+    expect(dirty).toMatchObject({ ok: true, size: 160 });
     expect(decimals).toEqual({ ok: true, data: `0x${"12".padStart(64, "0")}`, size: 32 });
   });
 

@@ -132,8 +132,8 @@ describe("readTokenMetadata of hostile tokens", () => {
     const { token } = await measured(hostile.dirty);
     expect(token).toEqual({
       address: hostile.dirty,
-      name: "Evil scriptalert(1)/script Tøkén 币 coin",
-      symbol: "[31mbEVIL/b",
+      name: "Evil <b>Pooh's</b> <img src=x onerror=__x=1> Tøkén 币 coin",
+      symbol: "[31m<img src=x onerror=__x=1>",
       decimals: 18,
     });
   });

@@ -62,6 +62,24 @@ describe("computeQueryCost", () => {
     );
   });
 
+  test("args: liquidityEvents is multiplied by its page size like swaps, so a full page with every Pool field is refused", () => {
+    const event =
+      "cursor node { txHash logIndex blockNumber timestamp type sender owner amountUSD liquidity tickLower tickUpper pool { address } amount0 { amount amountDecimal token { address name symbol decimals } } amount1 { amount amountDecimal token { address name symbol decimals } } }";
+    const one = cost(`{ liquidityEvents(first: 1) { edges { ${event} } } }`)!;
+    const page = cost(`query Q($n: Int) { liquidityEvents(first: $n) { edges { ${event} } } }`, { n: 1000 })!;
+    expect(page).toBe(1000 * one);
+    // Its default page is 100, as swaps'.
+    expect(cost(`{ liquidityEvents { edges { ${event} } } }`)).toBe(100 * one);
+    expect(page).toBeLessThanOrEqual(GRAPHQL_LIMITS.maxCost);
+    const everyPoolField = event.replace(
+      "pool { address }",
+      "pool { address dex token0 token1 feeBps kind liquidityUSD volumeUSD24h tradeCount24h reserve0 { amount token { symbol } } reserve1 { amount token { symbol } } }",
+    );
+    expect(cost(`{ liquidityEvents(first: 1000) { edges { ${everyPoolField} } } }`)).toBeGreaterThan(
+      GRAPHQL_LIMITS.maxCost,
+    );
+  });
+
   test("behavior: fragments count where spread, skipped fields count nothing", () => {
     const inline = cost(`{ swaps(first: 50) { edges { ${NODE} } } }`);
     const spread = cost(

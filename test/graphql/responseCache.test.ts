@@ -92,7 +92,7 @@ test("behavior: tokens and pools with their 24-hour volumes are cached within on
   expect(count("listKnownTokens")).toBeGreaterThan(listed);
 });
 
-test("behavior: status, swaps and daily volumes are never cached", async () => {
+test("behavior: status, swaps, liquidity events and daily volumes are never cached", async () => {
   const status = "{ networkStatus { headBlock lag } }";
   expect((await gql(status)).body.data?.networkStatus).toEqual({ headBlock: "40000000", lag: "0" });
   fixture.reader.setStatus("bsc", { headBlock: 40_000_002n });
@@ -103,11 +103,15 @@ test("behavior: status, swaps and daily volumes are never cached", async () => {
   fixture.reader.setStatus("bsc", { headBlock: 40_000_005n });
   expect((await gql(mixed)).body.data?.status).toEqual([{ lag: "5" }, { lag: "0" }]);
 
-  for (const query of ["{ swaps { edges { cursor } } }", "{ dailyVolumes { date volumeUSD } }"]) {
+  for (const query of [
+    "{ swaps { edges { cursor } } }",
+    "{ dailyVolumes { date volumeUSD } }",
+    "{ liquidityEvents { edges { cursor } } }",
+  ]) {
     calls.length = 0;
     await gql(query);
     await gql(query);
-    expect(count("listTrades") + count("listDailyVolumes")).toBe(2);
+    expect(count("listTrades") + count("listDailyVolumes") + count("listLiquidityEvents")).toBe(2);
   }
 });
 

@@ -298,6 +298,42 @@ describe.skipIf(!chromiumAvailable)("the dashboard at /", () => {
     expect(await visit.page.locator("#quote-result").getAttribute("class")).toBe("error");
   });
 
+  test("behavior: a token whose text is HTML (<img src=x onerror=...>) is shown as that text, never run as HTML", async () => {
+    const dirty = chain.hostile.dirty;
+    const answer = await fetch(`${base}/api/quote?network=bsc&sellToken=${dirty}&buyToken=BNB`);
+    expect(answer.status).toBe(200);
+    const { result } = (await answer.json()) as {
+      result: { price: string; sell_token: { name: string; symbol: string } };
+    };
+    // The API serves the chain's text with only its controls and invisible characters taken out.
+    expect(result.sell_token.symbol).toBe("[31m<img src=x onerror=__x=1>");
+    expect(result.sell_token.name).toBe("Evil <b>Pooh's</b> <img src=x onerror=__x=1> Tøkén 币 coin");
+    // The page's error list holds the earlier tests' refused quotes: only what this one adds counts.
+    const errorsBefore = visit.errors.length;
+    const form = visit.page.locator("#quote-form");
+    await form.locator("[name=sellToken]").fill(dirty);
+    await form.locator("[name=buyToken]").fill("BNB");
+    await form.locator("[name=amount]").fill("1");
+    await form.locator("button[type=submit]").click();
+    const price = visit.page.locator("#quote-result .price");
+    await expect
+      .poll(() => price.textContent())
+      .toBe(`1 [31m<img src=x onerror=__x=1> = ${result.price} BNB`);
+    await visit.page.locator("#quote-result .muted").waitFor({ timeout: 10_000 });
+    expect(await visit.page.locator("#quote-result .muted").textContent()).toMatch(
+      /^1 \[31m<img src=x onerror=__x=1> → /,
+    );
+    // Text, not markup: no element was made of it and its handler never ran.
+    expect(await visit.page.locator("#quote-result img, #quote-result b").count()).toBe(0);
+    expect(await visit.page.evaluate(() => (window as unknown as { __x?: unknown }).__x)).toBeUndefined();
+    expect(visit.errors.slice(errorsBefore)).toEqual([]);
+    // An <img src=x> would have asked the server for /x.
+    expect(visit.requests.filter((url) => new URL(url).pathname === "/x")).toEqual([]);
+    await form.locator("[name=sellToken]").fill("BNB");
+    await form.locator("[name=buyToken]").fill("USDT");
+    await form.locator("[name=amount]").fill("2.5");
+  });
+
   test("behavior: a swap mined on anvil appears at the top of the live feed", async () => {
     const hash = await sendSwap(chain, {
       path: [NATIVE, "USDT"],

@@ -13,9 +13,8 @@ const tx = {
   txIndex: 4,
   from: TRADER,
   timestamp: 1_700_000_000,
-  routerWrapped: false,
-  routerUnwrapped: false,
 };
+const ERC20 = { nativeIn: false, nativeOut: false };
 
 function pair(address: Address, token0: Address, token1: Address): Pair {
   return { address, dex: "dex", factory: a(100), token0, token1, feeBps: 30 };
@@ -48,8 +47,7 @@ describe("buildTrade", () => {
         swap(usdtCake, { amount0In: 3000n, amount1Out: 1200n }, 7),
       ],
       tx,
-      wrappedNative: WRAPPED,
-      routers: new Set([ROUTER]),
+      native: ERC20,
     });
     expect(trade).toMatchObject({
       tokenIn: WRAPPED,
@@ -62,48 +60,34 @@ describe("buildTrade", () => {
     });
   });
 
-  test('behavior: the native coin shows as "" when the router wrapped or unwrapped it', () => {
-    const routers = new Set([ROUTER]);
+  test('behavior: the native coin shows as "" on the sides matchNativeSides found native', () => {
     const paid = buildTrade({
       network: "bsc",
       swaps: [swap(wbnbUsdt, { amount0In: 5n, amount1Out: 3000n }, 1)],
-      tx: { ...tx, routerWrapped: true },
-      wrappedNative: WRAPPED,
-      routers,
+      tx,
+      native: { nativeIn: true, nativeOut: false },
     });
     expect([paid.tokenIn, paid.tokenOut]).toEqual(["", USDT]);
     const received = buildTrade({
       network: "bsc",
       swaps: [swap(wbnbUsdt, { amount1In: 3000n, amount0Out: 5n }, 1, ROUTER)],
-      tx: { ...tx, routerUnwrapped: true },
-      wrappedNative: WRAPPED,
-      routers,
+      tx,
+      native: { nativeIn: false, nativeOut: true },
     });
     expect([received.tokenIn, received.tokenOut]).toEqual([USDT, ""]);
-    // A router that kept the wrapped token (no Withdrawal) did not pay out the native coin.
-    const kept = buildTrade({
+    const wrapped = buildTrade({
       network: "bsc",
       swaps: [swap(wbnbUsdt, { amount1In: 3000n, amount0Out: 5n }, 1, ROUTER)],
       tx,
-      wrappedNative: WRAPPED,
-      routers,
-    });
-    expect(kept.tokenOut).toBe(WRAPPED);
-    // WBNB sent straight to the trader stays the wrapped token.
-    const wrapped = buildTrade({
-      network: "bsc",
-      swaps: [swap(wbnbUsdt, { amount1In: 3000n, amount0Out: 5n }, 1)],
-      tx: { ...tx, routerUnwrapped: true },
-      wrappedNative: WRAPPED,
-      routers,
+      native: ERC20,
     });
     expect(wrapped.tokenOut).toBe(WRAPPED);
   });
 
   test("error: no swaps is a programming error", () => {
-    expect(() =>
-      buildTrade({ network: "bsc", swaps: [], tx, wrappedNative: WRAPPED, routers: new Set() }),
-    ).toThrow("buildTrade needs at least one swap");
+    expect(() => buildTrade({ network: "bsc", swaps: [], tx, native: ERC20 })).toThrow(
+      "buildTrade needs at least one swap",
+    );
   });
 
   test("args: utcDate gives the UTC calendar day", () => {

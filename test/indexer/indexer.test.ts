@@ -349,8 +349,9 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
     expect(txs.aggregator.length).toBeGreaterThan(30);
     for (const hash of txs.aggregator) {
       const trades = stored.filter((t) => t.txHash === hash);
-      // stable -> wrapped, the trader's own wrapped -> X, an unrelated pool, stable -> wrapped -> X.
-      expect(trades.map((t) => t.pools.length)).toEqual([1, 1, 1, 2]);
+      // stable -> wrapped, the trader's own wrapped -> X, native -> stable, an unrelated pool,
+      // stable -> wrapped -> X, stable -> native.
+      expect(trades.map((t) => t.pools.length)).toEqual([1, 1, 1, 1, 2, 1]);
       expect(trades.map((t) => t.logIndex)).toEqual([...trades.map((t) => t.logIndex)].sort((a, b) => a - b));
       // The first two share a token but not the coins: two trades, not one.
       expect(trades[0]!.tokenOut).toBe(trades[1]!.tokenIn);
@@ -358,16 +359,39 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
       expect(new Set(trades.map((t) => t.sender)).size).toBe(1);
       expect(trades[0]!.sender).not.toBe(aggregator);
     }
-    // The chained route forwards its middle coins through the aggregator on every other round.
+    // The aggregator sends the wrapped coin it minted for the native route every round, and the
+    // chained route's middle coins on every other round.
     const receipts = await Promise.all(
       txs.aggregator.slice(0, 2).map((hash) => clientOf(config).getTransactionReceipt({ hash })),
     );
-    const forwarded = receipts.map((r) =>
-      r.logs.some((l) => l.topics[0] === TRANSFER_TOPIC && l.topics[1] === padAddress(aggregator)),
+    const sentByAggregator = receipts.map(
+      (r) =>
+        r.logs.filter((l) => l.topics[0] === TRANSFER_TOPIC && l.topics[1] === padAddress(aggregator)).length,
     );
-    expect(forwarded.sort()).toEqual([false, true]);
+    expect(sentByAggregator.sort()).toEqual([1, 2]);
     // Several trades of one sender in one transaction count that sender once a day.
     await expectAggregatesMatchTrades(store, config.name);
+  });
+
+  test("behavior: in an aggregator transaction that wraps and unwraps the native coin, only the trades it paid for are native", async () => {
+    const { txs, aggregator } = cases();
+    const stored = await store.listTrades(config.name, 0);
+    const wrapped = config.native.wrapped;
+    const client = clientOf(config);
+    for (const hash of txs.aggregator) {
+      const trades = stored.filter((t) => t.txHash === hash);
+      const [ownWrappedOut, ownWrappedIn, paidNative, , , receivedNative] = trades;
+      // The transaction's value wrapped for one route: that trade alone is paid in the native coin.
+      expect(trades.map((t) => t.tokenIn === "")).toEqual([false, false, true, false, false, false]);
+      expect(paidNative!.amountIn).toBe((await client.getTransaction({ hash })).value);
+      // The trader's own wrapped coin, paid in the same transaction, stays the wrapped token.
+      expect(ownWrappedIn!.tokenIn).toBe(wrapped);
+      // The output unwrapped for one route: that trade alone pays out the native coin; the first
+      // route's wrapped output, sent to the trader, stays the wrapped token.
+      expect(trades.map((t) => t.tokenOut === "")).toEqual([false, false, false, false, false, true]);
+      expect(ownWrappedOut!.tokenOut).toBe(wrapped);
+      expect(receivedNative!.sender).not.toBe(aggregator);
+    }
   });
 
   test("behavior: fee-on-transfer trades carry what the pools took in and sent out", async () => {

@@ -100,26 +100,37 @@ afterAll(async () => {
 });
 
 describe("token lookups by address", () => {
-  test("behavior: a token with a pool is served with clean text, and only then are it and its pool stored", async () => {
+  test("behavior: a token with a pool is served with its own text (apostrophe and markup kept, controls and invisible characters gone), and only then are it and its pool stored", async () => {
     const before = await storeRows();
     expect((await store.listTokens("bsc")).some((t) => t.address === hostile.dirty)).toBe(false);
     const { status, body, text } = await quote(hostile.dirty, "BNB");
     expect(status).toBe(200);
     expect((body as { result: { sell_token: unknown } }).result.sell_token).toEqual({
-      name: "Evil scriptalert(1)/script Tøkén 币 coin",
-      symbol: "[31mbEVIL/b",
+      name: "Evil <b>Pooh's</b> <img src=x onerror=__x=1> Tøkén 币 coin",
+      symbol: "[31m<img src=x onerror=__x=1>",
       decimals: "18",
       address: hostile.dirty,
     });
     expect(text.length).toBeLessThan(1_000);
     expect(await store.listTokens("bsc")).toContainEqual({
       address: hostile.dirty,
-      name: "Evil scriptalert(1)/script Tøkén 币 coin",
-      symbol: "[31mbEVIL/b",
+      name: "Evil <b>Pooh's</b> <img src=x onerror=__x=1> Tøkén 币 coin",
+      symbol: "[31m<img src=x onerror=__x=1>",
       decimals: 18,
     });
     expect((await store.listPairs("bsc")).map((p) => p.address)).toContain(hostile.dirtyPool);
     expect(await storeRows()).toEqual({ ...before, tokens: before.tokens + 1, pairs: before.pairs + 1 });
+    // GraphQL serves the same text.
+    expect((await gqlToken(hostile.dirty)).body).toEqual({
+      data: {
+        token: {
+          address: hostile.dirty,
+          name: "Evil <b>Pooh's</b> <img src=x onerror=__x=1> Tøkén 币 coin",
+          symbol: "[31m<img src=x onerror=__x=1>",
+          decimals: 18,
+        },
+      },
+    });
   });
 
   test("behavior: 1,000,000- and 65,536-byte names give small answers and store nothing", async () => {
@@ -276,8 +287,8 @@ describe("token lookups by address", () => {
       const before = await storeRows();
       expect(await replica.views.resolveTokenAddress("bsc", hostile.dirty)).toEqual({
         address: hostile.dirty,
-        name: "Evil scriptalert(1)/script Tøkén 币 coin",
-        symbol: "[31mbEVIL/b",
+        name: "Evil <b>Pooh's</b> <img src=x onerror=__x=1> Tøkén 币 coin",
+        symbol: "[31m<img src=x onerror=__x=1>",
         decimals: 18,
       });
       const burner = hostile.gasBurner;

@@ -19,6 +19,7 @@ import {
   recomputeDays,
   TRADERS,
 } from "../support/storeFixtures.js";
+import { V3_PAIRS } from "../support/v3Fixtures.js";
 
 describeStores("store migrations", ({ backend, open, fresh }) => {
   test("behavior: kind names the backend", async () => {
@@ -106,6 +107,22 @@ describeStores("store migrations", ({ backend, open, fresh }) => {
           toTimestamp,
         });
       expect((await sum(start + 3_600)).get(POOL_A)!.volumeUsd).toBeUndefined();
+    },
+  );
+
+  test.skipIf(!backend.shared)(
+    "behavior: migration 6 leaves a version-5 store's V2 pairs reading exactly as before, and they and new V3 pools upsert side by side",
+    async () => {
+      const db = backend.newDatabase();
+      const v2 = makeBatch([], [1n]).pairs;
+      await db.seedV5Pairs!(v2);
+      const store = open(db);
+      await store.migrate();
+      expect(await store.listPairs("bsc")).toStrictEqual(v2);
+      await store.commitRange("bsc", { ...makeBatch([], [2n]), pairs: [...v2, ...V3_PAIRS] });
+      const pairs = await store.listPairs("bsc");
+      expect(pairs.filter((p) => p.v3 === undefined)).toStrictEqual(v2);
+      expect(pairs.filter((p) => p.v3 !== undefined)).toStrictEqual(V3_PAIRS);
     },
   );
 

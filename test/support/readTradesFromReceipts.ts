@@ -38,7 +38,37 @@ const abi = parseAbi([
   "event Transfer(address indexed from, address indexed to, uint256 value)",
   "event Sync(uint112 reserve0, uint112 reserve1)",
   "event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)",
+  "event Deposit(address indexed dst, uint256 wad)",
+  "event Withdrawal(address indexed src, uint256 wad)",
 ]);
+
+/** A Deposit or Withdrawal of the wrapped native coin: who was minted or burnt how much, where. */
+interface Wrap {
+  account: Address;
+  value: bigint;
+  logIndex: number;
+}
+
+// V3 pools (Uniswap's and PancakeSwap's Swap layouts): every event that moves coins ends a
+// pool's flows, so what moved since the pool's previous event belongs to the next one.
+const v3Abi = parseAbi([
+  "event PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)",
+  "event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)",
+  "event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick, uint128 protocolFeesToken0, uint128 protocolFeesToken1)",
+  "event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
+  "event Burn(address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
+  "event Collect(address indexed owner, address recipient, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount0, uint128 amount1)",
+  "event Flash(address indexed sender, address indexed recipient, uint256 amount0, uint256 amount1, uint256 paid0, uint256 paid1)",
+  "event CollectProtocol(address indexed sender, address indexed recipient, uint128 amount0, uint128 amount1)",
+]);
+
+function decodeV3(log: RawLog) {
+  try {
+    return decodeEventLog({ abi: v3Abi, data: log.data, topics: log.topics });
+  } catch {
+    return undefined;
+  }
+}
 
 interface Flow {
   token: Address;
@@ -78,20 +108,36 @@ function decode(log: RawLog) {
  * transferred to it since its last Sync (so a transfer in an earlier transaction of a direct pair
  * swap counts), what it gave out is what it transferred away. Swaps of one transaction chain when
  * one pair's output went to the next pair, directly or through one account forwarding the same
- * amount; the native coin is a side when a configured router was paid in it or received the
- * wrapped output.
+ * amount. The native coin is a trade's input when the wrapped coin its first pair took in was
+ * transferred to it, in that very amount, by an account the wrapped coin's Deposit minted that
+ * amount to earlier in the transaction; it is the output when the last pair's wrapped output went
+ * to an account that burnt that amount in a Withdrawal later in the transaction. Each Deposit and
+ * Withdrawal counts for one trade; no router list is consulted.
  */
 export async function readTradesFromReceipts(
   config: NetworkConfig,
   fromTimestamp: number,
 ): Promise<ChainTrade[]> {
   const client = createPublicClient({ transport: http(config.rpcUrls[0], { retryCount: 0 }) });
-  const routers = new Set(
-    config.dexes.flatMap((dex) => (dex.router === undefined ? [] : [lower<Address>(dex.router)])),
-  );
   const wrapped = lower<Address>(config.native.wrapped);
-  const pairs = new Map<Address, { token0: Address; token1: Address }>();
+  const pairs = new Map<Address, { token0: Address; token1: Address; v3?: true }>();
   for (const dex of config.dexes) {
+    if (dex.kind !== "uniswap-v2") {
+      const pools = await client.getLogs({
+        address: dex.factory,
+        event: v3Abi[0],
+        fromBlock: 0n,
+        toBlock: "latest",
+      });
+      for (const log of pools) {
+        pairs.set(lower(log.args.pool as string), {
+          token0: lower(log.args.token0 as string),
+          token1: lower(log.args.token1 as string),
+          v3: true,
+        });
+      }
+      continue;
+    }
     const created = await client.getLogs({
       address: dex.factory,
       event: abi[0],
@@ -131,12 +177,30 @@ export async function readTradesFromReceipts(
       if (receipt.status !== "0x1") continue;
       const tx = txByHash.get(lower<Hash>(receipt.transactionHash));
       if (tx === undefined) throw new Error(`no transaction ${receipt.transactionHash} in block ${n}`);
-      const flows: Flow[] = [];
+      const flows: (Flow & { logIndex: number })[] = [];
       const legs: Leg[] = [];
+      const deposits: Wrap[] = [];
+      const withdrawals: Wrap[] = [];
       for (const log of receipt.logs) {
+        const emitter = lower<Address>(log.address);
+        if (pairs.get(emitter)?.v3 === true) {
+          const leg = v3Leg(emitter, pairs.get(emitter)!, log, inflows, outflows);
+          if (leg !== undefined) legs.push(leg);
+          continue;
+        }
         const event = decode(log);
         if (event === undefined) continue;
-        const emitter = lower<Address>(log.address);
+        if (event.eventName === "Deposit" || event.eventName === "Withdrawal") {
+          if (emitter !== wrapped) continue;
+          const [account, list] =
+            event.eventName === "Deposit" ? [event.args.dst, deposits] : [event.args.src, withdrawals];
+          list.push({
+            account: lower<Address>(account),
+            value: event.args.wad,
+            logIndex: Number(log.logIndex),
+          });
+          continue;
+        }
         if (event.eventName === "Transfer") {
           const flow = {
             token: emitter,
@@ -144,7 +208,7 @@ export async function readTradesFromReceipts(
             to: lower<Address>(event.args.to),
             value: event.args.value,
           };
-          flows.push(flow);
+          flows.push({ ...flow, logIndex: Number(log.logIndex) });
           if (pairs.has(flow.to)) inflows.set(flow.to, [...(inflows.get(flow.to) ?? []), flow]);
           if (pairs.has(flow.from)) outflows.set(flow.from, [...(outflows.get(flow.from) ?? []), flow]);
           continue;
@@ -179,13 +243,31 @@ export async function readTradesFromReceipts(
         }
       }
       let chain: Leg[] = [];
+      const spent = new Set<Wrap>();
       const flush = () => {
         const head = chain[0];
         const tail = chain[chain.length - 1];
         if (head === undefined || tail === undefined) return;
-        const toRouter = routers.has(tx.to === null ? ("" as Address) : lower<Address>(tx.to));
-        const nativeIn = toRouter && tx.value > 0n && head.tokenIn === wrapped;
-        const nativeOut = tail.tokenOut === wrapped && tail.outflows.some((f) => routers.has(f.to));
+        // Input: a transfer of the wrapped coin into the first pair from an account minted
+        // exactly that amount before it.
+        const minted = flows
+          .filter((f) => f.token === wrapped && f.to === head.pair && head.tokenIn === wrapped)
+          .flatMap((f) =>
+            deposits.filter(
+              (d) => !spent.has(d) && d.account === f.from && d.value === f.value && d.logIndex < f.logIndex,
+            ),
+          )[0];
+        // Output: the last pair's wrapped output to an account that burnt exactly that amount after.
+        const burnt = tail.outflows
+          .filter((f) => f.token === wrapped && tail.tokenOut === wrapped)
+          .flatMap((f) =>
+            withdrawals.filter(
+              (w) => !spent.has(w) && w.account === f.to && w.value === f.value && w.logIndex > tail.logIndex,
+            ),
+          )[0];
+        for (const wrap of [minted, burnt]) if (wrap !== undefined) spent.add(wrap);
+        const nativeIn = minted !== undefined;
+        const nativeOut = burnt !== undefined;
         out.push({
           txHash: lower<Hash>(receipt.transactionHash),
           logIndex: head.logIndex,
@@ -208,6 +290,40 @@ export async function readTradesFromReceipts(
     }
   }
   return out;
+}
+
+/**
+ * A V3 pool's log: a Swap is a leg made of what flowed in and out of the pool since its previous
+ * event (the pool pays out, then takes the input in its callback, then logs); every event of the
+ * pool (Swap, Mint, Collect, Flash, ...) ends the flows it accounts for.
+ */
+function v3Leg(
+  pool: Address,
+  tokens: { token0: Address; token1: Address },
+  log: RawLog,
+  inflows: Map<Address, Flow[]>,
+  outflows: Map<Address, Flow[]>,
+): Leg | undefined {
+  const event = decodeV3(log);
+  if (event === undefined) return undefined;
+  const moved = { inflows: inflows.get(pool) ?? [], outflows: outflows.get(pool) ?? [] };
+  inflows.delete(pool);
+  outflows.delete(pool);
+  if (event.eventName !== "Swap") return undefined;
+  const sum = (list: Flow[], token: Address) =>
+    list.filter((f) => f.token === token).reduce((s, f) => s + f.value, 0n);
+  const in0 = sum(moved.inflows, tokens.token0);
+  const in1 = sum(moved.inflows, tokens.token1);
+  const zeroIn = in0 > in1;
+  return {
+    pair: pool,
+    logIndex: Number(log.logIndex),
+    tokenIn: zeroIn ? tokens.token0 : tokens.token1,
+    amountIn: zeroIn ? in0 : in1,
+    tokenOut: zeroIn ? tokens.token1 : tokens.token0,
+    amountOut: sum(moved.outflows, zeroIn ? tokens.token1 : tokens.token0),
+    outflows: moved.outflows,
+  };
 }
 
 /** The leg's input came from `previous`: sent to its pair directly, or forwarded whole by the one who got it. */

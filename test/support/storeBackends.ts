@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, test } from "vitest";
-import type { Trade } from "../../src/domain/types.js";
+import type { Pair, Trade } from "../../src/domain/types.js";
 import { MIGRATIONS } from "../../src/store/migrations.js";
 import { createPostgresStore } from "../../src/store/postgres/createPostgresStore.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
@@ -27,7 +27,14 @@ export interface TestDatabase {
   seedV1?(trades: Trade[]): Promise<void>;
   /** Writes a version-4 store (migrations 1 to 4) holding these candle rows, as release 4 left it. */
   seedV4Candles?(rows: V4Candle[]): Promise<void>;
+  /** Writes a version-5 store (migrations 1 to 5) holding these pairs, as release 5 left it. */
+  seedV5Pairs?(pairs: Pair[]): Promise<void>;
 }
+
+/** A pairs row of schema version 5 (no V3 spec). */
+export const V5_PAIR_COLUMNS = "network, address, dex, factory, token0, token1, fee_bps";
+export const v5PairValues = (p: Pair) =>
+  ["bsc", p.address, p.dex, p.factory, p.token0, p.token1, p.feeBps] as const;
 
 /** A candles row of schema version 4 (no volume_usd). */
 export interface V4Candle {
@@ -82,6 +89,45 @@ export function sqliteMemoryBackend(): Backend {
   };
 }
 
+/** An SQLite file at `path` migrated to `version` as that release left it (open: the caller closes it). */
+function sqliteAtVersion(path: string, version: number): Database.Database {
+  mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.exec(`CREATE TABLE schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT`);
+  for (const migration of MIGRATIONS.slice(0, version)) {
+    db.exec(migration.sqlite);
+    migration.sqliteAfter?.(db);
+    db.prepare("INSERT INTO schema_migrations VALUES (?, ?, 0)").run(migration.version, migration.name);
+  }
+  return db;
+}
+
+/** A PostgreSQL schema migrated to `version` as that release left it, then `seed` run in it. */
+async function postgresAtVersion(
+  schema: string,
+  version: number,
+  seed: (sql: postgres.Sql) => Promise<void>,
+): Promise<void> {
+  const sql = postgres(PG_URL, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(`CREATE SCHEMA "${schema}"`);
+    await sql.unsafe(`SET search_path TO "${schema}"`);
+    await sql.unsafe(`CREATE TABLE schema_migrations (
+      version int4 PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    for (const migration of MIGRATIONS.slice(0, version)) {
+      await sql.unsafe(migration.postgres);
+      await sql.unsafe("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
+        migration.version,
+        migration.name,
+      ]);
+    }
+    await seed(sql);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
 export function sqliteFileBackend(): Backend {
   let dir = "";
   let count = 0;
@@ -98,12 +144,7 @@ export function sqliteFileBackend(): Backend {
       return {
         open: () => createSqliteStore({ path }),
         async seedV1(trades) {
-          mkdirSync(dirname(path), { recursive: true });
-          const db = new Database(path);
-          db.exec(`CREATE TABLE schema_migrations (
-            version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT`);
-          db.exec(MIGRATIONS[0]!.sqlite);
-          db.prepare("INSERT INTO schema_migrations VALUES (1, 'initial', 0)").run();
+          const db = sqliteAtVersion(path, 1);
           const insert = db.prepare(`INSERT INTO trades (${V1_TRADE_COLUMNS}) VALUES (${"?, ".repeat(12)}?)`);
           for (const t of trades) {
             const values = v1Values(t);
@@ -112,22 +153,17 @@ export function sqliteFileBackend(): Backend {
           db.close();
         },
         async seedV4Candles(rows) {
-          mkdirSync(dirname(path), { recursive: true });
-          const db = new Database(path);
-          db.exec(`CREATE TABLE schema_migrations (
-            version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT`);
-          for (const migration of MIGRATIONS.slice(0, 4)) {
-            db.exec(migration.sqlite);
-            migration.sqliteAfter?.(db);
-            db.prepare("INSERT INTO schema_migrations VALUES (?, ?, 0)").run(
-              migration.version,
-              migration.name,
-            );
-          }
+          const db = sqliteAtVersion(path, 4);
           const insert = db.prepare(
             `INSERT INTO candles (${V4_CANDLE_COLUMNS}) VALUES (${"?, ".repeat(7)}?)`,
           );
           for (const row of rows) insert.run(...v4Values(row));
+          db.close();
+        },
+        async seedV5Pairs(pairs) {
+          const db = sqliteAtVersion(path, 5);
+          const insert = db.prepare(`INSERT INTO pairs (${V5_PAIR_COLUMNS}) VALUES (${"?, ".repeat(6)}?)`);
+          for (const pair of pairs) insert.run(...v5PairValues(pair));
           db.close();
         },
       };
@@ -154,14 +190,7 @@ export function postgresBackend(): Backend {
       return {
         open: () => createPostgresStore({ url: PG_URL, schema, max: 4 }),
         async seedV1(trades) {
-          const sql = postgres(PG_URL, { max: 1, onnotice: () => {} });
-          try {
-            await sql.unsafe(`CREATE SCHEMA "${schema}"`);
-            await sql.unsafe(`SET search_path TO "${schema}"`);
-            await sql.unsafe(`CREATE TABLE schema_migrations (
-              version int4 PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-            await sql.unsafe(MIGRATIONS[0]!.postgres);
-            await sql.unsafe("INSERT INTO schema_migrations (version, name) VALUES (1, 'initial')");
+          await postgresAtVersion(schema, 1, async (sql) => {
             for (const t of trades) {
               const values = v1Values(t).map((v) => (typeof v === "bigint" ? v.toString() : v));
               await sql.unsafe(
@@ -169,33 +198,26 @@ export function postgresBackend(): Backend {
                 values,
               );
             }
-          } finally {
-            await sql.end({ timeout: 5 });
-          }
+          });
         },
         async seedV4Candles(rows) {
-          const sql = postgres(PG_URL, { max: 1, onnotice: () => {} });
-          try {
-            await sql.unsafe(`CREATE SCHEMA "${schema}"`);
-            await sql.unsafe(`SET search_path TO "${schema}"`);
-            await sql.unsafe(`CREATE TABLE schema_migrations (
-              version int4 PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-            for (const migration of MIGRATIONS.slice(0, 4)) {
-              await sql.unsafe(migration.postgres);
-              await sql.unsafe("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
-                migration.version,
-                migration.name,
-              ]);
-            }
+          await postgresAtVersion(schema, 4, async (sql) => {
             for (const row of rows) {
               await sql.unsafe(
                 `INSERT INTO candles (${V4_CANDLE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
                 [...v4Values(row)],
               );
             }
-          } finally {
-            await sql.end({ timeout: 5 });
-          }
+          });
+        },
+        async seedV5Pairs(pairs) {
+          await postgresAtVersion(schema, 5, async (sql) => {
+            for (const pair of pairs) {
+              await sql.unsafe(`INSERT INTO pairs (${V5_PAIR_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+                ...v5PairValues(pair),
+              ]);
+            }
+          });
         },
       };
     },

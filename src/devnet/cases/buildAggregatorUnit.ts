@@ -27,6 +27,8 @@ export function buildAggregatorUnit(
       feeBps: pairs.map(() => market.dexes[trade.dex].feeBps),
       amountIn: trade.amountIn,
       viaSelf: prng.chance(0.5),
+      nativeIn: false,
+      nativeOut: false,
     });
   }
   const trader = (trades[0] as PlannedTrade).trader;

@@ -10,8 +10,8 @@ export const feeOnTransferTokenAbi = parseAbi([
 
 /** DevnetAggregator.sol. */
 export const devnetAggregatorAbi = parseAbi([
-  "struct Route { address[] pairs; address[] path; uint16[] feeBps; uint256 amountIn; bool viaSelf; }",
-  "function execute(Route[] routes)",
+  "struct Route { address[] pairs; address[] path; uint16[] feeBps; uint256 amountIn; bool viaSelf; bool nativeIn; bool nativeOut; }",
+  "function execute(Route[] routes) payable",
 ]);
 
 /** Router02's fee-on-transfer swaps and liquidity functions the chain cases call. */

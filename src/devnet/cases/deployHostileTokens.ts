@@ -29,7 +29,7 @@ export interface HostileTokenAddresses {
   huge: Address;
   /** name() and symbol() of 65,536 bytes ("Long" repeated): cheap to read. */
   long: Address;
-  /** HOSTILE_TEXT's name and symbol: control characters, a bidi override and HTML. */
+  /** HOSTILE_TEXT's name and symbol: control characters, a bidi override, a zero-width space, an apostrophe and HTML. */
   dirty: Address;
   /** decimals() 255. */
   wideDecimals: Address;
@@ -43,8 +43,8 @@ export interface HostileTokenAddresses {
 
 /** Name and symbol of the `dirty` token as the chain returns them. */
 const HOSTILE_TEXT = {
-  name: "Evil\u0000\u0007 <script>alert(1)</script>\u202e Tøkén 币\n\tcoin",
-  symbol: '\u001b[31m<b>"EVIL"</b>\u200b\r\n',
+  name: "Evil\u0000\u0007 <b>Pooh's</b>\u202e <img src=x onerror=__x=1>\u200b Tøkén 币\n\tcoin",
+  symbol: "\u001b[31m<img src=x onerror=__x=1>\u200b\r\n",
 } as const;
 
 // Kinds of HostileToken.sol.

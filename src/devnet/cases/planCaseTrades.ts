@@ -15,7 +15,13 @@ interface Route {
   feeBps: number[];
   amountIn: bigint;
   viaSelf: boolean;
+  /** Paid in the native coin: the aggregator wraps the transaction's value for this route alone. */
+  nativeIn: boolean;
+  /** Paid out in the native coin: the aggregator unwraps this route's output alone. */
+  nativeOut: boolean;
 }
+
+const ERC20_ONLY = { nativeIn: false, nativeOut: false } as const;
 
 /**
  * A round's trades of every case, in block order (direct pair swaps first), and the Swap events
@@ -230,6 +236,7 @@ function aggregatorTx(ctx: ChainCaseRound, from: Address): { tx: TxRequest; swap
     feeBps: [fee(directPool)],
     amountIn: usd(stable, 150 + 100 * prng.next()),
     viaSelf: false,
+    ...ERC20_ONLY,
   });
   if (otherWrappedPool !== undefined) {
     routes.push({
@@ -238,8 +245,22 @@ function aggregatorTx(ctx: ChainCaseRound, from: Address): { tx: TxRequest; swap
       feeBps: [fee(otherWrappedPool)],
       amountIn: usd(wrapped, 120 + 100 * prng.next()),
       viaSelf: false,
+      ...ERC20_ONLY,
     });
   }
+  // The native coin in on one route: wrapped from the transaction's value for wrapped -> stable,
+  // next to the route the trader's own wrapped coin pays. Amounts of the native routes follow the
+  // round, not the PRNG, so the other cases' draws are unchanged.
+  const nativeIn = usd(wrapped, 90 + (round % 7) * 10);
+  routes.push({
+    pairs: [directPool.address],
+    path: [wrapped.address, stable.address],
+    feeBps: [fee(directPool)],
+    amountIn: nativeIn,
+    viaSelf: false,
+    nativeIn: true,
+    nativeOut: false,
+  });
   // An unrelated pool, either direction.
   const pick = liquid[(round * 7 + 3) % liquid.length] as DevnetPool;
   const sell = round % 2 === 0 ? pick.a : pick.b;
@@ -249,6 +270,7 @@ function aggregatorTx(ctx: ChainCaseRound, from: Address): { tx: TxRequest; swap
     feeBps: [fee(pick)],
     amountIn: usd(sell, 100 + 200 * prng.next()),
     viaSelf: false,
+    ...ERC20_ONLY,
   });
   // A chained route: stable -> wrapped -> X, its middle coins forwarded by the aggregator on odd rounds.
   if (otherWrappedPool !== undefined) {
@@ -258,14 +280,27 @@ function aggregatorTx(ctx: ChainCaseRound, from: Address): { tx: TxRequest; swap
       feeBps: [fee(directPool), fee(otherWrappedPool)],
       amountIn: usd(stable, 200 + 100 * prng.next()),
       viaSelf: round % 2 === 1,
+      ...ERC20_ONLY,
     });
   }
+  // The native coin out on one more route: stable -> wrapped, unwrapped for the trader (the first
+  // route's output stays wrapped).
+  routes.push({
+    pairs: [directPool.address],
+    path: [stable.address, wrapped.address],
+    feeBps: [fee(directPool)],
+    amountIn: usd(stable, 110 + (round % 5) * 10),
+    viaSelf: false,
+    nativeIn: false,
+    nativeOut: true,
+  });
   const swaps = routes.reduce((n, r) => n + r.pairs.length, 0);
   return {
     tx: {
       from,
       to: cases.aggregator,
-      gas: 400_000n * BigInt(swaps) + 200_000n,
+      value: nativeIn,
+      gas: 400_000n * BigInt(swaps) + 300_000n,
       data: encodeFunctionData({ abi: devnetAggregatorAbi, functionName: "execute", args: [routes] }),
     },
     swaps,

@@ -30,6 +30,7 @@ const DEPTH_FACTOR = 1.5;
  */
 export const PAGE_SIZE_ARGUMENTS: Readonly<Record<string, string>> = {
   "Query.swaps": "first",
+  "Query.liquidityEvents": "first",
   "Query.dailyVolumes": "days",
   "Query.candles": "first",
   "Query.tokens": "first",
@@ -39,8 +40,9 @@ export const PAGE_SIZE_ARGUMENTS: Readonly<Record<string, string>> = {
 /**
  * The cost of an operation with its variable values coerced (defaults applied): an object
  * field costs 2 plus 1.5 x each child, a scalar 1, and a field's whole cost is multiplied by
- * its page size (`swaps(first:)`, `candles(first:)`, `tokens(first:)`, `dailyVolumes(days:)`), whether given literally, as a
- * variable or by default. Fragments count where they are spread; skipped fields count 0.
+ * its page size (`swaps(first:)`, `liquidityEvents(first:)`, `candles(first:)`, `tokens(first:)`,
+ * `pools(first:)`, `dailyVolumes(days:)`), whether given literally, as a variable or by default.
+ * Fragments count where they are spread; skipped fields count 0.
  * Undefined when the operation cannot be found or its variables do not coerce: execution then
  * fails with its own error before any resolver runs.
  */

@@ -15,12 +15,13 @@ export interface AnswerVerdict {
 }
 
 // What depends on the clock more finely than the hour, or on the trade store beyond the 24-hour
-// buckets: status and networkStatus (data age), swaps (a window that slides with time),
-// dailyVolumes (today's running sum), candles (the current bucket grows, the default range slides).
+// buckets: status and networkStatus (data age), swaps and liquidityEvents (a window that slides
+// with time), dailyVolumes (today's running sum), candles (the current bucket grows, the default range slides).
 const UNKEPT_FIELDS = new Set([
   "Query.status",
   "Query.networkStatus",
   "Query.swaps",
+  "Query.liquidityEvents",
   "Query.dailyVolumes",
   "Query.candles",
 ]);

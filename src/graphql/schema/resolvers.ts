@@ -1,3 +1,7 @@
+import {
+  encodeLiquidityEventCursor,
+  type LiquidityEventCursorPosition,
+} from "../../api/liquidityEventCursor.js";
 import { encodeSwapCursor, type SwapPosition } from "../../api/swapCursor.js";
 import type { NetworkStatus } from "../../domain/market.js";
 import { NATIVE, type NetworkName, type Token } from "../../domain/types.js";
@@ -11,6 +15,7 @@ import {
   dataAgeSeconds,
   findNotReadyReason,
 } from "../queries/assertNetworkReady.js";
+import { createLiquidityEventSource } from "../queries/createLiquidityEventSource.js";
 import {
   createSwapSource,
   createTokenAmountSource,
@@ -21,6 +26,7 @@ import { getPoolLiquidityUsd } from "../queries/getPoolLiquidityUsd.js";
 import { getQuote, type QuoteArgs, type QuoteResult } from "../queries/getQuote.js";
 import { getTokenValuation } from "../queries/getTokenValuation.js";
 import { type CandlesArgs, listCandles } from "../queries/listCandles.js";
+import { type LiquidityEventsArgs, listLiquidityEvents } from "../queries/listLiquidityEvents.js";
 import { getPool, listPools, type PoolSource, type PoolsArgs } from "../queries/listPools.js";
 import { listSwaps, type SwapsArgs } from "../queries/listSwaps.js";
 import { listTokens, type TokenSource, type TokensArgs } from "../queries/listTokens.js";
@@ -62,6 +68,7 @@ export const resolvers = {
   Timestamp: TimestampScalar,
   // Resolvers see the interval as its width in seconds.
   CandleInterval: { MINUTE: 60, FIVE_MINUTES: 300, HOUR: 3_600, DAY: 86_400 },
+  LiquidityEventType: { MINT: "mint", BURN: "burn" },
 
   Query: {
     quote: async (_: unknown, args: QuoteArgs, ctx: GraphqlContext) =>
@@ -78,6 +85,17 @@ export const resolvers = {
         pageInfo: page.pageInfo,
         edges: page.edges.map(({ node }) => ({ node: createSwapSource(node, ctx) })),
       };
+    },
+
+    async liquidityEvents(_: unknown, args: LiquidityEventsArgs, ctx: GraphqlContext) {
+      const page = await listLiquidityEvents(ctx.reader, args, ctx.nowMs);
+      const edges = page.edges.map(({ node }) => ({ node: createLiquidityEventSource(node, ctx) }));
+      // One batched metadata load for the whole page, as swaps does.
+      await ctx.preloadTokens(
+        args.network,
+        edges.flatMap(({ node }) => [node.amount0.ref, node.amount1.ref]),
+      );
+      return { pageInfo: page.pageInfo, edges };
     },
 
     async dailyVolumes(_: unknown, args: { network: NetworkName; days: number }, ctx: GraphqlContext) {
@@ -154,6 +172,12 @@ export const resolvers = {
     cursor: (edge: { node: SwapPosition }) => encodeSwapCursor(edge.node),
   },
 
+  // LiquidityEvent has no resolvers: its parent (createLiquidityEventSource) has every field.
+
+  LiquidityEventEdge: {
+    cursor: (edge: { node: LiquidityEventCursorPosition }) => encodeLiquidityEventCursor(edge.node),
+  },
+
   Quote: {
     sellToken: (quote: QuoteResult) => withNetwork(quote.network, quote.sellToken),
     buyToken: (quote: QuoteResult) => withNetwork(quote.network, quote.buyToken),
@@ -165,6 +189,12 @@ export const resolvers = {
   },
 
   Pool: {
+    kind: (pool: PoolSource) => (pool.v3 === undefined ? "V2" : "V3"),
+    feeTier: (pool: PoolSource) => pool.v3?.fee ?? null,
+    tickSpacing: (pool: PoolSource) => pool.v3?.tickSpacing ?? null,
+    sqrtPriceX96: (pool: PoolSource) => pool.v3State?.sqrtPriceX96 ?? null,
+    tick: (pool: PoolSource) => (pool.v3 === undefined ? null : (pool.v3State?.tick ?? null)),
+    liquidity: (pool: PoolSource) => pool.v3State?.liquidity ?? null,
     reserve0: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       createTokenAmountSource(pool.network, pool.token0, pool.reserve0, ctx),
     reserve1: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>

@@ -1,6 +1,6 @@
 import type { NetworkName } from "../../domain/types.js";
 import { canAppendCandles } from "../buildCandles.js";
-import { assertTradeNetworks } from "../rowCodec.js";
+import { assertLiquidityEventNetworks, assertTradeNetworks } from "../rowCodec.js";
 import type { RangeBatch } from "../types.js";
 import { ask } from "./ask.js";
 import { buildTradeChangePlan } from "./buildTradeChangePlan.js";
@@ -8,11 +8,13 @@ import type { WritePlan } from "./writeSteps.js";
 
 /**
  * The steps of Store.commitRange, in order: the batch's trades replace every stored trade of their
- * transactions, the day aggregates and candles follow, then blocks, pairs, reserves and last the
- * checkpoint. Throws before any step for a trade filed under another network.
+ * transactions, the day aggregates and candles follow, then blocks, pairs, reserves, the V3
+ * prices, ticks and liquidity events, and last the checkpoint. Throws before any step for a
+ * trade or liquidity event filed under another network.
  */
 export function* buildCommitPlan(network: NetworkName, batch: RangeBatch): WritePlan {
   assertTradeNetworks(network, batch.trades);
+  assertLiquidityEventNetworks(network, batch.liquidityEvents ?? []);
   const { trades } = batch;
   if (trades.length > 0) {
     // Delete then insert: a replaced trade gets a new seq, so replicas tailing by seq see it again,
@@ -34,5 +36,23 @@ export function* buildCommitPlan(network: NetworkName, batch: RangeBatch): Write
   if (batch.blocks.length > 0) yield { type: "upsertBlocks", blocks: batch.blocks };
   if (batch.pairs.length > 0) yield { type: "upsertPairs", pairs: batch.pairs };
   if (batch.reserves.length > 0) yield { type: "upsertReserves", reserves: batch.reserves };
+  yield* buildV3CommitSteps(batch);
   yield { type: "setCheckpoint", checkpoint: batch.checkpoint };
+}
+
+/**
+ * The V3 part of a commit: prices and ticks upsert like reserves; liquidity events replace those
+ * of every block the batch covers (its listed blocks and its events' blocks), so a re-committed
+ * block keeps exactly the batch's events. A batch without `liquidityEvents` leaves them alone.
+ */
+function* buildV3CommitSteps(batch: RangeBatch): WritePlan {
+  const { v3Prices, v3Ticks, liquidityEvents } = batch;
+  if (v3Prices !== undefined && v3Prices.length > 0) yield { type: "upsertV3Prices", prices: v3Prices };
+  if (v3Ticks !== undefined && v3Ticks.length > 0) yield { type: "upsertV3Ticks", ticks: v3Ticks };
+  if (liquidityEvents === undefined) return;
+  const covered = new Set<bigint>(batch.blocks.map((block) => block.number));
+  for (const event of liquidityEvents) covered.add(event.blockNumber);
+  if (covered.size === 0) return;
+  const blocks = [...covered].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  yield { type: "replaceLiquidityEvents", blocks, events: liquidityEvents };
 }

@@ -13,4 +13,9 @@ export function* buildPrunePlan(options: PruneOptions): WritePlan {
   yield { type: "deleteBlocksBelow", blockNumber: options.blocksBelow };
   // A pair's newest row is its current state however old it is: only rows with a newer one go.
   yield { type: "pruneReservesBelow", blockNumber: options.blocksBelow };
+  // V3 state keeps its newest row at or below the line too, so a rollback to any block from
+  // there on stays exact; liquidity events go by time like trades.
+  yield { type: "pruneV3PricesBelow", blockNumber: options.blocksBelow };
+  yield { type: "pruneV3TicksBelow", blockNumber: options.blocksBelow };
+  yield { type: "deleteLiquidityEventsBefore", timestamp: options.tradesBefore };
 }

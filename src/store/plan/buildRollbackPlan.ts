@@ -13,5 +13,9 @@ export function* buildRollbackPlan(ancestor: Checkpoint): WritePlan {
   yield* buildTradeChangePlan([], removed, "rebuild");
   yield { type: "deleteBlocksAbove", blockNumber };
   yield { type: "deleteReservesAbove", blockNumber };
+  // The newest remaining row of each pool and tick is then its state at the ancestor, exactly.
+  yield { type: "deleteV3PricesAbove", blockNumber };
+  yield { type: "deleteV3TicksAbove", blockNumber };
+  yield { type: "deleteLiquidityEventsAbove", blockNumber };
   yield { type: "setCheckpoint", checkpoint: ancestor };
 }

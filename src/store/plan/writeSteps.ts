@@ -1,5 +1,14 @@
 import type { TradePosition } from "../../domain/market.js";
-import type { BlockRef, Checkpoint, Pair, PairReserves, Trade } from "../../domain/types.js";
+import type {
+  BlockRef,
+  Checkpoint,
+  LiquidityEvent,
+  Pair,
+  PairReserves,
+  Trade,
+  V3PoolPrice,
+  V3TickLiquidity,
+} from "../../domain/types.js";
 import type { CandleParent, CandleRow } from "../buildCandles.js";
 import type { DayDelta, TraderDelta } from "../buildDayDeltas.js";
 
@@ -49,7 +58,32 @@ export type WriteStep =
   | { type: "upsertReserves"; reserves: readonly PairReserves[] }
   | { type: "deleteReservesAbove"; blockNumber: bigint }
   /** Deletes the reserves rows below a block that a newer row of their pair replaces. */
-  | { type: "pruneReservesBelow"; blockNumber: bigint };
+  | { type: "pruneReservesBelow"; blockNumber: bigint }
+  // V3 pools: prices and tick liquidity, one row per (pool[, tick], block) read as "newest at or below".
+  /** Writes each (pool, block) row over the stored one (a re-commit rewrites the same rows). */
+  | { type: "upsertV3Prices"; prices: readonly V3PoolPrice[] }
+  /** Writes each (pool, tick, block) row over the stored one. */
+  | { type: "upsertV3Ticks"; ticks: readonly V3TickLiquidity[] }
+  | { type: "deleteV3PricesAbove"; blockNumber: bigint }
+  | { type: "deleteV3TicksAbove"; blockNumber: bigint }
+  /**
+   * Deletes the price rows below a block that a newer row of their pool at or below that block
+   * replaces: the state at every block from there on reads the same.
+   */
+  | { type: "pruneV3PricesBelow"; blockNumber: bigint }
+  /**
+   * Deletes the tick rows below a block that a newer row of their tick at or below that block
+   * replaces, and every row below it with gross 0 (a tick that left reads the same as no row).
+   */
+  | { type: "pruneV3TicksBelow"; blockNumber: bigint }
+  // Liquidity events.
+  /**
+   * Deletes every stored event of these blocks, then inserts `events` (whose blocks are among
+   * them); an event listed twice fails on the key instead of silently replacing itself.
+   */
+  | { type: "replaceLiquidityEvents"; blocks: readonly bigint[]; events: readonly LiquidityEvent[] }
+  | { type: "deleteLiquidityEventsAbove"; blockNumber: bigint }
+  | { type: "deleteLiquidityEventsBefore"; timestamp: number };
 
 /** What an engine answers to the steps that read; every other step answers nothing. */
 export interface WriteAnswers {

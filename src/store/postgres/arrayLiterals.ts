@@ -17,7 +17,7 @@ export function textArray(values: readonly string[]): string {
 }
 
 /** Array literal of optional numbers: undefined becomes NULL. */
-export function nullableArray(values: readonly (bigint | undefined)[]): string {
+export function nullableArray(values: readonly (number | bigint | undefined)[]): string {
   return `{${values.map((value) => (value === undefined ? "NULL" : value.toString())).join(",")}}`;
 }
 

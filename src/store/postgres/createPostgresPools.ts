@@ -11,7 +11,7 @@ import {
   type TokenRow,
 } from "../rowCodec.js";
 import type { Store } from "../types.js";
-import { plainArray, textArray } from "./arrayLiterals.js";
+import { nullableArray, plainArray, textArray } from "./arrayLiterals.js";
 import type { PostgresWrite } from "./postgresWrite.js";
 
 /** The PostgreSQL tables of pools and tokens: pairs, reserves, token metadata and rejected pairs. */
@@ -29,16 +29,19 @@ export function createPostgresPools(sql: postgres.Sql): {
     steps: {
       async upsertPairs({ tx, network }, step) {
         const pairs = lastByKey(step.pairs, (p) => p.address);
-        await tx`INSERT INTO pairs (network, address, dex, factory, token0, token1, fee_bps)
+        await tx`INSERT INTO pairs (network, address, dex, factory, token0, token1, fee_bps, v3_fee, v3_tick_spacing)
           SELECT ${network}::text, * FROM unnest(
             ${textArray(pairs.map((p) => p.address))}::text[],
             ${textArray(pairs.map((p) => p.dex))}::text[],
             ${textArray(pairs.map((p) => p.factory))}::text[],
             ${textArray(pairs.map((p) => p.token0))}::text[],
             ${textArray(pairs.map((p) => p.token1))}::text[],
-            ${plainArray(pairs.map((p) => p.feeBps))}::int4[])
+            ${plainArray(pairs.map((p) => p.feeBps))}::int4[],
+            ${nullableArray(pairs.map((p) => p.v3?.fee))}::int4[],
+            ${nullableArray(pairs.map((p) => p.v3?.tickSpacing))}::int4[])
           ON CONFLICT (network, address) DO UPDATE SET dex = excluded.dex, factory = excluded.factory,
-            token0 = excluded.token0, token1 = excluded.token1, fee_bps = excluded.fee_bps`;
+            token0 = excluded.token0, token1 = excluded.token1, fee_bps = excluded.fee_bps,
+            v3_fee = excluded.v3_fee, v3_tick_spacing = excluded.v3_tick_spacing`;
       },
       async upsertReserves({ tx, network }, step) {
         const reserves = lastByKey(step.reserves, (r) => `${r.pair}:${r.blockNumber}`);
@@ -66,7 +69,8 @@ export function createPostgresPools(sql: postgres.Sql): {
       async listPairs(network) {
         const rows = await sql<
           PairRow[]
-        >`SELECT address, dex, factory, token0, token1, fee_bps FROM pairs WHERE network = ${network} ORDER BY address`;
+        >`SELECT address, dex, factory, token0, token1, fee_bps, v3_fee, v3_tick_spacing FROM pairs
+          WHERE network = ${network} ORDER BY address`;
         return rows.map(decodePair);
       },
       async listReserves(network, sinceBlock = 0n) {

@@ -10,8 +10,10 @@ import type { Store } from "../types.js";
 import { createPostgresCandles } from "./createPostgresCandles.js";
 import { createPostgresCursor } from "./createPostgresCursor.js";
 import { createPostgresDayVolumes } from "./createPostgresDayVolumes.js";
+import { createPostgresLiquidityEvents } from "./createPostgresLiquidityEvents.js";
 import { createPostgresPools } from "./createPostgresPools.js";
 import { createPostgresTrades } from "./createPostgresTrades.js";
+import { createPostgresV3Pools } from "./createPostgresV3Pools.js";
 import { createWriterLock } from "./createWriterLock.js";
 import { migratePostgres } from "./migratePostgres.js";
 import type { PostgresWrite } from "./postgresWrite.js";
@@ -48,12 +50,16 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
   const candles = createPostgresCandles(sql);
   const cursor = createPostgresCursor(sql, lock.assertWriter);
   const pools = createPostgresPools(sql);
+  const v3Pools = createPostgresV3Pools(sql);
+  const liquidityEvents = createPostgresLiquidityEvents(sql);
   const steps: AsyncWriteHandlers<PostgresWrite> = {
     ...trades.steps,
     ...dayVolumes.steps,
     ...candles.steps,
     ...cursor.steps,
     ...pools.steps,
+    ...v3Pools.steps,
+    ...liquidityEvents.steps,
   };
   // Every write is one plan run in one transaction, refused when the network's writer lock was lost.
   const write = (network: NetworkName, plan: WritePlan) =>
@@ -96,5 +102,7 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     ...candles.methods,
     ...cursor.methods,
     ...pools.methods,
+    ...v3Pools.methods,
+    ...liquidityEvents.methods,
   };
 }

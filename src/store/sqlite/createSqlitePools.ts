@@ -13,10 +13,14 @@ import type { Store } from "../types.js";
 
 function preparePoolStatements(db: Database.Database) {
   return {
-    upsertPair: db.prepare<[string, string, string, string, string, string, number]>(
-      `INSERT INTO pairs (network, address, dex, factory, token0, token1, fee_bps) VALUES (?, ?, ?, ?, ?, ?, ?)
+    upsertPair: db.prepare<
+      [string, string, string, string, string, string, number, number | null, number | null]
+    >(
+      `INSERT INTO pairs (network, address, dex, factory, token0, token1, fee_bps, v3_fee, v3_tick_spacing)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (network, address) DO UPDATE SET dex = excluded.dex, factory = excluded.factory,
-         token0 = excluded.token0, token1 = excluded.token1, fee_bps = excluded.fee_bps`,
+         token0 = excluded.token0, token1 = excluded.token1, fee_bps = excluded.fee_bps,
+         v3_fee = excluded.v3_fee, v3_tick_spacing = excluded.v3_tick_spacing`,
     ),
     upsertReserves: db.prepare<[string, string, bigint, number, string, string]>(
       `INSERT INTO reserves (network, pair, block_number, log_index, reserve0, reserve1) VALUES (?, ?, ?, ?, ?, ?)
@@ -31,7 +35,8 @@ function preparePoolStatements(db: Database.Database) {
          SELECT 1 FROM reserves AS n WHERE n.network = r.network AND n.pair = r.pair AND n.block_number > r.block_number)`,
     ),
     listPairs: db.prepare<[string], PairRow>(
-      "SELECT address, dex, factory, token0, token1, fee_bps FROM pairs WHERE network = ? ORDER BY address",
+      `SELECT address, dex, factory, token0, token1, fee_bps, v3_fee, v3_tick_spacing FROM pairs
+       WHERE network = ? ORDER BY address`,
     ),
     listReserves: db.prepare<[string, bigint], ReservesRow>(
       `SELECT pair, block_number, log_index, reserve0, reserve1 FROM (
@@ -80,7 +85,18 @@ export function createSqlitePools(db: Database.Database): {
     steps: {
       upsertPairs(network, { pairs }) {
         for (const p of pairs) {
-          s().upsertPair.run(network, p.address, p.dex, p.factory, p.token0, p.token1, p.feeBps);
+          const { address, dex, factory, token0, token1, feeBps, v3 } = p;
+          s().upsertPair.run(
+            network,
+            address,
+            dex,
+            factory,
+            token0,
+            token1,
+            feeBps,
+            v3?.fee ?? null,
+            v3?.tickSpacing ?? null,
+          );
         }
       },
       upsertReserves(network, { reserves }) {

@@ -11,8 +11,10 @@ import type { Store } from "../types.js";
 import { createSqliteCandles } from "./createSqliteCandles.js";
 import { createSqliteCursor } from "./createSqliteCursor.js";
 import { createSqliteDayVolumes } from "./createSqliteDayVolumes.js";
+import { createSqliteLiquidityEvents } from "./createSqliteLiquidityEvents.js";
 import { createSqlitePools } from "./createSqlitePools.js";
 import { createSqliteTrades } from "./createSqliteTrades.js";
+import { createSqliteV3Pools } from "./createSqliteV3Pools.js";
 import { migrateSqlite } from "./migrateSqlite.js";
 import { registerBigFunctions } from "./registerBigFunctions.js";
 
@@ -39,12 +41,16 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   const candles = createSqliteCandles(db);
   const cursor = createSqliteCursor(db);
   const pools = createSqlitePools(db);
+  const v3Pools = createSqliteV3Pools(db);
+  const liquidityEvents = createSqliteLiquidityEvents(db);
   const steps: WriteHandlers<NetworkName> = {
     ...trades.steps,
     ...dayVolumes.steps,
     ...candles.steps,
     ...cursor.steps,
     ...pools.steps,
+    ...v3Pools.steps,
+    ...liquidityEvents.steps,
   };
   // Every write is one plan run in one IMMEDIATE transaction (the write lock taken first).
   const write = db.transaction((network: NetworkName, plan: WritePlan) =>
@@ -83,5 +89,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     ...candles.methods,
     ...cursor.methods,
     ...pools.methods,
+    ...v3Pools.methods,
+    ...liquidityEvents.methods,
   };
 }

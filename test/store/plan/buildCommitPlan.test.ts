@@ -5,6 +5,16 @@ import { buildCommitPlan } from "../../../src/store/plan/buildCommitPlan.js";
 import type { WriteStep } from "../../../src/store/plan/writeSteps.js";
 import { drivePlan } from "../../support/drivePlan.js";
 import { addr, D0, hash, makeBatch, makeTrade, POOL_A, TRADERS } from "../../support/storeFixtures.js";
+import {
+  liquidityEvent,
+  MAX_UINT128,
+  MIN_INT128,
+  price,
+  tickRow,
+  V3_POOL_A,
+  V3_POOL_B,
+  v3Batch,
+} from "../../support/v3Fixtures.js";
 
 const marks = (trade: Trade, priceInUsd: bigint): TradeMarks => ({
   priceInUsd,
@@ -172,6 +182,44 @@ describe("buildCommitPlan", () => {
       buildCommitPlan("bsc", { checkpoint, blocks: [], pairs: [], reserves: [], trades: [] }),
     );
     expect(steps).toEqual([{ type: "setCheckpoint", checkpoint }]);
+  });
+
+  test("behavior: V3 prices and ticks upsert after reserves; liquidity events replace those of every block the batch lists or holds an event in; checkpoint last", () => {
+    const prices = [price(V3_POOL_A, 10n, -5)];
+    const ticks = [tickRow(V3_POOL_A, 10n, -60, MIN_INT128, MAX_UINT128)];
+    const events = [liquidityEvent(0, 12n, V3_POOL_A), liquidityEvent(1, 7n, V3_POOL_B)];
+    const batch = v3Batch([10n, 11n, 12n], { v3Prices: prices, v3Ticks: ticks, liquidityEvents: events });
+    const steps = drivePlan(buildCommitPlan("bsc", batch));
+    expect(steps).toEqual([
+      { type: "upsertBlocks", blocks: batch.blocks },
+      { type: "upsertPairs", pairs: batch.pairs },
+      { type: "upsertV3Prices", prices },
+      { type: "upsertV3Ticks", ticks },
+      { type: "replaceLiquidityEvents", blocks: [7n, 10n, 11n, 12n], events },
+      { type: "setCheckpoint", checkpoint: batch.checkpoint },
+    ]);
+  });
+
+  test("behavior: empty V3 lists write nothing, empty liquidity events still clear the listed blocks, and a batch without them leaves events alone", () => {
+    const cleared = drivePlan(
+      buildCommitPlan("bsc", v3Batch([10n, 11n], { v3Prices: [], v3Ticks: [], liquidityEvents: [] }, [])),
+    );
+    expect(types(cleared)).toEqual(["upsertBlocks", "replaceLiquidityEvents", "setCheckpoint"]);
+    expect(cleared[1]).toEqual({ type: "replaceLiquidityEvents", blocks: [10n, 11n], events: [] });
+    // No block listed and no event: nothing to replace.
+    expect(types(drivePlan(buildCommitPlan("bsc", v3Batch([], { liquidityEvents: [] }, []))))).toEqual([
+      "setCheckpoint",
+    ]);
+    expect(types(drivePlan(buildCommitPlan("bsc", v3Batch([10n], {}, []))))).toEqual([
+      "upsertBlocks",
+      "setCheckpoint",
+    ]);
+  });
+
+  test("error: a liquidity event filed under another network throws before the first step", () => {
+    const event = liquidityEvent(0, 10n, V3_POOL_A, { network: "eth" });
+    const plan = buildCommitPlan("bsc", v3Batch([10n], { liquidityEvents: [event] }));
+    expect(() => plan.next()).toThrow("liquidity event committed under another network");
   });
 
   test("error: a trade filed under another network throws before the first step", () => {

@@ -55,16 +55,22 @@ describe("buildRollbackPlan", () => {
       "replaceCandles",
       "deleteBlocksAbove",
       "deleteReservesAbove",
+      "deleteV3PricesAbove",
+      "deleteV3TicksAbove",
+      "deleteLiquidityEventsAbove",
       "setCheckpoint",
     ]);
-    expect(steps.slice(-3)).toEqual([
+    expect(steps.slice(-6)).toEqual([
       { type: "deleteBlocksAbove", blockNumber: 100n },
       { type: "deleteReservesAbove", blockNumber: 100n },
+      { type: "deleteV3PricesAbove", blockNumber: 100n },
+      { type: "deleteV3TicksAbove", blockNumber: 100n },
+      { type: "deleteLiquidityEventsAbove", blockNumber: 100n },
       { type: "setCheckpoint", checkpoint: ancestor },
     ]);
   });
 
-  test("behavior: with no trade above the ancestor, no aggregate or candle is touched", () => {
+  test("behavior: with no trade above the ancestor, no aggregate or candle is touched; pool state and liquidity events above it still go", () => {
     const steps = drivePlan(buildRollbackPlan(ancestor), (step) =>
       step.type === "deleteTradesAbove" ? [] : undefined,
     );
@@ -72,6 +78,9 @@ describe("buildRollbackPlan", () => {
       { type: "deleteTradesAbove", blockNumber: 100n },
       { type: "deleteBlocksAbove", blockNumber: 100n },
       { type: "deleteReservesAbove", blockNumber: 100n },
+      { type: "deleteV3PricesAbove", blockNumber: 100n },
+      { type: "deleteV3TicksAbove", blockNumber: 100n },
+      { type: "deleteLiquidityEventsAbove", blockNumber: 100n },
       { type: "setCheckpoint", checkpoint: ancestor },
     ]);
   });
@@ -88,6 +97,9 @@ describe("buildRollbackPlan", () => {
       "addDayTotals",
       "deleteBlocksAbove",
       "deleteReservesAbove",
+      "deleteV3PricesAbove",
+      "deleteV3TicksAbove",
+      "deleteLiquidityEventsAbove",
       "setCheckpoint",
     ]);
   });

@@ -1,0 +1,26 @@
+import { getAmountOut } from "./getAmountOut.js";
+import type { PoolState } from "./types.js";
+import { swapExactInput } from "./v3/swapExactInput.js";
+
+/**
+ * Output of selling `amountIn` of token0 (zeroForOne) or token1 to a pool, exactly as the pool
+ * computes it: a V2 pair by the constant-product formula with its fee, a V3 pool by its swap
+ * over the indexed ticks. A V3 pool that cannot take the whole amount (its liquidity runs out
+ * before the price limit) offers no output: a quote never shows a fill the pool cannot give.
+ */
+export function poolAmountOut(pool: PoolState, zeroForOne: boolean, amountIn: bigint): bigint {
+  if (pool.v3 === undefined || pool.v3State === undefined) {
+    const reserveIn = zeroForOne ? pool.reserve0 : pool.reserve1;
+    const reserveOut = zeroForOne ? pool.reserve1 : pool.reserve0;
+    return getAmountOut(amountIn, reserveIn, reserveOut, pool.feeBps);
+  }
+  const state = pool.v3State;
+  if (amountIn <= 0n || state.sqrtPriceX96 === 0n || (state.liquidity === 0n && state.ticks.size === 0))
+    return 0n;
+  const result = swapExactInput(
+    { ...state, fee: pool.v3.fee, tickSpacing: pool.v3.tickSpacing },
+    zeroForOne,
+    amountIn,
+  );
+  return result.amountIn === amountIn ? result.amountOut : 0n;
+}

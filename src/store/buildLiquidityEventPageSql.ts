@@ -1,0 +1,67 @@
+import type { LiquidityEventQuery } from "../domain/market.js";
+import type { NetworkName } from "../domain/types.js";
+import { BadRequestError } from "../errors.js";
+import { MAX_TRADE_PAGE, placeholders, type SqlDialect, type SqlText } from "./buildTradePageSql.js";
+import { LIQUIDITY_EVENT_COLUMNS } from "./v3RowCodec.js";
+
+/** Throws BadRequestError for a limit outside 1..10,000 or a malformed position. */
+export function assertLiquidityEventQuery(query: LiquidityEventQuery): void {
+  const { limit, after } = query;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_TRADE_PAGE) {
+    throw new BadRequestError("Invalid liquidity event page limit.", {
+      details: `got ${limit}, expected an integer from 1 to ${MAX_TRADE_PAGE}`,
+    });
+  }
+  if (after !== undefined && (!Number.isInteger(after.logIndex) || after.logIndex < 0)) {
+    throw new BadRequestError("Invalid liquidity event page position.", {
+      details: `got logIndex ${after.logIndex}, expected a non-negative integer`,
+    });
+  }
+}
+
+/**
+ * One keyset page of liquidity events, ascending by (block_number, log_index): the scan starts
+ * right after `after` and stops after `limit` rows. The time window becomes a block range first
+ * (block timestamps never decrease along a chain): two probes of the time index, evaluated once,
+ * whose NULL (no event in the window) leaves the page empty. Timestamps are checked again row by
+ * row (`+timestamp` keeps that check off the indexes). Unfiltered pages walk the primary key, pool
+ * pages the pool index; token pages take the pools holding the token from pairs.
+ */
+export function buildLiquidityEventPageSql(
+  dialect: SqlDialect,
+  network: NetworkName,
+  query: LiquidityEventQuery,
+): SqlText {
+  const { params, p } = placeholders(dialect);
+  const { after, maxBlock, pool, token, toTimestamp } = query;
+  // Array elements evaluate in order, so params are pushed in the order their `?` appear.
+  const conditions = [
+    `network = ${p(network, "text")}`,
+    `block_number >= (SELECT block_number FROM liquidity_events WHERE network = ${p(network, "text")}
+      AND timestamp >= ${p(query.fromTimestamp, "int8")} ORDER BY timestamp, block_number LIMIT 1)`,
+    toTimestamp === undefined
+      ? ""
+      : `block_number <= (SELECT block_number FROM liquidity_events WHERE network = ${p(network, "text")}
+      AND timestamp < ${p(toTimestamp, "int8")} ORDER BY timestamp DESC, block_number DESC LIMIT 1)`,
+    maxBlock === undefined ? "" : `block_number <= ${p(maxBlock, "int8")}`,
+    after === undefined
+      ? ""
+      : `(block_number, log_index) > (${p(after.blockNumber, "int8")}, ${p(after.logIndex, "int4")})`,
+    pool === undefined ? "" : `pool = ${p(pool, "text")}`,
+    token === undefined
+      ? ""
+      : `pool IN (SELECT address FROM pairs WHERE network = ${p(network, "text")}
+          AND (token0 = ${p(token, "text")} OR token1 = ${p(token, "text")}))`,
+    `+timestamp >= ${p(query.fromTimestamp, "int8")}`,
+    toTimestamp === undefined ? "" : `+timestamp < ${p(toTimestamp, "int8")}`,
+  ].filter((condition) => condition !== "");
+  // SQLite otherwise walks the primary key for a pool's page (it sorts nothing, but reads every
+  // pool's events in the range: 12 ms instead of under 1 ms at 200k events over 300 pools).
+  const source =
+    dialect === "sqlite" && pool !== undefined
+      ? "liquidity_events INDEXED BY liquidity_events_network_pool"
+      : "liquidity_events";
+  const text = `SELECT ${LIQUIDITY_EVENT_COLUMNS} FROM ${source} WHERE ${conditions.join("\n  AND ")}
+    ORDER BY block_number, log_index LIMIT ${p(query.limit, "int4")}`;
+  return { text, params };
+}
