@@ -319,10 +319,14 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
     const stored = await store.listTrades(config.name, 0);
     const forkTxs = new Set(txs.fork);
     expect(stored.filter((t) => forkTxs.has(t.txHash) || t.pools.includes(fork.pools[0]!))).toEqual([]);
-    // The configured factories' pools are few: logs are asked by their addresses, so the fork's
-    // pool is neither followed nor even checked (test/indexer/logModes.test.ts covers the
-    // refusal of foreign pools met by topic).
-    expect(await store.listRejectedPairs(config.name)).not.toContain(fork.pools[0]);
+    // With only V2 DEXes, logs are asked by the configured factories' pools' addresses and the
+    // fork's pool is not even checked; the devnet also configures a V3 DEX, whose factory lists no
+    // pools, so logs are asked by topic and the fork's pool is checked once and refused
+    // (docs/architecture.md, known limits; test/indexer/logModes.test.ts).
+    const byTopic = config.dexes.some((dex) => dex.kind !== "uniswap-v2");
+    const rejected = await store.listRejectedPairs(config.name);
+    if (byTopic) expect(rejected).toContain(fork.pools[0]);
+    else expect(rejected).not.toContain(fork.pools[0]);
     expect((await store.listPairs(config.name)).map((p) => p.factory)).not.toContain(fork.factory);
   });
 
