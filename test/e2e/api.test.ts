@@ -10,12 +10,13 @@ import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
+import { quoterV2Abi } from "../../src/devnet/v3/v3Abis.js";
 import type { TradePosition } from "../../src/domain/market.js";
 import type { Address, NetworkName, Trade } from "../../src/domain/types.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 import { createTestServer } from "../http/support.js";
-import { sendSwap } from "../support/devnet.js";
+import { sendSwap, sendV3Swap } from "../support/devnet.js";
 import { readTradesFromReceipts } from "../support/readTradesFromReceipts.js";
 import {
   assertSpecHeaders,
@@ -81,11 +82,32 @@ function toDecimal(amount: bigint, decimals: number): string {
   return frac === "" ? (amount / scale).toString() : `${amount / scale}.${frac}`;
 }
 
-/** Output of the chain's own routers hop by hop along a route (each hop on its pool's DEX). */
+/** Output of the chain's own routers (or V3 quoter) hop by hop along a route (each hop on its pool's DEX). */
 async function chainOutput(network: NetworkName, route: RouteResult, amountIn: bigint): Promise<bigint> {
   const config = configOf(network);
   let amount = amountIn;
+  const v3 = chainOf(network).v3;
   for (const [i, pool] of route.pools.entries()) {
+    // A hop on the V3 DEX: its quoter (QuoterV2's interface) answers what the pool pays.
+    const v3Pool = v3?.pools.find((p) => p.address === pool.address.toLowerCase());
+    if (v3 !== undefined && v3Pool !== undefined) {
+      const { result } = await clientOf(network).simulateContract({
+        address: v3.quoter,
+        abi: quoterV2Abi,
+        functionName: "quoteExactInputSingle",
+        args: [
+          {
+            tokenIn: route.path[i] as Address,
+            tokenOut: route.path[i + 1] as Address,
+            amountIn: amount,
+            fee: v3Pool.fee,
+            sqrtPriceLimitX96: 0n,
+          },
+        ],
+      });
+      amount = result[0];
+      continue;
+    }
     const router = config.dexes.find((dex) => dex.name === pool.dex)!.router!;
     const amounts = await clientOf(network).readContract({
       address: router,
@@ -111,7 +133,7 @@ async function bestRouterOutput(
     if (baseToken !== sell && baseToken !== buy) paths.push([sell, baseToken, buy]);
   }
   let best = 0n;
-  // The routers of the V2 DEXes (the V3 DEX is not indexed yet).
+  // The V2 DEXes' routers.
   for (const dex of config.dexes.filter((d) => d.kind === "uniswap-v2")) {
     for (const path of paths) {
       try {
@@ -480,11 +502,20 @@ describe("HTTP caching over the real indexer", () => {
 
     // A swap through the first pool of the quote's own route moves its reserves.
     const { route } = await quoteRoute("bsc", "CAKE", "USDT");
-    await sendSwap(chainOf("bsc"), {
-      path: [route.path[0]!, route.path[1]!],
-      amountIn: 10n ** 18n,
-      dex: route.pools[0]!.dex,
-    });
+    const first = route.pools[0]!;
+    if (chainOf("bsc").v3?.pools.some((p) => p.address === first.address.toLowerCase())) {
+      await sendV3Swap(chainOf("bsc"), {
+        pool: first.address as Address,
+        tokenIn: route.path[0] as Address,
+        amountIn: 10n ** 18n,
+      });
+    } else {
+      await sendSwap(chainOf("bsc"), {
+        path: [route.path[0]!, route.path[1]!],
+        amountIn: 10n ** 18n,
+        dex: first.dex,
+      });
+    }
     let after: Response | undefined;
     await waitFor(
       async () => {

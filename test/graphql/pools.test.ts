@@ -61,7 +61,9 @@ const clientOf = () => createPublicClient({ transport: http(config.rpcUrls[0], {
 const usd = (value: bigint | undefined) => (value === undefined ? null : formatDecimal(value, 18));
 
 beforeAll(async () => {
-  devnet = await startTestDevnet({ seed: 29 });
+  // V2 pools only: the recomputes below read pairs' reserves (getReserves) and value them by the
+  // V2 pricing rules (the demo's V3 pools would need their own there).
+  devnet = await startTestDevnet({ seed: 29, v3: false });
   chain = devnet.chains[0]!;
   config = { ...devnet.networks[0]!, pollIntervalMs: 100 };
 }, 120_000);

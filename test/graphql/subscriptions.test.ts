@@ -16,7 +16,15 @@ import { createPostgresStore } from "../../src/store/postgres/createPostgresStor
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 import { createTestServer, startServer } from "../http/support.js";
-import { chainHead as headOf, mine, revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
+import {
+  chainHead as headOf,
+  mine,
+  revert,
+  sendSwap,
+  sendV3Swap,
+  snapshot,
+  startTestDevnet,
+} from "../support/devnet.js";
 import { BSC, createFixtureReader, nextTxHash, POOLS, TRADERS } from "../support/fixtureReader.js";
 import { type SseResult, type SseSubscription, subscribeSse } from "../support/sse.js";
 import { PG_URL, pgAvailable } from "../support/testStores.js";
@@ -470,8 +478,15 @@ describe("Subscription.networkStatus and Subscription.quote", () => {
     // An empty block changes nothing: no new quote.
     await mine(chain.rpcUrl);
     await caughtUp(served[0]!);
-    // A swap selling BNB for USDT moves the price down.
-    await sendSwap(chain, { path: [NATIVE, "USDT"], amountIn: 5n * 10n ** 18n });
+    // A swap selling BNB for USDT in the quote's own first pool (V2 or V3) moves the price down.
+    const first = (
+      subscription.results[0]!.data!.quote as { route: { pools: { address: string }[] } }
+    ).route.pools[0]!.address.toLowerCase();
+    if (chain.v3?.pools.some((p) => p.address === first)) {
+      await sendV3Swap(chain, { pool: first as Address, tokenIn: chain.wrapped, amountIn: 5n * 10n ** 18n });
+    } else {
+      await sendSwap(chain, { path: [NATIVE, "USDT"], amountIn: 5n * 10n ** 18n });
+    }
     await waitFor(() => subscription.results.length >= 2, 20_000, "a second quote");
     await caughtUp(served[0]!);
     const [before, after] = subscription.results.map((result) => result.data!.quote as { buyAmount: string });

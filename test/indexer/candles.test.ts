@@ -26,7 +26,9 @@ let config: NetworkConfig;
 const clientOf = () => createPublicClient({ transport: http(config.rpcUrls[0], { retryCount: 0 }) });
 
 beforeAll(async () => {
-  devnet = await startTestDevnet({ seed: 23 });
+  // V2 pools only: the independent recompute below rebuilds prices from V2 Sync logs and hops
+  // from V2 Swap logs (the demo's V3 pools would need the tick math there too).
+  devnet = await startTestDevnet({ seed: 23, v3: false });
   // From block 0 and a window far wider than the week: every trade and every Sync of the chain is
   // indexed and kept, so the stored trades are the whole chain's and nothing is pruned.
   config = { ...devnet.networks[0]!, pollIntervalMs: 100, startBlock: 0n, windowDays: 60 };

@@ -14,6 +14,7 @@ import {
 import { devnetTokenAbi, uniswapV2RouterAbi } from "../../src/devnet/deploy/devnetAbis.js";
 import { type Devnet, type StartDevnetOptions, startDevnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
+import { devnetV3RouterAbi } from "../../src/devnet/v3/v3Abis.js";
 import { NATIVE } from "../../src/domain/types.js";
 
 /**
@@ -135,5 +136,36 @@ export async function sendSwap(chain: DevnetChainInfo, swap: TestSwap): Promise<
   const hash = await send(dex.router, data, nativeIn ? swap.amountIn : 0n);
   const mineOption = swap.mine ?? true;
   if (mineOption !== false) await mine(chain.rpcUrl, mineOption === true ? {} : mineOption);
+  return hash;
+}
+
+/**
+ * Sends one swap of `amountIn` of `tokenIn` through a V3 pool of the devnet (its helper router,
+ * approved first) from an unlocked trader and mines it. Returns the swap's transaction hash.
+ */
+export async function sendV3Swap(
+  chain: DevnetChainInfo,
+  swap: { pool: Address; tokenIn: Address; amountIn: bigint; trader?: Address },
+): Promise<Hash> {
+  const v3 = chain.v3;
+  const pool = v3?.pools.find((p) => p.address === swap.pool.toLowerCase());
+  if (v3 === undefined || pool === undefined) throw new Error(`sendV3Swap: no V3 pool ${swap.pool}`);
+  const trader = swap.trader ?? (chain.traders[0] as Address);
+  const wallet = createWalletClient({ account: trader, transport: http(chain.rpcUrl, { retryCount: 0 }) });
+  const send = (to: Address, data: Hex) => wallet.sendTransaction({ chain: null, to, data, gas: 1_500_000n });
+  const tokenIn = swap.tokenIn.toLowerCase() as Address;
+  await send(
+    tokenIn,
+    encodeFunctionData({ abi: devnetTokenAbi, functionName: "approve", args: [v3.router, maxUint256] }),
+  );
+  const hash = await send(
+    v3.router,
+    encodeFunctionData({
+      abi: devnetV3RouterAbi,
+      functionName: "exactInputSingle",
+      args: [pool.address, tokenIn === pool.token0, swap.amountIn, 0n, trader, 0n],
+    }),
+  );
+  await mine(chain.rpcUrl);
   return hash;
 }
