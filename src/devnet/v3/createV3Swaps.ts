@@ -15,7 +15,7 @@ export interface V3Swaps {
   multiHop(t: number, sizeFactor: number): { tx: TxRequest; pools: DevnetV3Pool[] } | undefined;
   /**
    * The arbitrageur's swap that moves `pool` exactly to the reference price at `t`: when it was
-   * `traded`, or the reference moved 0.1% since its last move (undefined: nothing to do).
+   * `traded`, or the reference moved by its fee (0.1% at least) since its last move (else undefined).
    */
   arbitrage(pool: DevnetV3Pool, t: number, traded: boolean): TxRequest | undefined;
   /** A trade of cents to two dollars in the thin pool, at its own price (none without one). */
@@ -38,8 +38,8 @@ export interface V3SwapsOptions {
 
 // The arbitrage's price limit stops it; this only bounds what it may take.
 const MAX_ARBITRAGE_IN = 10n ** 40n;
-// A sqrt price 0.05% off is a price 0.1% off.
-const MAX_SQRT_DRIFT = 0.0005;
+// An untraded pool is moved once its reference moved by its fee, and at least 0.1%.
+const MIN_PRICE_DRIFT = 0.001;
 
 /** Creates the swap builder over a V3 DEX's pools (through DevnetV3Router.sol). */
 export function createV3Swaps(options: V3SwapsOptions): V3Swaps {
@@ -92,7 +92,8 @@ export function createV3Swaps(options: V3SwapsOptions): V3Swaps {
     );
     const last = lastTarget.get(pool);
     const drift = last === undefined ? 1 : Math.abs(Number(target) / Number(last) - 1);
-    if (!traded && drift < MAX_SQRT_DRIFT) return undefined;
+    // A pool's fee is its no-arbitrage band (as the V2 pools' is): a sqrt price off by half of it.
+    if (!traded && drift < Math.max(pool.fee / 1e6, MIN_PRICE_DRIFT) / 2) return undefined;
     lastTarget.set(pool, target);
     const data = encodeFunctionData({
       abi: devnetV3RouterAbi,
