@@ -1,8 +1,8 @@
-import { type Address, encodeDeployData, encodeFunctionData, type Hex } from "viem";
+import { type Address, encodeDeployData, encodeFunctionData, type Hex, parseAbi } from "viem";
 import type { ChainWriter, TxRequest } from "../anvil/createChainWriter.js";
 import { createSetupBatch } from "../deploy/createSetupBatch.js";
 import type { V3Contracts } from "../deploy/loadDevnetContracts.js";
-import { devnetV3RouterAbi, pancakeV3PoolDeployerAbi, uniswapV3PeripheryConstructorAbi } from "./v3Abis.js";
+import { pancakeV3PoolDeployerAbi, uniswapV3PeripheryConstructorAbi } from "./v3Abis.js";
 import type { V3DexSpec } from "./v3Presets.js";
 
 /** The V3 contracts of one chain and the transactions that deploy them (not sent yet). */
@@ -17,14 +17,10 @@ export interface V3ContractAddresses {
   txs: TxRequest[];
 }
 
-const factoryConstructorAbi = [{ type: "constructor", inputs: [], stateMutability: "nonpayable" }] as const;
-const pancakeFactoryConstructorAbi = [
-  {
-    type: "constructor",
-    inputs: [{ name: "_poolDeployer", type: "address" }],
-    stateMutability: "nonpayable",
-  },
-] as const;
+const factoryConstructorAbi = parseAbi(["constructor()"]);
+const pancakeFactoryConstructorAbi = parseAbi(["constructor(address _poolDeployer)"]);
+/** DevnetV3Router's and DevnetV3Quoter's constructor: the factory whose pools they serve. */
+const withFactoryConstructorAbi = parseAbi(["constructor(address factory_)"]);
 
 /**
  * Queues the deployment of a chain's V3 DEX by `deployer`: PancakeSwap V3 (our pool deployer
@@ -40,7 +36,7 @@ export function deployV3Contracts(
   const batch = createSetupBatch(writer, options.deployer);
   const helper = (factory: Address) =>
     batch.deploy(
-      encodeDeployData({ abi: devnetV3RouterAbi, bytecode: contracts.router, args: [factory] }),
+      encodeDeployData({ abi: withFactoryConstructorAbi, bytecode: contracts.router, args: [factory] }),
       4_000_000n,
     );
   if (spec.kind === "pancakeswap-v3") {
@@ -95,5 +91,5 @@ export function deployV3Contracts(
 }
 
 function deployWithFactory(bytecode: Hex, factory: Address): Hex {
-  return encodeDeployData({ abi: devnetV3RouterAbi, bytecode, args: [factory] });
+  return encodeDeployData({ abi: withFactoryConstructorAbi, bytecode, args: [factory] });
 }
