@@ -24,3 +24,25 @@ export function poolAmountOut(pool: PoolState, zeroForOne: boolean, amountIn: bi
   );
   return result.amountIn === amountIn ? result.amountOut : 0n;
 }
+
+const Q192 = 1n << 192n;
+const PIPS = 1_000_000n;
+
+/**
+ * An upper bound of what a V3 pool gives for `amountIn` (undefined for a V2 pair): the input
+ * after the fee at the pool's current price. The price only worsens as a swap goes on, so the
+ * pool never gives more; a route search skips the exact walk over the ticks of a pool whose
+ * bound cannot beat the best pool found so far.
+ */
+export function poolAmountOutBound(
+  pool: PoolState,
+  zeroForOne: boolean,
+  amountIn: bigint,
+): bigint | undefined {
+  if (pool.v3 === undefined || pool.v3State === undefined) return undefined;
+  const sqrtPrice = pool.v3State.sqrtPriceX96;
+  if (sqrtPrice === 0n) return 0n;
+  const afterFee = amountIn * (PIPS - BigInt(pool.v3.fee));
+  const price2 = sqrtPrice * sqrtPrice;
+  return zeroForOne ? (afterFee * price2) / (PIPS * Q192) + 1n : (afterFee * Q192) / (PIPS * price2) + 1n;
+}

@@ -1,6 +1,6 @@
 import type { Address } from "../domain/types.js";
 import { computePriceImpactPpm } from "./computePriceImpactPpm.js";
-import { poolAmountOut } from "./poolAmountOut.js";
+import { poolAmountOut, poolAmountOutBound } from "./poolAmountOut.js";
 import type { PoolIndex, Route, RouteHop } from "./types.js";
 
 /** Arguments of searchRoutes. */
@@ -38,7 +38,11 @@ function bestHop(
 ): RouteHop | undefined {
   let best: RouteHop | undefined;
   for (const pool of index.poolsBetween(tokenIn, tokenOut)) {
-    const amountOut = poolAmountOut(pool, pool.token0 === tokenIn, amountIn);
+    const zeroForOne = pool.token0 === tokenIn;
+    // A V3 pool whose best case cannot beat the best so far is not walked (ties go to the first).
+    const bound = best === undefined ? undefined : poolAmountOutBound(pool, zeroForOne, amountIn);
+    if (bound !== undefined && best !== undefined && bound <= best.amountOut) continue;
+    const amountOut = poolAmountOut(pool, zeroForOne, amountIn);
     if (amountOut > 0n && (best === undefined || amountOut > best.amountOut)) {
       best = { pool, tokenIn, tokenOut, amountIn, amountOut };
     }
