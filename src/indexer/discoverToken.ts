@@ -15,9 +15,12 @@ import type { IndexerContext } from "./createIndexerContext.js";
  */
 export async function discoverToken(ctx: IndexerContext, address: Address): Promise<Token> {
   const { config, network } = ctx;
-  const probes = config.dexes.flatMap((dex) =>
-    config.baseTokens.filter((base) => base !== address).map((base) => ({ factory: dex.factory, base })),
-  );
+  // getPair probes answer for V2 factories only (a token held only by V3 pools is found by its logs).
+  const probes = config.dexes
+    .filter((dex) => dex.kind === "uniswap-v2")
+    .flatMap((dex) =>
+      config.baseTokens.filter((base) => base !== address).map((base) => ({ factory: dex.factory, base })),
+    );
   const [token, ...found] = await runBatchedReads(ctx.discoveryClient, [
     buildTokenMetadataRead(address, network),
     ...probes.map((probe) => buildPairAddressRead(probe.factory, address, probe.base)),

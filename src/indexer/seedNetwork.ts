@@ -19,7 +19,9 @@ export async function seedNetwork(ctx: IndexerContext): Promise<Checkpoint> {
   const listed = [...new Set([...listTokens(config).map((t) => t.address as Address), ...config.baseTokens])];
   const seen = new Set<string>();
   const lookups: BatchedRead<Address>[] = [];
-  for (const dex of config.dexes) {
+  // getPair answers for V2 factories; V3 pools join the graph by their own logs (and a read of
+  // their state when first met mid-history).
+  for (const dex of config.dexes.filter((d) => d.kind === "uniswap-v2")) {
     for (const base of config.baseTokens) {
       for (const token of listed) {
         const key = `${dex.factory}:${token < base ? `${token}:${base}` : `${base}:${token}`}`;

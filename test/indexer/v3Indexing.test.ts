@@ -1,12 +1,15 @@
+import pino from "pino";
 import { type Address, decodeFunctionResult, encodeFunctionData, encodePacked, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRpcClient } from "../../src/chain/createRpcClient.js";
 import { readV3PoolState } from "../../src/chain/readV3PoolState.js";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
+import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
 import { getQuote } from "../../src/graphql/queries/getQuote.js";
 import { getSqrtRatioAtTick, MAX_TICK, MIN_TICK } from "../../src/pricing/v3/getSqrtRatioAtTick.js";
 import type { Store } from "../../src/store/types.js";
+import { gql } from "../graphql/support.js";
 import {
   DEADLINE,
   DEPLOYER,
@@ -301,6 +304,49 @@ describe.each(stores.map((s) => [s.name, s] as const))(
       expect(compared).toBeGreaterThanOrEqual(200);
       // 10 million ALT is more than the ALT pool can fill: no route rather than a fill it cannot give.
       expect(exhausted).toBeGreaterThanOrEqual(1);
+    });
+
+    test("behavior: GraphQL shows V3 pools with their fee tier, price, tick and liquidity, filters them by kind, and routes through them", async () => {
+      const yoga = createGraphqlServer({ reader: indexing.views, logger: pino({ level: "silent" }) });
+      const { body } = await gql(
+        yoga,
+        `{ v3: pools(network: eth, kind: V3, first: 10) { edges { node { address kind feeTier tickSpacing sqrtPriceX96 tick liquidity } } }
+         v2: pools(network: eth, kind: V2) { edges { node { address } } }
+         quote(network: eth, sellToken: "WETH", buyToken: "USD", sellAmount: "3000000000000000000") { buyAmount route { pools { address kind feeTier } } }
+         liquidityEvents(network: eth, from: 0, first: 3) { edges { node { type tickLower tickUpper liquidity pool { kind } } } } }`,
+      );
+      expect(body.errors).toBeUndefined();
+      const shown = (body.data!.v3 as { edges: { node: Record<string, unknown> }[] }).edges.map(
+        (e) => e.node,
+      );
+      const block = indexing.views.status("eth").indexedBlock!;
+      const rpc = createRpcClient({ urls: [fx.anvil.rpcUrl], chainId: 31337, retryCount: 0, batch: true });
+      expect(shown.map((p) => p.address).sort()).toEqual(pools.map((p) => p.address).sort());
+      for (const pool of pools) {
+        const chain = (await readV3PoolState(rpc, pool.address, block))!;
+        expect(shown.find((p) => p.address === pool.address)).toEqual({
+          address: pool.address,
+          kind: "V3",
+          feeTier: pool.fee,
+          tickSpacing: pool.spacing,
+          sqrtPriceX96: String(chain.sqrtPriceX96),
+          tick: chain.tick,
+          liquidity: String(chain.liquidity),
+        });
+      }
+      expect((body.data!.v2 as { edges: unknown[] }).edges).toEqual([]);
+      const quote = body.data!.quote as {
+        buyAmount: string;
+        route: { pools: { kind: string; feeTier: number }[] };
+      };
+      expect(quote.route.pools.every((p) => p.kind === "V3" && [500, 3000].includes(p.feeTier))).toBe(true);
+      const events = (body.data!.liquidityEvents as { edges: { node: Record<string, unknown> }[] }).edges;
+      expect(events.map((e) => e.node.type)).toEqual(["MINT", "MINT", "MINT"]);
+      for (const { node } of events) {
+        expect(node.pool).toEqual({ kind: "V3" });
+        expect(typeof node.tickLower).toBe("number");
+        expect(BigInt(node.liquidity as string) > 0n).toBe(true);
+      }
     });
 
     test("behavior: V3 mints and burns are stored as liquidity events", async () => {

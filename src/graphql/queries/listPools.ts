@@ -16,6 +16,7 @@ export type PoolOrder = "LIQUIDITY" | "VOLUME_24H";
 export interface PoolsArgs {
   network: NetworkName;
   token?: string | null | undefined;
+  kind?: "V2" | "V3" | null | undefined;
   orderBy?: PoolOrder | null | undefined;
   first?: number | null | undefined;
   after?: string | null | undefined;
@@ -63,6 +64,10 @@ export async function listPools(args: PoolsArgs, ctx: GraphqlContext): Promise<P
     const token = await resolveToken(reader, network, tokenInput, "token");
     const address = token.address === NATIVE ? reader.getConfig(network).native.wrapped : token.address;
     pools = index.poolsOf(address as Address);
+  }
+  if (args.kind === "V2" || args.kind === "V3") {
+    const v3 = args.kind === "V3";
+    pools = pools.filter((pool) => (pool.v3 !== undefined) === v3);
   }
   const rank = (pool: PoolState, key: bigint): Ranked<PoolSource> => ({
     node: { ...pool, network },
