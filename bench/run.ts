@@ -8,6 +8,7 @@ import { benchList } from "./list.js";
 import { benchRpcEconomy, economyBlocksFromEnv, economyShapesFromEnv } from "./rpcEconomy.js";
 import { benchScale, scaleSizesFromEnv } from "./scale.js";
 import { type BenchSwapTarget, benchSubscriptions } from "./subscriptions.js";
+import { benchV3 } from "./v3.js";
 
 /**
  * `npm run bench`: every figure is printed next to a reference measured in the same run on the
@@ -190,6 +191,18 @@ if (process.env.BENCH_BACKFILL !== "0") {
     "Backfill: one bsc devnet with 3,000 swap transactions, against the raw eth_getLogs rate of the same chain",
   );
   console.table(await benchBackfill({ swaps: Number(process.env.BENCH_SWAPS ?? 3000) }));
+}
+
+if (process.env.BENCH_V3 !== "0") {
+  console.log(
+    "Concentrated liquidity: an eth demo devnet with V2 and V3 pools; V3 against V2 backfill and quotes in the same run",
+  );
+  console.table(
+    await benchV3({
+      swaps: Number(process.env.BENCH_SWAPS ?? 3000),
+      rounds: Number(process.env.BENCH_V3_ROUNDS ?? 10),
+    }),
+  );
 }
 
 if (process.env.BENCH_ECONOMY !== "0") {

@@ -5,6 +5,7 @@ import type { NetworkConfig } from "../src/config/types.js";
 import { createIndexing, type Indexing } from "../src/createIndexing.js";
 import { startDevnet } from "../src/devnet/startDevnet.js";
 import type { Address } from "../src/domain/types.js";
+import { getQuote } from "../src/graphql/queries/getQuote.js";
 import { findQuoteRoutes } from "../src/pricing/findQuoteRoutes.js";
 import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
 
@@ -72,6 +73,32 @@ function quoteMicros(
   return ((performance.now() - started) * 1000) / count;
 }
 
+/** Microseconds per getQuote (what the API runs: token resolution, routes, price, impact), a new amount each time. */
+async function getQuoteMicros(
+  indexing: Indexing,
+  config: NetworkConfig,
+  rounds: number,
+  offset: number,
+): Promise<number> {
+  const symbols = config.tokenList.tokens.map((t) => t.symbol);
+  let count = 0;
+  const started = performance.now();
+  for (let round = 0; round < rounds; round++) {
+    for (const sell of symbols) {
+      for (const buy of symbols) {
+        if (sell === buy) continue;
+        const decimals = config.tokenList.tokens.find((t) => t.symbol === sell)!.decimals;
+        // A new amount every time: the route cache never answers.
+        const sellAmount =
+          (10n ** BigInt(decimals) * BigInt(1 + (((round + offset) * 7919) % 100_003))) / 100n;
+        await getQuote(indexing.views, { network: config.name, sellToken: sell, buyToken: buy, sellAmount });
+        count++;
+      }
+    }
+  }
+  return ((performance.now() - started) * 1000) / count;
+}
+
 /**
  * Concentrated liquidity in the same run: one eth demo devnet (Uniswap V2 and V3 pools of the same
  * pairs) backfilled three ways (both DEX kinds, V2 only, V3 only) for trades per second; then the
@@ -106,6 +133,10 @@ export async function benchV3(options: {
     quoteMicros(v2.indexing, v2Only, tokens, 2);
     const withV3 = quoteMicros(all.indexing, both, tokens, options.rounds);
     const v2Quote = quoteMicros(v2.indexing, v2Only, tokens, options.rounds);
+    await getQuoteMicros(all.indexing, both, 2, 10_000);
+    await getQuoteMicros(v2.indexing, v2Only, 2, 10_000);
+    const wholeWithV3 = await getQuoteMicros(all.indexing, both, options.rounds, 0);
+    const wholeV2 = await getQuoteMicros(v2.indexing, v2Only, options.rounds, 0);
     const pools = all.indexing.views.getPoolIndex(both.name).all();
     return {
       "pools (V2 / V3)": `${pools.filter((p) => p.v3 === undefined).length} / ${pools.filter((p) => p.v3 !== undefined).length}`,
@@ -116,9 +147,12 @@ export async function benchV3(options: {
       "V3 trades": v3.trades,
       "V3 trades/s": Math.round(v3.trades / v3.seconds),
       "V3/V2 backfill rate": Number((v3.trades / v3.seconds / (v2.trades / v2.seconds)).toFixed(2)),
-      "quote µs, V2-only graph": Number(v2Quote.toFixed(1)),
-      "quote µs, with V3 pools": Number(withV3.toFixed(1)),
-      "quote with V3 / V2-only": Number((withV3 / v2Quote).toFixed(2)),
+      "route search µs, V2-only graph": Number(v2Quote.toFixed(1)),
+      "route search µs, with V3 pools": Number(withV3.toFixed(1)),
+      "route search with V3 / V2-only": Number((withV3 / v2Quote).toFixed(2)),
+      "getQuote µs, V2-only graph": Number(wholeV2.toFixed(1)),
+      "getQuote µs, with V3 pools": Number(wholeWithV3.toFixed(1)),
+      "getQuote with V3 / V2-only": Number((wholeWithV3 / wholeV2).toFixed(2)),
     };
   } finally {
     for (const run of runs) await run.close();

@@ -19,7 +19,8 @@ export function mulDivRoundingUp(a: bigint, b: bigint, denominator: bigint): big
   if (denominator === 0n) throw new Error("mulDiv: division by zero");
   const product = a * b;
   let result = product / denominator;
-  if (product % denominator > 0n) result += 1n;
+  // A multiplication costs less than a second division: the remainder is non-zero iff this differs.
+  if (result * denominator !== product) result += 1n;
   if (result > MAX_UINT256) throw new Error("mulDiv: result overflows uint256");
   return result;
 }
@@ -27,5 +28,5 @@ export function mulDivRoundingUp(a: bigint, b: bigint, denominator: bigint): big
 /** UnsafeMath.divRoundingUp: ceil(x / y) for unsigned x and a non-zero y. */
 export function divRoundingUp(x: bigint, y: bigint): bigint {
   const quotient = x / y;
-  return x % y > 0n ? quotient + 1n : quotient;
+  return quotient * y !== x ? quotient + 1n : quotient;
 }

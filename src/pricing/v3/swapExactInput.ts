@@ -37,6 +37,7 @@ export function swapExactInput(
   let tick = state.tick;
   let liquidity = state.liquidity;
   let ticksCrossed = 0;
+  let tickStale = false;
   while (remaining !== 0n && sqrtPriceX96 !== limit) {
     const start = sqrtPriceX96;
     const found = state.ticks.nextInitializedTickWithinOneWord(tick, state.tickSpacing, zeroForOne);
@@ -57,9 +58,27 @@ export function swapExactInput(
         ticksCrossed++;
       }
       tick = zeroForOne ? tickNext - 1 : tickNext;
+      tickStale = false;
     } else if (sqrtPriceX96 !== start) {
-      tick = getTickAtSqrtRatio(sqrtPriceX96);
+      // Only a step that ends the swap stops between ticks: its tick is wanted for the state
+      // after the swap, not for the amounts, so a quote does not pay for it (computed on read).
+      tickStale = true;
     }
   }
-  return { amountIn: amountIn - remaining, amountOut, sqrtPriceX96, tick, liquidity, ticksCrossed };
+  const last = sqrtPriceX96;
+  let after = tick;
+  return {
+    amountIn: amountIn - remaining,
+    amountOut,
+    sqrtPriceX96,
+    get tick() {
+      if (tickStale) {
+        after = getTickAtSqrtRatio(last);
+        tickStale = false;
+      }
+      return after;
+    },
+    liquidity,
+    ticksCrossed,
+  };
 }
