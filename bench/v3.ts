@@ -8,6 +8,7 @@ import type { Address } from "../src/domain/types.js";
 import { getQuote } from "../src/graphql/queries/getQuote.js";
 import { findQuoteRoutes } from "../src/pricing/findQuoteRoutes.js";
 import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
+import { benchV3Hop } from "./v3Hop.js";
 
 const silent = { info() {}, warn() {}, error() {} };
 
@@ -139,6 +140,7 @@ export async function benchV3(options: {
     const wholeV2 = await getQuoteMicros(v2.indexing, v2Only, options.rounds, 0);
     const pools = all.indexing.views.getPoolIndex(both.name).all();
     return {
+      ...benchV3Hop(),
       "pools (V2 / V3)": `${pools.filter((p) => p.v3 === undefined).length} / ${pools.filter((p) => p.v3 !== undefined).length}`,
       "trades, both kinds": all.trades,
       "trades/s, both kinds": Math.round(all.trades / all.seconds),
