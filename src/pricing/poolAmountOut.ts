@@ -1,6 +1,6 @@
 import { getAmountOut } from "./getAmountOut.js";
 import type { PoolState } from "./types.js";
-import { swapExactInput } from "./v3/swapExactInput.js";
+import { v3LadderAmountOut } from "./v3SwapLadder.js";
 
 /**
  * Output of selling `amountIn` of token0 (zeroForOne) or token1 to a pool, exactly as the pool
@@ -17,12 +17,7 @@ export function poolAmountOut(pool: PoolState, zeroForOne: boolean, amountIn: bi
   const state = pool.v3State;
   if (amountIn <= 0n || state.sqrtPriceX96 === 0n || (state.liquidity === 0n && state.ticks.size === 0))
     return 0n;
-  const result = swapExactInput(
-    { ...state, fee: pool.v3.fee, tickSpacing: pool.v3.tickSpacing },
-    zeroForOne,
-    amountIn,
-  );
-  return result.amountIn === amountIn ? result.amountOut : 0n;
+  return v3LadderAmountOut(state, pool.v3, zeroForOne, amountIn) ?? 0n;
 }
 
 const Q192 = 1n << 192n;

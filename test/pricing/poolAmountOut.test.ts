@@ -4,6 +4,7 @@ import { poolAmountOut, poolAmountOutBound } from "../../src/pricing/poolAmountO
 import type { PoolState } from "../../src/pricing/types.js";
 import { createTickTable } from "../../src/pricing/v3/createTickTable.js";
 import { getSqrtRatioAtTick } from "../../src/pricing/v3/getSqrtRatioAtTick.js";
+import { swapExactInput } from "../../src/pricing/v3/swapExactInput.js";
 import { v3VirtualReserves } from "../../src/pricing/v3/v3VirtualReserves.js";
 
 const a = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
@@ -79,5 +80,44 @@ describe("poolAmountOut on a V3 pool", () => {
     expect(poolAmountOut(pair, true, 10n ** 18n)).toBe(
       (10n ** 18n * 997n * 10n ** 20n) / (10n ** 20n * 1000n + 10n ** 18n * 997n),
     );
+  });
+});
+
+describe("the ladder of full steps", () => {
+  test("behavior: poolAmountOut equals the pool's whole swap for every amount, in any order, within the first step and beyond", () => {
+    for (const [tick, fee] of [
+      [0, 3000],
+      [-59, 500],
+      [599, 10000],
+      [-601, 3000],
+    ] as const) {
+      const amounts = Array.from(
+        { length: 231 },
+        (_, e) => (10n ** BigInt(Math.floor(e / 10)) * BigInt(10 + (e % 10) * 9)) / 10n + 1n,
+      );
+      // Ascending, descending and interleaved, each on a fresh state (its ladder starts empty).
+      const orders = [
+        amounts,
+        [...amounts].reverse(),
+        amounts.filter((_, i) => i % 2 === 1).concat(amounts.filter((_, i) => i % 2 === 0)),
+      ];
+      for (const [order, zeroForOne] of orders.flatMap(
+        (o) =>
+          [
+            [o, true],
+            [o, false],
+          ] as const,
+      )) {
+        const pool = v3Pool(tick, fee);
+        const state = { ...pool.v3State!, fee, tickSpacing: 60 };
+        for (const amountIn of order) {
+          const whole = swapExactInput(state, zeroForOne, amountIn);
+          const expected = whole.amountIn === amountIn ? whole.amountOut : 0n;
+          expect(poolAmountOut(pool, zeroForOne, amountIn), `${tick} ${zeroForOne} ${amountIn}`).toBe(
+            expected,
+          );
+        }
+      }
+    }
   });
 });
