@@ -6,6 +6,7 @@ import type { IndexerContext } from "./createIndexerContext.js";
 import { decodeRange } from "./decodeRange.js";
 import { eventPool } from "./rangeEvents.js";
 import type { RangeRead } from "./readRange.js";
+import { snapshotV3Pools } from "./snapshotV3Pools.js";
 import { validateRange } from "./validateRange.js";
 
 /** What applying one read range came to; the loop switches on it exhaustively. */
@@ -39,8 +40,14 @@ export async function applyRange(
       return assertNever(validity);
   }
   const live = views.getPoolIndex(network);
+  // V3 pools first met here that existed before: read now, against the state the previous
+  // range left (a read while ranges are read ahead would also read pools those ranges create).
+  const v3Snapshots = ctx.events.hasV3
+    ? { block: read.from - 1n, states: await snapshotV3Pools(ctx, read.events, read.from - 1n) }
+    : undefined;
   const overlay = createPoolOverlay(live);
   const decoded = decodeRange(read, {
+    ...(v3Snapshots === undefined ? {} : { v3Snapshots }),
     network,
     pairs,
     pools: overlay,

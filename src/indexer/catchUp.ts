@@ -3,11 +3,9 @@ import { assertNever } from "../lib/assertNever.js";
 import { applyRange } from "./applyRange.js";
 import { classifyPairs } from "./classifyPairs.js";
 import type { IndexerContext } from "./createIndexerContext.js";
-import type { RangeEvent } from "./rangeEvents.js";
 import { type RangeRead, readRange, truncateRange } from "./readRange.js";
 import { refreshHead } from "./refreshHead.js";
 import { rollBackReorg } from "./rollBackReorg.js";
-import { snapshotV3Pools } from "./snapshotV3Pools.js";
 
 /** Aim of one range read: bounds the memory of a range on dense chains (BSC: ~2,000 logs a block). */
 const TARGET_LOGS_PER_RANGE = 5_000;
@@ -47,12 +45,6 @@ function startRead(ctx: IndexerContext, from: bigint, head: bigint): PendingRead
         return new Set([...addresses.keys()].filter((address) => ctx.pairs.has(address)));
       },
       events: ctx.events,
-      ...(ctx.factories.some((dex) => dex.kind !== "uniswap-v2")
-        ? {
-            snapshotV3Pools: (events: readonly RangeEvent[], before: bigint) =>
-              snapshotV3Pools(ctx, events, before),
-          }
-        : {}),
       unfinalizedFrom: head - BigInt(ctx.config.finalityDepth),
     },
     from,

@@ -8,6 +8,12 @@ import type { RangeEvent } from "./rangeEvents.js";
 /** A V3 pool with no event and no snapshot yet: no price, no liquidity. */
 const UNINITIALIZED: V3State = { sqrtPriceX96: 0n, tick: 0, liquidity: 0n, ticks: createTickTable() };
 
+/** V3 pools' states read from the chain at `block` (just before a range). */
+export interface V3Snapshots {
+  block: bigint;
+  states: ReadonlyMap<Address, V3State>;
+}
+
 /** Applies a range's V3 events to the pool graph and records the rows the store keeps. */
 export interface V3Tracker {
   /** Applies one event of a V3 pool (Initialize, Swap, Mint, Burn); other events are ignored. */
@@ -28,14 +34,33 @@ export interface V3Tracker {
 export function createV3Tracker(
   pools: PoolIndex,
   pairs: ReadonlyMap<Address, Pair>,
-  snapshots: ReadonlyMap<Address, V3State> = new Map(),
+  snapshots: V3Snapshots = { block: 0n, states: new Map() },
 ): V3Tracker {
   const owned = new Map<Address, TickTable>();
   const prices = new Map<string, V3PoolPrice>();
   const ticks = new Map<string, V3TickLiquidity>();
 
-  const current = (pool: Address): V3State =>
-    pools.get(pool)?.v3State ?? snapshots.get(pool) ?? UNINITIALIZED;
+  const used = new Set<Address>();
+  const current = (pool: Address): V3State => {
+    const live = pools.get(pool)?.v3State;
+    if (live !== undefined) return live;
+    const snapshot = snapshots.states.get(pool);
+    if (snapshot === undefined) return UNINITIALIZED;
+    if (!used.has(pool)) {
+      // What was read of the chain goes to the store as rows of the block it was read at, so a
+      // restart or an API replica rebuilds the same state.
+      used.add(pool);
+      const { block } = snapshots;
+      prices.set(`${pool}:${block}`, { pool, blockNumber: block, logIndex: 0, ...priceOf(snapshot) });
+      for (const [tick, info] of snapshot.ticks.entries()) record(pool, block, { tick, ...info });
+    }
+    return snapshot;
+  };
+  const priceOf = (state: V3State) => ({
+    sqrtPriceX96: state.sqrtPriceX96,
+    tick: state.tick,
+    liquidity: state.liquidity,
+  });
 
   const publish = (pool: Address, state: V3State, block: bigint, logIndex: number): void => {
     pools.update(v3PoolState(pairs.get(pool)!, state));

@@ -15,7 +15,7 @@ import { getTokenPriceUsd } from "../pricing/getTokenPriceUsd.js";
 import type { PoolIndex, PricingParams } from "../pricing/types.js";
 import { valueTradeUsd } from "../pricing/valueTradeUsd.js";
 import { buildTrade, type SwapEvent, swapSides } from "./buildTrades.js";
-import { createV3Tracker } from "./createV3Tracker.js";
+import { createV3Tracker, type V3Snapshots } from "./createV3Tracker.js";
 import { groupSwapChains } from "./groupSwapChains.js";
 import { matchNativeSides, type WrapEvent } from "./matchNativeSides.js";
 import type { RangeEvent, RangeRead } from "./readRange.js";
@@ -30,6 +30,8 @@ export interface DecodeContext {
   pools: PoolIndex;
   pricing: PricingParams;
   wrappedNative: Address;
+  /** V3 pools first met in this range that existed before it: their state just before it. */
+  v3Snapshots?: V3Snapshots;
 }
 
 /** What a validated range becomes: what the store commits. */
@@ -55,7 +57,7 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
   const trades: Trade[] = [];
   const reserves = new Map<string, PairReserves>();
   const liquidityEvents: LiquidityEvent[] = [];
-  const v3 = createV3Tracker(ctx.pools, ctx.pairs, read.v3Snapshots);
+  const v3 = createV3Tracker(ctx.pools, ctx.pairs, ctx.v3Snapshots);
   let group: RangeEvent[] = [];
 
   const flush = (): void => {

@@ -120,6 +120,8 @@ export interface RangeEventSet {
   readonly poolTopics: readonly Hex[];
   /** Whether a logs bloom names one of the pools' trade or state topics (of any contract). */
   bloomNamesPoolLogs(bloom: string | undefined): boolean;
+  /** Whether V3 pools' events are read (a V3 DEX is configured). */
+  readonly hasV3: boolean;
 }
 
 /**
@@ -141,6 +143,7 @@ export function createRangeEventSet(kinds: Iterable<DexKind>): RangeEventSet {
     topics: [...poolTopics, ...WRAPPED_TOPICS],
     poolTopics,
     bloomNamesPoolLogs: (bloom) => bits.some((b) => bloomHasBits(bloom, b)),
+    hasV3: set.has("uniswap-v3") || set.has("pancakeswap-v3"),
   };
 }
 

@@ -3,7 +3,6 @@ import type { RpcClient } from "../chain/createRpcClient.js";
 import { readsWholeBlock, type SenderReadCosts } from "../chain/readsWholeBlock.js";
 import type { Address, BlockRef, Hash } from "../domain/types.js";
 import { RpcError } from "../errors.js";
-import type { V3State } from "../pricing/types.js";
 import {
   bloomBits,
   bloomHasBits,
@@ -44,8 +43,6 @@ export interface RangeRead {
    * The indexer commits only below the first of them until they are confirmed.
    */
   unconfirmed: bigint[];
-  /** V3 pools first seen in this range that existed before it: their state just before it. */
-  v3Snapshots?: Map<Address, V3State>;
 }
 
 /** What readRange needs besides the block numbers. */
@@ -71,11 +68,6 @@ export interface ReadRangeDeps {
   bloomNamesLogs?: (bloom: string | undefined) => boolean;
   /** Blocks at or above this get their headers read for hash links (head - finality depth). */
   unfinalizedFrom: bigint;
-  /**
-   * V3 pools the range logs for that have no state yet (neither indexed nor created in the
-   * range): their state just before the range, read from the chain. Absent: no V3 DEX.
-   */
-  snapshotV3Pools?: (events: readonly RangeEvent[], before: bigint) => Promise<Map<Address, V3State>>;
 }
 
 // eth_getTransactionByHash calls in flight at once (the client batches them 100 to a request).
@@ -299,11 +291,10 @@ async function readRangeOf(
   for (const block of whole) headerNumbers.delete(block);
   const byHash = [...read.swapTxs].filter(([, block]) => !whole.has(block)).map(([hash]) => hash);
 
-  const [headerList, blocks, senders, v3Snapshots] = await Promise.all([
+  const [headerList, blocks, senders] = await Promise.all([
     Promise.all([...headerNumbers].map((n) => readBlock(client, n, false))),
     Promise.all([...whole].map((n) => readBlock(client, n, true))),
     readSenders(client, byHash),
-    deps.snapshotV3Pools?.(read.events, from - 1n),
   ]);
   const headers = new Map<bigint, BlockRef>();
   const blooms = new Map<bigint, string | undefined>();
@@ -352,7 +343,6 @@ async function readRangeOf(
     logCount: logs.length,
     blocksRead: { blocks: headerList.length + blocks.length, transactions },
     unconfirmed: (unconfirmed ?? []).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
-    ...(v3Snapshots === undefined || v3Snapshots.size === 0 ? {} : { v3Snapshots }),
   };
 }
 

@@ -436,3 +436,57 @@ describe("a reorg across a tick crossing", () => {
     }
   }, 120_000);
 });
+
+describe("V3 pools created before the indexed window", () => {
+  test("behavior: a pool first met mid-history is read from the chain before its first range, and its state stays the chain's", async () => {
+    const store = await stores[0]!.open();
+    // Start after the pools, their positions and the first swaps: every pool is met mid-history.
+    const head = await fx.client.getBlockNumber({ cacheTime: 0 });
+    const config = { ...configOf(), startBlock: head - 2n };
+    const indexing = createIndexing({ networks: [config], store, log: silent });
+    try {
+      indexing.start();
+      await waitFor(() => indexing.views.status("eth").indexedBlock === head, 60_000);
+      // A swap across ticks in each pool after the start: state from the snapshot plus events.
+      const weth = fx.weth.toLowerCase() as Address;
+      for (const pool of pools.slice(0, 2)) await swap(pool, pool.token0 === weth, 3n * E18);
+      const next = await fx.client.getBlockNumber({ cacheTime: 0 });
+      await waitFor(() => indexing.views.status("eth").indexedBlock === next, 60_000);
+      const rpc = createRpcClient({ urls: [fx.anvil.rpcUrl], chainId: 31337, retryCount: 0, batch: true });
+      for (const pool of pools.slice(0, 2)) {
+        const chain = (await readV3PoolState(rpc, pool.address, next))!;
+        const state = indexing.views.getPoolIndex("eth").get(pool.address)!.v3State!;
+        expect([state.sqrtPriceX96, state.tick, state.liquidity]).toEqual([
+          chain.sqrtPriceX96,
+          chain.tick,
+          chain.liquidity,
+        ]);
+        expect([...state.ticks.entries()].map(([tick, info]) => ({ tick, ...info }))).toEqual(
+          chain.ticks.map(({ tick, liquidityNet, liquidityGross }) => ({
+            tick,
+            liquidityNet,
+            liquidityGross,
+          })),
+        );
+      }
+      // The snapshot's ticks are in the store too: an API replica loads the same states.
+      const replica = createIndexing({ networks: [config], store, log: silent, role: "api" });
+      replica.start();
+      await waitFor(
+        () => replica.views.getPoolIndex("eth").get(pools[0]!.address)?.v3State !== undefined,
+        30_000,
+      );
+      const a = replica.views.getPoolIndex("eth").get(pools[0]!.address)!.v3State!;
+      const b = indexing.views.getPoolIndex("eth").get(pools[0]!.address)!.v3State!;
+      expect([a.sqrtPriceX96, a.liquidity, [...a.ticks.entries()]]).toEqual([
+        b.sqrtPriceX96,
+        b.liquidity,
+        [...b.ticks.entries()],
+      ]);
+      await replica.stop();
+    } finally {
+      await indexing.stop();
+      await store.close();
+    }
+  }, 120_000);
+});
