@@ -116,6 +116,9 @@ export async function benchV3(options: {
     swapsPerNetwork: options.swaps,
     liveIntervalMs: 0,
     dataDir: dir,
+    // As many V3 trader swaps as V2 ones, over the same blocks: the V2-only and V3-only
+    // backfills then read the same chain for about the same number of trades each.
+    v3Share: 0.5,
   });
   const both = devnet.networks[0]!;
   const v2Only = { ...both, dexes: both.dexes.filter((dex) => dex.kind === "uniswap-v2") };

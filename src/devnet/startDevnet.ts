@@ -71,6 +71,8 @@ export interface StartDevnetOptions {
    * and the history is the spread-out one, i.e. the demo profile).
    */
   v3?: boolean;
+  /** Share of the traders' trades also sent through the V3 pools, per V2 trade (default 0.15). */
+  v3Share?: number;
   log?: (message: string) => void;
 }
 
@@ -146,6 +148,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
           : { busy: { mix: busy.mix, blocks: busy.blocks, contracts: busyContracts } }),
         artifacts,
         ...(withV3 ? { v3: v3Contracts } : {}),
+        ...(options.v3Share === undefined ? {} : { v3Share: options.v3Share }),
         log,
       }),
     ),

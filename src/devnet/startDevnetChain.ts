@@ -130,6 +130,8 @@ export interface StartDevnetChainOptions {
    * in the spread-out history (not in the BSC-shaped one) and live.
    */
   v3?: () => Promise<V3Contracts>;
+  /** Share of the traders' trades also sent through the V3 pools (see createV3Flow). */
+  v3Share?: number;
   log?: (message: string) => void;
 }
 
@@ -278,6 +280,7 @@ async function startV3(
     reference: parts.reference,
     seed: options.seed,
     at: parts.at,
+    ...(options.v3Share === undefined ? {} : { share: options.v3Share }),
   });
   log(
     `deployed ${v3.v3.spec.name}: ${v3.v3.pools.length} pools, ${v3.v3.positions.length} positions in ${Math.round(performance.now() - started)} ms`,

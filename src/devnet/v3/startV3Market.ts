@@ -65,6 +65,8 @@ export async function startV3Market(
     reference: ReferencePrices;
     seed: number;
     at: number;
+    /** Share of the traders' trades also sent through the V3 pools (createV3Flow's default when absent). */
+    share?: number;
   },
 ): Promise<StartedV3Market> {
   const { market, traders, arbitrageur, reference } = options;
@@ -85,6 +87,7 @@ export async function startV3Market(
     arbitrageur,
     reference,
     prng: createPrng(mixSeed(options.seed, market.chainId, 11)),
+    ...(options.share === undefined ? {} : { share: options.share }),
   });
   return { v3, flow };
 }
