@@ -18,6 +18,7 @@ import type { Store } from "../../src/store/types.js";
 import { createTestServer } from "../http/support.js";
 import { sendSwap, sendV3Swap } from "../support/devnet.js";
 import { readTradesFromReceipts } from "../support/readTradesFromReceipts.js";
+import { expectCandlesEqualRecompute } from "../support/recomputeCandles.js";
 import {
   assertSpecHeaders,
   assertSpecShapeDailyVolumes,
@@ -413,6 +414,48 @@ describe("GET /api/swaps_24h and /api/trade_volume_usd_7d on the demo chains", (
       if (of.length > 0) nonEmpty++;
     }
     expect(nonEmpty).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe("V3 trades in the market views on the demo chains", () => {
+  test("behavior: candles of every token and pool, V3 pools included, equal a recompute from the stored trades", async () => {
+    for (const network of ["bsc", "eth"] as const) {
+      const trades = await store.listTrades(network, 0);
+      const v3Pools = new Set(chainOf(network).v3!.pools.map((p) => p.address.toLowerCase()));
+      // Not vacuous: V3 trades are in, alone and chained with V2 pools.
+      const throughV3 = trades.filter((t) => t.pools.some((pool) => v3Pools.has(pool)));
+      expect(throughV3.length, network).toBeGreaterThan(5);
+      expect(throughV3.some((t) => t.pools.some((pool) => !v3Pools.has(pool))), network).toBe(true);
+      const compared = await expectCandlesEqualRecompute(indexing.views, network, trades);
+      expect(compared, network).toBeGreaterThan(500);
+    }
+  });
+
+  test("behavior: each V3 pool's 24h volume and trade count equal the stored trades through it", async () => {
+    const network = "eth";
+    const now = Math.floor(Date.now() / 1000);
+    // The hourly buckets from the hour holding 24 hours ago (see Pool.volumeUSD24h).
+    const since = Math.floor((now - 86_400) / 3600) * 3600;
+    const trades = (await store.listTrades(network, since)).filter((t) => t.timestamp >= since);
+    for (const pool of chainOf(network).v3!.pools) {
+      const address = pool.address.toLowerCase();
+      const result = await graphql(
+        `query P($address: String!) { pool(network: eth, address: $address) { kind volumeUSD24h tradeCount24h } }`,
+        { address },
+      );
+      expect(result.errors).toBeUndefined();
+      const got = result.data!.pool as { kind: string; volumeUSD24h: string; tradeCount24h: number };
+      let count = 0;
+      let volume = 0n;
+      for (const trade of trades) {
+        const hops = trade.pools.filter((p) => p === address).length;
+        count += hops;
+        if (trade.tracked) volume += trade.volumeUsd * BigInt(hops);
+      }
+      expect(got.kind).toBe("V3");
+      expect(got.tradeCount24h, address).toBe(count);
+      expect(got.volumeUSD24h, address).toBe(toDecimal(volume, 18));
+    }
   });
 });
 
