@@ -425,7 +425,10 @@ describe("V3 trades in the market views on the demo chains", () => {
       // Not vacuous: V3 trades are in, alone and chained with V2 pools.
       const throughV3 = trades.filter((t) => t.pools.some((pool) => v3Pools.has(pool)));
       expect(throughV3.length, network).toBeGreaterThan(5);
-      expect(throughV3.some((t) => t.pools.some((pool) => !v3Pools.has(pool))), network).toBe(true);
+      expect(
+        throughV3.some((t) => t.pools.some((pool) => !v3Pools.has(pool))),
+        network,
+      ).toBe(true);
       const compared = await expectCandlesEqualRecompute(indexing.views, network, trades);
       expect(compared, network).toBeGreaterThan(500);
     }
