@@ -56,7 +56,8 @@ function claimRead(pool: Address): BatchedRead<Claimed> {
   };
 }
 
-function registeredRead(
+/** The call of a V3 factory's getPool(tokenA, tokenB, fee): the pool, lowercase, or the zero address when none. */
+export function buildV3PoolAddressRead(
   factory: Address,
   token0: Address,
   token1: Address,
@@ -97,7 +98,9 @@ export async function readV3PoolInfos(
   });
   const registered = await runBatchedReads(
     client,
-    candidates.map(({ factory, token0, token1, fee }) => registeredRead(factory, token0, token1, fee)),
+    candidates.map(({ factory, token0, token1, fee }) =>
+      buildV3PoolAddressRead(factory, token0, token1, fee),
+    ),
   );
   const accepted = new Map<Address, Pair>();
   for (const [i, { pool, token0, token1, factory, fee, tickSpacing, dex }] of candidates.entries()) {

@@ -34,6 +34,22 @@ const UNISWAP_V3_FEE_TIERS: readonly FeeTier[] = [
   { fee: 10000, tickSpacing: 200 },
 ];
 
+const PANCAKESWAP_V3_FEE_TIERS: readonly FeeTier[] = [
+  { fee: 100, tickSpacing: 1 },
+  { fee: 500, tickSpacing: 10 },
+  { fee: 2500, tickSpacing: 50 },
+  { fee: 10000, tickSpacing: 200 },
+];
+
+/**
+ * The fee tiers each V3 design's factory enables at deployment (its makers' SDK): where a token
+ * lookup looks for a token's pools (pools of tiers enabled later are found by their logs).
+ */
+export const V3_FEE_TIERS: Readonly<Record<Exclude<DexKind, "uniswap-v2">, readonly FeeTier[]>> = {
+  "uniswap-v3": UNISWAP_V3_FEE_TIERS,
+  "pancakeswap-v3": PANCAKESWAP_V3_FEE_TIERS,
+};
+
 const UNISWAP_V3_POOL_INIT_CODE_HASH: Hash =
   "0xe34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54";
 
@@ -72,12 +88,7 @@ export const DEX_PRESETS: Readonly<Record<DexPresetName, Readonly<Partial<Record
       deployer: "0x41ff9aa7e16b8b1a8a8dc4f0efacd93d02d071c9",
       initCodeHash: "0x6ce8eb472fa82df5469c6ab6d485f17c3ad13c8cd7af59b3d4a8026c5ce0f7e2",
       feeBps: 0,
-      feeTiers: [
-        { fee: 100, tickSpacing: 1 },
-        { fee: 500, tickSpacing: 10 },
-        { fee: 2500, tickSpacing: 50 },
-        { fee: 10000, tickSpacing: 200 },
-      ],
+      feeTiers: PANCAKESWAP_V3_FEE_TIERS,
     },
   },
   "uniswap-v2": {

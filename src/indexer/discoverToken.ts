@@ -6,36 +6,44 @@ import type { Address, Token } from "../domain/types.js";
 import { admitPairs } from "./admitPairs.js";
 import { type Candidate, checkCandidates } from "./checkCandidates.js";
 import type { IndexerContext } from "./createIndexerContext.js";
+import { admitV3Pools, buildV3Probes, foundV3Pools } from "./discoverV3Pools.js";
 
 /**
  * A caller-named token: its metadata (gas-capped, cleaned, bounded) and its pools with the base
- * tokens, in one eth_call; when it has pools not known yet, a second one checks them and reads
- * their reserves at the checkpoint. Found pools are followed from now on, and only then are the
- * token and they stored; a token without such a pool is only remembered by the lookup cache.
+ * tokens (V2 factories' getPair, V3 factories' getPool at each fee tier), in one eth_call; when
+ * it has pools not known yet, V2 pairs are checked and their reserves read at the checkpoint in a
+ * second call, V3 pools checked and their state read there (admitV3Pools). Found pools are
+ * followed from now on, and only then are the token and they stored; a token without such a
+ * pool is only remembered by the lookup cache.
  */
 export async function discoverToken(ctx: IndexerContext, address: Address): Promise<Token> {
   const { config, network } = ctx;
-  // getPair probes answer for V2 factories only (a token held only by V3 pools is found by its logs).
   const probes = config.dexes
     .filter((dex) => dex.kind === "uniswap-v2")
     .flatMap((dex) =>
       config.baseTokens.filter((base) => base !== address).map((base) => ({ factory: dex.factory, base })),
     );
-  const [token, ...found] = await runBatchedReads(ctx.discoveryClient, [
+  const v3Probes = buildV3Probes(ctx, address);
+  const [token, ...found] = (await runBatchedReads(ctx.discoveryClient, [
     buildTokenMetadataRead(address, network),
     ...probes.map((probe) => buildPairAddressRead(probe.factory, address, probe.base)),
-  ]);
+    ...v3Probes.map((probe) => probe.read),
+  ])) as [Token, ...(Address | undefined)[]];
   const candidates = new Map<Address, Candidate>();
-  for (const [i, pair] of found.entries()) {
-    if (pair !== zeroAddress && !candidates.has(pair)) candidates.set(pair, { address: pair, ...probes[i]! });
+  for (const [i, pair] of found.slice(0, probes.length).entries()) {
+    if (pair !== undefined && pair !== zeroAddress && !candidates.has(pair)) {
+      candidates.set(pair, { address: pair, ...probes[i]! });
+    }
   }
-  const isNew = (candidate: Candidate) =>
-    !ctx.pairs.has(candidate.address) && !ctx.rejected.has(candidate.address);
-  if (![...candidates.values()].some(isNew)) return token;
+  const v3Pools = foundV3Pools(found.slice(probes.length));
+  const isNew = (pool: Address) => !ctx.pairs.has(pool) && !ctx.rejected.has(pool);
+  if (![...candidates.keys(), ...v3Pools].some(isNew)) return token;
   await ctx.exclusive(async () => {
+    // Inside the store's write turn, as the V2 pairs below.
+    if ((await admitV3Pools(ctx, token, v3Pools)).length > 0) ctx.pairsEpoch++;
     // Inside the store's write turn: the range loop may have met these pools meanwhile, and the
     // reserves must be those of the checkpoint they are committed with.
-    const fresh = [...candidates.values()].filter(isNew);
+    const fresh = [...candidates.values()].filter((candidate) => isNew(candidate.address));
     if (fresh.length === 0) return;
     const at = ctx.checkpoint?.blockNumber;
     const checked = await checkCandidates(ctx, address, fresh, at);

@@ -490,3 +490,77 @@ describe("V3 pools created before the indexed window", () => {
     }
   }, 120_000);
 });
+
+describe.each(stores.map((s) => [s.name, s] as const))(
+  "a token whose only pools are V3 pools untouched in the indexed window (%s)",
+  (_, backend) => {
+    test("behavior: a quote finds the pool by getPool, reads its state at the checkpoint and quotes as QuoterV2; the state is stored for replicas", async () => {
+      const lone = await fx.deployToken(`LONE${backend.name}`, 18);
+      const pool = await createPool(lone, usd, 3, 3_000, 60, 10_000n * E18);
+      // Out of the list the other describes walk: this pool is only this test's.
+      pools.pop();
+      // An event elsewhere after the pool's last one: the window starts past the pool's events.
+      const weth = fx.weth.toLowerCase() as Address;
+      await swap(pools[0]!, pools[0]!.token0 === weth, E18 / 10n);
+      const head = await fx.client.getBlockNumber({ cacheTime: 0 });
+      const store = await backend.open();
+      const config = { ...configOf(), startBlock: head };
+      const indexing = createIndexing({ networks: [config], store, log: silent });
+      const rpc = createRpcClient({ urls: [fx.anvil.rpcUrl], chainId: 31337, retryCount: 0, batch: true });
+      try {
+        indexing.start();
+        await waitFor(() => indexing.views.status("eth").indexedBlock === head, 60_000);
+        expect(indexing.views.getPoolIndex("eth").get(pool.address)).toBeUndefined();
+        const sellAmount = 250n * E18;
+        const quote = await getQuote(indexing.views, {
+          network: "eth",
+          sellToken: lone.address,
+          buyToken: usd.address,
+          sellAmount,
+        });
+        expect(quote.kind).toBe("quote");
+        if (quote.kind !== "quote") return;
+        expect(quote.route.pools.map((p) => p.address)).toEqual([pool.address]);
+        expect(quote.buyAmount).toBe(await quoterOut([lone.address, 3_000, usd.address], sellAmount));
+        // A swap in the pool afterwards moves the state on from the one read: it stays the chain's.
+        await swap(pool, pool.token0 === lone.address, 2_000n * E18);
+        const next = await fx.client.getBlockNumber({ cacheTime: 0 });
+        await waitFor(() => indexing.views.status("eth").indexedBlock === next, 60_000);
+        const chain = (await readV3PoolState(rpc, pool.address, next))!;
+        const state = indexing.views.getPoolIndex("eth").get(pool.address)!.v3State!;
+        const ticksOf = (entries: Iterable<[number, { liquidityNet: bigint; liquidityGross: bigint }]>) =>
+          [...entries].map(([tick, { liquidityNet, liquidityGross }]) => ({
+            tick,
+            liquidityNet,
+            liquidityGross,
+          }));
+        expect([state.sqrtPriceX96, state.tick, state.liquidity]).toEqual([
+          chain.sqrtPriceX96,
+          chain.tick,
+          chain.liquidity,
+        ]);
+        expect(ticksOf(state.ticks.entries())).toEqual(ticksOf(chain.ticks.map((t) => [t.tick, t] as const)));
+        // What the lookup read went to the store: an API replica loads the same state.
+        const replica = createIndexing({ networks: [config], store, log: silent, role: "api" });
+        replica.start();
+        try {
+          await waitFor(
+            () =>
+              replica.views.getPoolIndex("eth").get(pool.address)?.v3State?.sqrtPriceX96 ===
+              chain.sqrtPriceX96,
+            30_000,
+          );
+          const copy = replica.views.getPoolIndex("eth").get(pool.address)!.v3State!;
+          expect(copy.liquidity).toBe(chain.liquidity);
+          expect(ticksOf(copy.ticks.entries())).toEqual(ticksOf(state.ticks.entries()));
+        } finally {
+          await replica.stop();
+        }
+      } finally {
+        await indexing.stop();
+        await store.close();
+        await backend.cleanup();
+      }
+    }, 120_000);
+  },
+);
