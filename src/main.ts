@@ -15,6 +15,10 @@ import { createHttpServer } from "./http/createHttpServer.js";
 import type { IndexerProgress } from "./indexer/createIndexerContext.js";
 import { createStore } from "./store/createStore.js";
 
+// How often settled hours of /api/swaps_24h not kept yet are rendered in the background (one
+// status read per network when there is nothing to do).
+const SWAPS_WARM_INTERVAL_MS = 30_000;
+
 /** The composition root: config -> (demo chains) -> store -> indexers + live views -> HTTP. */
 async function main(): Promise<void> {
   const { config, demo } = loadConfig(process.env, process.argv.slice(2));
@@ -68,7 +72,9 @@ async function main(): Promise<void> {
   const { server } = await createHttpServer({
     maxConnections: config.http.maxConnections,
     answerDeadlineMs: config.http.answerDeadlineMs,
-    ...(config.http.swapsCacheDir === undefined ? {} : { swapsCacheDir: config.http.swapsCacheDir }),
+    ...(config.http.swapsCacheDir === undefined
+      ? {}
+      : { swapsCacheDir: config.http.swapsCacheDir, swapsWarmIntervalMs: SWAPS_WARM_INTERVAL_MS }),
     ...(config.http.rateLimitPerSecond > 0
       ? {
           rateLimit: {

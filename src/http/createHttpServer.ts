@@ -51,6 +51,11 @@ export interface HttpServerOptions {
    * once, and a whole-window list reads and renders only its moving ends. Default: not kept.
    */
   swapsCacheDir?: string;
+  /**
+   * With swapsCacheDir: how often settled hours not kept yet are rendered onto the disk in the
+   * background (ms; 0, the default, renders them only when a download asks).
+   */
+  swapsWarmIntervalMs?: number;
   /** Prometheus metrics served on /metrics (default: a new registry). */
   metrics?: Metrics;
   /** Longest accepted request target (path and query string), default 2048 characters. */
@@ -179,6 +184,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     executor: options.executor,
     answers,
     ...(options.swapsCacheDir === undefined ? {} : { swapsCacheDir: options.swapsCacheDir }),
+    ...(options.swapsWarmIntervalMs === undefined
+      ? {}
+      : { swapsWarmIntervalMs: options.swapsWarmIntervalMs }),
     ...(options.swapsPageSize === undefined ? {} : { swapsPageSize: options.swapsPageSize }),
     ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
     ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),

@@ -38,6 +38,8 @@ const EVENT_HELP: Record<EventCounter, string> = {
     "Requests the HTTP edge answered 503 to protect the others (connection_cap: past http.maxConnections; answer_deadline: no answer begun within http.answerDeadlineMs).",
   graphql_client_budget:
     "GraphQL operations by what the per-client budget did (immediate: ran at once; queued: waited for the client's budget or a free slot; refused: answered 429).",
+  swap_hours_rendered:
+    "Settled hours of /api/swaps_24h rendered and kept on disk, by who rendered them (background: before any download asked; download: a download that found the hour not kept).",
 };
 
 /** Creates the registry served on /metrics. */

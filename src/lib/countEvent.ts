@@ -15,6 +15,7 @@ export const EVENT_COUNTERS = {
   cache_misses: ["cache"],
   http_refusals: ["reason"],
   graphql_client_budget: ["outcome"],
+  swap_hours_rendered: ["network", "by"],
 } as const;
 
 /** One of EVENT_COUNTERS. */

@@ -6,10 +6,13 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { TradePageQuery } from "../../src/domain/market.js";
 import type { NetworkName } from "../../src/domain/types.js";
 import type { AmountFields, SwapNode } from "../../src/http/rest/createSwapRowRenderer.js";
+import { hoursOf, isSettledHour } from "../../src/http/rest/swapHours.js";
+import { readEventCounts } from "../../src/lib/countEvent.js";
 import type { Store } from "../../src/store/types.js";
 import type { MarketReader } from "../../src/views/types.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
 import { createTestStores } from "../support/testStores.js";
+import { waitFor } from "../support/waitFor.js";
 import { rawRequest, startServer, type TestServer } from "./support.js";
 
 // /api/swaps_24h renders GraphQL pages straight to bytes (createSwapRowRenderer). Its answer must
@@ -195,6 +198,68 @@ describe.each(createTestStores())("GET /api/swaps_24h bytes on $name", (backend)
       await cached.close();
     }
     // Closing the server removes what it kept.
+    expect(readdirSync(dir)).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("behavior: settled hours are rendered in the background, so the first download reads only the moving ends, the same bytes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "swapgraph-hours-test-"));
+    const pages: TradePageQuery[] = [];
+    const counting = Object.assign(Object.create(fixture.reader) as MarketReader, {
+      listTrades: (network: NetworkName, query: TradePageQuery) => {
+        // The bsc list's reads (the background also renders the fixture's other network).
+        if (network === "bsc") pages.push(query);
+        return fixture.reader.listTrades(network, query);
+      },
+    });
+    const rendered = () =>
+      readEventCounts("swap_hours_rendered")
+        .filter((c) => c.labels.by === "background")
+        .reduce((sum, c) => sum + c.value, 0);
+    const before = rendered();
+    const cached = await startServer(counting, {
+      listen: true,
+      swapsPageSize: 7,
+      sharedListMaxChars: 0,
+      swapsCacheDir: dir,
+      swapsWarmIntervalMs: 20,
+    });
+    try {
+      const expected = JSON.stringify(await graphqlList(api, fixture.head.bsc.toString()));
+      const keptFiles = () => {
+        const [keptDir] = readdirSync(dir);
+        return keptDir === undefined
+          ? []
+          : readdirSync(join(dir, keptDir)).filter((n) => n.startsWith("bsc-") && n.endsWith(".json"));
+      };
+      // Every settled hour (the fixture's 23 hours but the window's first and the last two), by
+      // the server's rule at the fixture's data age.
+      const status = await api.call("/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "{ networkStatus(network: bsc) { dataAgeSeconds } }" }),
+      });
+      const { dataAgeSeconds } = (status.body as { data: { networkStatus: { dataAgeSeconds: number } } }).data
+        .networkStatus;
+      const at = Math.floor(Date.now() / 1000);
+      const settled = hoursOf(at - 86_400, at)
+        .slice(1)
+        .filter((start) => isSettledHour(start, at - dataAgeSeconds)).length;
+      expect(settled).toBeGreaterThanOrEqual(20);
+      await waitFor(() => keptFiles().length >= settled, 30_000, "settled hours rendered in the background");
+      expect(rendered() - before).toBeGreaterThanOrEqual(settled);
+      pages.length = 0;
+      const first = await rawRequest(`${cached.baseUrl}/api/swaps_24h`);
+      expect(first.body.toString("utf8")).toBe(expected);
+      // No settled hour is read by the download: only the window's first hour and the last ones.
+      const now = Math.floor(Date.now() / 1000);
+      expect(pages.length).toBeGreaterThan(0);
+      for (const page of pages) {
+        expect(page.fromTimestamp < now - 86_400 + 3_600 || page.fromTimestamp > now - 3 * 3_600).toBe(true);
+      }
+    } finally {
+      await cached.close();
+    }
     expect(readdirSync(dir)).toEqual([]);
     rmSync(dir, { recursive: true, force: true });
   });

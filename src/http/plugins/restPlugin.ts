@@ -5,7 +5,8 @@ import type { AnswerStore } from "../createAnswerStore.js";
 import { createBlockAnswerer } from "../rest/createBlockAnswerer.js";
 import { createQuoteRoute } from "../rest/createQuoteRoute.js";
 import { createSwapHourCache } from "../rest/createSwapHourCache.js";
-import { createSwaps24hRoute } from "../rest/createSwaps24hRoute.js";
+import { createSwapHourWarmer } from "../rest/createSwapHourWarmer.js";
+import { createSwaps24hRoute, STREAM_PAGE_SIZE } from "../rest/createSwaps24hRoute.js";
 import { createTradeVolume7dRoute } from "../rest/createTradeVolume7dRoute.js";
 import { parseRestOperations } from "../rest/restOperations.js";
 import { refuseOtherMethods } from "../routeConfig.js";
@@ -24,6 +25,8 @@ export interface RestOptions {
   sharedListMaxChars?: number;
   /** A directory where the rendered bytes of settled hours of /api/swaps_24h are kept (see createHttpServer). */
   swapsCacheDir?: string;
+  /** With swapsCacheDir: how often settled hours are rendered in the background (ms; 0 or absent: never). */
+  swapsWarmIntervalMs?: number;
   /** Where a list that fails after its first byte is reported. */
   logger?: Logger;
 }
@@ -49,6 +52,19 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
     // Closing the node server (the composition root's drain) or the app (tests) removes the files.
     app.server.once("close", () => hourCache.close());
     app.addHook("onClose", async () => hourCache.close());
+    const interval = options.swapsWarmIntervalMs ?? 0;
+    if (interval > 0) {
+      const warmer = createSwapHourWarmer({
+        executor,
+        operations,
+        cache: hourCache,
+        pageSize: options.swapsPageSize ?? STREAM_PAGE_SIZE,
+        intervalMs: interval,
+        ...(options.logger === undefined ? {} : { logger: options.logger }),
+      });
+      app.server.once("close", () => warmer.stop());
+      app.addHook("onClose", async () => warmer.stop());
+    }
   }
   const answer = createBlockAnswerer({ operations, ...(answers === undefined ? {} : { answers }) });
   const routes = [

@@ -19,6 +19,7 @@ import { SWAPS_QUERY_SCHEMA } from "./restSchemas.js";
 import { sendListStream } from "./sendListStream.js";
 import { streamSwapHours } from "./streamSwapHours.js";
 import { streamSwapPages } from "./streamSwapPages.js";
+import { HOUR, hoursOf, isSettledHour } from "./swapHours.js";
 
 /** Options of createSwaps24hRoute. */
 export interface Swaps24hOptions {
@@ -39,14 +40,6 @@ export interface Swaps24hOptions {
 }
 
 const DAY = 86_400;
-const HOUR = 3_600;
-// An hour is settled, and its rendering kept, once the indexed data is this far past its end:
-// every block of the hour is then indexed (block timestamps follow the clock: none is stamped an
-// hour late) and below any reorg the indexer follows (one deeper than the finality depth, minutes
-// on every network, halts the network instead, and a network that does not serve drops its kept
-// hours). A token's metadata does not change while the process runs, so neither do the bytes.
-const SETTLE_SECONDS = 3_600;
-
 // A whole-window answer up to this size (about 8,000 swaps) is kept and shared by the requests
 // of the same indexed block and second; larger ones are streamed for each request.
 const SHARED_LIST_MAX_CHARS = 4 * 1024 * 1024;
@@ -54,19 +47,12 @@ const SHARED_LIST_MAX_CHARS = 4 * 1024 * 1024;
 // Swaps per page of the streamed list: reading, executing and rendering a page costs about 10 µs a
 // swap, so 250 keep each turn of the event loop near 3 ms and other requests answered meanwhile.
 // Larger pages were no faster: a page's objects then outlive more young-generation collections.
-const STREAM_PAGE_SIZE = 250;
+export const STREAM_PAGE_SIZE = 250;
 
 /** How long a streamed answer waits for a client that reads nothing before it gives up (default). */
 export const STALL_TIMEOUT_MS = 60_000;
 
 const REST_ANSWER = { cache: "rest_answer" };
-
-// The start of every hour the window [from, now] touches.
-function hoursOf(from: number, now: number): number[] {
-  const hours: number[] = [];
-  for (let start = from - (from % HOUR); start <= now; start += HOUR) hours.push(start);
-  return hours;
-}
 
 // The body size is unknown when the headers go out: gzip whenever the client takes it. HEAD gets
 // the GET's headers as they are: chunked, no Content-Length (the framework would say 0).
@@ -170,7 +156,7 @@ export function createSwaps24hRoute(options: Swaps24hOptions): RestRoute {
             network,
             hours,
             first,
-            settled: (i) => i > 0 && hours[i]! + HOUR + SETTLE_SECONDS <= indexedUntil,
+            settled: (i) => i > 0 && isSettledHour(hours[i]!, indexedUntil),
             readPage: (i, after) => readPage(pageSize, after, hourWindow(i)),
           })
         : streamSwapPages({ first, limit, pageSize, readPage: (size, after) => readPage(size, after) });

@@ -1,5 +1,6 @@
+import { countEvent } from "../../lib/countEvent.js";
 import type { SwapHourCache } from "./createSwapHourCache.js";
-import { createSwapRowRenderer } from "./createSwapRowRenderer.js";
+import { createSwapRowRenderer, type SwapRowRenderer } from "./createSwapRowRenderer.js";
 import type { SwapsData } from "./restOperations.js";
 
 // Pieces of a kept hour streamed at a time.
@@ -47,24 +48,45 @@ export async function* streamSwapHours(cache: SwapHourCache, list: SwapHours): A
     }
     const writer = list.settled(i) ? cache.write(network, hours[i]!) : undefined;
     try {
-      let after: string | null = null;
-      for (;;) {
-        page ??= await list.readPage(i, after);
-        const { edges, pageInfo } = page.swaps;
-        const { piece, elements } = renderer.renderElements(edges);
-        writer?.append(elements, edges.length);
+      for await (const { piece, elements, rows } of renderHour(renderer, page, (after) =>
+        list.readPage(i, after),
+      )) {
+        writer?.append(elements, rows);
         if (piece.length > 0) yield piece;
-        page = undefined;
-        if (!pageInfo.hasNextPage) break;
-        after = pageInfo.endCursor;
-        // Other requests get their turn between pages (see streamSwapPages).
-        await new Promise((resolve) => setImmediate(resolve));
       }
-      writer?.commit();
+      page = undefined;
+      if (writer !== undefined) {
+        writer.commit();
+        countEvent("swap_hours_rendered", { network, by: "download" });
+      }
     } finally {
       // A list cut off (error, client gone) keeps nothing of the hour it was in.
       writer?.abort();
     }
   }
   yield renderer.render([], true);
+}
+
+/**
+ * One hour's pages rendered in turn (`first`, when given, is its first page): each page's bytes as
+ * they go in the list and its elements alone, as kept on disk. Other requests get their turn
+ * between pages (see streamSwapPages).
+ */
+export async function* renderHour(
+  renderer: SwapRowRenderer,
+  first: SwapsData | undefined,
+  readPage: (after: string | null) => Promise<SwapsData>,
+): AsyncGenerator<{ piece: Buffer; elements: Buffer; rows: number }> {
+  let page = first;
+  let after: string | null = null;
+  for (;;) {
+    page ??= await readPage(after);
+    const { edges, pageInfo } = page.swaps;
+    const { piece, elements } = renderer.renderElements(edges);
+    yield { piece, elements, rows: edges.length };
+    page = undefined;
+    if (!pageInfo.hasNextPage) return;
+    after = pageInfo.endCursor;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
