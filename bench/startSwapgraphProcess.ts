@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { get } from "node:http";
 import { createInterface } from "node:readline";
 import { findFreePort } from "../src/devnet/anvil/findFreePort.js";
@@ -11,7 +12,7 @@ export interface ChildLogLine {
   line: Record<string, unknown>;
 }
 
-/** A swapgraph child process (`node --import tsx src/start.ts --config ...`). */
+/** A swapgraph child process, as `npm start -- --config ...` runs it: the production build (dist/). */
 export interface SwapgraphProcess {
   pid: number;
   baseUrl: string;
@@ -32,6 +33,30 @@ export interface SwapgraphProcess {
 }
 
 const ROOT = new URL("..", import.meta.url).pathname;
+let built = false;
+
+/** The newest modification time of the files under `dir`. */
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return latest;
+}
+
+/**
+ * Builds dist/ (`npm run build`) when it is missing or older than src/, once a run: the bench
+ * measures what `npm start` runs in production, not the TypeScript sources through tsx.
+ */
+function ensureBuilt(): void {
+  if (built) return;
+  const entry = join(ROOT, "dist", "start.js");
+  if (!existsSync(entry) || newest(join(ROOT, "src")) > statSync(entry).mtimeMs) {
+    const result = spawnSync(process.execPath, [join(ROOT, "scripts", "build.mjs")], { cwd: ROOT, stdio: "inherit" });
+    if (result.status !== 0) throw new Error("npm run build failed: the bench runs swapgraph's production build");
+  }
+  built = true;
+}
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
@@ -59,8 +84,9 @@ export async function startSwapgraphProcess(options: {
     SWAPGRAPH_DATA_DIR: options.dataDir,
     LOG_LEVEL: "info",
   });
+  ensureBuilt();
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/start.ts", "--config", options.configPath], {
+  const child = spawn(process.execPath, ["scripts/start.mjs", "--config", options.configPath], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],

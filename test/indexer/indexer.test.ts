@@ -797,11 +797,17 @@ describe("indexer restarts and reorgs", () => {
 
       const token = await indexing.views.resolveTokenAddress(config.name, moon);
       expect(token).toEqual({ address: moon, name: "Moon Shot", symbol: "MOON", decimals: 18 });
-      // Both of MOON's pools: its market with WBNB and the thin one with USDT.
+      // Every pool of MOON with a base token: its V2 market with WBNB, the thin one with USDT
+      // (getPair), and its V3 pools (getPool at each fee tier).
       const moonPools = chain.pools.filter((p) => p.symbols.includes("MOON"));
       expect(moonPools).toHaveLength(2);
+      const bases = new Set(late.baseTokens.map((b) => b.toLowerCase()));
+      const moonV3 = (chain.v3?.pools ?? []).filter(
+        (p) => [p.token0, p.token1].includes(moon) && [p.token0, p.token1].some((t) => bases.has(t)),
+      );
+      expect(moonV3.length).toBeGreaterThan(0);
       expect([...index.poolsOf(moon)].map((p) => p.address).sort()).toEqual(
-        moonPools.map((p) => p.address).sort(),
+        [...moonPools, ...moonV3].map((p) => p.address.toLowerCase()).sort(),
       );
       const pools = [index.get(moonPools.find((p) => p.symbols.includes("WBNB"))!.address)!];
       const reserves = () =>

@@ -509,7 +509,10 @@ describe.each(stores.map((s) => [s.name, s] as const))(
       const rpc = createRpcClient({ urls: [fx.anvil.rpcUrl], chainId: 31337, retryCount: 0, batch: true });
       try {
         indexing.start();
-        await waitFor(() => indexing.views.status("eth").indexedBlock === head, 60_000);
+        await waitFor(() => {
+          const status = indexing.views.status("eth");
+          return status.ready && status.indexedBlock === head;
+        }, 60_000);
         expect(indexing.views.getPoolIndex("eth").get(pool.address)).toBeUndefined();
         const sellAmount = 250n * E18;
         const quote = await getQuote(indexing.views, {
