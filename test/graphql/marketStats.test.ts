@@ -5,13 +5,14 @@ import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
-import type { CandleSubject } from "../../src/domain/market.js";
+import type { Candle, CandleSubject } from "../../src/domain/market.js";
 import type { Trade } from "../../src/domain/types.js";
 import { createGraphqlServer, type GraphqlServer } from "../../src/graphql/createGraphqlServer.js";
 import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
+import { formatPoolPrice } from "../../src/graphql/queries/listCandles.js";
 import type { Store } from "../../src/store/types.js";
 import { sendSwap, startTestDevnet } from "../support/devnet.js";
-import { compareOrder, samplesOf } from "../support/recomputeCandles.js";
+import { compareOrder, recomputeCandles, samplesOf } from "../support/recomputeCandles.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
 import { readAllPages } from "./readConnection.js";
@@ -118,6 +119,54 @@ function recomputeWindow(
     }
   }
   return { buys, sells, buyers: buyers.size, sellers: sellers.size, volumeUSD: formatDecimal(volume, 18) };
+}
+
+/** A candle as the schema shows it. */
+function shownCandle(
+  candle: Candle,
+  price: (value: bigint) => string,
+  volumeDecimals: number,
+  quoteDecimals: number,
+) {
+  const optional = (value: bigint | undefined) => (value === undefined ? null : price(value));
+  return {
+    start: candle.start,
+    open: optional(candle.open),
+    high: optional(candle.high),
+    low: optional(candle.low),
+    close: optional(candle.close),
+    volume: formatDecimal(candle.volume, volumeDecimals),
+    quoteVolume: formatDecimal(candle.quoteVolume, quoteDecimals),
+    tradeCount: candle.tradeCount,
+    volumeUSD: candle.volumeUsd === undefined ? null : formatDecimal(candle.volumeUsd, 18),
+  };
+}
+
+/** Hourly candles folded into `width`-second buckets (UTC-aligned), written out again for the test. */
+function foldHours(hours: readonly Candle[], width: number): Candle[] {
+  const groups = new Map<number, Candle[]>();
+  for (const hour of hours) {
+    const start = Math.floor(hour.start / width) * width;
+    groups.set(start, [...(groups.get(start) ?? []), hour]);
+  }
+  return [...groups].map(([start, group]) => {
+    const opens = group.flatMap((c) => (c.open === undefined ? [] : [c.open]));
+    const closes = group.flatMap((c) => (c.close === undefined ? [] : [c.close]));
+    const highs = group.flatMap((c) => (c.high === undefined ? [] : [c.high]));
+    const lows = group.flatMap((c) => (c.low === undefined ? [] : [c.low]));
+    const sum = (pick: (c: Candle) => bigint) => group.reduce((total, c) => total + pick(c), 0n);
+    return {
+      start,
+      open: opens[0],
+      high: highs.length === 0 ? undefined : highs.reduce((a, b) => (a > b ? a : b)),
+      low: lows.length === 0 ? undefined : lows.reduce((a, b) => (a < b ? a : b)),
+      close: closes.at(-1),
+      volume: sum((c) => c.volume),
+      quoteVolume: sum((c) => c.quoteVolume),
+      tradeCount: group.reduce((n, c) => n + c.tradeCount, 0),
+      volumeUsd: sum((c) => c.volumeUsd ?? 0n),
+    };
+  });
 }
 
 describe.each(createTestStores())("market stats on $name", (testStore: TestStore) => {
@@ -327,6 +376,125 @@ describe.each(createTestStores())("market stats on $name", (testStore: TestStore
       const { body } = await gql(yoga, SWAPS, { min });
       expect(body.errors?.[0]?.extensions?.code, min).toBe("BAD_REQUEST");
       expect(body.errors?.[0]?.message, min).toMatch(/minVolumeUSD|Decimal/);
+    }
+  });
+
+  const CANDLES = `query($token: String, $pool: String, $interval: CandleInterval!, $from: Timestamp, $before: Timestamp, $fill: Boolean, $first: Int) {
+    candles(token: $token, pool: $pool, interval: $interval, from: $from, before: $before, fill: $fill, first: $first) {
+      start open high low close volume quoteVolume tradeCount volumeUSD } }`;
+  const candles = async (variables: Record<string, unknown>) => {
+    const { body } = await gql(yoga, CANDLES, variables);
+    expect(body.errors).toBeUndefined();
+    return body.data?.candles as ReturnType<typeof shownCandle>[];
+  };
+
+  test("behavior: 4- and 12-hour candles of a token and a pool are the hourly candles recomputed from the stored trades, folded at UTC multiples", async () => {
+    const trades = await store.listTrades(config.name, 0);
+    const recomputed = recomputeCandles(trades);
+    const token = wrapped();
+    const tokenHours = recomputed.get(`token:${token}:3600`)!;
+    const pool = trades.find((t) => t.pools.length === 1 && t.tokenIn === "")!.pools[0]!;
+    const poolHours = recomputed.get(`pool:${pool}:3600`)!;
+    const shownPool = (
+      await gql(
+        yoga,
+        `{ pool(address: "${pool}") { reserve0 { token { decimals } } reserve1 { token { decimals } } } }`,
+      )
+    ).body.data?.pool as {
+      reserve0: { token: { decimals: number } };
+      reserve1: { token: { decimals: number } };
+    };
+    const [d0, d1] = [shownPool.reserve0.token.decimals, shownPool.reserve1.token.decimals];
+    for (const [interval, width] of [
+      ["FOUR_HOURS", 14_400],
+      ["TWELVE_HOURS", 43_200],
+    ] as const) {
+      const expectedToken = foldHours(tokenHours, width).map((c) =>
+        shownCandle(c, (p) => formatDecimal(p, 18), 18, 18),
+      );
+      expect(await candles({ token: "BNB", interval, from: 0, first: 1000 }), interval).toEqual(
+        expectedToken,
+      );
+      const expectedPool = foldHours(poolHours, width).map((c) =>
+        shownCandle(c, (p) => formatPoolPrice(p, d0, d1), d0, d1),
+      );
+      expect(await candles({ pool, interval, from: 0, first: 1000 }), interval).toEqual(expectedPool);
+      // Not vacuous: buckets fold several hours.
+      expect(expectedToken.length).toBeLessThan(tokenHours.length);
+      // A page of 3 is the first 3 buckets.
+      expect(await candles({ token: "BNB", interval, from: 0, first: 3 })).toEqual(expectedToken.slice(0, 3));
+    }
+  });
+
+  test("behavior: before counts back from an instant, and fill lists every bucket with the previous close carried", async () => {
+    const trades = await store.listTrades(config.name, 0);
+    const hours = recomputeCandles(trades).get(`token:${wrapped()}:3600`)!;
+    const show = (c: Candle) => shownCandle(c, (p) => formatDecimal(p, 18), 18, 18);
+    // before: the 30 hourly intervals before the 10th-newest bucket's start.
+    const before = hours.at(-10)!.start;
+    const from = before - 30 * 3_600;
+    expect(await candles({ token: "BNB", interval: "HOUR", before, first: 30 })).toEqual(
+      hours.filter((c) => c.start >= from && c.start < before).map(show),
+    );
+    // fill: every hour of the 30, the absent ones at the previous close with nothing traded.
+    const filled = await candles({ token: "BNB", interval: "HOUR", before, first: 30, fill: true });
+    let close = priceBefore(trades, { kind: "token", token: wrapped() as never }, from);
+    const expected = [];
+    for (let start = from; start < before; start += 3_600) {
+      const candle = hours.find((c) => c.start === start);
+      if (candle !== undefined) {
+        expected.push(show(candle));
+        close = candle.close ?? close;
+      } else {
+        expected.push(
+          show({
+            start,
+            open: close,
+            high: close,
+            low: close,
+            close,
+            volume: 0n,
+            quoteVolume: 0n,
+            tradeCount: 0,
+            volumeUsd: 0n,
+          }),
+        );
+      }
+    }
+    expect(filled).toEqual(expected);
+    expect(filled.filter((c) => c.tradeCount === 0).length).toBeGreaterThan(0);
+    expect(filled.filter((c) => c.tradeCount > 0).length).toBeGreaterThan(0);
+    // Filled 4-hour buckets up to now: consecutive starts, the last one holding now.
+    const now = Math.floor(Date.now() / 1000);
+    const wide = await candles({
+      token: "BNB",
+      interval: "FOUR_HOURS",
+      from: now - 40 * 3_600,
+      fill: true,
+      first: 50,
+    });
+    expect(wide.map((c) => c.start)).toEqual(
+      Array.from(
+        { length: wide.length },
+        (_, i) => Math.floor((now - 40 * 3_600) / 14_400) * 14_400 + i * 14_400,
+      ),
+    );
+    expect(wide.at(-1)!.start).toBeGreaterThan(now - 14_400 - 2);
+  });
+
+  test("error: to with before, or from after before, is a 400 naming them", async () => {
+    for (const variables of [
+      { token: "BNB", interval: "HOUR", before: 2_000_000_000, to: 2_000_000_000 },
+      { token: "BNB", interval: "HOUR", before: 1_000, from: 2_000 },
+    ]) {
+      const { body } = await gql(
+        yoga,
+        `query($to: Timestamp, $before: Timestamp, $from: Timestamp) {
+        candles(token: "BNB", interval: HOUR, to: $to, before: $before, from: $from) { start } }`,
+        variables,
+      );
+      expect(body.errors?.[0]?.extensions?.code).toBe("BAD_REQUEST");
+      expect(body.errors?.[0]?.message).toMatch(/before/);
     }
   });
 });

@@ -68,7 +68,14 @@ export const resolvers = {
   Decimal: DecimalScalar,
   Timestamp: TimestampScalar,
   // Resolvers see the interval as its width in seconds.
-  CandleInterval: { MINUTE: 60, FIVE_MINUTES: 300, HOUR: 3_600, DAY: 86_400 },
+  CandleInterval: {
+    MINUTE: 60,
+    FIVE_MINUTES: 300,
+    HOUR: 3_600,
+    FOUR_HOURS: 14_400,
+    TWELVE_HOURS: 43_200,
+    DAY: 86_400,
+  },
   LiquidityEventType: { MINT: "mint", BURN: "burn" },
 
   Query: {
