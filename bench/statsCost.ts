@@ -76,7 +76,7 @@ function market(size: number, now: number) {
         },
       };
     });
-  return { wbnb, pool: pools.get(tokens[0]!)!, blocks, tradesOf };
+  return { wbnb, token: tokens[0]!, pool: pools.get(tokens[0]!)!, blocks, tradesOf };
 }
 
 const hash = (block: bigint): Hash => `0x${block.toString(16).padStart(64, "0")}`;
@@ -152,9 +152,10 @@ export async function benchStatsCost(options: {
       };
       for (const [label, subject] of [
         ["token WBNB (every trade)", { kind: "token", token: m.wbnb } as const],
+        ["token (1/50 of trades)", { kind: "token", token: m.token } as const],
         ["pool (1/50 of trades)", { kind: "pool", pool: m.pool } as const],
       ] as const) {
-        const withNative = subject.kind === "token";
+        const withNative = subject.kind === "token" && subject.token === m.wbnb;
         const { ms, inDay } = await timeRead(
           store,
           { subject, withNative, ...windows },

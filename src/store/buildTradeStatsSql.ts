@@ -46,12 +46,15 @@ function subjectTerms(
   subject: CandleSubject,
   withNative: boolean,
   p: ReturnType<typeof placeholders>["p"],
-): { filter: () => string; buy: () => string; sell: () => string } {
+): { filter: () => string; branches: (() => string)[]; buy: () => string; sell: () => string } {
   if (subject.kind === "token") {
     const list = () =>
       withNative ? `(${p(subject.token, "text")}, ${p("", "text")})` : `(${p(subject.token, "text")})`;
     return {
       filter: () => `(token_in IN ${list()} OR token_out IN ${list()})`,
+      // Each branch walks one token index over the block range (an OR would walk the block index
+      // over every trade of the range); a cycle comes from the first only.
+      branches: [() => `token_in IN ${list()}`, () => `token_out IN ${list()} AND token_in NOT IN ${list()}`],
       buy: () => `token_out IN ${list()}`,
       sell: () => `token_in IN ${list()}`,
     };
@@ -61,8 +64,12 @@ function subjectTerms(
     dialect === "sqlite"
       ? `hop_zero_for_one(pools, marks, ${pool()})`
       : `left(split_part(split_part(marks, '|', 4), ';', array_position(string_to_array(pools, ','), ${pool()})), 1)`;
+  const filter = () =>
+    dialect === "sqlite" ? `instr(pools, ${pool()}) > 0` : `strpos(pools, ${pool()}) > 0`;
   return {
-    filter: () => (dialect === "sqlite" ? `instr(pools, ${pool()}) > 0` : `strpos(pools, ${pool()}) > 0`),
+    filter,
+    // No index holds a trade's pools: the block index's range of the window, checked row by row.
+    branches: [filter],
     buy: () => `${hop()} = '0'`,
     sell: () => `${hop()} = '1'`,
   };
@@ -82,9 +89,13 @@ function blockRange(
 }
 
 /**
- * One statement counting every window of a stats query: per window i the columns buys_i, sells_i,
- * buyers_i, sellers_i and volume_i. `window` is the block range of the longest window (from the
- * window probe). undefined: every window is empty without asking.
+ * One statement counting every window of a stats query. The windows are nested (they all end at
+ * toTimestamp), so each trade is tagged with the shortest window holding it (w: the index of its
+ * start) and summed once: per tag the columns buys_w, sells_w and volume_w (decodeTradeStats adds
+ * the shorter windows' into the longer), and per window i the distinct signers buyers_i and
+ * sellers_i. One pass over the rows.
+ * `window` is the block range of the longest window (from the window probe). undefined: every
+ * window is empty without asking.
  */
 export function buildTradeStatsSql(
   dialect: SqlDialect,
@@ -96,41 +107,59 @@ export function buildTradeStatsSql(
   const range = blockRange(window, query.maxBlock, p);
   if (range === undefined) return undefined;
   const terms = subjectTerms(dialect, query.subject, query.withNative, p);
+  // Longest window first in the CASE would tag everything 3: test the shortest first.
+  const order = query.fromTimestamps.map((from, i) => ({ from, i })).sort((a, b) => b.from - a.from);
   const from = Math.min(...query.fromTimestamps);
+  // Placeholders are made in text order (SQLite binds `?` by position).
+  const picked = (): string =>
+    terms.branches
+      .map(
+        (branch) => `SELECT sender, volume_usd,
+          CASE ${order.map(({ from, i }) => `WHEN timestamp >= ${p(from, "int8")} THEN ${i}`).join(" ")} END AS w,
+          CASE WHEN ${terms.buy()} THEN 1 ELSE 0 END AS is_buy,
+          CASE WHEN ${terms.sell()} THEN 1 ELSE 0 END AS is_sell
+        FROM trades WHERE network = ${p(network, "text")} AND ${branch()} AND ${range()}
+          AND +timestamp >= ${p(from, "int8")} AND +timestamp < ${p(query.toTimestamp, "int8")}`,
+      )
+      .join(" UNION ALL ");
   const sum = dialect === "sqlite" ? "big_sum(volume_usd)" : "sum(volume_usd)";
-  const columns = query.fromTimestamps.map((start, i) => {
-    return [
-      `count(*) FILTER (WHERE ts >= ${p(start, "int8")} AND is_buy = 1) AS buys_${i}`,
-      `count(*) FILTER (WHERE ts >= ${p(start, "int8")} AND is_sell = 1) AS sells_${i}`,
-      `count(DISTINCT sender) FILTER (WHERE ts >= ${p(start, "int8")} AND is_buy = 1) AS buyers_${i}`,
-      `count(DISTINCT sender) FILTER (WHERE ts >= ${p(start, "int8")} AND is_sell = 1) AS sellers_${i}`,
-      `${sum} FILTER (WHERE ts >= ${p(start, "int8")}) AS volume_${i}`,
-    ].join(", ");
-  });
-  // The inner read picks the rows; the outer aggregates evaluate the window conditions on them.
-  // Placeholders are made in text order (SQLite binds `?` by position): the columns come first.
-  const inner = `SELECT timestamp AS ts, sender, volume_usd,
-      CASE WHEN ${terms.buy()} THEN 1 ELSE 0 END AS is_buy,
-      CASE WHEN ${terms.sell()} THEN 1 ELSE 0 END AS is_sell
-    FROM trades WHERE network = ${p(network, "text")} AND ${range()} AND ${terms.filter()}
-      AND +timestamp >= ${p(from, "int8")} AND +timestamp < ${p(query.toTimestamp, "int8")}`;
-  return { text: `SELECT ${columns.join(", ")} FROM (${inner}) AS picked`, params };
+  const tags = query.fromTimestamps.map((_, i) => i);
+  const totals = tags.map(
+    (w) => `sum(CASE WHEN w = ${w} AND is_buy = 1 THEN 1 ELSE 0 END) AS buys_${w},
+      sum(CASE WHEN w = ${w} AND is_sell = 1 THEN 1 ELSE 0 END) AS sells_${w},
+      ${sum} FILTER (WHERE w = ${w}) AS volume_${w}`,
+  );
+  // A window holds the tags of the windows no longer than it.
+  const within = (i: number) => {
+    const own = query.fromTimestamps[i]!;
+    return `w IN (${tags.filter((w) => query.fromTimestamps[w]! >= own).join(", ")})`;
+  };
+  const uniques = tags.map(
+    (i) => `count(DISTINCT sender) FILTER (WHERE is_buy = 1 AND ${within(i)}) AS buyers_${i},
+      count(DISTINCT sender) FILTER (WHERE is_sell = 1 AND ${within(i)}) AS sellers_${i}`,
+  );
+  return { text: `SELECT ${totals.join(", ")}, ${uniques.join(", ")} FROM (${picked()}) AS rows_`, params };
 }
 
-/** Reads the stats statement's row (counts arrive as string, bigint or number; a sum of no rows as null). */
+/**
+ * Reads the stats statement's row (counts arrive as string, bigint or number; a sum of no rows as
+ * null): buyers and sellers per window as read, buys, sells and volume summed over the windows no
+ * longer than each.
+ */
 export function decodeTradeStats(
   row: Record<string, unknown> | undefined,
-  windows: number,
+  fromTimestamps: readonly number[],
 ): TradeWindowTotals[] {
-  return Array.from({ length: windows }, (_, i) => {
-    const count = (name: string) => Number((row?.[`${name}_${i}`] as string | number | bigint | null) ?? 0);
-    const volume = row?.[`volume_${i}`] as string | null | undefined;
+  const value = (name: string) => row?.[name] as string | number | bigint | null | undefined;
+  const count = (name: string) => Number(value(name) ?? 0);
+  return fromTimestamps.map((own, i) => {
+    const inner = fromTimestamps.flatMap((from, w) => (from >= own ? [w] : []));
     return {
-      buys: count("buys"),
-      sells: count("sells"),
-      buyers: count("buyers"),
-      sellers: count("sellers"),
-      volumeUsd: volume === null || volume === undefined ? 0n : BigInt(volume),
+      buys: inner.reduce((n, w) => n + count(`buys_${w}`), 0),
+      sells: inner.reduce((n, w) => n + count(`sells_${w}`), 0),
+      buyers: count(`buyers_${i}`),
+      sellers: count(`sellers_${i}`),
+      volumeUsd: inner.reduce((sum, w) => sum + BigInt(value(`volume_${w}`) ?? 0), 0n),
     };
   });
 }

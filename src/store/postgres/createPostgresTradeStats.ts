@@ -35,7 +35,7 @@ export function createPostgresTradeStats(sql: postgres.Sql): Pick<Store, "getTra
         const statement = buildTradeStatsSql("postgres", network, query, window);
         return statement === undefined ? undefined : (await run<Record<string, unknown>>(tx, statement))[0];
       });
-      return decodeTradeStats(row, query.fromTimestamps.length);
+      return decodeTradeStats(row, query.fromTimestamps);
     },
     async getLastPrice(network, query) {
       const { rows, close } = await sql.begin("read only", async (tx) => {

@@ -37,7 +37,7 @@ export function createSqliteTradeStats(db: Database.Database): Pick<Store, "getT
       const window = windowOf(network, Math.min(...query.fromTimestamps), query.toTimestamp);
       const statement = buildTradeStatsSql("sqlite", network, query, window);
       const row = statement === undefined ? undefined : prepared(statement).get(...statement.params);
-      return decodeTradeStats(row as Record<string, unknown> | undefined, query.fromTimestamps.length);
+      return decodeTradeStats(row as Record<string, unknown> | undefined, query.fromTimestamps);
     },
     async getLastPrice(network, query) {
       const window = windowOf(network, minuteStart(query), query.beforeTimestamp);
