@@ -13,6 +13,7 @@ import { formatPoolPrice } from "../../src/graphql/queries/listCandles.js";
 import type { Store } from "../../src/store/types.js";
 import { sendSwap, startTestDevnet } from "../support/devnet.js";
 import { compareOrder, recomputeCandles, samplesOf } from "../support/recomputeCandles.js";
+import { spyReader } from "../support/spyReader.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
 import { readAllPages } from "./readConnection.js";
@@ -330,6 +331,27 @@ describe.each(createTestStores())("market stats on $name", (testStore: TestStore
         buyers: window.buyers,
       },
     );
+  });
+
+  test("behavior: concurrent requests of one second and block share one store read per series; the native coin is its wrapped token", async () => {
+    const log: string[] = [];
+    const spied = createGraphqlServer({
+      reader: spyReader(indexing.views, log, new Set(["getTradeStats"])),
+      logger: pino({ level: "silent" }),
+    });
+    const query = `query($t: String!) { token(symbolOrAddress: $t) { ${STATS} } }`;
+    for (;;) {
+      log.length = 0;
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => gql(spied, query, { t: i % 2 === 0 ? "BNB" : wrapped() })),
+      );
+      const stats = answers.map((a) => (a.body.data?.token as { stats: ShownStats }).stats);
+      // Retried when a second boundary split the requests (each second reads again).
+      if (new Set(stats.map((s) => s.asOf)).size > 1) continue;
+      expect(new Set(stats.map((s) => JSON.stringify(s))).size).toBe(1);
+      expect(log).toEqual(["getTradeStats"]);
+      return;
+    }
   });
 
   const SWAPS = `query($min: Decimal, $first: Int, $after: String, $token: String) {

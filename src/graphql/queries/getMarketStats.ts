@@ -36,11 +36,13 @@ export interface MarketStatsSubject {
   withNative: boolean;
 }
 
-// Answers shared across requests: one read per series, indexed block and second, whoever asks
-// (single-flight: the requests of one instant share the running read). Only the newest state of a
-// network is kept, so memory holds at most the series asked about in one second.
+// Answers shared across requests: one read per reader (the process's views), series, indexed
+// block and second, whoever asks (single-flight: the requests of one instant share the running
+// read). Only the newest state of a network is kept, so memory holds at most the series asked
+// about in one second.
 const MAX_KEPT = 10_000;
-const kept = new Map<NetworkName, { state: string; reads: Map<string, Promise<MarketStatsData>> }>();
+type Kept = Map<NetworkName, { state: string; reads: Map<string, Promise<MarketStatsData>> }>;
+const keptByReader = new WeakMap<MarketReader, Kept>();
 
 function subjectKey({ subject, withNative }: MarketStatsSubject): string {
   return subject.kind === "token" ? `t:${subject.token}:${withNative ? 1 : 0}` : `p:${subject.pool}`;
@@ -61,6 +63,11 @@ export function getMarketStats(
   assertNetworkReady(reader, network, nowMs);
   const blockNumber = reader.status(network).indexedBlock ?? 0n;
   const state = `${blockNumber}:${now}`;
+  let kept = keptByReader.get(reader);
+  if (kept === undefined) {
+    kept = new Map();
+    keptByReader.set(reader, kept);
+  }
   let entry = kept.get(network);
   if (entry === undefined || entry.state !== state) {
     entry = { state, reads: new Map() };
