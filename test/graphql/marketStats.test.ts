@@ -345,7 +345,7 @@ describe.each(createTestStores())("market stats on $name", (testStore: TestStore
       const answers = await Promise.all(
         Array.from({ length: 10 }, (_, i) => gql(spied, query, { t: i % 2 === 0 ? "BNB" : wrapped() })),
       );
-      const stats = answers.map((a) => (a.body.data?.token as { stats: ShownStats }).stats);
+      const stats = answers.map((a) => (a.body.data!.token as { stats: ShownStats }).stats);
       // Retried when a second boundary split the requests (each second reads again).
       if (new Set(stats.map((s) => s.asOf)).size > 1) continue;
       expect(new Set(stats.map((s) => JSON.stringify(s))).size).toBe(1);
