@@ -7,6 +7,8 @@ import { benchFairness } from "./fairness.js";
 import { benchList } from "./list.js";
 import { benchRpcEconomy, economyBlocksFromEnv, economyShapesFromEnv } from "./rpcEconomy.js";
 import { benchScale, scaleSizesFromEnv } from "./scale.js";
+import { benchStatsCost } from "./statsCost.js";
+import { STATS_QUERY } from "./statsQuery.js";
 import { type BenchSwapTarget, benchSubscriptions } from "./subscriptions.js";
 import { benchV3 } from "./v3.js";
 
@@ -23,7 +25,10 @@ import { benchV3 } from "./v3.js";
  * its sizes). BENCH_HTTP=0 skips the HTTP and subscription part, BENCH_BACKFILL=0 the backfill;
  * the HTTP part ends with fairness under abuse (bench/fairness.ts: a quote's latency alone and
  * while 4 clients send the heaviest admitted query, without and with the per-client budget);
- * BENCH_ONLY=fairness runs that part alone.
+ * BENCH_ONLY=fairness runs that part alone. Market stats (BENCH_STATS=0 skips them, BENCH_ONLY=stats
+ * runs them alone): the stats query over HTTP against bare node:http answering its bytes, then
+ * the store work of one unshared stats read (bench/statsCost.ts) on synthetic stores of
+ * BENCH_STATS_SIZES trades (default 1000,100000; PostgreSQL too when BENCH_STATS_PG is its URL).
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const only = process.env.BENCH_ONLY;
@@ -96,6 +101,26 @@ async function startServers(): Promise<Servers> {
   };
 }
 
+/** The market-stats query (a token's and a pool's, every window) against bare node:http answering its bytes. */
+async function benchStatsHttp({ swapgraphUrl, bareUrl }: Servers): Promise<Row[]> {
+  const post = {
+    url: `${swapgraphUrl}/graphql`,
+    method: "POST" as const,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: STATS_QUERY }),
+  };
+  // Warm up (JIT) before measuring.
+  await autocannon({ ...post, connections, duration: 2 });
+  const rows = [
+    await load("bare node:http, the stats answer's bytes", { url: `${bareUrl}/stats` }),
+    // Never kept as bytes (windows end at the request's second): each request runs GraphQL; the
+    // store reads are shared by the requests of one second and indexed block.
+    await load("POST /graphql token + pool stats", post),
+  ];
+  const bare = rows[0]!["req/s"];
+  return rows.map((row) => ({ ...row, "vs bare": (row["req/s"] / bare).toFixed(2) }));
+}
+
 async function benchHttp({ swapgraphUrl, bareUrl }: Servers): Promise<Row[]> {
   const graphqlBody = JSON.stringify({
     query:
@@ -133,9 +158,15 @@ async function benchHttp({ swapgraphUrl, bareUrl }: Servers): Promise<Row[]> {
   return rows.map((row) => ({ ...row, "vs bare": (row["req/s"] / bare).toFixed(2) }));
 }
 
-if (process.env.BENCH_HTTP !== "0" || only === "fairness") {
+if (process.env.BENCH_HTTP !== "0" || only === "fairness" || only === "stats") {
   const servers = await startServers();
   try {
+    if ((only === undefined && process.env.BENCH_STATS !== "0") || only === "stats") {
+      console.log(
+        `Market stats: autocannon, ${connections} connections, ${seconds} s per target, a demo token's and pool's stats (every window) against bare node:http`,
+      );
+      console.table(await benchStatsHttp(servers));
+    }
     if (only === undefined) {
       console.log(
         `HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process`,
@@ -184,6 +215,14 @@ if (process.env.BENCH_HTTP !== "0" || only === "fairness") {
   } finally {
     await servers.stop();
   }
+}
+if ((only === undefined && process.env.BENCH_STATS !== "0") || only === "stats") {
+  const sizes = (process.env.BENCH_STATS_SIZES ?? "1000,100000").split(",").map(Number);
+  const pgUrl = process.env.BENCH_STATS_PG;
+  console.log(
+    "Market stats, store work of one unshared read (the windows' aggregate and five prices), synthetic trades over 24 h, every one holding WBNB",
+  );
+  console.table(await benchStatsCost({ sizes, ...(pgUrl === undefined || pgUrl === "" ? {} : { pgUrl }) }));
 }
 if (only !== undefined) process.exit(0);
 if (process.env.BENCH_BACKFILL !== "0") {

@@ -13,6 +13,7 @@ import { createGraphqlServer } from "../src/graphql/createGraphqlServer.js";
 import { buildSchema } from "../src/graphql/schema/buildSchema.js";
 import { createHttpServer } from "../src/http/createHttpServer.js";
 import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
+import { STATS_QUERY } from "./statsQuery.js";
 
 // The servers under load, in a process of their own so the load generator does not share its event loop.
 const dir = mkdtempSync(join(tmpdir(), "swapgraph-bench-http-"));
@@ -67,9 +68,17 @@ for (;;) {
 // The reference: bare node:http answering the very bytes /api/quote answers.
 const quote = await fetch(`${swapgraphUrl}/api/quote?sellToken=CAKE&buyToken=USDT`);
 const bytes = Buffer.from(await quote.arrayBuffer());
-const bare = createServer((_req, res) => {
-  res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": bytes.length });
-  res.end(bytes);
+// And, at /stats, the very bytes of the market-stats query's answer (bench/run.ts STATS_QUERY).
+const statsAnswer = await fetch(`${swapgraphUrl}/graphql`, {
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ query: STATS_QUERY }),
+});
+const statsBytes = Buffer.from(await statsAnswer.arrayBuffer());
+const bare = createServer((req, res) => {
+  const body = req.url?.startsWith("/stats") ? statsBytes : bytes;
+  res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": body.length });
+  res.end(body);
 });
 await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
 const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
@@ -98,7 +107,7 @@ const swap = {
   trader: devnet.chains[0]!.traders[0],
 };
 process.stdout.write(
-  `${JSON.stringify({ swapgraphUrl, budgetUrl, budget, bareUrl, quoteBytes: bytes.length, swap })}\n`,
+  `${JSON.stringify({ swapgraphUrl, budgetUrl, budget, bareUrl, quoteBytes: bytes.length, statsBytes: statsBytes.length, swap })}\n`,
 );
 
 const stop = async () => {

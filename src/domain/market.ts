@@ -61,6 +61,8 @@ export interface TradePageQuery {
   token?: TokenRef;
   /** Only trades signed by this account (lowercase). */
   sender?: Address;
+  /** Only trades whose volumeUsd (10^18-scaled) is at least this (checked row by row). */
+  minVolumeUsd?: bigint;
   /** At most this many trades (1..10,000). */
   limit: number;
 }

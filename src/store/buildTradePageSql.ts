@@ -51,7 +51,7 @@ export function assertTradePageQuery(query: TradePageQuery): void {
 export function placeholders(dialect: SqlDialect) {
   const params: (string | number | bigint)[] = [];
   // Template literals evaluate left to right, so params are pushed in the order `?` appear.
-  const p = (value: string | number | bigint, pgType: "text" | "int8" | "int4"): string => {
+  const p = (value: string | number | bigint, pgType: "text" | "int8" | "int4" | "numeric"): string => {
     params.push(value);
     return dialect === "sqlite" ? "?" : `$${params.length}::${pgType}`;
   };
@@ -92,6 +92,18 @@ export function decodeTradeWindow(
 }
 
 /**
+ * `volume_usd >= min`, exact on both stores: PostgreSQL compares numerics; SQLite keeps the value as
+ * decimal TEXT without leading zeros, so a longer text is larger and texts of one length compare
+ * as strings.
+ */
+function minVolumeTerm(dialect: SqlDialect, min: bigint, p: ReturnType<typeof placeholders>["p"]): string {
+  if (dialect === "postgres") return `AND volume_usd >= ${p(min.toString(), "numeric")}`;
+  const text = min < 0n ? "0" : min.toString();
+  return `AND (length(volume_usd) > ${p(text.length, "int4")}
+       OR (length(volume_usd) = ${p(text.length, "int4")} AND volume_usd >= ${p(text, "text")}))`;
+}
+
+/**
  * One keyset page over an index: the scan starts right after max(after, start of the window) on
  * (block_number, tx_index, log_index) and stops at the window's last block (or maxBlock), so a page reads
  * about `limit` index entries whatever the window's size. Unfiltered pages use the
@@ -123,6 +135,7 @@ export function buildTradePageSql(
        ${end === undefined ? "" : `AND block_number <= ${p(end, "int8")}`}
        AND +timestamp >= ${p(query.fromTimestamp, "int8")}
        ${query.toTimestamp === undefined ? "" : `AND +timestamp < ${p(query.toTimestamp, "int8")}`}
+       ${query.minVolumeUsd === undefined ? "" : minVolumeTerm(dialect, query.minVolumeUsd, p)}
        ORDER BY block_number, tx_index, log_index LIMIT ${p(query.limit, "int4")}`;
 
   const { token, sender } = query;

@@ -6,6 +6,7 @@ import type {
   LiquidityEventQuery,
   TradePageQuery,
 } from "../domain/market.js";
+import type { LastPriceQuery, TradeStatsQuery, TradeWindowTotals } from "../domain/tradeStats.js";
 import type {
   Address,
   BlockRef,
@@ -147,6 +148,13 @@ export interface Store {
   listCandles(network: NetworkName, query: CandleQuery): Promise<Candle[]>;
   /** Several series' candles summed over a range (MarketReader.sumCandles), read over the primary key. */
   sumCandles(network: NetworkName, query: CandleSumQuery): Promise<Map<Address, CandleTotals>>;
+  /**
+   * Market stats of a token or pool: per window, buys, sells, distinct buyers and sellers and USD
+   * volume of the trades in it (buildTradeStatsSql), one aggregate over the longest window's range.
+   */
+  getTradeStats(network: NetworkName, query: TradeStatsQuery): Promise<TradeWindowTotals[]>;
+  /** A token's or pool's price (candle sample rules) just before an instant; undefined when it never had one. */
+  getLastPrice(network: NetworkName, query: LastPriceQuery): Promise<bigint | undefined>;
   /** Records the head the writer last saw (outside ranges; one row per network). */
   saveHead(network: NetworkName, head: HeadRecord): Promise<void>;
   getHead(network: NetworkName): Promise<HeadRecord | undefined>;

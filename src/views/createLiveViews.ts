@@ -21,8 +21,27 @@ export type StoreReader = Pick<
   | "listDayAggregates"
   | "listCandles"
   | "sumCandles"
+  | "getTradeStats"
+  | "getLastPrice"
   | "listBlocks"
 >;
+
+/** The market-stats reads: straight to the store, for a configured network (`check` throws otherwise). */
+function statsReads(
+  store: StoreReader,
+  check: (network: NetworkName) => unknown,
+): Pick<MarketReader, "getTradeStats" | "getLastPrice"> {
+  return {
+    async getTradeStats(network, query) {
+      check(network);
+      return store.getTradeStats(network, query);
+    },
+    async getLastPrice(network, query) {
+      check(network);
+      return store.getLastPrice(network, query);
+    },
+  };
+}
 
 /** Discovers an unknown token address (reads the chain): supplied by the network's indexer. */
 export type TokenResolver = (address: Address) => Promise<Token>;
@@ -109,6 +128,8 @@ export function createLiveViews(
       get(network);
       return store.sumCandles(network, query);
     },
+
+    ...statsReads(store, get),
 
     settledBefore: async (network) => readSettledBefore(store, get(network)),
 

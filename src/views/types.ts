@@ -11,6 +11,7 @@ import type {
   TradePageQuery,
   TradePosition,
 } from "../domain/market.js";
+import type { LastPriceQuery, TradeStatsQuery, TradeWindowTotals } from "../domain/tradeStats.js";
 import type { Address, BlockRef, LiquidityEvent, NetworkName, Token, Trade } from "../domain/types.js";
 import type { PoolIndex } from "../pricing/types.js";
 
@@ -41,6 +42,10 @@ export interface MarketReader {
    * bucket per interval step per series): a series without a bucket in the range is absent.
    */
   sumCandles(network: NetworkName, query: CandleSumQuery): Promise<Map<Address, CandleTotals>>;
+  /** Market stats windows of a token or pool, one aggregate store read (Store.getTradeStats). */
+  getTradeStats(network: NetworkName, query: TradeStatsQuery): Promise<TradeWindowTotals[]>;
+  /** A token's or pool's price just before an instant (Store.getLastPrice). */
+  getLastPrice(network: NetworkName, query: LastPriceQuery): Promise<bigint | undefined>;
   /**
    * Unix seconds before which no stored trade can change any more: the timestamp of the oldest
    * block a reorg could still replace (finality depth below the indexed block); commits only add

@@ -80,6 +80,17 @@ describe("computeQueryCost", () => {
     );
   });
 
+  test("args: market stats add their read cost per parent, multiplied by the page above them", () => {
+    const cost = (query: string) => computeQueryCost(schema, parse(query), {})!;
+    const plain = cost('{ token(symbolOrAddress: "CAKE") { symbol } }');
+    const withStats = cost('{ token(symbolOrAddress: "CAKE") { symbol stats { asOf } } }');
+    // A child of token: 1.5 x (2 + 200 + 1.5 x 1) more.
+    expect(withStats - plain).toBe(1.5 * (2 + 200 + 1.5));
+    const page = (first: number) => cost(`{ pools(first: ${first}) { edges { node { stats { asOf } } } } }`);
+    expect(page(100)).toBe(100 * page(1));
+    expect(page(100)).toBeLessThan(GRAPHQL_LIMITS.maxCost);
+  });
+
   test("behavior: fragments count where spread, skipped fields count nothing", () => {
     const inline = cost(`{ swaps(first: 50) { edges { ${NODE} } } }`);
     const spread = cost(

@@ -113,6 +113,22 @@ describe("GraphQL answers kept at the edge", () => {
     expect([counted("cache_hits") - hits, counted("cache_misses") - misses]).toEqual([0, 0]);
   });
 
+  test("behavior: market stats are never kept (their windows end at the request's second)", async () => {
+    const [hits, misses] = [counted("cache_hits"), counted("cache_misses")];
+    for (let i = 0; i < 2; i++) {
+      const answer = JSON.parse(
+        (
+          await post(
+            '{ token(network: bsc, symbolOrAddress: "WBNB") { symbol stats { asOf h24 { buys } } } }',
+          )
+        ).text,
+      ) as { errors?: unknown[] };
+      expect(answer.errors).toBeUndefined();
+    }
+    expect(throughYoga()).toBe(2);
+    expect([counted("cache_hits") - hits, counted("cache_misses") - misses]).toEqual([0, 0]);
+  });
+
   test("error: a network whose data turned too old answers NOT_READY, not its kept quote", async () => {
     expect(JSON.parse((await post(QUOTE, { sell: "WBNB" })).text).errors).toBeUndefined();
     fixture.reader.setStatus("bsc", { syncedAt: Date.now() - 601_000 });

@@ -14,7 +14,7 @@ export interface CandleSeries {
   interval: CandleInterval;
 }
 
-interface Sample {
+export interface Sample {
   subject: CandleSubject;
   price: bigint | undefined;
   volume: bigint;
@@ -43,7 +43,7 @@ export function seriesOf(trades: readonly Trade[]): CandleSeries[] {
 // The candle rules written out again, independently of src/store/buildCandles.ts: a token side
 // samples its token at its marked price (the native coin as its wrapped token, a trade with the
 // same token on both sides once with both amounts), each hop samples its pool at amount1/amount0.
-function samplesOf(trade: Trade): Sample[] {
+export function samplesOf(trade: Trade): Sample[] {
   const { marks } = trade;
   if (marks === undefined) return [];
   const position = (i: number): Sample["order"] => [trade.blockNumber, trade.txIndex, trade.logIndex, i];
@@ -93,7 +93,7 @@ function samplesOf(trade: Trade): Sample[] {
   return out;
 }
 
-function compareOrder(a: Sample["order"], b: Sample["order"]): number {
+export function compareOrder(a: Sample["order"], b: Sample["order"]): number {
   for (let i = 0; i < a.length; i++) {
     if (a[i]! !== b[i]!) return a[i]! < b[i]! ? -1 : 1;
   }

@@ -38,8 +38,18 @@ export const PAGE_SIZE_ARGUMENTS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Fields that read the trade store per parent on top of their shape (market stats: an aggregate
+ * over a window of trades, shared only by the requests of one second): their own cost, added to
+ * the object cost and multiplied like it by the page sizes above them.
+ */
+export const READ_COSTS: Readonly<Record<string, number>> = {
+  "Token.stats": 200,
+  "Pool.stats": 200,
+};
+
+/**
  * The cost of an operation with its variable values coerced (defaults applied): an object
- * field costs 2 plus 1.5 x each child, a scalar 1, and a field's whole cost is multiplied by
+ * field costs 2 (plus its READ_COSTS) plus 1.5 x each child, a scalar 1, and a field's whole cost is multiplied by
  * its page size (`swaps(first:)`, `liquidityEvents(first:)`, `candles(first:)`, `tokens(first:)`,
  * `pools(first:)`, `dailyVolumes(days:)`), whether given literally, as a variable or by default.
  * Fragments count where they are spread; skipped fields count 0.
@@ -122,7 +132,8 @@ export function computeQueryCost(
     if (field === undefined) return OBJECT_COST;
     const type = getNamedType(field.type);
     const children = isLeafType(type) ? 0 : selectionCost(type, node.selectionSet);
-    return (OBJECT_COST + children) * pageSize(`${parent.name}.${name}`, field, node);
+    const coordinate = `${parent.name}.${name}`;
+    return (OBJECT_COST + (READ_COSTS[coordinate] ?? 0) + children) * pageSize(coordinate, field, node);
   }
 
   function pageSize(

@@ -16,7 +16,8 @@ export interface AnswerVerdict {
 
 // What depends on the clock more finely than the hour, or on the trade store beyond the 24-hour
 // buckets: status and networkStatus (data age), swaps and liquidityEvents (a window that slides
-// with time), dailyVolumes (today's running sum), candles (the current bucket grows, the default range slides).
+// with time), dailyVolumes (today's running sum), candles (the current bucket grows, the default range slides),
+// market stats (windows that end at the request's second).
 const UNKEPT_FIELDS = new Set([
   "Query.status",
   "Query.networkStatus",
@@ -24,6 +25,8 @@ const UNKEPT_FIELDS = new Set([
   "Query.liquidityEvents",
   "Query.dailyVolumes",
   "Query.candles",
+  "Token.stats",
+  "Pool.stats",
 ]);
 const UNKEPT_TYPES = new Set(["NetworkStatus"]);
 

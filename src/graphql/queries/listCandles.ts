@@ -4,6 +4,8 @@ import { BadRequestError } from "../../errors.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
 import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
 import { formatDecimal } from "./formatDecimal.js";
+import { tokenStatsSubject } from "./getMarketStats.js";
+import { type AggregatedInterval, fillCandles, readCandleBuckets } from "./readCandleBuckets.js";
 import { parseTokenInput, resolveToken } from "./resolveToken.js";
 
 /** Arguments of the candles query (null where GraphQL passes an explicit null); interval in seconds. */
@@ -11,9 +13,11 @@ export interface CandlesArgs {
   network: NetworkName;
   token?: string | null | undefined;
   pool?: string | null | undefined;
-  interval: CandleInterval;
+  interval: CandleInterval | AggregatedInterval;
   from?: number | null | undefined;
   to?: number | null | undefined;
+  before?: number | null | undefined;
+  fill?: boolean | null | undefined;
   first?: number | null | undefined;
 }
 
@@ -64,9 +68,14 @@ export async function listCandles(args: CandlesArgs, ctx: GraphqlContext): Promi
   if (present(args.token) === present(args.pool)) {
     throw new BadRequestError("Give exactly one of token and pool.");
   }
-  const from = args.from ?? Math.max(0, ctx.now - first * interval);
-  const to = args.to ?? undefined;
-  if (to !== undefined && from > to) throw new BadRequestError("from must not be later than to.");
+  if (present(args.to) && present(args.before))
+    throw new BadRequestError("Give at most one of to and before.");
+  const to = args.to ?? args.before ?? undefined;
+  // Without from: the `first` intervals up to the end (before, else now).
+  const from = args.from ?? Math.max(0, (args.before ?? ctx.now) - first * interval);
+  if (to !== undefined && from > to) {
+    throw new BadRequestError(`from must not be later than ${present(args.before) ? "before" : "to"}.`);
+  }
   const tokenInput = present(args.token) ? parseTokenInput(args.token, "token") : undefined;
   if (present(args.pool) && !ADDRESS.test(args.pool)) {
     throw new BadRequestError("pool must be an address: 0x followed by 40 hex digits.");
@@ -109,14 +118,18 @@ export async function listCandles(args: CandlesArgs, ctx: GraphqlContext): Promi
         formatDecimal(candle.quoteVolume, token1.decimals),
       );
   }
-  const candles = await reader.listCandles(network, {
+  const candles = await readCandleBuckets(reader, network, { subject, interval, from, to, first });
+  if (args.fill !== true) return candles.map(format);
+  // The price in force at the first bucket's start: the series' last sample before it.
+  const withNative = subject.kind === "token" && tokenStatsSubject(reader, network, subject.token).withNative;
+  const previousClose = await reader.getLastPrice(network, {
     subject,
-    interval,
-    fromTimestamp: from,
-    limit: first,
-    ...(to === undefined ? {} : { toTimestamp: to }),
+    withNative,
+    beforeTimestamp: from - (from % interval),
+    maxBlock: reader.status(network).indexedBlock ?? 0n,
   });
-  return candles.map(format);
+  const end = to ?? ctx.now + 1;
+  return fillCandles(candles, { from, end, interval, first, previousClose }).map(format);
 }
 
 function output(

@@ -17,6 +17,8 @@ export interface SwapsArgs {
   first?: number | null | undefined;
   after?: string | null | undefined;
   atBlock?: bigint | null | undefined;
+  /** A decimal string (the Decimal scalar): USD. */
+  minVolumeUSD?: string | null | undefined;
 }
 
 /** A Relay-style page of swaps (edge cursors are derived from the node when asked for). */
@@ -26,6 +28,19 @@ export interface SwapPage {
 }
 
 const DAY = 86_400;
+const USD_DECIMALS = 18;
+
+/**
+ * A minimum USD value (a Decimal) as the 10^18-scaled integer trades' volumeUsd is kept in: digits
+ * past the 18th round up, so "at least the value" stays exact. Throws 400 for a negative value.
+ */
+export function parseMinVolumeUsd(value: string): bigint {
+  if (value.startsWith("-")) throw new BadRequestError("minVolumeUSD must not be negative.");
+  const [whole = "0", fraction = ""] = value.split(".");
+  const kept = fraction.slice(0, USD_DECIMALS).padEnd(USD_DECIMALS, "0");
+  const scaled = BigInt(whole + kept);
+  return /[1-9]/.test(fraction.slice(USD_DECIMALS)) ? scaled + 1n : scaled;
+}
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 function tokenFilter(reader: MarketReader, network: NetworkName, value: string): TokenRef {
@@ -76,6 +91,10 @@ export async function listSwaps(reader: MarketReader, args: SwapsArgs, nowMs: nu
   const atBlock = args.atBlock ?? undefined;
   if (atBlock !== undefined && atBlock < 0n) throw new BadRequestError("atBlock must not be negative.");
   const after = args.after === undefined || args.after === null ? undefined : decodeSwapCursor(args.after);
+  const minVolumeUsd =
+    args.minVolumeUSD === undefined || args.minVolumeUSD === null
+      ? undefined
+      : parseMinVolumeUsd(args.minVolumeUSD);
   assertNetworkReady(reader, network, nowMs);
 
   const query: TradePageQuery = {
@@ -89,6 +108,7 @@ export async function listSwaps(reader: MarketReader, args: SwapsArgs, nowMs: nu
     ...(atBlock === undefined ? {} : { maxBlock: atBlock }),
     ...(token === undefined ? {} : { token }),
     ...(sender === undefined ? {} : { sender }),
+    ...(minVolumeUsd === undefined ? {} : { minVolumeUsd }),
   };
   const trades = await reader.listTrades(network, query);
   const hasNextPage = trades.length > first;

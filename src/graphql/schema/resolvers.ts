@@ -24,6 +24,7 @@ import {
 import { formatDecimal } from "../queries/formatDecimal.js";
 import { getPoolLiquidityUsd } from "../queries/getPoolLiquidityUsd.js";
 import { getQuote, type QuoteArgs, type QuoteResult } from "../queries/getQuote.js";
+import { getPoolStats, getTokenStats } from "../queries/getSubjectStats.js";
 import { getTokenValuation } from "../queries/getTokenValuation.js";
 import { type CandlesArgs, listCandles } from "../queries/listCandles.js";
 import { type LiquidityEventsArgs, listLiquidityEvents } from "../queries/listLiquidityEvents.js";
@@ -67,7 +68,14 @@ export const resolvers = {
   Decimal: DecimalScalar,
   Timestamp: TimestampScalar,
   // Resolvers see the interval as its width in seconds.
-  CandleInterval: { MINUTE: 60, FIVE_MINUTES: 300, HOUR: 3_600, DAY: 86_400 },
+  CandleInterval: {
+    MINUTE: 60,
+    FIVE_MINUTES: 300,
+    HOUR: 3_600,
+    FOUR_HOURS: 14_400,
+    TWELVE_HOURS: 43_200,
+    DAY: 86_400,
+  },
   LiquidityEventType: { MINT: "mint", BURN: "burn" },
 
   Query: {
@@ -207,6 +215,7 @@ export const resolvers = {
       (await ctx.poolDayStats(pool.network).load(pool.address)).tradeCount,
     blockNumber: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       ctx.reader.poolsBlock(pool.network) ?? null,
+    stats: (pool: PoolSource, _: unknown, ctx: GraphqlContext) => getPoolStats(pool, ctx),
   },
 
   Token: {
@@ -221,6 +230,7 @@ export const resolvers = {
       formatDecimal((await dayStatsOf(token, ctx)).volumeUsd, USD_DECIMALS),
     tradeCount24h: async (token: TokenSource, _: unknown, ctx: GraphqlContext) =>
       (await dayStatsOf(token, ctx)).tradeCount,
+    stats: (token: TokenSource, _: unknown, ctx: GraphqlContext) => getTokenStats(token, ctx),
   },
 
   // TokenAmount.token is a property of its parent (createTokenAmountSource).

@@ -12,6 +12,7 @@ import { createPostgresCursor } from "./createPostgresCursor.js";
 import { createPostgresDayVolumes } from "./createPostgresDayVolumes.js";
 import { createPostgresLiquidityEvents } from "./createPostgresLiquidityEvents.js";
 import { createPostgresPools } from "./createPostgresPools.js";
+import { createPostgresTradeStats } from "./createPostgresTradeStats.js";
 import { createPostgresTrades } from "./createPostgresTrades.js";
 import { createPostgresV3Pools } from "./createPostgresV3Pools.js";
 import { createWriterLock } from "./createWriterLock.js";
@@ -104,5 +105,6 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     ...pools.methods,
     ...v3Pools.methods,
     ...liquidityEvents.methods,
+    ...createPostgresTradeStats(sql),
   };
 }

@@ -13,10 +13,12 @@ import { createSqliteCursor } from "./createSqliteCursor.js";
 import { createSqliteDayVolumes } from "./createSqliteDayVolumes.js";
 import { createSqliteLiquidityEvents } from "./createSqliteLiquidityEvents.js";
 import { createSqlitePools } from "./createSqlitePools.js";
+import { createSqliteTradeStats } from "./createSqliteTradeStats.js";
 import { createSqliteTrades } from "./createSqliteTrades.js";
 import { createSqliteV3Pools } from "./createSqliteV3Pools.js";
 import { migrateSqlite } from "./migrateSqlite.js";
 import { registerBigFunctions } from "./registerBigFunctions.js";
+import { registerStatsFunctions } from "./registerStatsFunctions.js";
 
 export interface SqliteStoreOptions {
   /** A file path (its directory is created) or ":memory:". */
@@ -35,6 +37,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   // Block numbers and seq may pass 2^53: every INTEGER comes back as a bigint.
   db.defaultSafeIntegers(true);
   registerBigFunctions(db);
+  registerStatsFunctions(db);
 
   const trades = createSqliteTrades(db);
   const dayVolumes = createSqliteDayVolumes(db);
@@ -91,5 +94,6 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     ...pools.methods,
     ...v3Pools.methods,
     ...liquidityEvents.methods,
+    ...createSqliteTradeStats(db),
   };
 }
