@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { get } from "node:http";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { findFreePort } from "../src/devnet/anvil/findFreePort.js";
 import { spawnWatchdog } from "../src/devnet/anvil/spawnWatchdog.js";
@@ -52,8 +52,12 @@ function ensureBuilt(): void {
   if (built) return;
   const entry = join(ROOT, "dist", "start.js");
   if (!existsSync(entry) || newest(join(ROOT, "src")) > statSync(entry).mtimeMs) {
-    const result = spawnSync(process.execPath, [join(ROOT, "scripts", "build.mjs")], { cwd: ROOT, stdio: "inherit" });
-    if (result.status !== 0) throw new Error("npm run build failed: the bench runs swapgraph's production build");
+    const result = spawnSync(process.execPath, [join(ROOT, "scripts", "build.mjs")], {
+      cwd: ROOT,
+      stdio: "inherit",
+    });
+    if (result.status !== 0)
+      throw new Error("npm run build failed: the bench runs swapgraph's production build");
   }
   built = true;
 }
