@@ -17,6 +17,7 @@ import { createRequestHook } from "./createRequestHook.js";
 import { dashboardPlugin } from "./plugins/dashboardPlugin.js";
 import { docsPlugin } from "./plugins/docsPlugin.js";
 import { graphqlPlugin } from "./plugins/graphqlPlugin.js";
+import { listingsPlugin } from "./plugins/listingsPlugin.js";
 import { probesPlugin } from "./plugins/probesPlugin.js";
 import { restPlugin } from "./plugins/restPlugin.js";
 import { formatQueryErrors } from "./rest/formatQueryErrors.js";
@@ -184,6 +185,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),
     logger,
   });
+  await app.register(listingsPlugin, { executor: options.executor, answers });
   await app.register(
     dashboardPlugin,
     options.dashboardDir === undefined ? {} : { dir: options.dashboardDir },

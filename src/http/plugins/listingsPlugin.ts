@@ -1,0 +1,36 @@
+import type { FastifyInstance } from "fastify";
+import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
+import type { AnswerStore } from "../createAnswerStore.js";
+import { createBlockAnswerer } from "../rest/createBlockAnswerer.js";
+import { createListingRoutes } from "../rest/createListingRoutes.js";
+import { LISTING_PARAMS_SCHEMA } from "../rest/listingSchemas.js";
+import { parseListingOperations } from "../rest/readListedMarkets.js";
+import { parseRestOperations } from "../rest/restOperations.js";
+import { refuseOtherMethods } from "../routeConfig.js";
+
+/** Options of listingsPlugin. */
+export interface ListingsOptions {
+  /** Runs the fixed operations in-process against the schema the GraphQL endpoint serves. */
+  executor: GraphqlExecutor;
+  /** Where answers are kept (absent: none is). */
+  answers?: AnswerStore;
+}
+
+/**
+ * The endpoints aggregators read from a DEX, per network: CoinGecko's (/coingecko/:network/pairs,
+ * /tickers) and CoinMarketCap's (/cmc/:network/summary, /assets, /ticker), fixed GraphQL
+ * operations run in-process, answers kept per indexed block and hour, rate limited like /api.
+ */
+export async function listingsPlugin(app: FastifyInstance, options: ListingsOptions): Promise<void> {
+  const { executor, answers } = options;
+  const answer = createBlockAnswerer({
+    operations: parseRestOperations(executor),
+    ...(answers === undefined ? {} : { answers }),
+  });
+  const routes = createListingRoutes({ executor, operations: parseListingOperations(executor), answer });
+  for (const route of routes) {
+    // Kept answers carry their own gzip copy: the framework's compressor stays out.
+    app.get(route.path, { schema: { params: LISTING_PARAMS_SCHEMA }, compress: false }, route.handler);
+    refuseOtherMethods(app, route.path);
+  }
+}
