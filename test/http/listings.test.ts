@@ -395,6 +395,7 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
 
   test("behavior: a mined swap moves the pool's price and volumes", async () => {
     const before = await readTickers();
+    const etagBefore = (await get("tickers")).headers.get("etag");
     const usdt = chain.tokens.USDT!.toLowerCase();
     const wrapped = chain.wrapped.toLowerCase();
     const [token0, token1] = usdt < wrapped ? [usdt, wrapped] : [wrapped, usdt];
@@ -402,6 +403,7 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     const head = await caughtUp();
     const after = await readTickers();
     expect(after.block).toBe(head);
+    expect((await get("tickers")).headers.get("etag")).not.toBe(etagBefore);
     // The swap went through one of the V2 pairs of the two tokens (the first DEX's).
     const moved = after.tickers.filter((t) => {
       const old = before.tickers.find((o) => o.pool_id === t.pool_id);
@@ -412,6 +414,25 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     const wrappedSide = token0 === wrapped ? "base_volume" : "target_volume";
     expect(Number(moved[0]![wrappedSide]) - Number(old[wrappedSide])).toBeCloseTo(3, 6);
     await expectTickersMatchChain(after.tickers, after.block, after.windowStart);
+  });
+
+  test("behavior: answers are kept per indexed block (ETag, 304) and rate limited like /api", async () => {
+    const first = await get("tickers");
+    const again = await api.call("/coingecko/bsc/tickers", {
+      headers: { "if-none-match": first.headers.get("etag")! },
+    });
+    expect(again.status).toBe(304);
+    expect((await get("tickers")).headers.get("etag")).toBe(first.headers.get("etag"));
+
+    const limited = await startServer(indexing.views, { rateLimit: { perSecond: 1, burst: 1 } });
+    try {
+      expect((await limited.call("/cmc/bsc/summary")).status).toBe(200);
+      const refused = await limited.call("/cmc/bsc/summary");
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toMatch(/^[0-9]+$/);
+    } finally {
+      await limited.close();
+    }
   });
 
   test("error: an unknown network is a 400 that names it; other methods a 405", async () => {
