@@ -61,6 +61,11 @@ export interface TradePageQuery {
   token?: TokenRef;
   /** Only trades signed by this account (lowercase). */
   sender?: Address;
+  /**
+   * Only trades that went through this pool (lowercase; one of their `pools`): the trades then
+   * carry their marks, whose hops hold the amounts of each pool.
+   */
+  pool?: Address;
   /** At most this many trades (1..10,000). */
   limit: number;
 }

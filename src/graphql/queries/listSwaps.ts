@@ -17,6 +17,8 @@ export interface SwapsArgs {
   first?: number | null | undefined;
   after?: string | null | undefined;
   atBlock?: bigint | null | undefined;
+  /** Only swaps through this indexed pool (Query.poolSwaps; validated there), with their marks. */
+  pool?: Address;
 }
 
 /** A Relay-style page of swaps (edge cursors are derived from the node when asked for). */
@@ -89,6 +91,7 @@ export async function listSwaps(reader: MarketReader, args: SwapsArgs, nowMs: nu
     ...(atBlock === undefined ? {} : { maxBlock: atBlock }),
     ...(token === undefined ? {} : { token }),
     ...(sender === undefined ? {} : { sender }),
+    ...(args.pool === undefined ? {} : { pool: args.pool }),
   };
   const trades = await reader.listTrades(network, query);
   const hasNextPage = trades.length > first;

@@ -27,6 +27,7 @@ import { getQuote, type QuoteArgs, type QuoteResult } from "../queries/getQuote.
 import { getTokenValuation } from "../queries/getTokenValuation.js";
 import { type CandlesArgs, listCandles } from "../queries/listCandles.js";
 import { type LiquidityEventsArgs, listLiquidityEvents } from "../queries/listLiquidityEvents.js";
+import { listPoolSwaps, type PoolSwapsArgs } from "../queries/listPoolSwaps.js";
 import { getPool, listPools, type PoolSource, type PoolsArgs } from "../queries/listPools.js";
 import { listSwaps, type SwapsArgs } from "../queries/listSwaps.js";
 import { listTokens, type TokenSource, type TokensArgs } from "../queries/listTokens.js";
@@ -86,6 +87,9 @@ export const resolvers = {
         edges: page.edges.map(({ node }) => ({ node: createSwapSource(node, ctx) })),
       };
     },
+
+    poolSwaps: (_: unknown, args: PoolSwapsArgs, ctx: GraphqlContext) =>
+      listPoolSwaps(ctx.reader, args, ctx.nowMs),
 
     async liquidityEvents(_: unknown, args: LiquidityEventsArgs, ctx: GraphqlContext) {
       const page = await listLiquidityEvents(ctx.reader, args, ctx.nowMs);
@@ -170,6 +174,11 @@ export const resolvers = {
 
   SwapEdge: {
     cursor: (edge: { node: SwapPosition }) => encodeSwapCursor(edge.node),
+  },
+
+  // PoolSwap has no resolvers: its parent (listPoolSwaps) has every field; its edge's cursor is its swap's.
+  PoolSwapEdge: {
+    cursor: (edge: { node: { swap: SwapPosition } }) => encodeSwapCursor(edge.node.swap),
   },
 
   // LiquidityEvent has no resolvers: its parent (createLiquidityEventSource) has every field.
