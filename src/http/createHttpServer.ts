@@ -103,7 +103,8 @@ function createFastify(options: HttpServerOptions, trustProxy: boolean): Fastify
     bodyLimit: GRAPHQL_LIMITS.maxRequestBodySize,
     trustProxy,
     // An empty parameter counts as missing; a repeated one stays a list, which the schemas refuse.
-    routerOptions: { querystringParser: parseQueryString },
+    // A path parameter may hold a listing pair (base_target_pool: 128 characters).
+    routerOptions: { querystringParser: parseQueryString, maxParamLength: 256 },
     ajv: { customOptions: { verbose: true } },
     schemaErrorFormatter: formatQueryErrors,
     clientErrorHandler: answerClientError,
@@ -185,7 +186,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),
     logger,
   });
-  await app.register(listingsPlugin, { executor: options.executor, answers });
+  await app.register(listingsPlugin, { executor: options.executor, answers, logger });
   await app.register(
     dashboardPlugin,
     options.dashboardDir === undefined ? {} : { dir: options.dashboardDir },

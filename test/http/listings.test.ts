@@ -14,6 +14,7 @@ import {
   COINGECKO_TICKERS_SCHEMA,
   SWAPGRAPH_TICKER_SCHEMA,
 } from "../../src/http/rest/listingSchemas.js";
+import { CMC_TRADES_SCHEMA, COINGECKO_TRADES_SCHEMA } from "../../src/http/rest/listingTradeSchemas.js";
 import type { Store } from "../../src/store/types.js";
 import { chainHead, sendSwap, startTestDevnet } from "../support/devnet.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
@@ -109,6 +110,39 @@ const CMC_ASSETS_EXAMPLE = {
   },
 };
 
+const COINGECKO_TRADES_EXAMPLE = {
+  buy: [
+    {
+      trade_id: 1234567,
+      price: "50.1",
+      base_volume: "0.1",
+      target_volume: "1",
+      trade_timestamp: "1700050000",
+      type: "buy",
+    },
+  ],
+  sell: [
+    {
+      trade_id: 1234568,
+      price: "50.1",
+      base_volume: "0.1",
+      target_volume: "1",
+      trade_timestamp: "1700050000",
+      type: "sell",
+    },
+  ],
+};
+const CMC_TRADES_EXAMPLE = [
+  {
+    trade_id: 3523643,
+    price: "0.01",
+    base_volume: "569000",
+    quote_volume: "0.01000000",
+    timestamp: "1585177482652",
+    type: "sell",
+  },
+];
+
 const ENDPOINTS = {
   pairs: { path: "coingecko/{n}/pairs", schema: COINGECKO_PAIRS_SCHEMA },
   tickers: { path: "coingecko/{n}/tickers", schema: COINGECKO_TICKERS_SCHEMA },
@@ -142,6 +176,8 @@ describe("the published formats", () => {
     expect(errorsOf(CMC_SUMMARY_SCHEMA, CMC_SUMMARY_EXAMPLE)).toEqual([]);
     expect(errorsOf(CMC_TICKER_SCHEMA, CMC_TICKER_EXAMPLE)).toEqual([]);
     expect(errorsOf(CMC_ASSETS_SCHEMA, CMC_ASSETS_EXAMPLE)).toEqual([]);
+    expect(errorsOf(COINGECKO_TRADES_SCHEMA, COINGECKO_TRADES_EXAMPLE)).toEqual([]);
+    expect(errorsOf(CMC_TRADES_SCHEMA, CMC_TRADES_EXAMPLE)).toEqual([]);
   });
 
   test("error: the schemas refuse what the formats do not allow", () => {
@@ -154,6 +190,10 @@ describe("the published formats", () => {
     const [key, value] = Object.entries(CMC_TICKER_EXAMPLE)[0]!;
     expect(errorsOf(CMC_TICKER_SCHEMA, { [key]: { ...value, quote_volume: true } })).not.toEqual([]);
     expect(errorsOf(CMC_ASSETS_SCHEMA, { BTC: { symbol: "BTC" } })).not.toEqual([]);
+    const sell = { ...COINGECKO_TRADES_EXAMPLE.sell[0], type: "buy" };
+    expect(errorsOf(COINGECKO_TRADES_SCHEMA, { ...COINGECKO_TRADES_EXAMPLE, sell: [sell] })).not.toEqual([]);
+    expect(errorsOf(COINGECKO_TRADES_SCHEMA, { buy: [] })).not.toEqual([]);
+    expect(errorsOf(CMC_TRADES_SCHEMA, [{ ...CMC_TRADES_EXAMPLE[0], type: "swap" }])).not.toEqual([]);
   });
 });
 
@@ -286,6 +326,61 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     return out;
   }
 
+  /** The pool's swaps on chain in [fromBlock, toBlock] as the trade formats show them, oldest first. */
+  async function chainTrades(ticker: Ticker, fromBlock: bigint, toBlock: bigint) {
+    const client = clientOf();
+    const d0 = await decimalsOf(ticker.base_currency);
+    const d1 = await decimalsOf(ticker.target_currency);
+    const v3 = chain.v3?.pools.some((p) => p.address === ticker.pool_id) === true;
+    const abs = (x: bigint) => (x < 0n ? -x : x);
+    const rows: { v0: bigint; v1: bigint; sell: boolean; block: bigint; log: number }[] = [];
+    if (v3) {
+      const event = chain.v3?.kind === "pancakeswap-v3" ? PANCAKE_V3_SWAP : V3_SWAP;
+      for (const log of await client.getLogs({ address: ticker.pool_id, event, fromBlock, toBlock })) {
+        const { amount0, amount1 } = log.args;
+        rows.push({
+          v0: abs(amount0!),
+          v1: abs(amount1!),
+          sell: amount0! > 0n,
+          block: log.blockNumber,
+          log: log.logIndex,
+        });
+      }
+    } else {
+      for (const log of await client.getLogs({
+        address: ticker.pool_id,
+        event: V2_SWAP,
+        fromBlock,
+        toBlock,
+      })) {
+        const { amount0In, amount1In, amount0Out, amount1Out } = log.args;
+        const sell = amount0In! > 0n;
+        rows.push({
+          v0: sell ? amount0In! : amount0Out!,
+          v1: sell ? amount1Out! : amount1In!,
+          sell,
+          block: log.blockNumber,
+          log: log.logIndex,
+        });
+      }
+    }
+    rows.sort((a, b) => (a.block === b.block ? a.log - b.log : a.block < b.block ? -1 : 1));
+    const times = new Map<bigint, number>();
+    const out = [];
+    for (const row of rows) {
+      if (!times.has(row.block))
+        times.set(row.block, Number((await client.getBlock({ blockNumber: row.block })).timestamp));
+      out.push({
+        price: priceOf(row.v1, row.v0, d0, d1),
+        base_volume: formatDecimal(row.v0, d0),
+        target_volume: formatDecimal(row.v1, d1),
+        trade_timestamp: times.get(row.block)! * 1000,
+        type: row.sell ? "sell" : "buy",
+      });
+    }
+    return out;
+  }
+
   /** The tickers and their block, read within one hour of the window (retried across an hour's edge). */
   async function readTickers(): Promise<{ tickers: Ticker[]; block: bigint; windowStart: number }> {
     for (;;) {
@@ -414,6 +509,117 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     const wrappedSide = token0 === wrapped ? "base_volume" : "target_volume";
     expect(Number(moved[0]![wrappedSide]) - Number(old[wrappedSide])).toBeCloseTo(3, 6);
     await expectTickersMatchChain(after.tickers, after.block, after.windowStart);
+    // The swap is the pool's newest trade, in both formats.
+    const trades = (await api.call(`/cmc/bsc/trades/${moved[0]!.ticker_id}`)).body as Record<
+      string,
+      unknown
+    >[];
+    const last = trades.at(-1)!;
+    const headBlock = await clientOf().getBlock({ blockNumber: head });
+    expect(last.timestamp).toBe(Number(headBlock.timestamp) * 1000);
+    expect(last.type).toBe(token0 === wrapped ? "sell" : "buy");
+    expect(last[token0 === wrapped ? "base_volume" : "quote_volume"]).toBe("3");
+  });
+
+  test("behavior: a pool's trades are the chain's swaps through it, in both formats", async () => {
+    const { tickers, block } = await readTickers();
+    const v3 = new Set(chain.v3?.pools.map((p) => p.address) ?? []);
+    const traded = tickers.filter((t) => t.high !== undefined);
+    const picked = [traded.find((t) => v3.has(t.pool_id))!, traded.find((t) => !v3.has(t.pool_id))!];
+    const startMs = (Math.floor(Date.now() / 1000) - 3 * 86_400) * 1000;
+    for (const ticker of picked) {
+      const answer = await api.call(
+        `/coingecko/bsc/historical_trades?ticker_id=${ticker.ticker_id}&start_time=${startMs}`,
+      );
+      expect(answer.status, answer.text).toBe(200);
+      expect(errorsOf(COINGECKO_TRADES_SCHEMA, answer.body)).toEqual([]);
+      expect(BigInt(answer.headers.get("x-indexed-block")!)).toBe(block);
+      const body = answer.body as { buy: Record<string, unknown>[]; sell: Record<string, unknown>[] };
+      const expected = await chainTrades(ticker, await firstBlockAt(startMs / 1000, block), block);
+      expect(expected.length).toBeGreaterThan(0);
+      const shown = [...body.buy, ...body.sell].sort(
+        (a, b) => (a.trade_id as number) - (b.trade_id as number),
+      );
+      expect(shown.map(({ trade_id: _, ...rest }) => rest)).toEqual(expected);
+      expect(body.buy.every((t) => t.type === "buy") && body.sell.every((t) => t.type === "sell")).toBe(true);
+      expect(new Set(shown.map((t) => t.trade_id)).size).toBe(shown.length);
+
+      // The newest few, and one side only.
+      const newest = (
+        await api.call(
+          `/coingecko/bsc/historical_trades?ticker_id=${ticker.ticker_id}&start_time=${startMs}&limit=3`,
+        )
+      ).body as typeof body;
+      expect(
+        [...newest.buy, ...newest.sell].sort((a, b) => (a.trade_id as number) - (b.trade_id as number)),
+      ).toEqual(shown.slice(-3));
+      const buys = (
+        await api.call(
+          `/coingecko/bsc/historical_trades?ticker_id=${ticker.ticker_id}&start_time=${startMs}&type=buy`,
+        )
+      ).body as typeof body;
+      expect(buys).toEqual({ buy: body.buy, sell: [] });
+
+      // CoinMarketCap's: the last 24 hours, oldest first, the same trades.
+      const cmc = await api.call(`/cmc/bsc/trades/${ticker.ticker_id}`);
+      expect(cmc.status).toBe(200);
+      expect(errorsOf(CMC_TRADES_SCHEMA, cmc.body)).toEqual([]);
+      const dayAgoMs = (Math.floor(Date.now() / 1000) - 86_400) * 1000;
+      const recent = shown.filter((t) => (t.trade_timestamp as number) >= dayAgoMs + 5_000);
+      const cmcTrades = (cmc.body as Record<string, unknown>[]).filter(
+        (t) => (t.timestamp as number) >= dayAgoMs + 5_000,
+      );
+      expect(cmcTrades).toEqual(
+        recent.map((t) => ({
+          trade_id: t.trade_id,
+          price: t.price,
+          base_volume: t.base_volume,
+          quote_volume: t.target_volume,
+          timestamp: t.trade_timestamp,
+          type: t.type,
+        })),
+      );
+    }
+  });
+
+  test("error: a pair that is not an indexed pool's base_target_pool is a 400 that names the parameter", async () => {
+    const { tickers } = await readTickers();
+    const [base, target, pool] = tickers[0]!.ticker_id.split("_");
+    const swapped = `${target}_${base}_${pool}`;
+    for (const bad of [swapped, "nope", `${base}_${target}_0x${"1".repeat(40)}`]) {
+      const cg = await api.call(`/coingecko/bsc/historical_trades?ticker_id=${bad}`);
+      expect(cg.status, bad).toBe(400);
+      expect((cg.body as { error: string }).error).toMatch(/^ticker_id must be base_target_pool/);
+      const cmc = await api.call(`/cmc/bsc/trades/${bad}`);
+      expect(cmc.status, bad).toBe(400);
+      expect((cmc.body as { error: string }).error).toMatch(/^market_pair must be base_target_pool/);
+    }
+    const id = tickers[0]!.ticker_id;
+    for (const [query, name] of [
+      ["limit=-1", "limit"],
+      ["limit=10001", "limit"],
+      ["start_time=abc", "start_time"],
+      ["end_time=1.5", "end_time"],
+      ["type=both", "type"],
+    ]) {
+      const answer = await api.call(`/coingecko/bsc/historical_trades?ticker_id=${id}&${query}`);
+      expect(answer.status, query).toBe(400);
+      expect((answer.body as { error: string }).error, query).toMatch(new RegExp(`^${name} `));
+    }
+    // GraphQL's poolSwaps, behind them, refuses a pool that is not indexed.
+    const graphql = await api.call("/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        query: `{ poolSwaps(network: bsc, pool: "0x${"1".repeat(40)}") { edges { cursor } } }`,
+      }),
+    });
+    const errors = (graphql.body as { errors: { message: string; extensions: { code: string } }[] }).errors;
+    expect(errors[0]!.extensions.code).toBe("BAD_REQUEST");
+    expect(errors[0]!.message).toMatch(/is not an indexed pool on bsc/);
+    const missing = await api.call("/coingecko/bsc/historical_trades");
+    expect(missing.status).toBe(400);
+    expect((missing.body as { error: string }).error).toMatch(/ticker_id/);
   });
 
   test("behavior: answers are kept per indexed block (ETag, 304) and rate limited like /api", async () => {
