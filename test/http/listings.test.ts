@@ -560,6 +560,9 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
       ).body as typeof body;
       expect(buys).toEqual({ buy: body.buy, sell: [] });
 
+      const head = await api.call(`/cmc/bsc/trades/${ticker.ticker_id}`, { method: "HEAD" });
+      expect([head.status, head.text, head.headers.get("x-indexed-block")]).toEqual([200, "", String(block)]);
+
       // CoinMarketCap's: the last 24 hours, oldest first, the same trades.
       const cmc = await api.call(`/cmc/bsc/trades/${ticker.ticker_id}`);
       expect(cmc.status).toBe(200);

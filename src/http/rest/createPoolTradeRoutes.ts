@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import type { NetworkName } from "../../domain/types.js";
@@ -104,6 +105,13 @@ export function createPoolTradeRoutes(options: {
     body: AsyncIterable<string>,
   ) => {
     reply.headers({ ...JSON_HEADERS, ...freshnessHeaders(status), "Cache-Control": "no-cache" });
+    if (reply.request.method === "HEAD") {
+      // The headers of the GET, and no list read for a body that is not sent.
+      reply.hijack();
+      reply.raw.writeHead(200, reply.getHeaders() as OutgoingHttpHeaders);
+      reply.raw.end();
+      return reply;
+    }
     return sendListStream(reply, encoded(body), { stallMs: STALL_MS, logger });
   };
 
