@@ -180,7 +180,15 @@ export interface CandleTotals {
   /** Undefined when a bucket in the range has no USD value (see Candle.volumeUsd). */
   volumeUsd: bigint | undefined;
   tradeCount: number;
+  /** The highest and lowest price of the range's buckets; undefined when none was priced. */
+  high: bigint | undefined;
+  low: bigint | undefined;
 }
+
+const higher = (a: bigint | undefined, b: bigint | undefined) =>
+  a === undefined || (b !== undefined && b > a) ? b : a;
+const lower = (a: bigint | undefined, b: bigint | undefined) =>
+  a === undefined || (b !== undefined && b < a) ? b : a;
 
 /** A sum that is unknown when a part is: a bucket without a USD value spoils what holds it. */
 export function addKnown(a: bigint | undefined, b: bigint | undefined): bigint | undefined {
@@ -195,14 +203,16 @@ export function addCandleTotals(
 ): void {
   const total = totals.get(subject);
   if (total === undefined) {
-    const { volume, quoteVolume, volumeUsd, tradeCount } = part;
-    totals.set(subject, { volume, quoteVolume, volumeUsd, tradeCount });
+    const { volume, quoteVolume, volumeUsd, tradeCount, high, low } = part;
+    totals.set(subject, { volume, quoteVolume, volumeUsd, tradeCount, high, low });
     return;
   }
   total.volume += part.volume;
   total.quoteVolume += part.quoteVolume;
   total.volumeUsd = addKnown(total.volumeUsd, part.volumeUsd);
   total.tradeCount += part.tradeCount;
+  total.high = higher(total.high, part.high);
+  total.low = lower(total.low, part.low);
 }
 
 /** Pool candle prices are ratios of smallest units scaled by 10^36: exact enough for any pair of decimals. */

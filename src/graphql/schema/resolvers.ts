@@ -22,6 +22,7 @@ import {
   type TokenAmountSource,
 } from "../queries/createSwapSource.js";
 import { formatDecimal } from "../queries/formatDecimal.js";
+import { getPoolDayFigures } from "../queries/getPoolDayFigures.js";
 import { getPoolLiquidityUsd } from "../queries/getPoolLiquidityUsd.js";
 import { getQuote, type QuoteArgs, type QuoteResult } from "../queries/getQuote.js";
 import { getTokenValuation } from "../queries/getTokenValuation.js";
@@ -214,6 +215,14 @@ export const resolvers = {
       usdOrNull((await ctx.poolDayStats(pool.network).load(pool.address)).volumeUsd),
     tradeCount24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       (await ctx.poolDayStats(pool.network).load(pool.address)).tradeCount,
+    volumeToken0_24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      (await getPoolDayFigures(pool, ctx)).volumeToken0,
+    volumeToken1_24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      (await getPoolDayFigures(pool, ctx)).volumeToken1,
+    priceHigh24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      (await getPoolDayFigures(pool, ctx)).priceHigh,
+    priceLow24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      (await getPoolDayFigures(pool, ctx)).priceLow,
     blockNumber: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       ctx.reader.poolsBlock(pool.network) ?? null,
   },

@@ -1,22 +1,11 @@
 /*
- * Exact decimal strings for the listing endpoints: amounts and prices travel from GraphQL as
- * plain decimal strings and are summed, compared and formatted here on bigint, never on floats.
+ * Exact decimal strings for the listing endpoints, made on bigint, never on floats.
  */
 
-const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 // Pool prices carry 36 digits of smallest units of token1 per smallest unit of token0, as the
 // pool candles do (Candle.high/low of a pool), so a state price and a candle price print alike.
 const POOL_PRICE_DIGITS = 36;
 const POOL_PRICE_SCALE = 10n ** BigInt(POOL_PRICE_DIGITS);
-
-/** `text` (a plain decimal) as an integer of 10^-scale units, truncated toward zero past `scale` digits. */
-export function toUnits(text: string, scale: number): bigint {
-  const match = DECIMAL.exec(text);
-  if (match === null) throw new RangeError(`Not a plain decimal: ${JSON.stringify(text)}.`);
-  const fraction = (match[3] ?? "").slice(0, scale).padEnd(scale, "0");
-  const value = BigInt(`${match[2]}${fraction}`);
-  return match[1] === "-" ? -value : value;
-}
 
 /** `value / 10^scale` as a plain decimal string, exact, trailing zeros removed. */
 export function fromUnits(value: bigint, scale: number): string {
@@ -26,19 +15,6 @@ export function fromUnits(value: bigint, scale: number): string {
   const fraction = digits.slice(digits.length - scale).replace(/0+$/, "");
   const text = fraction === "" ? whole : `${whole}.${fraction}`;
   return negative && text !== "0" ? `-${text}` : text;
-}
-
-/** Digits after the point of a plain decimal string. */
-function scaleOf(text: string): number {
-  const point = text.indexOf(".");
-  return point < 0 ? 0 : text.length - point - 1;
-}
-
-/** Compares two plain decimal strings by value: negative, zero or positive. */
-export function compareDecimals(a: string, b: string): number {
-  const scale = Math.max(scaleOf(a), scaleOf(b));
-  const difference = toUnits(a, scale) - toUnits(b, scale);
-  return difference < 0n ? -1 : difference > 0n ? 1 : 0;
 }
 
 /**

@@ -4,13 +4,9 @@ import type {
   GraphqlSession,
   PreparedOperation,
 } from "../../graphql/createGraphqlExecutor.js";
-import { compareDecimals, formatPoolRatio, fromUnits, toUnits } from "./listingDecimals.js";
+import { formatPoolRatio } from "./listingDecimals.js";
 import type { FreshnessData } from "./restOperations.js";
 
-const HOUR = 3600;
-const DAY = 86_400;
-// The hourly buckets from the one holding 24 hours ago up to the one holding now.
-const WINDOW_BUCKETS = DAY / HOUR + 1;
 const POOLS_PAGE = 100;
 
 /** The fixed GraphQL operation that lists a network's pools (a page) for the listing endpoints. */
@@ -21,7 +17,8 @@ export const LISTING_POOLS_OPERATION = /* GraphQL */ `
       pageInfo { hasNextPage endCursor }
       edges {
         node {
-          address kind token0 token1 sqrtPriceX96 liquidityUSD
+          address kind token0 token1 sqrtPriceX96 liquidityUSD tradeCount24h
+          volumeToken0_24h volumeToken1_24h priceHigh24h priceLow24h
           reserve0 { amount }
           reserve1 { amount }
         }
@@ -40,20 +37,10 @@ export const LISTING_TOKEN_OPERATION = /* GraphQL */ `
   }
 `;
 
-/** The fixed GraphQL operation behind a listed pool's 24-hour figures: its hourly candles. */
-export const LISTING_CANDLES_OPERATION = /* GraphQL */ `
-  query ListingCandles($network: Network!, $pool: String!, $from: Timestamp!, $first: Int!) {
-    candles(network: $network, pool: $pool, interval: HOUR, from: $from, first: $first) {
-      high low volume quoteVolume tradeCount
-    }
-  }
-`;
-
 /** The listing operations, parsed, validated and compiled once. */
 export interface ListingOperations {
   pools: PreparedOperation;
   token: PreparedOperation;
-  candles: PreparedOperation;
 }
 
 /** Parses, validates and compiles the listing operations once, at start. */
@@ -61,7 +48,6 @@ export function parseListingOperations(executor: Pick<GraphqlExecutor, "prepare"
   return {
     pools: executor.prepare(LISTING_POOLS_OPERATION),
     token: executor.prepare(LISTING_TOKEN_OPERATION),
-    candles: executor.prepare(LISTING_CANDLES_OPERATION),
   };
 }
 
@@ -99,20 +85,17 @@ interface PoolNode {
   token1: string;
   sqrtPriceX96: string | null;
   liquidityUSD: string | null;
+  tradeCount24h: number;
+  volumeToken0_24h: string;
+  volumeToken1_24h: string;
+  priceHigh24h: string | null;
+  priceLow24h: string | null;
   reserve0: { amount: string };
   reserve1: { amount: string };
 }
 
 interface PoolsData extends FreshnessData {
   pools: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: { node: PoolNode }[] };
-}
-
-interface CandleData {
-  high: string | null;
-  low: string | null;
-  volume: string;
-  quoteVolume: string;
-  tradeCount: number;
 }
 
 /** The price of token0 in token1 by the pool's state; undefined for an empty pool. */
@@ -126,38 +109,10 @@ function statePrice(pool: PoolNode, d0: number, d1: number): string | undefined 
   return reserve0 === 0n || reserve1 === 0n ? undefined : formatPoolRatio(reserve1, reserve0, d0, d1);
 }
 
-/** The window's figures of one pool from its hourly candles. */
-function windowFigures(
-  candles: CandleData[],
-  d0: number,
-  d1: number,
-): Pick<ListedMarket, "baseVolume" | "targetVolume" | "high" | "low" | "tradeCount"> {
-  let volume0 = 0n;
-  let volume1 = 0n;
-  let tradeCount = 0;
-  let high: string | undefined;
-  let low: string | undefined;
-  for (const candle of candles) {
-    volume0 += toUnits(candle.volume, d0);
-    volume1 += toUnits(candle.quoteVolume, d1);
-    tradeCount += candle.tradeCount;
-    if (candle.high !== null && (high === undefined || compareDecimals(candle.high, high) > 0))
-      high = candle.high;
-    if (candle.low !== null && (low === undefined || compareDecimals(candle.low, low) < 0)) low = candle.low;
-  }
-  return {
-    baseVolume: fromUnits(volume0, d0),
-    targetVolume: fromUnits(volume1, d1),
-    tradeCount,
-    ...(high === undefined ? {} : { high }),
-    ...(low === undefined ? {} : { low }),
-  };
-}
-
 /**
  * Every indexed pool of `network` with a price, as the listing endpoints show it: the pools
- * query's pages (state and liquidity from memory) and each pool's hourly candles from the hour
- * holding 24 hours before the session's clock up to now, the window of Pool.volumeUSD24h.
+ * query's pages (state and liquidity from memory; token volumes and price range over the hourly
+ * candles of Pool.volumeUSD24h's window, summed for all pools in one read) and their tokens.
  */
 export async function readListedMarkets(
   session: GraphqlSession,
@@ -189,7 +144,6 @@ export async function readListedMarkets(
     }
     return tokens.get(address);
   };
-  const from = session.now - DAY;
   const markets: ListedMarket[] = [];
   for (const pool of [...nodes.values()].sort((a, b) => (a.address < b.address ? -1 : 1))) {
     const base = await tokenOf(pool.token0);
@@ -197,19 +151,17 @@ export async function readListedMarkets(
     if (base === undefined || target === undefined) continue;
     const lastPrice = statePrice(pool, base.decimals, target.decimals);
     if (lastPrice === undefined) continue;
-    const { candles } = await session.run<{ candles: CandleData[] }>(operations.candles, {
-      network,
-      pool: pool.address,
-      from,
-      first: WINDOW_BUCKETS,
-    });
     markets.push({
       pool: pool.address,
       base,
       target,
       lastPrice,
       liquidityUsd: pool.liquidityUSD ?? "0",
-      ...windowFigures(candles, base.decimals, target.decimals),
+      baseVolume: pool.volumeToken0_24h,
+      targetVolume: pool.volumeToken1_24h,
+      tradeCount: pool.tradeCount24h,
+      ...(pool.priceHigh24h === null ? {} : { high: pool.priceHigh24h }),
+      ...(pool.priceLow24h === null ? {} : { low: pool.priceLow24h }),
     });
   }
   return { markets, networkStatus };
