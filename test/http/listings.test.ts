@@ -650,6 +650,13 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
       expect(answer.status, name).toBe(400);
       expect((answer.body as { error: string }).error).toMatch(/^network "solana" is not supported/);
     }
+    // A network this server does not index: a 503, as on /api.
+    for (const name of Object.keys(ENDPOINTS) as (keyof typeof ENDPOINTS)[]) {
+      expect((await get(name, "eth")).status, name).toBe(503);
+    }
+    const id = `0x${"1".repeat(40)}_0x${"2".repeat(40)}_0x${"3".repeat(40)}`;
+    expect((await api.call(`/cmc/eth/trades/${id}`)).status).toBe(503);
+    expect((await api.call(`/coingecko/eth/historical_trades?ticker_id=${id}`)).status).toBe(503);
     const post = await api.call("/coingecko/bsc/tickers", { method: "POST" });
     expect(post.status).toBe(405);
     expect((await api.call("/coingecko/bsc/orderbook")).status).toBe(404);
