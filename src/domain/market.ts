@@ -63,6 +63,11 @@ export interface TradePageQuery {
   sender?: Address;
   /** Only trades whose volumeUsd (10^18-scaled) is at least this (checked row by row). */
   minVolumeUsd?: bigint;
+  /**
+   * Only trades that went through this pool (lowercase; one of their `pools`): the trades then
+   * carry their marks, whose hops hold the amounts of each pool.
+   */
+  pool?: Address;
   /** At most this many trades (1..10,000). */
   limit: number;
 }
@@ -177,7 +182,15 @@ export interface CandleTotals {
   /** Undefined when a bucket in the range has no USD value (see Candle.volumeUsd). */
   volumeUsd: bigint | undefined;
   tradeCount: number;
+  /** The highest and lowest price of the range's buckets; undefined when none was priced. */
+  high: bigint | undefined;
+  low: bigint | undefined;
 }
+
+const higher = (a: bigint | undefined, b: bigint | undefined) =>
+  a === undefined || (b !== undefined && b > a) ? b : a;
+const lower = (a: bigint | undefined, b: bigint | undefined) =>
+  a === undefined || (b !== undefined && b < a) ? b : a;
 
 /** A sum that is unknown when a part is: a bucket without a USD value spoils what holds it. */
 export function addKnown(a: bigint | undefined, b: bigint | undefined): bigint | undefined {
@@ -192,14 +205,16 @@ export function addCandleTotals(
 ): void {
   const total = totals.get(subject);
   if (total === undefined) {
-    const { volume, quoteVolume, volumeUsd, tradeCount } = part;
-    totals.set(subject, { volume, quoteVolume, volumeUsd, tradeCount });
+    const { volume, quoteVolume, volumeUsd, tradeCount, high, low } = part;
+    totals.set(subject, { volume, quoteVolume, volumeUsd, tradeCount, high, low });
     return;
   }
   total.volume += part.volume;
   total.quoteVolume += part.quoteVolume;
   total.volumeUsd = addKnown(total.volumeUsd, part.volumeUsd);
   total.tradeCount += part.tradeCount;
+  total.high = higher(total.high, part.high);
+  total.low = lower(total.low, part.low);
 }
 
 /** Pool candle prices are ratios of smallest units scaled by 10^36: exact enough for any pair of decimals. */

@@ -17,6 +17,7 @@ import { createRequestHook } from "./createRequestHook.js";
 import { dashboardPlugin } from "./plugins/dashboardPlugin.js";
 import { docsPlugin } from "./plugins/docsPlugin.js";
 import { graphqlPlugin } from "./plugins/graphqlPlugin.js";
+import { listingsPlugin } from "./plugins/listingsPlugin.js";
 import { probesPlugin } from "./plugins/probesPlugin.js";
 import { restPlugin } from "./plugins/restPlugin.js";
 import { formatQueryErrors } from "./rest/formatQueryErrors.js";
@@ -107,7 +108,8 @@ function createFastify(options: HttpServerOptions, trustProxy: boolean): Fastify
     bodyLimit: GRAPHQL_LIMITS.maxRequestBodySize,
     trustProxy,
     // An empty parameter counts as missing; a repeated one stays a list, which the schemas refuse.
-    routerOptions: { querystringParser: parseQueryString },
+    // A path parameter may hold a listing pair (base_target_pool: 128 characters).
+    routerOptions: { querystringParser: parseQueryString, maxParamLength: 256 },
     ajv: { customOptions: { verbose: true } },
     schemaErrorFormatter: formatQueryErrors,
     clientErrorHandler: answerClientError,
@@ -192,6 +194,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),
     logger,
   });
+  await app.register(listingsPlugin, { executor: options.executor, answers, logger });
   await app.register(
     dashboardPlugin,
     options.dashboardDir === undefined ? {} : { dir: options.dashboardDir },

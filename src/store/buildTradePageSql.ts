@@ -128,8 +128,14 @@ export function buildTradePageSql(
   const { params, p } = placeholders(dialect);
   // Timestamps are checked again row by row (`+timestamp` keeps that check off the indexes): the
   // block range already holds exactly the window when timestamps never decrease along the chain.
+  // A pool's trades are found row by row in the block order (pools is a list, without an index of
+  // its own); their marks come along: the per-pool amounts are in them.
+  const { pool } = query;
+  const columns = pool === undefined ? TRADE_COLUMNS : `${TRADE_COLUMNS}, marks`;
+  const poolCondition = () =>
+    pool === undefined ? "" : `AND (',' || pools || ',') LIKE ${p(`%,${pool},%`, "text")}`;
   const branch = (filter: () => string): string =>
-    `SELECT ${TRADE_COLUMNS} FROM trades WHERE network = ${p(network, "text")} ${filter()}
+    `SELECT ${columns} FROM trades WHERE network = ${p(network, "text")} ${filter()} ${poolCondition()}
        AND (block_number, tx_index, log_index) >
          (${p(start.blockNumber, "int8")}, ${p(start.txIndex, "int4")}, ${p(start.logIndex, "int4")})
        ${end === undefined ? "" : `AND block_number <= ${p(end, "int8")}`}

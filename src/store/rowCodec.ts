@@ -195,6 +195,14 @@ export function decodeTrade(row: TradeRow): StoredTrade {
  * anything else the store does.
  */
 export function decodeTradeValues(values: readonly unknown[]): StoredTrade {
+  const trade = decodeTradeColumns(values);
+  // A pool's page reads the marks after the columns (buildTradePageSql).
+  const marks = values[15];
+  if (typeof marks === "string") trade.marks = decodeMarks(marks, trade);
+  return trade;
+}
+
+function decodeTradeColumns(values: readonly unknown[]): StoredTrade {
   return {
     seq: BigInt(values[0] as Int),
     network: values[1] as NetworkName,

@@ -28,6 +28,7 @@ const pairAbi = parseAbi([
   "function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)",
 ]);
 const POOL_FIELDS = `address dex token0 token1 feeBps network blockNumber liquidityUSD volumeUSD24h tradeCount24h
+  volumeToken0_24h volumeToken1_24h priceHigh24h priceLow24h
   reserve0 { amount token { address decimals } } reserve1 { amount token { address decimals } }`;
 const POOLS = /* GraphQL */ `
   query P($token: String, $orderBy: PoolOrder, $first: Int, $after: String) {
@@ -49,6 +50,10 @@ interface ShownPool {
   liquidityUSD: string | null;
   volumeUSD24h: string | null;
   tradeCount24h: number;
+  volumeToken0_24h: string;
+  volumeToken1_24h: string;
+  priceHigh24h: string | null;
+  priceLow24h: string | null;
   reserve0: { amount: string; token: { address: string; decimals: number } };
   reserve1: { amount: string; token: { address: string; decimals: number } };
 }
@@ -136,19 +141,36 @@ describe.each(createTestStores())("pools on $name", (testStore: TestStore) => {
   }
 
   /** Volume and trades per pool over the 24-hour stats window, recomputed from the stored trades. */
-  async function expectedDayStats(now: number): Promise<Map<string, { volume: bigint; count: number }>> {
+  async function expectedDayStats(now: number) {
     const from = dayStatsFrom(now);
-    const out = new Map<string, { volume: bigint; count: number }>();
+    const out = new Map<
+      string,
+      { volume: bigint; count: number; v0: bigint; v1: bigint; prices: bigint[] }
+    >();
     for (const trade of await store.listTrades(config.name, from)) {
       if (trade.marks === undefined || trade.timestamp - (trade.timestamp % 3_600) > now) continue;
-      trade.marks.hops.forEach((_, i) => {
+      trade.marks.hops.forEach((hop, i) => {
         const pool = trade.pools[i]!;
-        const entry = out.get(pool) ?? { volume: 0n, count: 0 };
-        out.set(pool, { volume: entry.volume + trade.volumeUsd, count: entry.count + 1 });
+        const entry = out.get(pool) ?? { volume: 0n, count: 0, v0: 0n, v1: 0n, prices: [] };
+        const [a0, a1] = hop.zeroForOne ? [hop.amountIn, hop.amountOut] : [hop.amountOut, hop.amountIn];
+        out.set(pool, {
+          volume: entry.volume + trade.volumeUsd,
+          count: entry.count + 1,
+          v0: entry.v0 + a0,
+          v1: entry.v1 + a1,
+          // Each pass's executed price of token0 in token1, smallest units, 10^36-scaled.
+          prices: a0 > 0n && a1 > 0n ? [...entry.prices, (a1 * 10n ** 36n) / a0] : entry.prices,
+        });
       });
     }
     return out;
   }
+
+  /** A 10^36-scaled smallest-units price as token1 per whole token0 (as the pool candles print it). */
+  const poolPrice = (raw: bigint, d0: number, d1: number) =>
+    36 + d1 - d0 >= 0
+      ? formatDecimal(raw, 36 + d1 - d0)
+      : formatDecimal(raw * 10n ** BigInt(d0 - d1 - 36), 0);
 
   /** Runs `read` until the hour of the 24-hour window did not change while it ran. */
   async function withinOneWindow<T>(read: () => Promise<T>): Promise<{ value: T; now: number }> {
@@ -198,6 +220,29 @@ describe.each(createTestStores())("pools on $name", (testStore: TestStore) => {
         usd(stats.get(pool.address)?.volume ?? 0n),
         stats.get(pool.address)?.count ?? 0,
       ]);
+      const [d0, d1] = [pool.reserve0.token.decimals, pool.reserve1.token.decimals];
+      const entry = stats.get(pool.address);
+      const prices = entry?.prices ?? [];
+      expect([pool.volumeToken0_24h, pool.volumeToken1_24h], pool.address).toEqual([
+        formatDecimal(entry?.v0 ?? 0n, d0),
+        formatDecimal(entry?.v1 ?? 0n, d1),
+      ]);
+      expect([pool.priceHigh24h, pool.priceLow24h], pool.address).toEqual(
+        prices.length === 0
+          ? [null, null]
+          : [
+              poolPrice(
+                prices.reduce((a, b) => (a > b ? a : b)),
+                d0,
+                d1,
+              ),
+              poolPrice(
+                prices.reduce((a, b) => (a < b ? a : b)),
+                d0,
+                d1,
+              ),
+            ],
+      );
     }
     // Where no stored trade can change any more: at or before the indexed block's time.
     const settled = await indexing.views.settledBefore(config.name);

@@ -3,6 +3,8 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
 import { buildOpenApi, type OpenApiDocument } from "../../src/http/rest/buildOpenApi.js";
+import { LISTING_ENDPOINTS } from "../../src/http/rest/createListingRoutes.js";
+import { openApiPathOf } from "../../src/http/rest/listingOpenApi.js";
 import { MAX_SWAPS_LIMIT } from "../../src/http/rest/restLimits.js";
 import { SWAPS_QUERY_SCHEMA } from "../../src/http/rest/restSchemas.js";
 import type { MarketReader } from "../../src/views/types.js";
@@ -101,7 +103,18 @@ function expectValid(validate: ValidateFunction, body: unknown, what: string): v
   expect(valid ? [] : validate.errors, `${what} matches its schema`).toEqual([]);
 }
 
-const PATHS = ["/api/quote", "/api/swaps_24h", "/api/trade_volume_usd_7d"];
+const API_PATHS = ["/api/quote", "/api/swaps_24h", "/api/trade_volume_usd_7d"];
+const LISTING_PATHS = [
+  ...LISTING_ENDPOINTS.map((endpoint) => openApiPathOf(endpoint.path)),
+  "/coingecko/{network}/historical_trades",
+  "/cmc/{network}/trades/{market_pair}",
+];
+const STREAMED_PATHS = [
+  "/api/swaps_24h",
+  "/coingecko/{network}/historical_trades",
+  "/cmc/{network}/trades/{market_pair}",
+];
+const PATHS = [...API_PATHS, ...LISTING_PATHS];
 
 describe("the OpenAPI document", () => {
   test("behavior: GET /openapi.json serves buildOpenApi() as JSON with open CORS and the package version", async () => {
@@ -140,7 +153,11 @@ describe("the OpenAPI document", () => {
         expect(Object.keys(parameter).sort(), `${path} ${parameter.name}`).toEqual(
           ["description", "in", "name", "required", "schema"].sort(),
         );
-        expect(parameter.in).toBe("query");
+        expect(parameter.in).toBe(
+          LISTING_PATHS.includes(path) && ["network", "market_pair"].includes(parameter.name as string)
+            ? "path"
+            : "query",
+        );
         ajv.compile(parameter.schema as object);
       }
       const responses = operation.responses as Json;
@@ -158,9 +175,11 @@ describe("the OpenAPI document", () => {
       expect(headers).toEqual(
         path === "/api/swaps_24h"
           ? ["X-Indexed-Block", "X-Data-Age", "X-Next-Cursor", "Link"]
-          : ["X-Indexed-Block", "X-Data-Age", "ETag", "Cache-Control"],
+          : STREAMED_PATHS.includes(path)
+            ? ["X-Indexed-Block", "X-Data-Age"]
+            : ["X-Indexed-Block", "X-Data-Age", "ETag", "Cache-Control"],
       );
-      expect(Object.keys(responses).includes("304"), path).toBe(path !== "/api/swaps_24h");
+      expect(Object.keys(responses).includes("304"), path).toBe(!STREAMED_PATHS.includes(path));
     }
     expect(operationIds.size).toBe(PATHS.length);
     expect(Object.keys((served.paths["/api/quote"]!.get as Json).responses as Json)).toContain("422");

@@ -196,6 +196,15 @@ describeStores("store candles", ({ fresh }) => {
         quoteVolume: inRange.reduce((sum, c) => sum + c.quoteVolume, 0n),
         volumeUsd: inRange.reduce((sum, c) => sum + c.volumeUsd!, 0n),
         tradeCount: inRange.reduce((sum, c) => sum + c.tradeCount, 0),
+        // The range's price extremes: the highest high and the lowest low of its buckets.
+        high: inRange.reduce<bigint | undefined>(
+          (max, c) => (c.high !== undefined && (max === undefined || c.high > max) ? c.high : max),
+          undefined,
+        ),
+        low: inRange.reduce<bigint | undefined>(
+          (min, c) => (c.low !== undefined && (min === undefined || c.low < min) ? c.low : min),
+          undefined,
+        ),
       };
     };
     const pools = await store.sumCandles("bsc", {

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import type { TradePageQuery } from "../../src/domain/market.js";
-import type { TokenRef, Trade } from "../../src/domain/types.js";
+import type { TokenRef, Trade, TradeHop } from "../../src/domain/types.js";
 import type { RangeBatch } from "../../src/store/types.js";
 import { describeStores } from "../support/storeBackends.js";
 import {
@@ -310,6 +310,65 @@ describeStores("store trades", ({ backend, fresh }) => {
     expect(await store.listTradePage("bsc", { fromTimestamp: T0 + 10 * DAY, limit: 10 })).toEqual([]);
     expect(await store.listTradePage("bsc", { fromTimestamp: 0, toTimestamp: T0, limit: 10 })).toEqual([]);
     expect(await store.listTradePage("eth", { fromTimestamp: 0, token: TOKEN_A, limit: 10 })).toHaveLength(1);
+  });
+
+  test("behavior: a pool's pages hold the trades through it, with their marks, for every filter and page size", async () => {
+    const store = await fresh();
+    const routes = [[POOL_A], [POOL_B, POOL_A], [POOL_C], [POOL_A, POOL_B, POOL_A]];
+    const trades: Trade[] = [];
+    for (let b = 0; b < 30; b++) {
+      for (let tx = 0; tx < 1 + (b % 3); tx++) {
+        const i = trades.length;
+        const pools = routes[i % routes.length]!;
+        const base = makeTrade(i, 2_000n + BigInt(b), {
+          timestamp: T0 + b * 6,
+          txIndex: tx,
+          sender: TRADERS[i % 3]!,
+          pools,
+        });
+        const hops: TradeHop[] = [];
+        pools.forEach((_, k) => {
+          const amountIn = k === 0 ? base.amountIn : hops[k - 1]!.amountOut;
+          const last = k === pools.length - 1;
+          hops.push({
+            zeroForOne: k % 2 === 0,
+            amountIn,
+            amountOut: last ? base.amountOut : amountIn * BigInt(k + 2),
+          });
+        });
+        trades.push({
+          ...base,
+          marks: { priceInUsd: 10n ** 18n, priceOutUsd: undefined, native: undefined, hops },
+        });
+      }
+    }
+    await store.commitRange("bsc", makeBatch(trades, range(2_000n, 2_029n)));
+    const stored = await store.listTrades("bsc", 0);
+    expect(stored).toHaveLength(trades.length);
+    for (const pool of [POOL_A, POOL_B, POOL_C, addr(0xd4)])
+      for (const maxBlock of [undefined, 2_020n])
+        for (const sender of [undefined, TRADERS[1]!]) {
+          const c = {
+            fromTimestamp: T0 + 12,
+            pool,
+            ...(maxBlock === undefined ? {} : { maxBlock }),
+            ...(sender === undefined ? {} : { sender }),
+          };
+          const expected = stored.filter(
+            (t) =>
+              t.timestamp >= c.fromTimestamp &&
+              t.pools.includes(pool) &&
+              (maxBlock === undefined || t.blockNumber <= maxBlock) &&
+              (sender === undefined || t.sender === sender),
+          );
+          if (pool !== addr(0xd4)) expect(expected.length).toBeGreaterThan(0);
+          for (const limit of [1, 4, 1000]) {
+            const pages = await readAllPages(store, "bsc", { ...c, limit });
+            expect(pages).toEqual(expected);
+            // The marks come along: each trade's hops, the pool's own amounts among them.
+            expect(pages.map((t) => t.marks)).toEqual(expected.map((t) => trades[Number(t.logIndex)]!.marks));
+          }
+        }
   });
 
   test("error: listTradePage refuses a limit outside 1..10,000", async () => {

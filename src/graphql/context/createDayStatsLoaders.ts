@@ -196,6 +196,12 @@ export interface PoolDayStats {
   /** The USD value of the trades through the pool; undefined when a bucket's value is unknown (Candle.volumeUsd). */
   volumeUsd: bigint | undefined;
   tradeCount: number;
+  /** token0 and token1 through the pool, smallest units. */
+  volume0: bigint;
+  volume1: bigint;
+  /** Highest and lowest executed price (token1 per token0, smallest units, 10^36-scaled); undefined without a priced swap. */
+  high: bigint | undefined;
+  low: bigint | undefined;
 }
 
 /**
@@ -249,5 +255,9 @@ export function createPoolDayStatsLoader(
     // No bucket: no trade, a known zero.
     volumeUsd: total === undefined ? 0n : total.volumeUsd,
     tradeCount: total?.tradeCount ?? 0,
+    volume0: total?.volume ?? 0n,
+    volume1: total?.quoteVolume ?? 0n,
+    high: total?.high,
+    low: total?.low,
   }));
 }

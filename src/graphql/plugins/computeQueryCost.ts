@@ -30,6 +30,7 @@ const DEPTH_FACTOR = 1.5;
  */
 export const PAGE_SIZE_ARGUMENTS: Readonly<Record<string, string>> = {
   "Query.swaps": "first",
+  "Query.poolSwaps": "first",
   "Query.liquidityEvents": "first",
   "Query.dailyVolumes": "days",
   "Query.candles": "first",

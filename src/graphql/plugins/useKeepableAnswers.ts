@@ -22,6 +22,7 @@ const UNKEPT_FIELDS = new Set([
   "Query.status",
   "Query.networkStatus",
   "Query.swaps",
+  "Query.poolSwaps",
   "Query.liquidityEvents",
   "Query.dailyVolumes",
   "Query.candles",

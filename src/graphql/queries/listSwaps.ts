@@ -19,6 +19,8 @@ export interface SwapsArgs {
   atBlock?: bigint | null | undefined;
   /** A decimal string (the Decimal scalar): USD. */
   minVolumeUSD?: string | null | undefined;
+  /** Only swaps through this indexed pool (Query.poolSwaps; validated there), with their marks. */
+  pool?: Address;
 }
 
 /** A Relay-style page of swaps (edge cursors are derived from the node when asked for). */
@@ -109,6 +111,7 @@ export async function listSwaps(reader: MarketReader, args: SwapsArgs, nowMs: nu
     ...(token === undefined ? {} : { token }),
     ...(sender === undefined ? {} : { sender }),
     ...(minVolumeUsd === undefined ? {} : { minVolumeUsd }),
+    ...(args.pool === undefined ? {} : { pool: args.pool }),
   };
   const trades = await reader.listTrades(network, query);
   const hasNextPage = trades.length > first;

@@ -22,12 +22,14 @@ import {
   type TokenAmountSource,
 } from "../queries/createSwapSource.js";
 import { formatDecimal } from "../queries/formatDecimal.js";
+import { getPoolDayFigures } from "../queries/getPoolDayFigures.js";
 import { getPoolLiquidityUsd } from "../queries/getPoolLiquidityUsd.js";
 import { getQuote, type QuoteArgs, type QuoteResult } from "../queries/getQuote.js";
 import { getPoolStats, getTokenStats } from "../queries/getSubjectStats.js";
 import { getTokenValuation } from "../queries/getTokenValuation.js";
 import { type CandlesArgs, listCandles } from "../queries/listCandles.js";
 import { type LiquidityEventsArgs, listLiquidityEvents } from "../queries/listLiquidityEvents.js";
+import { listPoolSwaps, type PoolSwapsArgs } from "../queries/listPoolSwaps.js";
 import { getPool, listPools, type PoolSource, type PoolsArgs } from "../queries/listPools.js";
 import { listSwaps, type SwapsArgs } from "../queries/listSwaps.js";
 import { listTokens, type TokenSource, type TokensArgs } from "../queries/listTokens.js";
@@ -94,6 +96,9 @@ export const resolvers = {
         edges: page.edges.map(({ node }) => ({ node: createSwapSource(node, ctx) })),
       };
     },
+
+    poolSwaps: (_: unknown, args: PoolSwapsArgs, ctx: GraphqlContext) =>
+      listPoolSwaps(ctx.reader, args, ctx.nowMs),
 
     async liquidityEvents(_: unknown, args: LiquidityEventsArgs, ctx: GraphqlContext) {
       const page = await listLiquidityEvents(ctx.reader, args, ctx.nowMs);
@@ -180,6 +185,11 @@ export const resolvers = {
     cursor: (edge: { node: SwapPosition }) => encodeSwapCursor(edge.node),
   },
 
+  // PoolSwap has no resolvers: its parent (listPoolSwaps) has every field; its edge's cursor is its swap's.
+  PoolSwapEdge: {
+    cursor: (edge: { node: { swap: SwapPosition } }) => encodeSwapCursor(edge.node.swap),
+  },
+
   // LiquidityEvent has no resolvers: its parent (createLiquidityEventSource) has every field.
 
   LiquidityEventEdge: {
@@ -213,6 +223,14 @@ export const resolvers = {
       usdOrNull((await ctx.poolDayStats(pool.network).load(pool.address)).volumeUsd),
     tradeCount24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       (await ctx.poolDayStats(pool.network).load(pool.address)).tradeCount,
+    volumeToken0_24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      (await getPoolDayFigures(pool, ctx)).volumeToken0,
+    volumeToken1_24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      (await getPoolDayFigures(pool, ctx)).volumeToken1,
+    priceHigh24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      (await getPoolDayFigures(pool, ctx)).priceHigh,
+    priceLow24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      (await getPoolDayFigures(pool, ctx)).priceLow,
     blockNumber: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       ctx.reader.poolsBlock(pool.network) ?? null,
     stats: (pool: PoolSource, _: unknown, ctx: GraphqlContext) => getPoolStats(pool, ctx),

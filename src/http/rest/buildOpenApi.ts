@@ -1,4 +1,5 @@
 import { readPackageVersion } from "../readPackageVersion.js";
+import { buildListingOpenApiPaths } from "./listingOpenApi.js";
 import {
   DAILY_VOLUME_SCHEMA,
   ERROR_BODY_SCHEMA,
@@ -178,7 +179,10 @@ export function buildOpenApi(options: { version?: string } = {}): OpenApiDocumen
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: "/", description: "This server" }],
-    tags: [{ name: "Market data", description: "The three endpoints of the public market-data API." }],
+    tags: [
+      { name: "Market data", description: "The three endpoints of the public market-data API." },
+      { name: "Listings", description: "CoinGecko's and CoinMarketCap's DEX formats, per network." },
+    ],
     paths: {
       "/api/quote": {
         get: {
@@ -255,6 +259,7 @@ export function buildOpenApi(options: { version?: string } = {}): OpenApiDocumen
           },
         },
       },
+      ...buildListingOpenApiPaths(),
     },
     components: buildComponents(),
   };

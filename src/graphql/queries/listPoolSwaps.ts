@@ -1,0 +1,72 @@
+import type { Address, NetworkName, Trade } from "../../domain/types.js";
+import { BadRequestError } from "../../errors.js";
+import type { MarketReader } from "../../views/types.js";
+import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
+import { formatDecimal } from "./formatDecimal.js";
+import { listSwaps, type SwapsArgs } from "./listSwaps.js";
+
+/** Arguments of the poolSwaps query (null where GraphQL passes an explicit null). */
+export type PoolSwapsArgs = Omit<SwapsArgs, "token" | "trader" | "pool"> & { pool: string };
+
+/** A PoolSwap as the schema shows it, with the swap it belongs to (its edge's cursor). */
+export interface PoolSwapOutput {
+  swap: Trade;
+  txHash: string;
+  logIndex: number;
+  blockNumber: bigint;
+  timestamp: number;
+  sender: string;
+  hop: number;
+  zeroForOne: boolean;
+  amount0: bigint;
+  amount1: bigint;
+  volumeUSD: string;
+}
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const USD_DECIMALS = 18;
+
+/** The passes of one swap through `pool`, from its marks (none without marks). */
+function passesOf(trade: Trade, pool: Address): PoolSwapOutput[] {
+  const hops = trade.marks?.hops ?? [];
+  const passes: PoolSwapOutput[] = [];
+  trade.pools.forEach((address, hop) => {
+    const marks = hops[hop];
+    if (address !== pool || marks === undefined) return;
+    passes.push({
+      swap: trade,
+      txHash: trade.txHash,
+      logIndex: trade.logIndex,
+      blockNumber: trade.blockNumber,
+      timestamp: trade.timestamp,
+      sender: trade.sender,
+      hop,
+      zeroForOne: marks.zeroForOne,
+      amount0: marks.zeroForOne ? marks.amountIn : marks.amountOut,
+      amount1: marks.zeroForOne ? marks.amountOut : marks.amountIn,
+      volumeUSD: formatDecimal(trade.volumeUsd, USD_DECIMALS),
+    });
+  });
+  return passes;
+}
+
+/**
+ * One page of the swaps through one indexed pool (Query.poolSwaps): the swaps page of the window
+ * narrowed to the pool, each swap's passes through it with the pool's own amounts. Throws 400 for
+ * a pool that is not indexed and the swaps query's bad arguments, 503 when not ready.
+ */
+export async function listPoolSwaps(reader: MarketReader, args: PoolSwapsArgs, nowMs: number) {
+  assertNetworkConfigured(reader, args.network);
+  if (!ADDRESS.test(args.pool))
+    throw new BadRequestError("pool must be an address: 0x followed by 40 hex digits.");
+  assertNetworkReady(reader, args.network, nowMs);
+  const pool = args.pool.toLowerCase() as Address;
+  if (reader.getPoolIndex(args.network).get(pool) === undefined) {
+    throw new BadRequestError(`Pool ${pool} is not an indexed pool on ${args.network as NetworkName}.`);
+  }
+  const page = await listSwaps(reader, { ...args, pool }, nowMs);
+  return {
+    pageInfo: page.pageInfo,
+    edges: page.edges.flatMap(({ node }) => passesOf(node, pool).map((pass) => ({ node: pass }))),
+  };
+}

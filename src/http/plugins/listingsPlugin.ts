@@ -1,0 +1,56 @@
+import type { FastifyInstance } from "fastify";
+import type { Logger } from "pino";
+import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
+import type { AnswerStore } from "../createAnswerStore.js";
+import { createBlockAnswerer } from "../rest/createBlockAnswerer.js";
+import { createListingRoutes } from "../rest/createListingRoutes.js";
+import { createPoolTradeRoutes } from "../rest/createPoolTradeRoutes.js";
+import { LISTING_PARAMS_SCHEMA } from "../rest/listingSchemas.js";
+import { parseListingOperations } from "../rest/readListedMarkets.js";
+import { parsePoolTradeOperations } from "../rest/readPoolTrades.js";
+import { parseRestOperations } from "../rest/restOperations.js";
+import { refuseOtherMethods } from "../routeConfig.js";
+
+/** Options of listingsPlugin. */
+export interface ListingsOptions {
+  /** Runs the fixed operations in-process against the schema the GraphQL endpoint serves. */
+  executor: GraphqlExecutor;
+  /** Where answers are kept (absent: none is). */
+  answers?: AnswerStore;
+  /** Where a trade list that fails after its first byte is reported. */
+  logger?: Logger;
+}
+
+/**
+ * The endpoints aggregators read from a DEX, per network: CoinGecko's (/coingecko/:network/pairs,
+ * /tickers, /historical_trades) and CoinMarketCap's (/cmc/:network/summary, /assets, /ticker,
+ * /trades/:market_pair), fixed GraphQL operations run in-process, rate limited like /api: the
+ * market lists kept per indexed block and hour, a pool's trades streamed at one block.
+ */
+export async function listingsPlugin(app: FastifyInstance, options: ListingsOptions): Promise<void> {
+  const { executor, answers } = options;
+  const answer = createBlockAnswerer({
+    operations: parseRestOperations(executor),
+    ...(answers === undefined ? {} : { answers }),
+  });
+  const routes = createListingRoutes({ executor, operations: parseListingOperations(executor), answer });
+  for (const route of routes) {
+    // Kept answers carry their own gzip copy: the framework's compressor stays out.
+    app.get(route.path, { schema: { params: LISTING_PARAMS_SCHEMA }, compress: false }, route.handler);
+    refuseOtherMethods(app, route.path);
+  }
+  const tradeRoutes = createPoolTradeRoutes({
+    executor,
+    operations: parsePoolTradeOperations(executor),
+    paramsSchema: LISTING_PARAMS_SCHEMA,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+  for (const route of tradeRoutes) {
+    const schema = {
+      params: route.paramsSchema,
+      ...(route.querySchema === undefined ? {} : { querystring: route.querySchema }),
+    };
+    app.get(route.path, { schema }, route.handler);
+    refuseOtherMethods(app, route.path);
+  }
+}

@@ -1,0 +1,83 @@
+import type { ListedMarket } from "./readListedMarkets.js";
+
+/*
+ * The listing formats' bodies from the listed markets (pure). Base = the pool's token0, target
+ * (CoinMarketCap: quote) = token1, prices in token1 per whole token0; a pair is one pool, named
+ * base_target_pool by contract addresses (a pair of tokens can have several pools: DEXes, fee
+ * tiers).
+ */
+
+/** The pair's id in every format: base_target_pool, contract addresses. */
+export function tickerIdOf(market: Pick<ListedMarket, "base" | "target" | "pool">): string {
+  return `${market.base.address}_${market.target.address}_${market.pool}`;
+}
+
+/** CoinGecko /pairs. */
+export function buildCoingeckoPairs(markets: ListedMarket[]): unknown {
+  return markets.map((market) => ({
+    ticker_id: tickerIdOf(market),
+    base: market.base.address,
+    target: market.target.address,
+    pool_id: market.pool,
+  }));
+}
+
+/** CoinGecko /tickers (no bid and ask: a pool has no resting orders). */
+export function buildCoingeckoTickers(markets: ListedMarket[]): unknown {
+  return markets.map((market) => ({
+    ticker_id: tickerIdOf(market),
+    base_currency: market.base.address,
+    target_currency: market.target.address,
+    pool_id: market.pool,
+    last_price: market.lastPrice,
+    base_volume: market.baseVolume,
+    target_volume: market.targetVolume,
+    liquidity_in_usd: market.liquidityUsd,
+    ...(market.high === undefined ? {} : { high: market.high }),
+    ...(market.low === undefined ? {} : { low: market.low }),
+  }));
+}
+
+/** CoinMarketCap summary (no lowest_ask and highest_bid: a pool has no resting orders). */
+export function buildCmcSummary(markets: ListedMarket[]): unknown {
+  return markets.map((market) => ({
+    trading_pairs: tickerIdOf(market),
+    base_currency: market.base.address,
+    quote_currency: market.target.address,
+    last_price: market.lastPrice,
+    base_volume: market.baseVolume,
+    quote_volume: market.targetVolume,
+    ...(market.high === undefined ? {} : { highest_price_24h: market.high }),
+    ...(market.low === undefined ? {} : { lowest_price_24h: market.low }),
+  }));
+}
+
+/** CoinMarketCap assets: each token of a listed pool, keyed by its contract address. */
+export function buildCmcAssets(markets: ListedMarket[]): unknown {
+  const assets: Record<string, { name: string; symbol: string; id: string }> = {};
+  for (const market of markets) {
+    for (const token of [market.base, market.target]) {
+      assets[token.address] ??= { name: token.name, symbol: token.symbol, id: token.address };
+    }
+  }
+  return assets;
+}
+
+/** CoinMarketCap ticker, keyed by the pair's id. */
+export function buildCmcTicker(markets: ListedMarket[]): unknown {
+  const ticker: Record<string, unknown> = {};
+  for (const market of markets) {
+    ticker[tickerIdOf(market)] = {
+      base_id: market.base.address,
+      base_name: market.base.name,
+      base_symbol: market.base.symbol,
+      quote_id: market.target.address,
+      quote_name: market.target.name,
+      quote_symbol: market.target.symbol,
+      last_price: market.lastPrice,
+      base_volume: market.baseVolume,
+      quote_volume: market.targetVolume,
+    };
+  }
+  return ticker;
+}

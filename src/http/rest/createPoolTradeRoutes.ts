@@ -1,0 +1,219 @@
+import type { OutgoingHttpHeaders } from "node:http";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Logger } from "pino";
+import type { NetworkName } from "../../domain/types.js";
+import { BadRequestError } from "../../errors.js";
+import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
+import { JSON_HEADERS } from "../jsonHeaders.js";
+import { freshnessHeaders } from "./freshnessHeaders.js";
+import { openPoolTrades, type PoolTrade, type PoolTradeOperations } from "./readPoolTrades.js";
+import { sendListStream } from "./sendListStream.js";
+
+const DAY = 86_400;
+/** Largest `limit` of historical_trades (its newest trades are held in memory). */
+export const MAX_TRADES_LIMIT = 10_000;
+const STALL_MS = 60_000;
+
+/** A pool-trades route: its path, the JSON Schemas of its parameters, and its handler. */
+export interface PoolTradeRoute {
+  path: string;
+  paramsSchema: object;
+  querySchema?: object;
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+}
+
+const cmcTrade = (t: PoolTrade) =>
+  JSON.stringify({
+    trade_id: t.tradeId,
+    price: t.price,
+    base_volume: t.baseVolume,
+    quote_volume: t.targetVolume,
+    timestamp: t.timestampMs,
+    type: t.type,
+  });
+
+const coingeckoTrade = (t: PoolTrade) =>
+  JSON.stringify({
+    trade_id: t.tradeId,
+    price: t.price,
+    base_volume: t.baseVolume,
+    target_volume: t.targetVolume,
+    trade_timestamp: t.timestampMs,
+    type: t.type,
+  });
+
+/** `name`'s value as a non-negative integer (absent: undefined), else a 400 that names it. */
+function integerParam(value: unknown, name: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (!/^(0|[1-9][0-9]*)$/.test(text) || Number(text) > max) {
+    throw new BadRequestError(`${name} must be an integer from 0 to ${max}.`);
+  }
+  return Number(text);
+}
+
+/** JSON array pieces of `pages`, each trade rendered by `render` when `keep` holds. */
+async function* arrayPieces(
+  pages: AsyncIterable<PoolTrade[]>,
+  render: (trade: PoolTrade) => string,
+  keep: (trade: PoolTrade) => boolean = () => true,
+): AsyncGenerator<string> {
+  let first = true;
+  for await (const page of pages) {
+    const items = page.filter(keep).map(render);
+    if (items.length === 0) continue;
+    yield `${first ? "" : ","}${items.join(",")}`;
+    first = false;
+  }
+}
+
+/** The newest `limit` trades of `pages` (of `type` when given), oldest first. */
+async function newest(pages: AsyncIterable<PoolTrade[]>, limit: number, type: string | undefined) {
+  const kept: PoolTrade[] = [];
+  for await (const page of pages) {
+    for (const trade of page) if (type === undefined || trade.type === type) kept.push(trade);
+    if (kept.length > limit) kept.splice(0, kept.length - limit);
+  }
+  return kept;
+}
+
+/** A generator that yields `first` (already read, so errors came before any byte), then the rest. */
+async function* resumed(first: PoolTrade[], rest: AsyncGenerator<PoolTrade[]>): AsyncGenerator<PoolTrade[]> {
+  yield first;
+  yield* rest;
+}
+
+async function* encoded(pieces: AsyncIterable<string>): AsyncGenerator<Buffer> {
+  for await (const piece of pieces) yield Buffer.from(piece);
+}
+
+/**
+ * GET /cmc/:network/trades/:market_pair (CoinMarketCap's trades: the pool's trades of the last 24
+ * hours, oldest first) and GET /coingecko/:network/historical_trades (CoinGecko's: buy and sell
+ * arrays), streamed page by page at the block the answer started at.
+ */
+export function createPoolTradeRoutes(options: {
+  executor: GraphqlExecutor;
+  operations: PoolTradeOperations;
+  paramsSchema: object;
+  logger?: Logger;
+}): PoolTradeRoute[] {
+  const { executor, operations, paramsSchema, logger } = options;
+  const send = (
+    reply: FastifyReply,
+    status: Parameters<typeof freshnessHeaders>[0],
+    body: AsyncIterable<string>,
+  ) => {
+    reply.headers({ ...JSON_HEADERS, ...freshnessHeaders(status), "Cache-Control": "no-cache" });
+    if (reply.request.method === "HEAD") {
+      // The headers of the GET, and no list read for a body that is not sent.
+      reply.hijack();
+      reply.raw.writeHead(200, reply.getHeaders() as OutgoingHttpHeaders);
+      reply.raw.end();
+      return reply;
+    }
+    return sendListStream(reply, encoded(body), { stallMs: STALL_MS, logger });
+  };
+
+  const cmc: PoolTradeRoute = {
+    path: "/cmc/:network/trades/:market_pair",
+    paramsSchema: {
+      ...paramsSchema,
+      properties: { ...(paramsSchema as { properties: object }).properties, market_pair: { type: "string" } },
+    },
+    handler: async (request, reply) => {
+      const { network, market_pair } = request.params as { network: NetworkName; market_pair: string };
+      const session = executor.session();
+      const source = await openPoolTrades(session, operations, network, market_pair, "market_pair");
+      const pages = source.pages(session.now - DAY, null);
+      const first = await pages.next();
+      const trades = resumed(first.done === true ? [] : first.value, pages);
+      return send(reply, source.networkStatus, joined("[", arrayPieces(trades, cmcTrade), "]"));
+    },
+  };
+
+  const coingecko: PoolTradeRoute = {
+    path: "/coingecko/:network/historical_trades",
+    paramsSchema,
+    querySchema: HISTORICAL_TRADES_QUERY_SCHEMA,
+    handler: async (request, reply) => {
+      const { network } = request.params as { network: NetworkName };
+      const query = request.query as Record<string, string | undefined>;
+      const limit = integerParam(query.limit, "limit", MAX_TRADES_LIMIT) ?? 0;
+      const startMs = integerParam(query.start_time, "start_time");
+      const endMs = integerParam(query.end_time, "end_time");
+      const type = query.type;
+      const session = executor.session();
+      const from = startMs === undefined ? session.now - DAY : Math.ceil(startMs / 1000);
+      const to = endMs === undefined ? null : Math.floor(endMs / 1000) + 1;
+      if (to !== null && from >= to) throw new BadRequestError("start_time must not be later than end_time.");
+      const source = await openPoolTrades(session, operations, network, query.ticker_id ?? "", "ticker_id");
+      const pages = source.pages(from, to);
+      const first = await pages.next();
+      const trades = resumed(first.done === true ? [] : first.value, pages);
+      if (limit > 0) {
+        const kept = await newest(trades, limit, type);
+        const side = (t: string) =>
+          kept
+            .filter((trade) => trade.type === t)
+            .map(coingeckoTrade)
+            .join(",");
+        return send(reply, source.networkStatus, once(`{"buy":[${side("buy")}],"sell":[${side("sell")}]}`));
+      }
+      // Two passes, buys then sells, over the same pinned block.
+      const pass = (side: "buy" | "sell") =>
+        type !== undefined && type !== side
+          ? once("")
+          : arrayPieces(
+              side === "buy" ? trades : source.pages(from, to),
+              coingeckoTrade,
+              (t) => t.type === side,
+            );
+      return send(
+        reply,
+        source.networkStatus,
+        concat('{"buy":[', pass("buy"), '],"sell":[', pass("sell"), "]}"),
+      );
+    },
+  };
+  return [coingecko, cmc];
+}
+
+async function* once(text: string): AsyncGenerator<string> {
+  yield text;
+}
+
+async function* joined(open: string, middle: AsyncIterable<string>, close: string): AsyncGenerator<string> {
+  yield open;
+  yield* middle;
+  yield close;
+}
+
+async function* concat(...parts: (string | AsyncIterable<string>)[]): AsyncGenerator<string> {
+  for (const part of parts) {
+    if (typeof part === "string") yield part;
+    else yield* part;
+  }
+}
+
+/** Query of GET /coingecko/:network/historical_trades (integers are checked by the handler). */
+export const HISTORICAL_TRADES_QUERY_SCHEMA = {
+  type: "object",
+  properties: {
+    ticker_id: {
+      type: "string",
+      description: "The pair: base_target_pool (the contract addresses of token0, token1 and the pool).",
+    },
+    type: { type: "string", enum: ["buy", "sell"], description: "Only buys or only sells." },
+    limit: {
+      type: "string",
+      description: `0 (default): every trade of the window, streamed; 1 to ${MAX_TRADES_LIMIT}: the newest that many.`,
+    },
+    start_time: {
+      type: "string",
+      description: "Unix milliseconds, inclusive (default: 24 hours before the request).",
+    },
+    end_time: { type: "string", description: "Unix milliseconds, inclusive (default: none)." },
+  },
+  required: ["ticker_id"],
+} as const;

@@ -1,0 +1,168 @@
+import type { NetworkName } from "../../domain/types.js";
+import type {
+  GraphqlExecutor,
+  GraphqlSession,
+  PreparedOperation,
+} from "../../graphql/createGraphqlExecutor.js";
+import { formatPoolRatio } from "./listingDecimals.js";
+import type { FreshnessData } from "./restOperations.js";
+
+const POOLS_PAGE = 100;
+
+/** The fixed GraphQL operation that lists a network's pools (a page) for the listing endpoints. */
+export const LISTING_POOLS_OPERATION = /* GraphQL */ `
+  query ListingPools($network: Network!, $first: Int!, $after: String) {
+    networkStatus(network: $network) { indexedBlock dataAgeSeconds }
+    pools(network: $network, first: $first, after: $after) {
+      pageInfo { hasNextPage endCursor }
+      edges {
+        node {
+          address kind token0 token1 sqrtPriceX96 liquidityUSD tradeCount24h
+          volumeToken0_24h volumeToken1_24h priceHigh24h priceLow24h
+          reserve0 { amount }
+          reserve1 { amount }
+        }
+      }
+    }
+  }
+`;
+
+/**
+ * The fixed GraphQL operation that reads a listed token's metadata. (Asked apart from the pools:
+ * a compiled operation does not wait for a pool reserve's token that is still loading.)
+ */
+export const LISTING_TOKEN_OPERATION = /* GraphQL */ `
+  query ListingToken($network: Network!, $address: String!) {
+    token(network: $network, symbolOrAddress: $address) { address name symbol decimals }
+  }
+`;
+
+/** The listing operations, parsed, validated and compiled once. */
+export interface ListingOperations {
+  pools: PreparedOperation;
+  token: PreparedOperation;
+}
+
+/** Parses, validates and compiles the listing operations once, at start. */
+export function parseListingOperations(executor: Pick<GraphqlExecutor, "prepare">): ListingOperations {
+  return {
+    pools: executor.prepare(LISTING_POOLS_OPERATION),
+    token: executor.prepare(LISTING_TOKEN_OPERATION),
+  };
+}
+
+/** A token of a listed pool. */
+export interface ListedToken {
+  address: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+}
+
+/** One indexed pool as the listing formats show it: base = token0, target (quote) = token1. */
+export interface ListedMarket {
+  pool: string;
+  base: ListedToken;
+  target: ListedToken;
+  /** token1 per whole token0 at the indexed block, from the pool's state (reserves or sqrtPriceX96). */
+  lastPrice: string;
+  /** token0 (whole tokens) swapped through the pool over the window. */
+  baseVolume: string;
+  /** token1 (whole tokens) swapped through the pool over the window. */
+  targetVolume: string;
+  /** Highest and lowest executed price of the window's swaps; absent without a priced swap. */
+  high?: string;
+  low?: string;
+  /** Pool.liquidityUSD, "0" when neither token has a USD price. */
+  liquidityUsd: string;
+  tradeCount: number;
+}
+
+interface PoolNode {
+  address: string;
+  kind: "V2" | "V3";
+  token0: string;
+  token1: string;
+  sqrtPriceX96: string | null;
+  liquidityUSD: string | null;
+  tradeCount24h: number;
+  volumeToken0_24h: string;
+  volumeToken1_24h: string;
+  priceHigh24h: string | null;
+  priceLow24h: string | null;
+  reserve0: { amount: string };
+  reserve1: { amount: string };
+}
+
+interface PoolsData extends FreshnessData {
+  pools: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: { node: PoolNode }[] };
+}
+
+/** The price of token0 in token1 by the pool's state; undefined for an empty pool. */
+function statePrice(pool: PoolNode, d0: number, d1: number): string | undefined {
+  if (pool.kind === "V3" && pool.sqrtPriceX96 !== null) {
+    const sqrt = BigInt(pool.sqrtPriceX96);
+    return sqrt === 0n ? undefined : formatPoolRatio(sqrt * sqrt, 1n << 192n, d0, d1);
+  }
+  const reserve0 = BigInt(pool.reserve0.amount);
+  const reserve1 = BigInt(pool.reserve1.amount);
+  return reserve0 === 0n || reserve1 === 0n ? undefined : formatPoolRatio(reserve1, reserve0, d0, d1);
+}
+
+/**
+ * Every indexed pool of `network` with a price, as the listing endpoints show it: the pools
+ * query's pages (state and liquidity from memory; token volumes and price range over the hourly
+ * candles of Pool.volumeUSD24h's window, summed for all pools in one read) and their tokens.
+ */
+export async function readListedMarkets(
+  session: GraphqlSession,
+  operations: ListingOperations,
+  network: NetworkName,
+): Promise<{ markets: ListedMarket[]; networkStatus: FreshnessData["networkStatus"] }> {
+  const nodes = new Map<string, PoolNode>();
+  let networkStatus: FreshnessData["networkStatus"] = null;
+  let after: string | null = null;
+  do {
+    const page: PoolsData = await session.run<PoolsData>(operations.pools, {
+      network,
+      first: POOLS_PAGE,
+      after,
+    });
+    networkStatus ??= page.networkStatus;
+    for (const { node } of page.pools.edges) nodes.set(node.address, node);
+    after = page.pools.pageInfo.hasNextPage ? page.pools.pageInfo.endCursor : null;
+  } while (after !== null);
+
+  const tokens = new Map<string, ListedToken>();
+  const tokenOf = async (address: string): Promise<ListedToken | undefined> => {
+    if (!tokens.has(address)) {
+      const { token } = await session.run<{ token: ListedToken | null }>(operations.token, {
+        network,
+        address,
+      });
+      if (token !== null) tokens.set(address, token);
+    }
+    return tokens.get(address);
+  };
+  const markets: ListedMarket[] = [];
+  for (const pool of [...nodes.values()].sort((a, b) => (a.address < b.address ? -1 : 1))) {
+    const base = await tokenOf(pool.token0);
+    const target = await tokenOf(pool.token1);
+    if (base === undefined || target === undefined) continue;
+    const lastPrice = statePrice(pool, base.decimals, target.decimals);
+    if (lastPrice === undefined) continue;
+    markets.push({
+      pool: pool.address,
+      base,
+      target,
+      lastPrice,
+      liquidityUsd: pool.liquidityUSD ?? "0",
+      baseVolume: pool.volumeToken0_24h,
+      targetVolume: pool.volumeToken1_24h,
+      tradeCount: pool.tradeCount24h,
+      ...(pool.priceHigh24h === null ? {} : { high: pool.priceHigh24h }),
+      ...(pool.priceLow24h === null ? {} : { low: pool.priceLow24h }),
+    });
+  }
+  return { markets, networkStatus };
+}

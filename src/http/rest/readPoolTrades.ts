@@ -1,0 +1,158 @@
+import type { NetworkName } from "../../domain/types.js";
+import { BadRequestError } from "../../errors.js";
+import type {
+  GraphqlExecutor,
+  GraphqlSession,
+  PreparedOperation,
+} from "../../graphql/createGraphqlExecutor.js";
+import { formatPoolRatio, fromUnits } from "./listingDecimals.js";
+import type { FreshnessData } from "./restOperations.js";
+
+/** The fixed GraphQL operation that pins a pool's trades: the indexed block and the pool's tokens. */
+export const POOL_TRADES_START_OPERATION = /* GraphQL */ `
+  query ListingPoolTradesStart($network: Network!, $pool: String!) {
+    networkStatus(network: $network) { indexedBlock dataAgeSeconds }
+    pool(network: $network, address: $pool) { token0 token1 }
+  }
+`;
+
+/** The fixed GraphQL operation behind a pool's trades, read page by page at one block. */
+export const POOL_SWAPS_OPERATION = /* GraphQL */ `
+  query ListingPoolSwaps(
+    $network: Network!
+    $pool: String!
+    $from: Timestamp!
+    $to: Timestamp
+    $first: Int!
+    $after: String
+    $atBlock: BigInt
+  ) {
+    poolSwaps(network: $network, pool: $pool, from: $from, to: $to, first: $first, after: $after, atBlock: $atBlock) {
+      pageInfo { hasNextPage endCursor }
+      edges { node { blockNumber logIndex timestamp hop zeroForOne amount0 amount1 } }
+    }
+  }
+`;
+
+const TOKEN_DECIMALS_OPERATION = /* GraphQL */ `
+  query ListingTokenDecimals($network: Network!, $address: String!) {
+    token(network: $network, symbolOrAddress: $address) { decimals }
+  }
+`;
+
+/** The trade operations, parsed, validated and compiled once. */
+export interface PoolTradeOperations {
+  start: PreparedOperation;
+  swaps: PreparedOperation;
+  decimals: PreparedOperation;
+}
+
+/** Parses, validates and compiles the trade operations once, at start. */
+export function parsePoolTradeOperations(executor: Pick<GraphqlExecutor, "prepare">): PoolTradeOperations {
+  return {
+    start: executor.prepare(POOL_TRADES_START_OPERATION),
+    swaps: executor.prepare(POOL_SWAPS_OPERATION),
+    decimals: executor.prepare(TOKEN_DECIMALS_OPERATION),
+  };
+}
+
+/** One pass of a swap through the pool, as the listing formats show a trade (base = token0). */
+export interface PoolTrade {
+  /** blockNumber x 2^20 + logIndex x 16 + hop: unique per pass, increasing in chain order. */
+  tradeId: number;
+  /** token1 per whole token0, executed. */
+  price: string;
+  baseVolume: string;
+  targetVolume: string;
+  timestampMs: number;
+  /** buy: token0 came out of the pool (the trader bought the base); sell: it went in. */
+  type: "buy" | "sell";
+}
+
+interface PoolSwapsData {
+  poolSwaps: {
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    edges: {
+      node: {
+        blockNumber: string;
+        logIndex: number;
+        timestamp: number;
+        hop: number;
+        zeroForOne: boolean;
+        amount0: string;
+        amount1: string;
+      };
+    }[];
+  };
+}
+
+/** A base_target_pool id: the pool's address, once its tokens are checked against the pool's. */
+const TICKER_ID = /^(0x[0-9a-fA-F]{40})_(0x[0-9a-fA-F]{40})_(0x[0-9a-fA-F]{40})$/;
+
+/** What a pool's trades are read with: the pinned block, the pool and its tokens' decimals. */
+export interface PoolTradeSource {
+  networkStatus: FreshnessData["networkStatus"];
+  /** Pages of trades of [from, to) (unix seconds), oldest first, at the pinned block. */
+  pages: (from: number, to: number | null) => AsyncGenerator<PoolTrade[]>;
+}
+
+/**
+ * Opens a pool's trades by its pair id (`param` names the parameter in errors): 400 for an id
+ * that is not base_target_pool of an indexed pool, 503 when the network does not serve.
+ */
+export async function openPoolTrades(
+  session: GraphqlSession,
+  operations: PoolTradeOperations,
+  network: NetworkName,
+  pairId: string,
+  param: string,
+): Promise<PoolTradeSource> {
+  const match = TICKER_ID.exec(pairId);
+  const wrongId = () =>
+    new BadRequestError(
+      `${param} must be base_target_pool: the contract addresses of an indexed pool's token0, token1 and the pool, joined by "_".`,
+    );
+  if (match === null) throw wrongId();
+  const [base, target, pool] = [match[1]!, match[2]!, match[3]!].map((part) => part.toLowerCase());
+  const start = await session.run<FreshnessData & { pool: { token0: string; token1: string } | null }>(
+    operations.start,
+    { network, pool },
+  );
+  if (start.pool === null || start.pool.token0 !== base || start.pool.token1 !== target) throw wrongId();
+  const decimalsOf = async (address: string) =>
+    (await session.run<{ token: { decimals: number } | null }>(operations.decimals, { network, address }))
+      .token?.decimals;
+  const d0 = await decimalsOf(base!);
+  const d1 = await decimalsOf(target!);
+  if (d0 === undefined || d1 === undefined) throw wrongId();
+  const atBlock = start.networkStatus?.indexedBlock ?? null;
+
+  async function* pages(from: number, to: number | null): AsyncGenerator<PoolTrade[]> {
+    let after: string | null = null;
+    do {
+      const page: PoolSwapsData = await session.run<PoolSwapsData>(operations.swaps, {
+        network,
+        pool,
+        from,
+        to,
+        first: 1000,
+        after,
+        atBlock,
+      });
+      yield page.poolSwaps.edges.map(({ node }) => {
+        const amount0 = BigInt(node.amount0);
+        const amount1 = BigInt(node.amount1);
+        return {
+          tradeId: Number(BigInt(node.blockNumber) * 1_048_576n) + node.logIndex * 16 + node.hop,
+          price: amount0 === 0n ? "0" : formatPoolRatio(amount1, amount0, d0!, d1!),
+          baseVolume: fromUnits(amount0, d0!),
+          targetVolume: fromUnits(amount1, d1!),
+          timestampMs: node.timestamp * 1000,
+          type: node.zeroForOne ? "sell" : "buy",
+        };
+      });
+      after = page.poolSwaps.pageInfo.hasNextPage ? page.poolSwaps.pageInfo.endCursor : null;
+    } while (after !== null);
+  }
+  return { networkStatus: start.networkStatus, pages };
+}
