@@ -5,6 +5,12 @@ import { GRAPHQL_LIMITS } from "../src/graphql/createGraphqlServer.js";
 import { benchBackfill } from "./backfill.js";
 import { benchFairness } from "./fairness.js";
 import { benchList } from "./list.js";
+import {
+  benchPonder,
+  ponderChainsFromEnv,
+  ponderMaxRequestsPerSecondFromEnv,
+  ponderSizesFromEnv,
+} from "./ponder.js";
 import { benchRpcEconomy, economyBlocksFromEnv, economyShapesFromEnv } from "./rpcEconomy.js";
 import { benchScale, scaleSizesFromEnv } from "./scale.js";
 import { type BenchSwapTarget, benchSubscriptions } from "./subscriptions.js";
@@ -23,7 +29,10 @@ import { benchV3 } from "./v3.js";
  * its sizes). BENCH_HTTP=0 skips the HTTP and subscription part, BENCH_BACKFILL=0 the backfill;
  * the HTTP part ends with fairness under abuse (bench/fairness.ts: a quote's latency alone and
  * while 4 clients send the heaviest admitted query, without and with the per-client budget);
- * BENCH_ONLY=fairness runs that part alone.
+ * BENCH_ONLY=fairness runs that part alone. Last, only with BENCH_PONDER=1 (it installs Ponder from npm
+ * into ~/.cache/swapgraph-bench, outside the repository), Ponder side by side with swapgraph on
+ * the same chains (bench/ponder.ts; BENCH_PONDER_CHAINS=issue17,onepair,dense picks the chains,
+ * BENCH_PONDER_ONE_PAIR_SWAPS and BENCH_PONDER_DENSE_SWAPS size them).
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const only = process.env.BENCH_ONLY;
@@ -225,5 +234,13 @@ if (process.env.BENCH_SCALE !== "0") {
   await benchScale({
     sizes: scaleSizesFromEnv(),
     onePairSwaps: Number(process.env.BENCH_ONE_PAIR_SWAPS ?? 20_000),
+  });
+}
+
+if (process.env.BENCH_PONDER === "1") {
+  await benchPonder({
+    chains: ponderChainsFromEnv(),
+    sizes: ponderSizesFromEnv(),
+    ponderMaxRequestsPerSecond: ponderMaxRequestsPerSecondFromEnv(),
   });
 }
