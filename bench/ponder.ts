@@ -108,7 +108,7 @@ export async function benchPonder(options: BenchPonderOptions): Promise<PonderRo
     process.off("SIGTERM", onSignal);
   }
   console.log(
-    `Ponder ${PONDER_VERSION} (PGlite) and swapgraph (SQLite), each a child process indexing the same devnet through the provider emulator, one after the other: process start to the first /ready 200, and the RPC work of that span (compute units at the emulator's table)`,
+    `Ponder ${PONDER_VERSION} (PGlite) and swapgraph (SQLite), each a child process indexing the same devnet through the provider emulator, one after the other (swapgraph first): process start to the first /ready 200 and to every Swap up to the head stored (Ponder's /ready comes at its finalized block, 30 blocks behind the head), and the RPC work until then (compute units at the emulator's table)`,
   );
   console.table(rows);
   return rows;
@@ -338,6 +338,7 @@ function compare(chain: string, swapgraph: Side, ponder: PonderSide, expected: n
       ponder.usage.total.computeUnits,
       count,
     ),
+    row("JSON bytes until Ponder's /ready (MB)", swapgraph.usage.total.bytes, ponder.usage.total.bytes, mb),
     {
       chain,
       metric: "indexed",
