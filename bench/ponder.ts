@@ -17,6 +17,7 @@ import {
   killPonderProcesses,
   PONDER_VERSION,
   type PonderProcess,
+  ponderIndexedBlock,
   startPonderProcess,
   writePonderApp,
 } from "./ponderApp.js";
@@ -242,48 +243,67 @@ async function runSwapgraph(
 /**
  * Ponder from process start to /ready (its historical sync reached the finalized block, 30 blocks
  * behind the head on this chain id), then on to every Swap up to the head stored (its realtime
- * sync does the last blocks): the row count polled every 250 ms through its GraphQL API.
+ * sync does the last blocks): the row count polled every 250 ms through its GraphQL API. Should
+ * Ponder reach the head with rows missing (seen once: a whole block lost), the count has
+ * `STALL_MS` to settle, then the shortfall is reported rather than waited on.
  */
 async function runPonder(
   appDir: string,
   emulator: ProviderEmulator,
-  expected: number,
+  chain: ChainSwaps,
   timeoutMs: number,
 ): Promise<PonderSide> {
   let child: PonderProcess | undefined;
-  const failed = (error: unknown) => {
+  const failed = (error: unknown): never => {
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n${child?.tail() ?? ""}`);
   };
   try {
     child = await startPonderProcess(appDir);
+    const { baseUrl } = child;
     const readyAt = await child.waitForReady(timeoutMs).catch(failed);
     const usage = emulator.usage();
     const deadline = child.spawnedAt + timeoutMs;
-    let rows = await countPonderSwaps(child.baseUrl).catch(failed);
-    while (rows < expected) {
+    let rows = await countPonderSwaps(baseUrl).catch(failed);
+    let changedAt = performance.now();
+    while (rows < chain.swaps) {
       if (performance.now() > deadline)
-        failed(new Error(`ponder stored ${rows} of ${expected} swaps in time`));
+        failed(new Error(`ponder stored ${rows} of ${chain.swaps} swaps in time`));
       await new Promise((resolve) => setTimeout(resolve, 250));
-      rows = await countPonderSwaps(child.baseUrl).catch(failed);
+      const now = await countPonderSwaps(baseUrl).catch(failed);
+      if (now !== rows) changedAt = performance.now();
+      rows = now;
+      const atHead = ((await ponderIndexedBlock(baseUrl).catch(failed)) ?? -1) >= chain.head;
+      if (atHead && performance.now() - changedAt > STALL_MS) break;
     }
-    const completeAt = performance.now();
+    const complete = rows >= chain.swaps;
     return {
       readyMs: readyAt - child.spawnedAt,
       usage,
-      completeMs: completeAt - child.spawnedAt,
+      completeMs: complete ? performance.now() - child.spawnedAt : Number.NaN,
       completeUsage: emulator.usage(),
-      indexed: `${rows} swap rows`,
+      indexed: complete
+        ? `${rows} swap rows`
+        : `${rows} swap rows, ${chain.swaps - rows} MISSING at the head`,
     };
   } finally {
     await child?.stop();
   }
 }
 
+// How long Ponder's row count may stand still at the head before the missing rows are reported.
+const STALL_MS = 5_000;
+
+/** The chain's head and its Swap logs up to it of the configured factories' pairs. */
+interface ChainSwaps {
+  head: number;
+  swaps: number;
+}
+
 /**
  * Swap logs up to the head of every pair the factories created, read from the node directly
  * (not through the emulator): what Ponder must have stored when it has caught up.
  */
-async function countSwapLogs(rpcUrl: string, factories: readonly `0x${string}`[]): Promise<number> {
+async function countSwapLogs(rpcUrl: string, factories: readonly `0x${string}`[]): Promise<ChainSwaps> {
   const client = createPublicClient({
     transport: http(rpcUrl, { retryCount: 0, timeout: 120_000, maxResponseBodySize: 512 * 1024 * 1024 }),
   });
@@ -303,16 +323,16 @@ async function countSwapLogs(rpcUrl: string, factories: readonly `0x${string}`[]
     swaps += (await client.getLogs({ address: pairs, event: swapEventAbi, fromBlock: from, toBlock: to }))
       .length;
   }
-  return swaps;
+  return { head: Number(head), swaps };
 }
 
-function compare(chain: string, swapgraph: Side, ponder: PonderSide, expected: number): PonderRow[] {
+function compare(chain: string, swapgraph: Side, ponder: PonderSide, expected: ChainSwaps): PonderRow[] {
   const row = (metric: string, a: number, b: number, show: (value: number) => string): PonderRow => ({
     chain,
     metric,
     swapgraph: show(a),
-    Ponder: show(b),
-    "Ponder / swapgraph": a === 0 ? "n/a" : (b / a).toFixed(2),
+    Ponder: Number.isNaN(b) ? "never (rows missing)" : show(b),
+    "Ponder / swapgraph": a === 0 || Number.isNaN(b) ? "n/a" : (b / a).toFixed(2),
   });
   const count = (value: number) => value.toLocaleString("en-US");
   const mb = (value: number) => (value / 1024 / 1024).toFixed(2);
@@ -343,7 +363,7 @@ function compare(chain: string, swapgraph: Side, ponder: PonderSide, expected: n
       chain,
       metric: "indexed",
       swapgraph: swapgraph.indexed,
-      Ponder: `${ponder.indexed} (chain: ${expected} Swap logs)`,
+      Ponder: `${ponder.indexed} (chain: ${expected.swaps} Swap logs)`,
       "Ponder / swapgraph": "",
     },
     {

@@ -174,12 +174,39 @@ export async function startPonderProcess(appDir: string): Promise<PonderProcess>
   };
 }
 
-/** Swap rows Ponder stored, through its GraphQL API (a new connection each time). */
+/** Swap rows Ponder stored, through its GraphQL API. */
 export async function countPonderSwaps(baseUrl: string): Promise<number> {
-  const text = await new Promise<string>((resolve, reject) => {
+  const text = await askPonder(
+    `${baseUrl}/graphql`,
+    JSON.stringify({ query: "{ swaps(limit: 1) { totalCount } }" }),
+  );
+  const body = JSON.parse(text) as { data?: { swaps?: { totalCount?: number } } };
+  const count = body.data?.swaps?.totalCount;
+  if (count === undefined) throw new Error(`ponder /graphql answered ${text.slice(0, 300)}`);
+  return count;
+}
+
+/** The block Ponder has indexed up to (its /status), undefined before it has one. */
+export async function ponderIndexedBlock(baseUrl: string): Promise<number | undefined> {
+  const text = await askPonder(`${baseUrl}/status`);
+  const status = JSON.parse(text) as Record<string, { block?: { number?: number } | null }> | null;
+  const numbers = Object.values(status ?? {}).map((network) => network.block?.number);
+  return numbers.length === 0 || numbers.some((n) => n === undefined)
+    ? undefined
+    : Math.min(...(numbers as number[]));
+}
+
+/** A GET, or a POST of `body`, on a new connection each time; resolves with the answer's text. */
+function askPonder(url: string, body?: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
     const req = request(
-      `${baseUrl}/graphql`,
-      { method: "POST", agent: false, headers: { "content-type": "application/json" }, timeout: 60_000 },
+      url,
+      {
+        method: body === undefined ? "GET" : "POST",
+        agent: false,
+        headers: { "content-type": "application/json" },
+        timeout: 60_000,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -187,14 +214,10 @@ export async function countPonderSwaps(baseUrl: string): Promise<number> {
         res.on("error", reject);
       },
     );
-    req.on("timeout", () => req.destroy(new Error("ponder /graphql took over 60 s")));
+    req.on("timeout", () => req.destroy(new Error(`${url} took over 60 s`)));
     req.on("error", reject);
-    req.end(JSON.stringify({ query: "{ swaps(limit: 1) { totalCount } }" }));
+    req.end(body);
   });
-  const body = JSON.parse(text) as { data?: { swaps?: { totalCount?: number } } };
-  const count = body.data?.swaps?.totalCount;
-  if (count === undefined) throw new Error(`ponder /graphql answered ${text.slice(0, 300)}`);
-  return count;
 }
 
 /** The HTTP status of a GET (0 when nothing answers). */
