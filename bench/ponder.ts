@@ -77,15 +77,24 @@ interface PonderSide extends Side {
  * `npm run bench` (Ponder part, BENCH_PONDER=1): on each chain, one devnet and one provider
  * emulator in front of it; swapgraph (child process, SQLite) then Ponder (child process, PGlite;
  * factory pattern over the configured V2 factories' PairCreated, a row per Swap with
- * event.transaction.from as the trader) each from process start to their first /ready 200, with
- * the emulator's calls, compute units and bytes of that span. Returns the rows it printed.
+ * event.transaction.from as the trader) each from process start to their first /ready 200 (and
+ * Ponder on to every Swap up to the head stored), with the emulator's calls, compute units and
+ * bytes of that span. Returns the rows it printed.
  */
 export async function benchPonder(options: BenchPonderOptions): Promise<PonderRow[]> {
   const log = options.log ?? ((message: string) => console.log(message));
-  const installDir = await ensurePonderInstalled(log);
+  let installDir: string;
+  try {
+    installDir = await ensurePonderInstalled(log);
+  } catch (error) {
+    process.exitCode = 1;
+    console.log(`Ponder side by side: FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  }
   const onSignal = (signal: NodeJS.Signals) => {
     killSwapgraphProcesses();
     killPonderProcesses();
+    for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
     // The exit hook of startAnvil kills the anvils.
     process.exit(signal === "SIGINT" ? 130 : 143);
   };
@@ -114,6 +123,9 @@ export async function benchPonder(options: BenchPonderOptions): Promise<PonderRo
   console.table(rows);
   return rows;
 }
+
+// Temp dirs of the chain in progress, removed on SIGINT/SIGTERM too.
+const tempDirs = new Set<string>();
 
 interface ChainSpec {
   name: PonderChainName;
@@ -166,6 +178,7 @@ async function sideBySide(
   log: (message: string) => void,
 ): Promise<PonderRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "swapgraph-bench-ponder-"));
+  tempDirs.add(dir);
   let devnet: Devnet | undefined;
   let emulator: ProviderEmulator | undefined;
   try {
@@ -213,6 +226,7 @@ async function sideBySide(
     await emulator?.close();
     await devnet?.stop();
     rmSync(dir, { recursive: true, force: true });
+    tempDirs.delete(dir);
   }
 }
 
