@@ -5,6 +5,12 @@ import { GRAPHQL_LIMITS } from "../src/graphql/createGraphqlServer.js";
 import { benchBackfill } from "./backfill.js";
 import { benchFairness } from "./fairness.js";
 import { benchList } from "./list.js";
+import {
+  benchPonder,
+  ponderChainsFromEnv,
+  ponderMaxRequestsPerSecondFromEnv,
+  ponderSizesFromEnv,
+} from "./ponder.js";
 import { benchRpcEconomy, economyBlocksFromEnv, economyShapesFromEnv } from "./rpcEconomy.js";
 import { benchScale, scaleSizesFromEnv } from "./scale.js";
 import { benchStatsCost } from "./statsCost.js";
@@ -29,6 +35,10 @@ import { benchV3 } from "./v3.js";
  * runs them alone): the stats query over HTTP against bare node:http answering its bytes, then
  * the store work of one unshared stats read (bench/statsCost.ts) on synthetic stores of
  * BENCH_STATS_SIZES trades (default 1000,100000; PostgreSQL too when BENCH_STATS_PG is its URL).
+ * Last, only with BENCH_PONDER=1 (it installs Ponder from npm
+ * into ~/.cache/swapgraph-bench, outside the repository), Ponder side by side with swapgraph on
+ * the same chains (bench/ponder.ts; BENCH_PONDER_CHAINS=issue17,onepair,dense picks the chains,
+ * BENCH_PONDER_ONE_PAIR_SWAPS and BENCH_PONDER_DENSE_SWAPS size them).
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const only = process.env.BENCH_ONLY;
@@ -264,5 +274,13 @@ if (process.env.BENCH_SCALE !== "0") {
   await benchScale({
     sizes: scaleSizesFromEnv(),
     onePairSwaps: Number(process.env.BENCH_ONE_PAIR_SWAPS ?? 20_000),
+  });
+}
+
+if (process.env.BENCH_PONDER === "1") {
+  await benchPonder({
+    chains: ponderChainsFromEnv(),
+    sizes: ponderSizesFromEnv(),
+    ponderMaxRequestsPerSecond: ponderMaxRequestsPerSecondFromEnv(),
   });
 }
