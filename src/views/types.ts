@@ -8,10 +8,19 @@ import type {
   LiquidityEventQuery,
   MarketEvent,
   NetworkStatus,
+  PoolEventQuery,
   TradePageQuery,
   TradePosition,
 } from "../domain/market.js";
-import type { Address, BlockRef, LiquidityEvent, NetworkName, Token, Trade } from "../domain/types.js";
+import type {
+  Address,
+  BlockRef,
+  LiquidityEvent,
+  NetworkName,
+  PoolEvent,
+  Token,
+  Trade,
+} from "../domain/types.js";
 import type { PoolIndex } from "../pricing/types.js";
 
 /**
@@ -30,6 +39,10 @@ export interface MarketReader {
   listTrades(network: NetworkName, query: TradePageQuery): Promise<readonly Trade[]>;
   /** One page of liquidity events (mints and burns) ascending by (blockNumber, logIndex), read from the store. */
   listLiquidityEvents(network: NetworkName, query: LiquidityEventQuery): Promise<readonly LiquidityEvent[]>;
+  /** One page of pool events (swaps, joins, exits) of a block range ascending by (blockNumber, logIndex), read from the store. */
+  listPoolEvents(network: NetworkName, query: PoolEventQuery): Promise<readonly PoolEvent[]>;
+  /** A stored block (the unfinalized window and range ends are kept), or undefined. */
+  getStoredBlock(network: NetworkName, blockNumber: bigint): Promise<BlockRef | undefined>;
   /** Trades with timestamp >= since (unix seconds). */
   countTrades(network: NetworkName, since: number): Promise<number>;
   /** `days` UTC days ending with the day of `now` (unix seconds), newest first; empty days are zero. */

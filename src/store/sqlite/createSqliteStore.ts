@@ -12,6 +12,7 @@ import { createSqliteCandles } from "./createSqliteCandles.js";
 import { createSqliteCursor } from "./createSqliteCursor.js";
 import { createSqliteDayVolumes } from "./createSqliteDayVolumes.js";
 import { createSqliteLiquidityEvents } from "./createSqliteLiquidityEvents.js";
+import { createSqlitePoolEvents } from "./createSqlitePoolEvents.js";
 import { createSqlitePools } from "./createSqlitePools.js";
 import { createSqliteTrades } from "./createSqliteTrades.js";
 import { createSqliteV3Pools } from "./createSqliteV3Pools.js";
@@ -43,6 +44,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   const pools = createSqlitePools(db);
   const v3Pools = createSqliteV3Pools(db);
   const liquidityEvents = createSqliteLiquidityEvents(db);
+  const poolEvents = createSqlitePoolEvents(db);
   const steps: WriteHandlers<NetworkName> = {
     ...trades.steps,
     ...dayVolumes.steps,
@@ -51,6 +53,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     ...pools.steps,
     ...v3Pools.steps,
     ...liquidityEvents.steps,
+    ...poolEvents.steps,
   };
   // Every write is one plan run in one IMMEDIATE transaction (the write lock taken first).
   const write = db.transaction((network: NetworkName, plan: WritePlan) =>
@@ -91,5 +94,6 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     ...pools.methods,
     ...v3Pools.methods,
     ...liquidityEvents.methods,
+    ...poolEvents.methods,
   };
 }
