@@ -15,6 +15,7 @@ import { createAnswerStore } from "./createAnswerStore.js";
 import { createMetrics, type Metrics } from "./createMetrics.js";
 import { createRequestHook } from "./createRequestHook.js";
 import { dashboardPlugin } from "./plugins/dashboardPlugin.js";
+import { dexScreenerPlugin } from "./plugins/dexScreenerPlugin.js";
 import { docsPlugin } from "./plugins/docsPlugin.js";
 import { graphqlPlugin } from "./plugins/graphqlPlugin.js";
 import { probesPlugin } from "./plugins/probesPlugin.js";
@@ -184,6 +185,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),
     logger,
   });
+  await app.register(dexScreenerPlugin, { reader: options.reader, answers, logger });
   await app.register(
     dashboardPlugin,
     options.dashboardDir === undefined ? {} : { dir: options.dashboardDir },

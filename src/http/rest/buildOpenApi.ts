@@ -1,3 +1,4 @@
+import { buildDexScreenerPaths } from "../dexscreener/buildDexScreenerOpenApi.js";
 import { readPackageVersion } from "../readPackageVersion.js";
 import {
   DAILY_VOLUME_SCHEMA,
@@ -178,7 +179,13 @@ export function buildOpenApi(options: { version?: string } = {}): OpenApiDocumen
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: "/", description: "This server" }],
-    tags: [{ name: "Market data", description: "The three endpoints of the public market-data API." }],
+    tags: [
+      { name: "Market data", description: "The three endpoints of the public market-data API." },
+      {
+        name: "DEX Screener adapter",
+        description: "The endpoints DEX Screener reads from a DEX (its Adapter Specs).",
+      },
+    ],
     paths: {
       "/api/quote": {
         get: {
@@ -255,6 +262,7 @@ export function buildOpenApi(options: { version?: string } = {}): OpenApiDocumen
           },
         },
       },
+      ...buildDexScreenerPaths(),
     },
     components: buildComponents(),
   };
