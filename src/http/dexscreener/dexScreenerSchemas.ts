@@ -68,14 +68,15 @@ const SWAP_EVENT = {
     asset1Out: NUMBER_OR_DECIMAL,
     priceNative: POSITIVE_NUMBER_OR_DECIMAL,
   },
+  // `false`: the property must be absent.
   oneOf: [
     {
       required: ["asset0In", "asset1Out"],
-      not: { anyOf: [{ required: ["asset1In"] }, { required: ["asset0Out"] }] },
+      properties: { asset0In: true, asset1Out: true, asset1In: false, asset0Out: false },
     },
     {
       required: ["asset1In", "asset0Out"],
-      not: { anyOf: [{ required: ["asset0In"] }, { required: ["asset1Out"] }] },
+      properties: { asset1In: true, asset0Out: true, asset0In: false, asset1Out: false },
     },
   ],
 } as const;
