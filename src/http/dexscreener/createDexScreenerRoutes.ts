@@ -13,6 +13,8 @@ import { checksummed, type PoolDecimals, renderPoolEvent } from "./renderPoolEve
 
 /** Events read from the store per page while an events answer is made. */
 export const EVENTS_PAGE_SIZE = 1_000;
+/** The largest streamed events answer kept for its indexed block (bytes). */
+const MAX_KEPT_EVENTS_BYTES = 8 * 1024 * 1024;
 
 /** What the adapter's routes read and keep. */
 export interface DexScreenerDeps {
@@ -26,6 +28,8 @@ export interface DexScreenerDeps {
 /** The network's serving state: its indexed block and the freshness headers of this request. */
 interface Served {
   block: bigint;
+  /** What a kept answer is valid for: the indexed block, or the settled chain (see eventsHandler). */
+  scope: string;
   headers: Record<string, string>;
   cacheControl: string;
   expiresAtMs: number;
@@ -42,6 +46,7 @@ function served(reader: MarketReader, network: NetworkName): Served {
   const maxAge = Math.max(1, Math.round(poll / 1000));
   return {
     block,
+    scope: `${network}-${block}`,
     headers: {
       "X-Indexed-Block": block.toString(),
       ...(age === undefined ? {} : { "X-Data-Age": String(age) }),
@@ -59,7 +64,7 @@ function keptAnswer(
   key: string,
   state: Served,
 ): CachedJson | undefined {
-  return deps.answers?.get<CachedJson>(key, `${network}-${state.block}`, Date.now());
+  return deps.answers?.get<CachedJson>(key, state.scope, Date.now());
 }
 
 /** Keeps an answer made at the indexed block and sends it. */
@@ -69,7 +74,7 @@ function keepAndSend(
   value: unknown,
 ): FastifyReply {
   const { request, reply, network, key, state } = target;
-  const scope = `${network}-${state.block}`;
+  const scope = state.scope;
   const answer = buildCachedJson(value, `dex-${scope}`);
   deps.answers?.set(key, scope, answer, state.expiresAtMs);
   return sendCachedJson(request, reply, answer, { headers: state.headers, cacheControl: state.cacheControl });
@@ -188,19 +193,23 @@ function createEventRenderer(reader: MarketReader, network: NetworkName) {
 
 /**
  * GET /dexscreener/{network}/events?fromBlock=&toBlock=: every swap, join and exit of the range
- * (inclusive), in chain order. An answer of one store page is kept per indexed block; a longer
- * one is streamed page by page, each read only once the client took the one before.
+ * (inclusive), in chain order. An answer of one store page is sent whole, a longer one streamed
+ * page by page (each read only once the client took the one before); either is kept (up to 8 MB)
+ * for the indexed block, or for good when the range ends a finality depth below it: no reorg can
+ * change those blocks any more (a deeper one halts the indexer).
  */
 export function eventsHandler(deps: DexScreenerDeps) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { network } = request.params as { network: NetworkName };
     const query = request.query as { fromBlock: string; toBlock: string };
-    const state = served(deps.reader, network);
-    const [fromBlock, toBlock] = eventRange(query, state.block);
+    const now = served(deps.reader, network);
+    const [fromBlock, toBlock] = eventRange(query, now.block);
+    const settled = toBlock <= now.block - BigInt(deps.reader.getConfig(network).finalityDepth);
+    const state = settled ? { ...now, scope: `${network}-settled`, expiresAtMs: Number.POSITIVE_INFINITY } : now;
     const key = `dex:events\n${network}\n${fromBlock}\n${toBlock}`;
-    const kept = keptAnswer(deps, network, key, state);
-    if (kept !== undefined) {
-      return sendCachedJson(request, reply, kept, {
+    const keptBefore = keptAnswer(deps, network, key, state);
+    if (keptBefore !== undefined) {
+      return sendCachedJson(request, reply, keptBefore, {
         headers: state.headers,
         cacheControl: state.cacheControl,
       });
@@ -220,20 +229,34 @@ export function eventsHandler(deps: DexScreenerDeps) {
       const body = Buffer.from(`{"events":[${render(first).join(",")}]}`);
       return keepAndSend(deps, { request, reply, network, key, state }, body);
     }
+    // Kept too once complete, when not too large: the same range at the same block costs nothing more.
+    let kept: Buffer[] | undefined = [];
+    let keptBytes = 0;
+    const piece = (text: string): Buffer => {
+      const bytes = Buffer.from(text);
+      keptBytes += bytes.length;
+      if (keptBytes > MAX_KEPT_EVENTS_BYTES) kept = undefined;
+      kept?.push(bytes);
+      return bytes;
+    };
     async function* pieces(): AsyncGenerator<Buffer> {
       let page = first;
       let separator = "";
-      yield Buffer.from('{"events":[');
+      yield piece('{"events":[');
       for (;;) {
         const rows = render(page);
-        if (rows.length > 0) yield Buffer.from(separator + rows.join(","));
+        if (rows.length > 0) yield piece(separator + rows.join(","));
         if (rows.length > 0) separator = ",";
         if (page.length < EVENTS_PAGE_SIZE) break;
         // Let other requests in between pages.
         await new Promise((resolve) => setImmediate(resolve));
         page = await read(page[page.length - 1]);
       }
-      yield Buffer.from("]}");
+      yield piece("]}");
+      if (kept !== undefined && deps.answers !== undefined) {
+        const scope = state.scope;
+        deps.answers.set(key, scope, buildCachedJson(Buffer.concat(kept), `dex-${scope}`), state.expiresAtMs);
+      }
     }
     reply.headers({ ...state.headers, ...JSON_HEADERS, "Cache-Control": state.cacheControl });
     return sendListStream(reply, pieces(), {

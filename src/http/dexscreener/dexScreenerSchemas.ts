@@ -21,6 +21,10 @@ const POSITIVE_NUMBER_OR_DECIMAL = {
   ],
 } as const;
 
+// Boolean schemas (true/false) in object form: documentation renderers read these.
+const ANY = {} as const;
+const ABSENT = { not: {} } as const;
+
 const METADATA = { type: "object", additionalProperties: { type: "string" } } as const;
 
 /** Block: a number and unix seconds (not milliseconds). */
@@ -68,15 +72,15 @@ const SWAP_EVENT = {
     asset1Out: NUMBER_OR_DECIMAL,
     priceNative: POSITIVE_NUMBER_OR_DECIMAL,
   },
-  // `false`: the property must be absent.
+  // ABSENT: the property must not be there.
   oneOf: [
     {
       required: ["asset0In", "asset1Out"],
-      properties: { asset0In: true, asset1Out: true, asset1In: false, asset0Out: false },
+      properties: { asset0In: ANY, asset1Out: ANY, asset1In: ABSENT, asset0Out: ABSENT },
     },
     {
       required: ["asset1In", "asset0Out"],
-      properties: { asset1In: true, asset0Out: true, asset0In: false, asset1Out: false },
+      properties: { asset1In: ANY, asset0Out: ANY, asset0In: ABSENT, asset1Out: ABSENT },
     },
   ],
 } as const;

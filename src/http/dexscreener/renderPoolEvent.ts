@@ -1,7 +1,6 @@
 import { getAddress } from "viem";
 import type { Address, PoolEvent } from "../../domain/types.js";
 import { formatDecimal } from "../../graphql/queries/formatDecimal.js";
-import { createLruCache } from "../../lib/createLruCache.js";
 
 /** What a pool event's rendering needs to know of its pool: its tokens' decimals. */
 export interface PoolDecimals {
@@ -17,19 +16,25 @@ export interface DexScreenerBlock {
 
 // The indexer reads up to 50 decimal places of a price; more are ignored (the spec).
 const PRICE_DIGITS = 50;
-const PRICE_SCALE = 10n ** BigInt(PRICE_DIGITS);
 
-const checksums = createLruCache<Address>({ maxEntries: 100_000 });
+// Pools and makers repeat from event to event: the keccak of each is made once (the cache is
+// dropped whole when full, which costs less per hit than keeping an LRU order).
+const MAX_CHECKSUMS = 100_000;
+let checksums = new Map<Address, Address>();
 
 /** The EIP-55 form of a lowercase address (the spec encourages checksummed ids), cached. */
 export function checksummed(address: Address): Address {
   let value = checksums.get(address);
   if (value === undefined) {
     value = getAddress(address) as Address;
+    if (checksums.size >= MAX_CHECKSUMS) checksums = new Map();
     checksums.set(address, value);
   }
   return value;
 }
+
+const TENS = Array.from({ length: 78 }, (_, i) => 10n ** BigInt(i));
+const ten = (exponent: number): bigint => TENS[exponent] ?? 10n ** BigInt(exponent);
 
 const abs = (value: bigint): bigint => (value < 0n ? -value : value);
 
@@ -39,8 +44,8 @@ const abs = (value: bigint): bigint => (value < 0n ? -value : value);
  * print as 0 (the indexer halts on priceNative=0).
  */
 export function priceNative(amount0: bigint, amount1: bigint, pool: PoolDecimals): string | undefined {
-  const numerator = abs(amount1) * 10n ** BigInt(pool.decimals0) * PRICE_SCALE;
-  const denominator = abs(amount0) * 10n ** BigInt(pool.decimals1);
+  const numerator = abs(amount1) * ten(pool.decimals0 + PRICE_DIGITS);
+  const denominator = abs(amount0) * ten(pool.decimals1);
   if (denominator === 0n) return undefined;
   const scaled = numerator / denominator;
   return scaled === 0n ? undefined : formatDecimal(scaled, PRICE_DIGITS);
