@@ -54,7 +54,8 @@ const clientOf = () => createPublicClient({ transport: http(config.rpcUrls[0], {
 beforeAll(async () => {
   devnet = await startTestDevnet({ seed: 47 });
   chain = devnet.chains[0]!;
-  config = { ...devnet.networks[0]!, pollIntervalMs: 100, startBlock: 2n, windowDays: 30 };
+  // A short finality depth: most of the history is settled (answers of it are kept for good).
+  config = { ...devnet.networks[0]!, pollIntervalMs: 100, startBlock: 2n, windowDays: 30, finalityDepth: 4 };
   const dex = chain.dexes[0]!.name;
   const pool = chain.pools.find((p) => p.dex === dex && !p.thin && !p.wash)!.address;
   // An exit and a join in one block (two events of a pair in a block: reserves after each).
@@ -207,6 +208,21 @@ describe.each(createTestStores())("the DEX Screener adapter on $name", (testStor
       headers: { "if-none-match": answer.headers.get("etag")! },
     });
     expect(notModified.status).toBe(304);
+  });
+
+  test("behavior: a streamed answer of settled blocks is kept for good: the same bytes again, with an ETag", async () => {
+    const settledTip = indexed() - BigInt(config.finalityDepth);
+    const path = `/dexscreener/bsc/events?fromBlock=${config.startBlock}&toBlock=${settledTip}`;
+    const first = await api.call(path);
+    expect(first.status).toBe(200);
+    // Streamed (more than one store page): no ETag on the first answer.
+    expect((first.body as { events: unknown[] }).events.length).toBeGreaterThan(1_000);
+    expect(first.headers.get("etag")).toBeNull();
+    const again = await api.call(path);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get("etag")).toMatch(/^"dex-bsc-settled-/);
+    const { served, expected } = await compareEvents(config.startBlock!, settledTip);
+    expect(served).toEqual(expected);
   });
 
   test("behavior: pair and asset say what the pool and token contracts say", async () => {

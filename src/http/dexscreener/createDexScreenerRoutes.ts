@@ -58,22 +58,17 @@ function served(reader: MarketReader, network: NetworkName): Served {
 }
 
 /** The answer kept under `key` for the network's indexed block, if any. */
-function keptAnswer(
-  deps: DexScreenerDeps,
-  network: NetworkName,
-  key: string,
-  state: Served,
-): CachedJson | undefined {
+function keptAnswer(deps: DexScreenerDeps, key: string, state: Served): CachedJson | undefined {
   return deps.answers?.get<CachedJson>(key, state.scope, Date.now());
 }
 
 /** Keeps an answer made at the indexed block and sends it. */
 function keepAndSend(
   deps: DexScreenerDeps,
-  target: { request: FastifyRequest; reply: FastifyReply; network: NetworkName; key: string; state: Served },
+  target: { request: FastifyRequest; reply: FastifyReply; key: string; state: Served },
   value: unknown,
 ): FastifyReply {
-  const { request, reply, network, key, state } = target;
+  const { request, reply, key, state } = target;
   const scope = state.scope;
   const answer = buildCachedJson(value, `dex-${scope}`);
   deps.answers?.set(key, scope, answer, state.expiresAtMs);
@@ -90,11 +85,11 @@ async function answerCached(
   render: (state: Served) => Promise<unknown>,
 ): Promise<FastifyReply> {
   const state = served(deps.reader, network);
-  const kept = keptAnswer(deps, network, key, state);
+  const kept = keptAnswer(deps, key, state);
   if (kept !== undefined) {
     return sendCachedJson(request, reply, kept, { headers: state.headers, cacheControl: state.cacheControl });
   }
-  return keepAndSend(deps, { request, reply, network, key, state }, await render(state));
+  return keepAndSend(deps, { request, reply, key, state }, await render(state));
 }
 
 /** GET /dexscreener/{network}/latest-block: the indexed block, whose events are all served. */
@@ -205,9 +200,11 @@ export function eventsHandler(deps: DexScreenerDeps) {
     const now = served(deps.reader, network);
     const [fromBlock, toBlock] = eventRange(query, now.block);
     const settled = toBlock <= now.block - BigInt(deps.reader.getConfig(network).finalityDepth);
-    const state = settled ? { ...now, scope: `${network}-settled`, expiresAtMs: Number.POSITIVE_INFINITY } : now;
+    const state = settled
+      ? { ...now, scope: `${network}-settled`, expiresAtMs: Number.POSITIVE_INFINITY }
+      : now;
     const key = `dex:events\n${network}\n${fromBlock}\n${toBlock}`;
-    const keptBefore = keptAnswer(deps, network, key, state);
+    const keptBefore = keptAnswer(deps, key, state);
     if (keptBefore !== undefined) {
       return sendCachedJson(request, reply, keptBefore, {
         headers: state.headers,
@@ -227,7 +224,7 @@ export function eventsHandler(deps: DexScreenerDeps) {
     const first = await read();
     if (first.length < EVENTS_PAGE_SIZE) {
       const body = Buffer.from(`{"events":[${render(first).join(",")}]}`);
-      return keepAndSend(deps, { request, reply, network, key, state }, body);
+      return keepAndSend(deps, { request, reply, key, state }, body);
     }
     // Kept too once complete, when not too large: the same range at the same block costs nothing more.
     let kept: Buffer[] | undefined = [];
