@@ -7,7 +7,7 @@ import type { Store } from "../store/types.js";
 import { buildDailyVolumes } from "./buildDailyVolumes.js";
 import { buildNetworkStatus, type ReportedStatus } from "./buildNetworkStatus.js";
 import { createNetworkView, type NetworkView } from "./createNetworkView.js";
-import { createPoolEventReads } from "./createPoolEventReads.js";
+import { createPoolEventReads, type SupplyReader } from "./createPoolEventReads.js";
 import { createTradeFeed, type TradeFeed } from "./createTradeFeed.js";
 import { listTokens } from "./listTokens.js";
 import { readSettledBefore } from "./readSettledBefore.js";
@@ -43,6 +43,8 @@ export interface LiveViews extends MarketReader {
   addTokens(network: NetworkName, tokens: readonly Token[]): void;
   setStatus(network: NetworkName, patch: Partial<Omit<ReportedStatus, "network">>): void;
   setTokenResolver(network: NetworkName, resolver: TokenResolver): void;
+  /** Where the network's token supplies are read (readTotalSupply); without one they are unknown. */
+  setSupplyReader(network: NetworkName, reader: SupplyReader): void;
 }
 
 /**

@@ -41,6 +41,11 @@ export interface MarketReader {
   listLiquidityEvents(network: NetworkName, query: LiquidityEventQuery): Promise<readonly LiquidityEvent[]>;
   /** One page of pool events (swaps, joins, exits) of a block range ascending by (blockNumber, logIndex), read from the store. */
   listPoolEvents(network: NetworkName, query: PoolEventQuery): Promise<readonly PoolEvent[]>;
+  /**
+   * A token's totalSupply at a block, read from the chain once (undefined: the token does not
+   * answer, or this process reads no chain). Transport failures throw.
+   */
+  readTotalSupply(network: NetworkName, token: Address, blockNumber: bigint): Promise<bigint | undefined>;
   /** A stored block (the unfinalized window and range ends are kept), or undefined. */
   getStoredBlock(network: NetworkName, blockNumber: bigint): Promise<BlockRef | undefined>;
   /** Trades with timestamp >= since (unix seconds). */

@@ -1,5 +1,5 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { createPublicClient, getAddress, http, parseAbi } from "viem";
+import { createPublicClient, formatUnits, getAddress, http, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
@@ -262,17 +262,26 @@ describe.each(createTestStores())("the DEX Screener adapter on $name", (testStor
     const erc20 = parseAbi([
       "function name() view returns (string)",
       "function symbol() view returns (string)",
+      "function decimals() view returns (uint8)",
+      "function totalSupply() view returns (uint256)",
     ]);
-    const { status, body } = await api.call(`/dexscreener/bsc/asset?id=${v2.token0}`);
-    expect(status).toBe(200);
-    expectValid(validators.asset, body);
-    expect(body).toEqual({
-      asset: {
-        id: getAddress(v2.token0),
-        name: await client.readContract({ address: v2.token0, abi: erc20, functionName: "name" }),
-        symbol: await client.readContract({ address: v2.token0, abi: erc20, functionName: "symbol" }),
-      },
-    });
+    const at = { abi: erc20, blockNumber: indexed() } as const;
+    for (const token of [v2.token0, v3.token1]) {
+      const { status, body } = await api.call(`/dexscreener/bsc/asset?id=${token}`);
+      expect(status).toBe(200);
+      expectValid(validators.asset, body);
+      const supply = await client.readContract({ ...at, address: token, functionName: "totalSupply" });
+      const decimals = await client.readContract({ ...at, address: token, functionName: "decimals" });
+      expect(body).toEqual({
+        asset: {
+          id: getAddress(token),
+          name: await client.readContract({ ...at, address: token, functionName: "name" }),
+          symbol: await client.readContract({ ...at, address: token, functionName: "symbol" }),
+          // totalSupply at the indexed block, decimalized.
+          totalSupply: formatUnits(supply, decimals),
+        },
+      });
+    }
   });
 
   test("error: bad parameters are a JSON 400 naming the parameter; unknown ids a 404", async () => {

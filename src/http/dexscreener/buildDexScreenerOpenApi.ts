@@ -166,8 +166,9 @@ export function buildDexScreenerPaths(): Record<string, Record<string, unknown>>
       operationId: "dexScreenerAsset",
       summary: "DEX Screener adapter: a token of an indexed pool",
       description:
-        "The token's checksummed address, name and symbol as the token list or its contract gives them. " +
-        "totalSupply and circulatingSupply are optional in the spec and left out (not held exactly).",
+        "The token's checksummed address, name and symbol as the token list or its contract gives them, and " +
+        "its totalSupply() at the indexed block, decimalized (left out when the token or the RPC does not " +
+        "answer). circulatingSupply is left out: no chain figure states it.",
       query: ID_QUERY_SCHEMA,
       schema: ASSET_RESPONSE_SCHEMA,
       example: SPEC_EXAMPLES.asset,

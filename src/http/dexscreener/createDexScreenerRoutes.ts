@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Address, NetworkName, PoolEvent } from "../../domain/types.js";
 import { BadRequestError, NetworkIndexingError, SwapgraphError } from "../../errors.js";
 import { assertNetworkReady, dataAgeSeconds } from "../../graphql/queries/assertNetworkReady.js";
+import { formatDecimal } from "../../graphql/queries/formatDecimal.js";
 import type { MarketReader } from "../../views/types.js";
 import type { AnswerStore } from "../createAnswerStore.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
@@ -104,17 +105,31 @@ export function latestBlockHandler(deps: DexScreenerDeps) {
   };
 }
 
-/** GET /dexscreener/{network}/asset?id=: a token of an indexed pool. */
+/**
+ * GET /dexscreener/{network}/asset?id=: a token of an indexed pool, with its totalSupply at the
+ * indexed block (eth_call, read once per block); left out when the token or the RPC does not answer.
+ */
 export function assetHandler(deps: DexScreenerDeps) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { network } = request.params as { network: NetworkName };
     const id = (request.query as { id: string }).id.toLowerCase() as Address;
-    return answerCached(deps, request, reply, network, `dex:asset\n${network}\n${id}`, async () => {
+    return answerCached(deps, request, reply, network, `dex:asset\n${network}\n${id}`, async ({ block }) => {
       const token = deps.reader.getToken(network, id);
       if (token === undefined || deps.reader.getPoolIndex(network).poolsOf(id).length === 0) {
         throw new SwapgraphError("NOT_FOUND", `No indexed pool on ${network} holds asset ${id}.`);
       }
-      return { asset: { id: checksummed(id), name: token.name, symbol: token.symbol } };
+      const supply = await deps.reader.readTotalSupply(network, id, block).catch((error: unknown) => {
+        deps.logger?.warn({ err: error, network, token: id }, "totalSupply not read");
+        return undefined;
+      });
+      return {
+        asset: {
+          id: checksummed(id),
+          name: token.name,
+          symbol: token.symbol,
+          ...(supply === undefined ? {} : { totalSupply: formatDecimal(supply, token.decimals) }),
+        },
+      };
     });
   };
 }
