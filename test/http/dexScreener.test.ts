@@ -225,6 +225,31 @@ describe.each(createTestStores())("the DEX Screener adapter on $name", (testStor
     expect(served).toEqual(expected);
   });
 
+  test("behavior: identical requests arriving together are made once and get the same bytes", async () => {
+    let reads = 0;
+    const reader = {
+      ...indexing.views,
+      listPoolEvents: (...args: Parameters<typeof indexing.views.listPoolEvents>) => {
+        reads++;
+        return indexing.views.listPoolEvents(...args);
+      },
+    };
+    // A real socket: the in-process inject closes a streamed reply before its body is read.
+    const counting = await startServer(reader, { listen: true });
+    try {
+      // The newest blocks (not settled): kept for the indexed block only, so made here first.
+      const path = `/dexscreener/bsc/events?fromBlock=${config.startBlock}&toBlock=${indexed()}`;
+      const answers = await Promise.all(Array.from({ length: 6 }, () => counting.call(path)));
+      const events = (answers[0]!.body as { events: unknown[] }).events.length;
+      expect(events).toBeGreaterThan(1_000);
+      expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
+      // One answer's store pages, not six.
+      expect(reads).toBe(Math.floor(events / 1_000) + 1);
+    } finally {
+      await counting.close();
+    }
+  });
+
   test("behavior: pair and asset say what the pool and token contracts say", async () => {
     const client = clientOf();
     const { pools } = await readDexScreenerEventsFromChain(config, indexed(), indexed());

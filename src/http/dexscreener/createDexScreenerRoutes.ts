@@ -9,6 +9,7 @@ import type { AnswerStore } from "../createAnswerStore.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
 import { sendListStream } from "../rest/sendListStream.js";
 import { buildCachedJson, type CachedJson, sendCachedJson } from "../sendCachedJson.js";
+import type { RenderSharing } from "./createRenderSharing.js";
 import { MAX_EVENT_BLOCKS } from "./dexScreenerSchemas.js";
 import { checksummed, type PoolDecimals, renderPoolEvent } from "./renderPoolEvent.js";
 
@@ -24,6 +25,8 @@ export interface DexScreenerDeps {
   /** How long a streamed answer waits for a client that reads nothing (ms). */
   stallTimeoutMs: number;
   logger: Logger | undefined;
+  /** Events answers being made now: identical requests wait for them. */
+  sharing: RenderSharing;
 }
 
 /** The network's serving state: its indexed block and the freshness headers of this request. */
@@ -219,13 +222,22 @@ export function eventsHandler(deps: DexScreenerDeps) {
       ? { ...now, scope: `${network}-settled`, expiresAtMs: Number.POSITIVE_INFINITY }
       : now;
     const key = `dex:events\n${network}\n${fromBlock}\n${toBlock}`;
-    const keptBefore = keptAnswer(deps, key, state);
-    if (keptBefore !== undefined) {
-      return sendCachedJson(request, reply, keptBefore, {
+    // Another request making this very answer: wait for its copy rather than make it again. No
+    // await comes between the look and the claim, so requests arriving together make it once.
+    const shared = `${key}\n${state.scope}`;
+    let kept = keptAnswer(deps, key, state);
+    const rendering = kept === undefined ? deps.sharing.waitFor(shared) : undefined;
+    if (rendering !== undefined) {
+      await rendering;
+      kept = keptAnswer(deps, key, state);
+    }
+    if (kept !== undefined) {
+      return sendCachedJson(request, reply, kept, {
         headers: state.headers,
         cacheControl: state.cacheControl,
       });
     }
+    const finish = deps.sharing.claim(shared, reply);
     const render = createEventRenderer(deps.reader, network);
     const read = (after?: PoolEvent) =>
       deps.reader.listPoolEvents(network, {
@@ -239,16 +251,18 @@ export function eventsHandler(deps: DexScreenerDeps) {
     const first = await read();
     if (first.length < EVENTS_PAGE_SIZE) {
       const body = Buffer.from(`{"events":[${render(first).join(",")}]}`);
-      return keepAndSend(deps, { request, reply, key, state }, body);
+      const sent = keepAndSend(deps, { request, reply, key, state }, body);
+      finish();
+      return sent;
     }
     // Kept too once complete, when not too large: the same range at the same block costs nothing more.
-    let kept: Buffer[] | undefined = [];
+    let keptPieces: Buffer[] | undefined = [];
     let keptBytes = 0;
     const piece = (text: string): Buffer => {
       const bytes = Buffer.from(text);
       keptBytes += bytes.length;
-      if (keptBytes > MAX_KEPT_EVENTS_BYTES) kept = undefined;
-      kept?.push(bytes);
+      if (keptBytes > MAX_KEPT_EVENTS_BYTES) keptPieces = undefined;
+      keptPieces?.push(bytes);
       return bytes;
     };
     async function* pieces(): AsyncGenerator<Buffer> {
@@ -265,10 +279,16 @@ export function eventsHandler(deps: DexScreenerDeps) {
         page = await read(page[page.length - 1]);
       }
       yield piece("]}");
-      if (kept !== undefined && deps.answers !== undefined) {
+      if (keptPieces !== undefined && deps.answers !== undefined) {
         const scope = state.scope;
-        deps.answers.set(key, scope, buildCachedJson(Buffer.concat(kept), `dex-${scope}`), state.expiresAtMs);
+        deps.answers.set(
+          key,
+          scope,
+          buildCachedJson(Buffer.concat(keptPieces), `dex-${scope}`),
+          state.expiresAtMs,
+        );
       }
+      finish();
     }
     reply.headers({ ...state.headers, ...JSON_HEADERS, "Cache-Control": state.cacheControl });
     return sendListStream(reply, pieces(), {

@@ -9,6 +9,7 @@ import {
   latestBlockHandler,
   pairHandler,
 } from "../dexscreener/createDexScreenerRoutes.js";
+import { createRenderSharing } from "../dexscreener/createRenderSharing.js";
 import {
   DEX_SCREENER_PARAMS_SCHEMA,
   EVENTS_QUERY_SCHEMA,
@@ -39,6 +40,7 @@ export async function dexScreenerPlugin(app: FastifyInstance, options: DexScreen
     answers: options.answers,
     stallTimeoutMs: options.stallTimeoutMs ?? 60_000,
     logger: options.logger,
+    sharing: createRenderSharing(),
   };
   const routes = [
     {
