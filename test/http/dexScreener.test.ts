@@ -335,6 +335,20 @@ describe.each(createTestStores())("the DEX Screener adapter on $name", (testStor
     );
   });
 
+  test("behavior: the adapter counts against the per-client rate limit like /api/*", async () => {
+    const limited = await startServer(indexing.views, { rateLimit: { perSecond: 1, burst: 2 } });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await limited.call("/dexscreener/bsc/latest-block")).status);
+      expect(statuses).toEqual([200, 200, 429]);
+      const refused = await limited.call("/dexscreener/bsc/events?fromBlock=1&toBlock=1");
+      expect(refused.status).toBe(429);
+      expect((refused.body as { error: string }).error).toMatch(/Too many requests/);
+    } finally {
+      await limited.close();
+    }
+  });
+
   test("behavior: a mined swap is served once indexed; a reorg takes its events back", async () => {
     const keep = await snapshot(chain.rpcUrl);
     const id = await snapshot(chain.rpcUrl);
