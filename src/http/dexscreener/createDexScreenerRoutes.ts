@@ -237,7 +237,7 @@ export function eventsHandler(deps: DexScreenerDeps) {
         cacheControl: state.cacheControl,
       });
     }
-    const finish = deps.sharing.claim(shared, reply);
+    const making = deps.sharing.claim(shared, reply);
     const render = createEventRenderer(deps.reader, network);
     const read = (after?: PoolEvent) =>
       deps.reader.listPoolEvents(network, {
@@ -252,13 +252,14 @@ export function eventsHandler(deps: DexScreenerDeps) {
     if (first.length < EVENTS_PAGE_SIZE) {
       const body = Buffer.from(`{"events":[${render(first).join(",")}]}`);
       const sent = keepAndSend(deps, { request, reply, key, state }, body);
-      finish();
+      making.finish();
       return sent;
     }
     // Kept too once complete, when not too large: the same range at the same block costs nothing more.
     let keptPieces: Buffer[] | undefined = [];
     let keptBytes = 0;
     const piece = (text: string): Buffer => {
+      making.progress();
       const bytes = Buffer.from(text);
       keptBytes += bytes.length;
       if (keptBytes > MAX_KEPT_EVENTS_BYTES) keptPieces = undefined;
@@ -288,7 +289,7 @@ export function eventsHandler(deps: DexScreenerDeps) {
           state.expiresAtMs,
         );
       }
-      finish();
+      making.finish();
     }
     reply.headers({ ...state.headers, ...JSON_HEADERS, "Cache-Control": state.cacheControl });
     return sendListStream(reply, pieces(), {
