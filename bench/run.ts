@@ -3,6 +3,7 @@ import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { GRAPHQL_LIMITS } from "../src/graphql/createGraphqlServer.js";
 import { benchBackfill } from "./backfill.js";
+import { benchDexScreener } from "./dexScreener.js";
 import { benchFairness } from "./fairness.js";
 import { benchList } from "./list.js";
 import {
@@ -39,6 +40,9 @@ import { benchV3 } from "./v3.js";
  * into ~/.cache/swapgraph-bench, outside the repository), Ponder side by side with swapgraph on
  * the same chains (bench/ponder.ts; BENCH_PONDER_CHAINS=issue17,onepair,dense picks the chains,
  * BENCH_PONDER_ONE_PAIR_SWAPS and BENCH_PONDER_DENSE_SWAPS size them).
+ * The DEX Screener part (bench/dexScreener.ts): the
+ * adapter's events over 1,000 blocks against bare node:http serving the same bytes;
+ * BENCH_DEXSCREENER=0 skips it, BENCH_DEXSCREENER_SECONDS sets its seconds per target (default 4).
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const only = process.env.BENCH_ONLY;
@@ -235,6 +239,17 @@ if ((only === undefined && process.env.BENCH_STATS !== "0") || only === "stats")
   console.table(await benchStatsCost({ sizes, ...(pgUrl === undefined || pgUrl === "" ? {} : { pgUrl }) }));
 }
 if (only !== undefined) process.exit(0);
+if (process.env.BENCH_DEXSCREENER !== "0") {
+  const { rows, answer } = await benchDexScreener({
+    seconds: Number(process.env.BENCH_DEXSCREENER_SECONDS ?? 4),
+    connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+  });
+  console.log(
+    `DEX Screener adapter: events over ${answer.blocks} blocks (${answer.events} events, ${answer.bytes.toLocaleString("en-US")} bytes) against bare node:http, same bytes; made fresh in ${Math.round(answer.freshMs)} ms (${((answer.freshMs * 1000) / answer.events).toFixed(1)} µs an event)`,
+  );
+  console.table(rows);
+}
+
 if (process.env.BENCH_BACKFILL !== "0") {
   console.log(
     "Backfill: one bsc devnet with 3,000 swap transactions, against the raw eth_getLogs rate of the same chain",

@@ -1,5 +1,6 @@
 import { createRpcClient, type RpcClient } from "./chain/createRpcClient.js";
 import { readTokenMetadata } from "./chain/readTokenMetadata.js";
+import { readTotalSupply } from "./chain/readTotalSupply.js";
 import type { NetworkConfig } from "./config/types.js";
 import type { NetworkName } from "./domain/types.js";
 import { DeepReorgError, LostWriterLockError } from "./errors.js";
@@ -72,6 +73,9 @@ export function createIndexing(deps: {
     const follower = createStoreFollower({ config, store, views, log });
     // A replica reads the chain only for the token lookups callers trigger.
     const replicaTokens = createReplicaTokenLookup(config, log);
+    // Listings ask token supplies at the indexed block (writer and replica alike).
+    const supplyClient = createDiscoveryClient(config, log);
+    views.setSupplyReader(config.name, (token, block) => readTotalSupply(supplyClient, token, block));
     followers.set(config.name, follower);
     while (!stopping) {
       let writer = false;

@@ -78,6 +78,17 @@ export interface LiquidityEventPosition {
   logIndex: number;
 }
 
+/** A page of pool events (PoolEvent) in a block range, ascending by (blockNumber, logIndex). */
+export interface PoolEventQuery {
+  fromBlock: bigint;
+  /** Inclusive. */
+  toBlock: bigint;
+  /** Only events strictly after this position. */
+  after?: { blockNumber: bigint; logIndex: number };
+  /** At most this many events (1..10,000). */
+  limit: number;
+}
+
 /** One keyset page of liquidity events (mints and burns), ascending by chain position. */
 export interface LiquidityEventQuery {
   /** Block timestamps at or after this (unix seconds). */

@@ -117,6 +117,38 @@ export interface LiquidityEvent {
   amountUsd: bigint;
 }
 
+/**
+ * One Swap, Mint or Burn log of a pool as listings read it (DEX Screener's events): the pool's own
+ * amounts and its reserves right after that log, with the transaction's signer.
+ */
+export interface PoolEvent {
+  network: NetworkName;
+  txHash: Hash;
+  blockNumber: bigint;
+  /** Unix seconds of the block. */
+  timestamp: number;
+  txIndex: number;
+  /** Position of the log in its block: with the block, identifies the event. */
+  logIndex: number;
+  pool: Address;
+  /** swap: a Swap log; join: a Mint; exit: a Burn. */
+  type: "swap" | "join" | "exit";
+  /** The account that signed the transaction (lowercase). */
+  maker: Address;
+  /**
+   * swap: what the pool took in (positive) or paid out (negative) of each token, net of both
+   * sides of the log; join/exit: the amounts added or removed (positive).
+   */
+  amount0: bigint;
+  amount1: bigint;
+  /**
+   * The pool's reserves right after the log: a V2 pair's Sync that precedes the log in its
+   * transaction (what getReserves answers after it). Undefined for a V3 pool, whose token
+   * balances no log states.
+   */
+  reserves: { reserve0: bigint; reserve1: bigint } | undefined;
+}
+
 /** Reserves of a pair after its last Sync at or before `blockNumber`. */
 export interface PairReserves {
   pair: Address;

@@ -15,6 +15,7 @@ import { createAnswerStore } from "./createAnswerStore.js";
 import { createMetrics, type Metrics } from "./createMetrics.js";
 import { createRequestHook } from "./createRequestHook.js";
 import { dashboardPlugin } from "./plugins/dashboardPlugin.js";
+import { dexScreenerPlugin } from "./plugins/dexScreenerPlugin.js";
 import { docsPlugin } from "./plugins/docsPlugin.js";
 import { graphqlPlugin } from "./plugins/graphqlPlugin.js";
 import { listingsPlugin } from "./plugins/listingsPlugin.js";
@@ -195,6 +196,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     logger,
   });
   await app.register(listingsPlugin, { executor: options.executor, answers, logger });
+  await app.register(dexScreenerPlugin, { reader: options.reader, answers, logger });
   await app.register(
     dashboardPlugin,
     options.dashboardDir === undefined ? {} : { dir: options.dashboardDir },

@@ -75,6 +75,7 @@ export async function applyRange(
     v3Prices: decoded.v3Prices,
     v3Ticks: decoded.v3Ticks,
     liquidityEvents: decoded.liquidityEvents,
+    poolEvents: decoded.poolEvents,
   });
   // Only now does the live graph the API reads change.
   ctx.checkpoint = next;

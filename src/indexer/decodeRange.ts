@@ -5,6 +5,7 @@ import type {
   NetworkName,
   Pair,
   PairReserves,
+  PoolEvent,
   Trade,
   TradeMarks,
   V3PoolPrice,
@@ -14,6 +15,7 @@ import { NATIVE } from "../domain/types.js";
 import { getTokenPriceUsd } from "../pricing/getTokenPriceUsd.js";
 import type { PoolIndex, PricingParams } from "../pricing/types.js";
 import { valueTradeUsd } from "../pricing/valueTradeUsd.js";
+import { buildPoolEvents } from "./buildPoolEvents.js";
 import { buildTrade, type SwapEvent, swapSides } from "./buildTrades.js";
 import { createV3Tracker, type V3Snapshots } from "./createV3Tracker.js";
 import { groupSwapChains } from "./groupSwapChains.js";
@@ -46,6 +48,8 @@ export interface DecodedRange {
   v3Ticks: V3TickLiquidity[];
   /** V2 and V3 Mints and Burns, valued in USD at their transaction. */
   liquidityEvents: LiquidityEvent[];
+  /** Every Swap, Mint and Burn of a pool with its signer and the reserves after it (see buildPoolEvents). */
+  poolEvents: PoolEvent[];
 }
 
 /**
@@ -57,12 +61,14 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
   const trades: Trade[] = [];
   const reserves = new Map<string, PairReserves>();
   const liquidityEvents: LiquidityEvent[] = [];
+  const poolEvents: PoolEvent[] = [];
   const v3 = createV3Tracker(ctx.pools, ctx.pairs, ctx.v3Snapshots);
   let group: RangeEvent[] = [];
 
   const flush = (): void => {
     const events = group;
     group = [];
+    for (const event of buildPoolEvents(ctx.network, read, events)) poolEvents.push(event);
     const swaps: SwapEvent[] = [];
     const wraps: WrapEvent[] = [];
     for (const event of events) {
@@ -161,5 +167,6 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
     v3Prices: v3.prices(),
     v3Ticks: v3.ticks(),
     liquidityEvents,
+    poolEvents,
   };
 }

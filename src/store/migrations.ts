@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { POOL_EVENTS_POSTGRES, POOL_EVENTS_SQLITE } from "./poolEventsMigrationSql.js";
 import { backfillSqliteDayVolumes } from "./sqlite/backfillSqliteDayVolumes.js";
 import { V3_POOLS_POSTGRES, V3_POOLS_SQLITE } from "./v3PoolsMigrationSql.js";
 
@@ -421,5 +422,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "V3 pools: pool spec, prices, tick liquidity; liquidity events",
     sqlite: V3_POOLS_SQLITE,
     postgres: V3_POOLS_POSTGRES,
+  },
+  {
+    version: 7,
+    name: "pool events: swaps, joins and exits with the reserves after each",
+    sqlite: POOL_EVENTS_SQLITE,
+    postgres: POOL_EVENTS_POSTGRES,
   },
 ];

@@ -4,6 +4,7 @@ import type {
   CandleSumQuery,
   CandleTotals,
   LiquidityEventQuery,
+  PoolEventQuery,
   TradePageQuery,
 } from "../domain/market.js";
 import type { LastPriceQuery, TradeStatsQuery, TradeWindowTotals } from "../domain/tradeStats.js";
@@ -15,6 +16,7 @@ import type {
   NetworkName,
   Pair,
   PairReserves,
+  PoolEvent,
   Token,
   Trade,
   V3PoolPrice,
@@ -52,6 +54,11 @@ export interface RangeBatch {
    * events are left alone.
    */
   liquidityEvents?: LiquidityEvent[];
+  /**
+   * Swaps, joins and exits of the range, one per pool log, with the reserves after each. A
+   * re-commit replaces the range's events like liquidityEvents. Absent: stored events are left alone.
+   */
+  poolEvents?: PoolEvent[];
 }
 
 /** What Store.prune deletes. */
@@ -171,6 +178,8 @@ export interface Store {
   listV3Ticks(network: NetworkName, sinceBlock?: bigint): Promise<V3TickLiquidity[]>;
   /** One page of liquidity events ascending by (blockNumber, logIndex), read over an index. */
   listLiquidityEvents(network: NetworkName, query: LiquidityEventQuery): Promise<LiquidityEvent[]>;
+  /** One page of pool events of a block range ascending by (blockNumber, logIndex), over the primary key. */
+  listPoolEvents(network: NetworkName, query: PoolEventQuery): Promise<PoolEvent[]>;
 
   /** Token metadata cache (outside ranges: metadata does not reorg). Upsert. */
   upsertTokens(network: NetworkName, tokens: Token[]): Promise<void>;

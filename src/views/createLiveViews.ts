@@ -7,6 +7,7 @@ import type { Store } from "../store/types.js";
 import { buildDailyVolumes } from "./buildDailyVolumes.js";
 import { buildNetworkStatus, type ReportedStatus } from "./buildNetworkStatus.js";
 import { createNetworkView, type NetworkView } from "./createNetworkView.js";
+import { createPoolEventReads, type SupplyReader } from "./createPoolEventReads.js";
 import { createTradeFeed, type TradeFeed } from "./createTradeFeed.js";
 import { listTokens } from "./listTokens.js";
 import { readSettledBefore } from "./readSettledBefore.js";
@@ -17,6 +18,7 @@ export type StoreReader = Pick<
   Store,
   | "listTradePage"
   | "listLiquidityEvents"
+  | "listPoolEvents"
   | "countTrades"
   | "listDayAggregates"
   | "listCandles"
@@ -60,6 +62,8 @@ export interface LiveViews extends MarketReader {
   addTokens(network: NetworkName, tokens: readonly Token[]): void;
   setStatus(network: NetworkName, patch: Partial<Omit<ReportedStatus, "network">>): void;
   setTokenResolver(network: NetworkName, resolver: TokenResolver): void;
+  /** Where the network's token supplies are read (readTotalSupply); without one they are unknown. */
+  setSupplyReader(network: NetworkName, reader: SupplyReader): void;
 }
 
 /**
@@ -107,6 +111,8 @@ export function createLiveViews(
       get(network);
       return store.listLiquidityEvents(network, query);
     },
+
+    ...createPoolEventReads(store, get),
 
     async countTrades(network, since) {
       get(network);

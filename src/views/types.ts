@@ -8,11 +8,20 @@ import type {
   LiquidityEventQuery,
   MarketEvent,
   NetworkStatus,
+  PoolEventQuery,
   TradePageQuery,
   TradePosition,
 } from "../domain/market.js";
 import type { LastPriceQuery, TradeStatsQuery, TradeWindowTotals } from "../domain/tradeStats.js";
-import type { Address, BlockRef, LiquidityEvent, NetworkName, Token, Trade } from "../domain/types.js";
+import type {
+  Address,
+  BlockRef,
+  LiquidityEvent,
+  NetworkName,
+  PoolEvent,
+  Token,
+  Trade,
+} from "../domain/types.js";
 import type { PoolIndex } from "../pricing/types.js";
 
 /**
@@ -31,6 +40,15 @@ export interface MarketReader {
   listTrades(network: NetworkName, query: TradePageQuery): Promise<readonly Trade[]>;
   /** One page of liquidity events (mints and burns) ascending by (blockNumber, logIndex), read from the store. */
   listLiquidityEvents(network: NetworkName, query: LiquidityEventQuery): Promise<readonly LiquidityEvent[]>;
+  /** One page of pool events (swaps, joins, exits) of a block range ascending by (blockNumber, logIndex), read from the store. */
+  listPoolEvents(network: NetworkName, query: PoolEventQuery): Promise<readonly PoolEvent[]>;
+  /**
+   * A token's totalSupply at a block, read from the chain once (undefined: the token does not
+   * answer, or this process reads no chain). Transport failures throw.
+   */
+  readTotalSupply(network: NetworkName, token: Address, blockNumber: bigint): Promise<bigint | undefined>;
+  /** A stored block (the unfinalized window and range ends are kept), or undefined. */
+  getStoredBlock(network: NetworkName, blockNumber: bigint): Promise<BlockRef | undefined>;
   /** Trades with timestamp >= since (unix seconds). */
   countTrades(network: NetworkName, since: number): Promise<number>;
   /** `days` UTC days ending with the day of `now` (unix seconds), newest first; empty days are zero. */

@@ -114,7 +114,13 @@ const STREAMED_PATHS = [
   "/coingecko/{network}/historical_trades",
   "/cmc/{network}/trades/{market_pair}",
 ];
-const PATHS = [...API_PATHS, ...LISTING_PATHS];
+const DEXSCREENER_PATHS = [
+  "/dexscreener/{network}/latest-block",
+  "/dexscreener/{network}/asset",
+  "/dexscreener/{network}/pair",
+  "/dexscreener/{network}/events",
+];
+const PATHS = [...API_PATHS, ...LISTING_PATHS, ...DEXSCREENER_PATHS];
 
 describe("the OpenAPI document", () => {
   test("behavior: GET /openapi.json serves buildOpenApi() as JSON with open CORS and the package version", async () => {
@@ -153,11 +159,8 @@ describe("the OpenAPI document", () => {
         expect(Object.keys(parameter).sort(), `${path} ${parameter.name}`).toEqual(
           ["description", "in", "name", "required", "schema"].sort(),
         );
-        expect(parameter.in).toBe(
-          LISTING_PATHS.includes(path) && ["network", "market_pair"].includes(parameter.name as string)
-            ? "path"
-            : "query",
-        );
+        // Listing and DEX Screener paths name their network (and a listing its market pair) in the path.
+        expect(parameter.in).toBe(path.includes(`{${parameter.name as string}}`) ? "path" : "query");
         ajv.compile(parameter.schema as object);
       }
       const responses = operation.responses as Json;

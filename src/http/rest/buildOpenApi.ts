@@ -1,3 +1,4 @@
+import { buildDexScreenerPaths } from "../dexscreener/buildDexScreenerOpenApi.js";
 import { readPackageVersion } from "../readPackageVersion.js";
 import { buildListingOpenApiPaths } from "./listingOpenApi.js";
 import {
@@ -182,6 +183,10 @@ export function buildOpenApi(options: { version?: string } = {}): OpenApiDocumen
     tags: [
       { name: "Market data", description: "The three endpoints of the public market-data API." },
       { name: "Listings", description: "CoinGecko's and CoinMarketCap's DEX formats, per network." },
+      {
+        name: "DEX Screener adapter",
+        description: "The endpoints DEX Screener reads from a DEX (its Adapter Specs).",
+      },
     ],
     paths: {
       "/api/quote": {
@@ -260,6 +265,7 @@ export function buildOpenApi(options: { version?: string } = {}): OpenApiDocumen
         },
       },
       ...buildListingOpenApiPaths(),
+      ...buildDexScreenerPaths(),
     },
     components: buildComponents(),
   };

@@ -12,19 +12,20 @@ import { pullStream } from "./pullStream.js";
 export function sendListStream(
   reply: FastifyReply,
   pieces: AsyncGenerator<Buffer>,
-  options: { stallMs: number; logger: Logger | undefined },
+  options: { stallMs: number; logger: Logger | undefined; route?: string },
 ): FastifyReply {
   const { stallMs, logger } = options;
+  const route = options.route ?? "/api/swaps_24h";
   async function* reported(): AsyncGenerator<Buffer> {
     try {
       yield* pieces;
     } catch (error) {
-      logger?.error({ err: error, route: "/api/swaps_24h" }, "list failed after its first byte");
+      logger?.error({ err: error, route }, "list failed after its first byte");
       throw error;
     }
   }
   const res = reply.raw;
-  const gone = (reason: string) => logger?.debug({ route: "/api/swaps_24h", reason }, "client gone");
+  const gone = (reason: string) => logger?.debug({ route, reason }, "client gone");
   let stalled = false;
   res.setTimeout(stallMs, () => {
     stalled = true;

@@ -1,5 +1,6 @@
 import type { NetworkName } from "../../domain/types.js";
 import { canAppendCandles } from "../buildCandles.js";
+import { assertPoolEventNetworks } from "../poolEventCodec.js";
 import { assertLiquidityEventNetworks, assertTradeNetworks } from "../rowCodec.js";
 import type { RangeBatch } from "../types.js";
 import { ask } from "./ask.js";
@@ -15,6 +16,7 @@ import type { WritePlan } from "./writeSteps.js";
 export function* buildCommitPlan(network: NetworkName, batch: RangeBatch): WritePlan {
   assertTradeNetworks(network, batch.trades);
   assertLiquidityEventNetworks(network, batch.liquidityEvents ?? []);
+  assertPoolEventNetworks(network, batch.poolEvents ?? []);
   const { trades } = batch;
   if (trades.length > 0) {
     // Delete then insert: a replaced trade gets a new seq, so replicas tailing by seq see it again,
@@ -37,6 +39,7 @@ export function* buildCommitPlan(network: NetworkName, batch: RangeBatch): Write
   if (batch.pairs.length > 0) yield { type: "upsertPairs", pairs: batch.pairs };
   if (batch.reserves.length > 0) yield { type: "upsertReserves", reserves: batch.reserves };
   yield* buildV3CommitSteps(batch);
+  yield* buildPoolEventSteps(batch);
   yield { type: "setCheckpoint", checkpoint: batch.checkpoint };
 }
 
@@ -55,4 +58,18 @@ function* buildV3CommitSteps(batch: RangeBatch): WritePlan {
   if (covered.size === 0) return;
   const blocks = [...covered].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   yield { type: "replaceLiquidityEvents", blocks, events: liquidityEvents };
+}
+
+/**
+ * Pool events replace those of every block the batch covers (its listed blocks and its events'
+ * blocks), as liquidity events do. A batch without `poolEvents` leaves them alone.
+ */
+function* buildPoolEventSteps(batch: RangeBatch): WritePlan {
+  const { poolEvents } = batch;
+  if (poolEvents === undefined) return;
+  const covered = new Set<bigint>(batch.blocks.map((block) => block.number));
+  for (const event of poolEvents) covered.add(event.blockNumber);
+  if (covered.size === 0) return;
+  const blocks = [...covered].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  yield { type: "replacePoolEvents", blocks, events: poolEvents };
 }

@@ -18,4 +18,5 @@ export function* buildPrunePlan(options: PruneOptions): WritePlan {
   yield { type: "pruneV3PricesBelow", blockNumber: options.blocksBelow };
   yield { type: "pruneV3TicksBelow", blockNumber: options.blocksBelow };
   yield { type: "deleteLiquidityEventsBefore", timestamp: options.tradesBefore };
+  yield { type: "deletePoolEventsBefore", timestamp: options.tradesBefore };
 }

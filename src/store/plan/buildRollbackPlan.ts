@@ -17,5 +17,6 @@ export function* buildRollbackPlan(ancestor: Checkpoint): WritePlan {
   yield { type: "deleteV3PricesAbove", blockNumber };
   yield { type: "deleteV3TicksAbove", blockNumber };
   yield { type: "deleteLiquidityEventsAbove", blockNumber };
+  yield { type: "deletePoolEventsAbove", blockNumber };
   yield { type: "setCheckpoint", checkpoint: ancestor };
 }

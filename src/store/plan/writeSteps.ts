@@ -5,6 +5,7 @@ import type {
   LiquidityEvent,
   Pair,
   PairReserves,
+  PoolEvent,
   Trade,
   V3PoolPrice,
   V3TickLiquidity,
@@ -83,7 +84,12 @@ export type WriteStep =
    */
   | { type: "replaceLiquidityEvents"; blocks: readonly bigint[]; events: readonly LiquidityEvent[] }
   | { type: "deleteLiquidityEventsAbove"; blockNumber: bigint }
-  | { type: "deleteLiquidityEventsBefore"; timestamp: number };
+  | { type: "deleteLiquidityEventsBefore"; timestamp: number }
+  // Pool events (swaps, joins, exits with the reserves after each).
+  /** Deletes every stored pool event of these blocks, then inserts `events` (whose blocks are among them). */
+  | { type: "replacePoolEvents"; blocks: readonly bigint[]; events: readonly PoolEvent[] }
+  | { type: "deletePoolEventsAbove"; blockNumber: bigint }
+  | { type: "deletePoolEventsBefore"; timestamp: number };
 
 /** What an engine answers to the steps that read; every other step answers nothing. */
 export interface WriteAnswers {

@@ -11,6 +11,7 @@ import { createPostgresCandles } from "./createPostgresCandles.js";
 import { createPostgresCursor } from "./createPostgresCursor.js";
 import { createPostgresDayVolumes } from "./createPostgresDayVolumes.js";
 import { createPostgresLiquidityEvents } from "./createPostgresLiquidityEvents.js";
+import { createPostgresPoolEvents } from "./createPostgresPoolEvents.js";
 import { createPostgresPools } from "./createPostgresPools.js";
 import { createPostgresTradeStats } from "./createPostgresTradeStats.js";
 import { createPostgresTrades } from "./createPostgresTrades.js";
@@ -53,6 +54,7 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
   const pools = createPostgresPools(sql);
   const v3Pools = createPostgresV3Pools(sql);
   const liquidityEvents = createPostgresLiquidityEvents(sql);
+  const poolEvents = createPostgresPoolEvents(sql);
   const steps: AsyncWriteHandlers<PostgresWrite> = {
     ...trades.steps,
     ...dayVolumes.steps,
@@ -61,6 +63,7 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     ...pools.steps,
     ...v3Pools.steps,
     ...liquidityEvents.steps,
+    ...poolEvents.steps,
   };
   // Every write is one plan run in one transaction, refused when the network's writer lock was lost.
   const write = (network: NetworkName, plan: WritePlan) =>
@@ -106,5 +109,6 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     ...v3Pools.methods,
     ...liquidityEvents.methods,
     ...createPostgresTradeStats(sql),
+    ...poolEvents.methods,
   };
 }

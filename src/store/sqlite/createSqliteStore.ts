@@ -12,6 +12,7 @@ import { createSqliteCandles } from "./createSqliteCandles.js";
 import { createSqliteCursor } from "./createSqliteCursor.js";
 import { createSqliteDayVolumes } from "./createSqliteDayVolumes.js";
 import { createSqliteLiquidityEvents } from "./createSqliteLiquidityEvents.js";
+import { createSqlitePoolEvents } from "./createSqlitePoolEvents.js";
 import { createSqlitePools } from "./createSqlitePools.js";
 import { createSqliteTradeStats } from "./createSqliteTradeStats.js";
 import { createSqliteTrades } from "./createSqliteTrades.js";
@@ -46,6 +47,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   const pools = createSqlitePools(db);
   const v3Pools = createSqliteV3Pools(db);
   const liquidityEvents = createSqliteLiquidityEvents(db);
+  const poolEvents = createSqlitePoolEvents(db);
   const steps: WriteHandlers<NetworkName> = {
     ...trades.steps,
     ...dayVolumes.steps,
@@ -54,6 +56,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     ...pools.steps,
     ...v3Pools.steps,
     ...liquidityEvents.steps,
+    ...poolEvents.steps,
   };
   // Every write is one plan run in one IMMEDIATE transaction (the write lock taken first).
   const write = db.transaction((network: NetworkName, plan: WritePlan) =>
@@ -95,5 +98,6 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     ...v3Pools.methods,
     ...liquidityEvents.methods,
     ...createSqliteTradeStats(db),
+    ...poolEvents.methods,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { Trade, TradeMarks } from "../../../src/domain/types.js";
+import type { PoolEvent, Trade, TradeMarks } from "../../../src/domain/types.js";
 import { buildCandleRows } from "../../../src/store/buildCandles.js";
 import { buildCommitPlan } from "../../../src/store/plan/buildCommitPlan.js";
 import type { WriteStep } from "../../../src/store/plan/writeSteps.js";
@@ -228,5 +228,45 @@ describe("buildCommitPlan", () => {
       makeBatch([makeTrade(0, 10n, { network: "eth", sender: addr(1) })], [10n]),
     );
     expect(() => plan.next()).toThrow("trade committed under another network");
+  });
+});
+
+describe("buildCommitPlan: pool events", () => {
+  const poolEvent = (logIndex: number, blockNumber: bigint, network: "bsc" | "eth" = "bsc"): PoolEvent => ({
+    network,
+    txHash: hash(blockNumber),
+    blockNumber,
+    timestamp: D0,
+    txIndex: 0,
+    logIndex,
+    pool: POOL_A,
+    type: "swap",
+    maker: addr(1),
+    amount0: 5n,
+    amount1: -7n,
+    reserves: { reserve0: 100n, reserve1: 200n },
+  });
+
+  test("behavior: they replace those of every block the batch lists or holds one in, after the V3 steps, before the checkpoint", () => {
+    const events = [poolEvent(3, 12n), poolEvent(1, 7n)];
+    const batch = { ...makeBatch([], [10n, 11n, 12n]), poolEvents: events };
+    const steps = drivePlan(buildCommitPlan("bsc", batch));
+    expect(types(steps)).toEqual(["upsertBlocks", "upsertPairs", "replacePoolEvents", "setCheckpoint"]);
+    expect(steps[2]).toEqual({ type: "replacePoolEvents", blocks: [7n, 10n, 11n, 12n], events });
+  });
+
+  test("behavior: a batch without them leaves stored events alone; an empty list still clears the listed blocks", () => {
+    expect(types(drivePlan(buildCommitPlan("bsc", makeBatch([], [10n]))))).not.toContain("replacePoolEvents");
+    const cleared = drivePlan(buildCommitPlan("bsc", { ...makeBatch([], [10n]), poolEvents: [] }));
+    expect(cleared.find((step) => step.type === "replacePoolEvents")).toEqual({
+      type: "replacePoolEvents",
+      blocks: [10n],
+      events: [],
+    });
+  });
+
+  test("error: an event of another network refuses the batch before any step", () => {
+    const plan = buildCommitPlan("bsc", { ...makeBatch([], [10n]), poolEvents: [poolEvent(0, 10n, "eth")] });
+    expect(() => plan.next()).toThrow("pool event committed under another network");
   });
 });

@@ -16,6 +16,7 @@ describe("buildPrunePlan", () => {
       { type: "pruneV3PricesBelow", blockNumber: 77n },
       { type: "pruneV3TicksBelow", blockNumber: 77n },
       { type: "deleteLiquidityEventsBefore", timestamp: D0 + 86_400 + 5 * 3_600 },
+      { type: "deletePoolEventsBefore", timestamp: D0 + 86_400 + 5 * 3_600 },
     ]);
     // A day's first second keeps that day whole; its last second too.
     expect(drivePlan(buildPrunePlan({ tradesBefore: D0, blocksBelow: 0n }))[1]).toEqual({

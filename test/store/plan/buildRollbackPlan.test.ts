@@ -58,14 +58,16 @@ describe("buildRollbackPlan", () => {
       "deleteV3PricesAbove",
       "deleteV3TicksAbove",
       "deleteLiquidityEventsAbove",
+      "deletePoolEventsAbove",
       "setCheckpoint",
     ]);
-    expect(steps.slice(-6)).toEqual([
+    expect(steps.slice(-7)).toEqual([
       { type: "deleteBlocksAbove", blockNumber: 100n },
       { type: "deleteReservesAbove", blockNumber: 100n },
       { type: "deleteV3PricesAbove", blockNumber: 100n },
       { type: "deleteV3TicksAbove", blockNumber: 100n },
       { type: "deleteLiquidityEventsAbove", blockNumber: 100n },
+      { type: "deletePoolEventsAbove", blockNumber: 100n },
       { type: "setCheckpoint", checkpoint: ancestor },
     ]);
   });
@@ -81,6 +83,7 @@ describe("buildRollbackPlan", () => {
       { type: "deleteV3PricesAbove", blockNumber: 100n },
       { type: "deleteV3TicksAbove", blockNumber: 100n },
       { type: "deleteLiquidityEventsAbove", blockNumber: 100n },
+      { type: "deletePoolEventsAbove", blockNumber: 100n },
       { type: "setCheckpoint", checkpoint: ancestor },
     ]);
   });
@@ -100,6 +103,7 @@ describe("buildRollbackPlan", () => {
       "deleteV3PricesAbove",
       "deleteV3TicksAbove",
       "deleteLiquidityEventsAbove",
+      "deletePoolEventsAbove",
       "setCheckpoint",
     ]);
   });

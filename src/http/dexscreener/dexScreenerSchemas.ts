@@ -1,0 +1,224 @@
+import { NETWORKS } from "../../domain/types.js";
+import { INTEGER_STRING_PATTERN } from "../rest/restSchemas.js";
+
+/*
+ * JSON Schemas (2020-12) of the DEX Screener adapter, written from the published "DEX Screener
+ * Adapter Specs" (v1.1, Dec 2023): the request parameters the routes validate, and the answers
+ * as the spec defines them (numbers for amounts and prices may be JSON numbers or strings;
+ * optional fields may be absent; nothing else may appear).
+ */
+
+/** An amount, price or reserve: a JSON number, or a plain decimal string. */
+const NUMBER_OR_DECIMAL = {
+  anyOf: [{ type: "number" }, { type: "string", pattern: "^[0-9]+(\\.[0-9]+)?$" }],
+} as const;
+
+/** A positive price (the indexer halts on priceNative=0). */
+const POSITIVE_NUMBER_OR_DECIMAL = {
+  anyOf: [
+    { type: "number", exclusiveMinimum: 0 },
+    { type: "string", pattern: "^[0-9]+(\\.[0-9]+)?$", not: { pattern: "^0+(\\.0+)?$" } },
+  ],
+} as const;
+
+// Boolean schemas (true/false) in object form: documentation renderers read these.
+const ANY = {} as const;
+const ABSENT = { not: {} } as const;
+
+const METADATA = { type: "object", additionalProperties: { type: "string" } } as const;
+
+/** Block: a number and unix seconds (not milliseconds). */
+export const DEX_SCREENER_BLOCK_SCHEMA = {
+  type: "object",
+  required: ["blockNumber", "blockTimestamp"],
+  additionalProperties: false,
+  properties: {
+    blockNumber: { type: "integer", minimum: 0 },
+    blockTimestamp: { type: "integer", minimum: 0, maximum: 99_999_999_999 },
+    metadata: METADATA,
+  },
+} as const;
+
+const RESERVES = {
+  type: "object",
+  required: ["asset0", "asset1"],
+  additionalProperties: false,
+  properties: { asset0: NUMBER_OR_DECIMAL, asset1: NUMBER_OR_DECIMAL },
+} as const;
+
+const EVENT_HEAD = {
+  block: DEX_SCREENER_BLOCK_SCHEMA,
+  txnId: { type: "string", minLength: 1 },
+  txnIndex: { type: "integer", minimum: 0 },
+  eventIndex: { type: "integer", minimum: 0 },
+  maker: { type: "string", minLength: 1 },
+  pairId: { type: "string", minLength: 1 },
+  reserves: RESERVES,
+  metadata: METADATA,
+} as const;
+const EVENT_REQUIRED = ["block", "eventType", "txnId", "txnIndex", "eventIndex", "maker", "pairId"] as const;
+
+/** A swap: either asset0In + asset1Out or asset1In + asset0Out, never more. */
+const SWAP_EVENT = {
+  type: "object",
+  required: [...EVENT_REQUIRED, "priceNative"],
+  additionalProperties: false,
+  properties: {
+    ...EVENT_HEAD,
+    eventType: { const: "swap" },
+    asset0In: NUMBER_OR_DECIMAL,
+    asset1In: NUMBER_OR_DECIMAL,
+    asset0Out: NUMBER_OR_DECIMAL,
+    asset1Out: NUMBER_OR_DECIMAL,
+    priceNative: POSITIVE_NUMBER_OR_DECIMAL,
+  },
+  // ABSENT: the property must not be there.
+  oneOf: [
+    {
+      required: ["asset0In", "asset1Out"],
+      properties: { asset0In: ANY, asset1Out: ANY, asset1In: ABSENT, asset0Out: ABSENT },
+    },
+    {
+      required: ["asset1In", "asset0Out"],
+      properties: { asset1In: ANY, asset0Out: ANY, asset0In: ABSENT, asset1Out: ABSENT },
+    },
+  ],
+} as const;
+
+const JOIN_EXIT_EVENT = {
+  type: "object",
+  required: [...EVENT_REQUIRED, "amount0", "amount1"],
+  additionalProperties: false,
+  properties: {
+    ...EVENT_HEAD,
+    eventType: { enum: ["join", "exit"] },
+    amount0: NUMBER_OR_DECIMAL,
+    amount1: NUMBER_OR_DECIMAL,
+  },
+} as const;
+
+/** GET latest-block. */
+export const LATEST_BLOCK_RESPONSE_SCHEMA = {
+  type: "object",
+  required: ["block"],
+  additionalProperties: false,
+  properties: { block: DEX_SCREENER_BLOCK_SCHEMA },
+} as const;
+
+/** GET asset. */
+export const ASSET_RESPONSE_SCHEMA = {
+  type: "object",
+  required: ["asset"],
+  additionalProperties: false,
+  properties: {
+    asset: {
+      type: "object",
+      required: ["id", "name", "symbol"],
+      additionalProperties: false,
+      properties: {
+        id: { type: "string", minLength: 1 },
+        name: { type: "string", minLength: 1 },
+        symbol: { type: "string", minLength: 1 },
+        totalSupply: NUMBER_OR_DECIMAL,
+        circulatingSupply: NUMBER_OR_DECIMAL,
+        coinGeckoId: { type: "string" },
+        coinMarketCapId: { type: "string" },
+        metadata: METADATA,
+      },
+    },
+  },
+} as const;
+
+/** GET pair. */
+export const PAIR_RESPONSE_SCHEMA = {
+  type: "object",
+  required: ["pair"],
+  additionalProperties: false,
+  properties: {
+    pair: {
+      type: "object",
+      required: ["id", "dexKey", "asset0Id", "asset1Id"],
+      additionalProperties: false,
+      properties: {
+        id: { type: "string", minLength: 1 },
+        dexKey: { type: "string", minLength: 1 },
+        asset0Id: { type: "string", minLength: 1 },
+        asset1Id: { type: "string", minLength: 1 },
+        createdAtBlockNumber: { type: "integer", minimum: 0 },
+        createdAtBlockTimestamp: { type: "integer", minimum: 0 },
+        createdAtTxnId: { type: "string" },
+        creator: { type: "string" },
+        feeBps: { type: "number", minimum: 0, exclusiveMaximum: 10_000 },
+        pool: {
+          type: "object",
+          required: ["id", "name", "assetIds", "pairIds"],
+          properties: {
+            id: { type: "string" },
+            name: { type: "string" },
+            assetIds: { type: "array", items: { type: "string" } },
+            pairIds: { type: "array", items: { type: "string" } },
+            metadata: METADATA,
+          },
+        },
+        metadata: METADATA,
+      },
+    },
+  },
+} as const;
+
+/** GET events. */
+export const EVENTS_RESPONSE_SCHEMA = {
+  type: "object",
+  required: ["events"],
+  additionalProperties: false,
+  properties: { events: { type: "array", items: { oneOf: [SWAP_EVENT, JOIN_EXIT_EVENT] } } },
+} as const;
+
+// ---- request parameters ----
+
+/** The `{network}` of every adapter path. */
+export const DEX_SCREENER_PARAMS_SCHEMA = {
+  type: "object",
+  required: ["network"],
+  properties: {
+    network: { type: "string", enum: NETWORKS, description: "The network whose DEX the adapter serves." },
+  },
+} as const;
+
+const BLOCK_PARAM = {
+  type: "string",
+  maxLength: 16,
+  pattern: INTEGER_STRING_PATTERN,
+} as const;
+
+/** `id` of asset and pair: a contract address, any case. */
+export const ID_QUERY_SCHEMA = {
+  type: "object",
+  required: ["id"],
+  properties: {
+    id: {
+      type: "string",
+      pattern: "^0x[0-9a-fA-F]{40}$",
+      description: "The contract address (0x + 40 hex digits, any case; answers carry the checksummed form).",
+    },
+  },
+} as const;
+
+/** The most blocks one events answer covers. */
+export const MAX_EVENT_BLOCKS = 100_000;
+
+/** fromBlock and toBlock of events. */
+export const EVENTS_QUERY_SCHEMA = {
+  type: "object",
+  required: ["fromBlock", "toBlock"],
+  properties: {
+    fromBlock: { ...BLOCK_PARAM, description: "First block of the range (inclusive)." },
+    toBlock: {
+      ...BLOCK_PARAM,
+      description: `Last block of the range (inclusive): at most latest-block, and at most ${MAX_EVENT_BLOCKS.toLocaleString("en-US")} blocks after fromBlock.`,
+    },
+  },
+} as const;
+
+/** latest-block takes no parameter. */
+export const NO_QUERY_SCHEMA = { type: "object", properties: {} } as const;
