@@ -28,12 +28,20 @@ export type StoreReader = Pick<
   | "listBlocks"
 >;
 
-/** The market-stats reads: straight to the store, for a configured network (`check` throws otherwise). */
-function statsReads(
+/** The store's aggregates the API reads as they are (candles, market stats), for a configured network. */
+function aggregateReads(
   store: StoreReader,
   check: (network: NetworkName) => unknown,
-): Pick<MarketReader, "getTradeStats" | "getLastPrice"> {
+): Pick<MarketReader, "listCandles" | "sumCandles" | "getTradeStats" | "getLastPrice"> {
   return {
+    async listCandles(network, query) {
+      check(network);
+      return store.listCandles(network, query);
+    },
+    async sumCandles(network, query) {
+      check(network);
+      return store.sumCandles(network, query);
+    },
     async getTradeStats(network, query) {
       check(network);
       return store.getTradeStats(network, query);
@@ -125,17 +133,7 @@ export function createLiveViews(
       return buildDailyVolumes(await store.listDayAggregates(network, today - days + 1, today), days, now);
     },
 
-    async listCandles(network, query) {
-      get(network);
-      return store.listCandles(network, query);
-    },
-
-    async sumCandles(network, query) {
-      get(network);
-      return store.sumCandles(network, query);
-    },
-
-    ...statsReads(store, get),
+    ...aggregateReads(store, get),
 
     settledBefore: async (network) => readSettledBefore(store, get(network)),
 
