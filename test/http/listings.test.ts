@@ -435,6 +435,38 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
   }
 
   test("behavior: every answer is in its format, one ticker per indexed pool, liquidity as GraphQL says", async () => {
+    // The pools' 24-hour price change just before and just after the answers are made (a swap of
+    // the history can leave the window's start in between).
+    const changes = async () => {
+      const answer = await api.call("/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          query:
+            "{ pools(network: bsc, first: 100) { edges { node { address priceChangePercentage24h stats { h24 { priceChangePercentage } } } } } }",
+        }),
+      });
+      const edges = (
+        answer.body as {
+          data: {
+            pools: {
+              edges: {
+                node: {
+                  address: string;
+                  priceChangePercentage24h: string | null;
+                  stats: { h24: { priceChangePercentage: string | null } };
+                };
+              }[];
+            };
+          };
+        }
+      ).data.pools.edges;
+      // The field is stats.h24's price change, read alone.
+      for (const { node } of edges)
+        expect(node.priceChangePercentage24h).toBe(node.stats.h24.priceChangePercentage);
+      return new Map(edges.map(({ node }) => [node.address, node.priceChangePercentage24h]));
+    };
+    const changesBefore = await changes();
     const names = Object.keys(ENDPOINTS) as (keyof typeof ENDPOINTS)[];
     const answers = Object.fromEntries(
       await Promise.all(names.map(async (name) => [name, await get(name)] as const)),
@@ -481,6 +513,15 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     });
     const tokens = new Set(tickers.flatMap((t) => [t.base_currency, t.target_currency]));
     expect(Object.keys(answers.assets!.body as object).sort()).toEqual([...tokens].sort());
+    // CoinMarketCap's 24-hour price change is Pool.priceChangePercentage24h (absent when null).
+    const changesAfter = await changes();
+    let changed = 0;
+    tickers.forEach((t, i) => {
+      const got = summary[i]!.price_change_percent_24h ?? null;
+      expect([changesBefore.get(t.pool_id), changesAfter.get(t.pool_id)], t.pool_id).toContain(got);
+      if (got !== null) changed++;
+    });
+    expect(changed).toBeGreaterThan(0);
   });
 
   test("behavior: prices are the pools' state on chain; volumes, high and low the chain's swaps of the window", async () => {

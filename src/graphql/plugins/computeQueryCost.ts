@@ -40,12 +40,14 @@ export const PAGE_SIZE_ARGUMENTS: Readonly<Record<string, string>> = {
 
 /**
  * Fields that read the trade store per parent on top of their shape (market stats: an aggregate
- * over a window of trades, shared only by the requests of one second): their own cost, added to
+ * over a window of trades, shared only by the requests of one second; a pool's 24-hour price
+ * change: two price look-ups): their own cost, added to
  * the object cost and multiplied like it by the page sizes above them.
  */
 export const READ_COSTS: Readonly<Record<string, number>> = {
   "Token.stats": 200,
   "Pool.stats": 200,
+  "Pool.priceChangePercentage24h": 10,
 };
 
 /**

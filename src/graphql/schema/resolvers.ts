@@ -25,7 +25,7 @@ import { formatDecimal } from "../queries/formatDecimal.js";
 import { getPoolDayFigures } from "../queries/getPoolDayFigures.js";
 import { getPoolLiquidityUsd } from "../queries/getPoolLiquidityUsd.js";
 import { getQuote, type QuoteArgs, type QuoteResult } from "../queries/getQuote.js";
-import { getPoolStats, getTokenStats } from "../queries/getSubjectStats.js";
+import { getPoolPriceChange24h, getPoolStats, getTokenStats } from "../queries/getSubjectStats.js";
 import { getTokenValuation } from "../queries/getTokenValuation.js";
 import { type CandlesArgs, listCandles } from "../queries/listCandles.js";
 import { type LiquidityEventsArgs, listLiquidityEvents } from "../queries/listLiquidityEvents.js";
@@ -231,6 +231,8 @@ export const resolvers = {
       (await getPoolDayFigures(pool, ctx)).priceHigh,
     priceLow24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       (await getPoolDayFigures(pool, ctx)).priceLow,
+    priceChangePercentage24h: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      getPoolPriceChange24h(pool, ctx),
     blockNumber: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       ctx.reader.poolsBlock(pool.network) ?? null,
     stats: (pool: PoolSource, _: unknown, ctx: GraphqlContext) => getPoolStats(pool, ctx),

@@ -47,6 +47,7 @@ export function buildCmcSummary(markets: ListedMarket[]): unknown {
     last_price: market.lastPrice,
     base_volume: market.baseVolume,
     quote_volume: market.targetVolume,
+    ...(market.priceChange24h === undefined ? {} : { price_change_percent_24h: market.priceChange24h }),
     ...(market.high === undefined ? {} : { highest_price_24h: market.high }),
     ...(market.low === undefined ? {} : { lowest_price_24h: market.low }),
   }));

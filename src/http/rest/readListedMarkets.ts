@@ -18,7 +18,7 @@ export const LISTING_POOLS_OPERATION = /* GraphQL */ `
       edges {
         node {
           address kind token0 token1 sqrtPriceX96 liquidityUSD tradeCount24h
-          volumeToken0_24h volumeToken1_24h priceHigh24h priceLow24h
+          volumeToken0_24h volumeToken1_24h priceHigh24h priceLow24h priceChangePercentage24h
           reserve0 { amount }
           reserve1 { amount }
         }
@@ -73,6 +73,8 @@ export interface ListedMarket {
   /** Highest and lowest executed price of the window's swaps; absent without a priced swap. */
   high?: string;
   low?: string;
+  /** Pool.priceChangePercentage24h; absent when either price is unknown. */
+  priceChange24h?: string;
   /** Pool.liquidityUSD, "0" when neither token has a USD price. */
   liquidityUsd: string;
   tradeCount: number;
@@ -90,6 +92,7 @@ interface PoolNode {
   volumeToken1_24h: string;
   priceHigh24h: string | null;
   priceLow24h: string | null;
+  priceChangePercentage24h: string | null;
   reserve0: { amount: string };
   reserve1: { amount: string };
 }
@@ -162,6 +165,7 @@ export async function readListedMarkets(
       tradeCount: pool.tradeCount24h,
       ...(pool.priceHigh24h === null ? {} : { high: pool.priceHigh24h }),
       ...(pool.priceLow24h === null ? {} : { low: pool.priceLow24h }),
+      ...(pool.priceChangePercentage24h === null ? {} : { priceChange24h: pool.priceChangePercentage24h }),
     });
   }
   return { markets, networkStatus };
