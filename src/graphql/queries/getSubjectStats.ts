@@ -1,6 +1,6 @@
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
-import { formatDecimal } from "./formatDecimal.js";
 import { assertNetworkReady } from "./assertNetworkReady.js";
+import { formatDecimal } from "./formatDecimal.js";
 import {
   formatMarketStats,
   getMarketStats,
