@@ -7,8 +7,10 @@ import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import type { Address } from "../../src/domain/types.js";
 import { dayStatsFrom } from "../../src/graphql/context/createDayStatsLoaders.js";
+import { createGraphqlExecutor } from "../../src/graphql/createGraphqlExecutor.js";
 import { createGraphqlServer, type GraphqlServer } from "../../src/graphql/createGraphqlServer.js";
 import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
+import { buildSchema } from "../../src/graphql/schema/buildSchema.js";
 import { createPoolIndex } from "../../src/pricing/createPoolIndex.js";
 import { getTokenPriceUsd } from "../../src/pricing/getTokenPriceUsd.js";
 import type { Store } from "../../src/store/types.js";
@@ -103,6 +105,25 @@ describe.each(createTestStores())("pools on $name", (testStore: TestStore) => {
       return status.ready && status.indexedBlock === head;
     }, 120_000);
   }
+
+  test("behavior: the in-process executor (compiled, as REST and the listings run operations) answers pools with their reserves' tokens as GraphQL does", async () => {
+    const operation = /* GraphQL */ `
+      query ($network: Network!) {
+        pools(network: $network, first: 50) {
+          edges { node { address reserve0 { amount token { address symbol decimals } } reserve1 { amount token { address symbol } } } }
+        }
+      }
+    `;
+    const executor = createGraphqlExecutor({ reader: indexing.views, schema: buildSchema() });
+    // A fresh session: no token of this request is loaded before the reserves ask for theirs.
+    const compiled = await executor.session().run<{ pools: unknown }>(executor.prepare(operation), {
+      network: config.name,
+    });
+    const served = await gql(yoga, operation, { network: config.name });
+    expect(served.body.errors).toBeUndefined();
+    expect(compiled.pools).toEqual(served.body.data!.pools);
+    expect((compiled.pools as { edges: unknown[] }).edges.length).toBeGreaterThan(5);
+  });
 
   const page = (variables: Record<string, unknown>) => readPage<ShownPool>(yoga, POOLS, "pools", variables);
   const allPages = (variables: Record<string, unknown>, first: number) =>

@@ -121,3 +121,19 @@ export function createTokenAmountSource(
 ): TokenAmountSource {
   return new TokenAmount(network, ref, amount, ctx);
 }
+
+/**
+ * A TokenAmount whose token is loaded first (preloadTokens: batched with the request's other
+ * loads), so that its `token` is a value: for fields that return one amount (a pool's reserves).
+ * graphql-jit, which runs the REST and listing operations, reads a property as it is and does not
+ * wait for a promise in it, as graphql-js does.
+ */
+export async function createLoadedTokenAmountSource(
+  network: NetworkName,
+  ref: TokenRef,
+  amount: bigint,
+  ctx: GraphqlContext,
+): Promise<TokenAmountSource> {
+  await ctx.preloadTokens(network, [ref]);
+  return new TokenAmount(network, ref, amount, ctx);
+}

@@ -17,6 +17,7 @@ import {
 } from "../queries/assertNetworkReady.js";
 import { createLiquidityEventSource } from "../queries/createLiquidityEventSource.js";
 import {
+  createLoadedTokenAmountSource,
   createSwapSource,
   createTokenAmountSource,
   type TokenAmountSource,
@@ -214,9 +215,9 @@ export const resolvers = {
     tick: (pool: PoolSource) => (pool.v3 === undefined ? null : (pool.v3State?.tick ?? null)),
     liquidity: (pool: PoolSource) => pool.v3State?.liquidity ?? null,
     reserve0: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
-      createTokenAmountSource(pool.network, pool.token0, pool.reserve0, ctx),
+      createLoadedTokenAmountSource(pool.network, pool.token0, pool.reserve0, ctx),
     reserve1: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
-      createTokenAmountSource(pool.network, pool.token1, pool.reserve1, ctx),
+      createLoadedTokenAmountSource(pool.network, pool.token1, pool.reserve1, ctx),
     liquidityUSD: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       usdOrNull(getPoolLiquidityUsd(ctx.reader, pool.network, pool)),
     volumeUSD24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
