@@ -39,10 +39,17 @@ export interface MarketStatsSubject {
 // Answers shared across requests: one read per reader (the process's views), series, indexed
 // block and second, whoever asks (single-flight: the requests of one instant share the running
 // read). Only the newest state of a network is kept, so memory holds at most the series asked
-// about in one second.
+// about in one second. And a series has one read running at a time: a request of a newer state
+// that finds its series' read still running joins it (its answer names the block and instant it
+// is for, `blockNumber` and `asOf`), so a busy series on fast blocks never stacks reads on the store.
 const MAX_KEPT = 10_000;
-type Kept = Map<NetworkName, { state: string; reads: Map<string, Promise<MarketStatsData>> }>;
-const keptByReader = new WeakMap<MarketReader, Kept>();
+interface NetworkReads {
+  state: string;
+  reads: Map<string, Promise<MarketStatsData>>;
+  /** The read of each series still running, whatever its state. */
+  running: Map<string, Promise<MarketStatsData>>;
+}
+const keptByReader = new WeakMap<MarketReader, Map<NetworkName, NetworkReads>>();
 
 function subjectKey({ subject, withNative }: MarketStatsSubject): string {
   return subject.kind === "token" ? `t:${subject.token}:${withNative ? 1 : 0}` : `p:${subject.pool}`;
@@ -69,16 +76,24 @@ export function getMarketStats(
     keptByReader.set(reader, kept);
   }
   let entry = kept.get(network);
-  if (entry === undefined || entry.state !== state) {
-    entry = { state, reads: new Map() };
+  if (entry === undefined) {
+    entry = { state, reads: new Map(), running: new Map() };
     kept.set(network, entry);
+  } else if (entry.state !== state) {
+    entry.state = state;
+    entry.reads = new Map();
   }
   const key = subjectKey(request);
-  const known = entry.reads.get(key);
+  const known = entry.reads.get(key) ?? entry.running.get(key);
   if (known !== undefined) return known;
   const read = readMarketStats(reader, request, now, blockNumber);
-  if (entry.reads.size < MAX_KEPT) {
-    const reads = entry.reads;
+  const { reads, running } = entry;
+  running.set(key, read);
+  const settled = () => {
+    if (running.get(key) === read) running.delete(key);
+  };
+  read.then(settled, settled);
+  if (reads.size < MAX_KEPT) {
     reads.set(key, read);
     // A failed read is not remembered: the next request tries again.
     read.catch(() => reads.delete(key));
