@@ -19,35 +19,23 @@ export const LISTING_POOLS_OPERATION = /* GraphQL */ `
         node {
           address kind token0 token1 sqrtPriceX96 liquidityUSD tradeCount24h
           volumeToken0_24h volumeToken1_24h priceHigh24h priceLow24h priceChangePercentage24h
-          reserve0 { amount }
-          reserve1 { amount }
+          reserve0 { amount token { address name symbol decimals } }
+          reserve1 { amount token { address name symbol decimals } }
         }
       }
     }
   }
 `;
 
-/**
- * The fixed GraphQL operation that reads a listed token's metadata. (Asked apart from the pools:
- * a compiled operation does not wait for a pool reserve's token that is still loading.)
- */
-export const LISTING_TOKEN_OPERATION = /* GraphQL */ `
-  query ListingToken($network: Network!, $address: String!) {
-    token(network: $network, symbolOrAddress: $address) { address name symbol decimals }
-  }
-`;
-
 /** The listing operations, parsed, validated and compiled once. */
 export interface ListingOperations {
   pools: PreparedOperation;
-  token: PreparedOperation;
 }
 
 /** Parses, validates and compiles the listing operations once, at start. */
 export function parseListingOperations(executor: Pick<GraphqlExecutor, "prepare">): ListingOperations {
   return {
     pools: executor.prepare(LISTING_POOLS_OPERATION),
-    token: executor.prepare(LISTING_TOKEN_OPERATION),
   };
 }
 
@@ -93,8 +81,8 @@ interface PoolNode {
   priceHigh24h: string | null;
   priceLow24h: string | null;
   priceChangePercentage24h: string | null;
-  reserve0: { amount: string };
-  reserve1: { amount: string };
+  reserve0: { amount: string; token: ListedToken };
+  reserve1: { amount: string; token: ListedToken };
 }
 
 interface PoolsData extends FreshnessData {
@@ -136,22 +124,10 @@ export async function readListedMarkets(
     after = page.pools.pageInfo.hasNextPage ? page.pools.pageInfo.endCursor : null;
   } while (after !== null);
 
-  const tokens = new Map<string, ListedToken>();
-  const tokenOf = async (address: string): Promise<ListedToken | undefined> => {
-    if (!tokens.has(address)) {
-      const { token } = await session.run<{ token: ListedToken | null }>(operations.token, {
-        network,
-        address,
-      });
-      if (token !== null) tokens.set(address, token);
-    }
-    return tokens.get(address);
-  };
   const markets: ListedMarket[] = [];
   for (const pool of [...nodes.values()].sort((a, b) => (a.address < b.address ? -1 : 1))) {
-    const base = await tokenOf(pool.token0);
-    const target = await tokenOf(pool.token1);
-    if (base === undefined || target === undefined) continue;
+    const base = pool.reserve0.token;
+    const target = pool.reserve1.token;
     const lastPrice = statePrice(pool, base.decimals, target.decimals);
     if (lastPrice === undefined) continue;
     markets.push({

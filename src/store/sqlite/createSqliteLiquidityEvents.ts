@@ -4,6 +4,7 @@ import { assertLiquidityEventQuery, buildLiquidityEventPageSql } from "../buildL
 import type { WriteHandlers } from "../plan/writeSteps.js";
 import type { Store } from "../types.js";
 import { decodeLiquidityEvent, LIQUIDITY_EVENT_COLUMNS, type LiquidityEventRow } from "../v3RowCodec.js";
+import { createStatementCache } from "./createStatementCache.js";
 import { optionalText } from "./optionalText.js";
 
 function prepareEventStatements(db: Database.Database) {
@@ -36,15 +37,8 @@ export function createSqliteLiquidityEvents(db: Database.Database): {
   let statements: ReturnType<typeof prepareEventStatements> | undefined;
   const s = () => (statements ??= prepareEventStatements(db));
   // Page statements vary with the filters given: a handful of shapes, each prepared once.
-  const pages = new Map<string, Database.Statement<unknown[], LiquidityEventRow>>();
-  const page = (text: string) => {
-    let statement = pages.get(text);
-    if (statement === undefined) {
-      statement = db.prepare<unknown[], LiquidityEventRow>(text);
-      pages.set(text, statement);
-    }
-    return statement;
-  };
+  const prepared = createStatementCache(db);
+  const page = (text: string) => prepared<LiquidityEventRow>(text);
   return {
     steps: {
       replaceLiquidityEvents(network, { blocks, events }) {

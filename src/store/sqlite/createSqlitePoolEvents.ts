@@ -9,6 +9,7 @@ import {
   type PoolEventRow,
 } from "../poolEventCodec.js";
 import type { Store } from "../types.js";
+import { createStatementCache } from "./createStatementCache.js";
 import { optionalText } from "./optionalText.js";
 
 function preparePoolEventStatements(db: Database.Database) {
@@ -37,16 +38,8 @@ export function createSqlitePoolEvents(db: Database.Database): {
   // Prepared on first use, after migrate() created the table.
   let statements: ReturnType<typeof preparePoolEventStatements> | undefined;
   const s = () => (statements ??= preparePoolEventStatements(db));
-  let pages: Map<string, Database.Statement<unknown[], PoolEventRow>> | undefined;
-  const page = (text: string) => {
-    pages ??= new Map();
-    let statement = pages.get(text);
-    if (statement === undefined) {
-      statement = db.prepare<unknown[], PoolEventRow>(text);
-      pages.set(text, statement);
-    }
-    return statement;
-  };
+  const prepared = createStatementCache(db);
+  const page = (text: string) => prepared<PoolEventRow>(text);
   return {
     steps: {
       replacePoolEvents(network, { blocks, events }) {

@@ -11,21 +11,15 @@ import {
 } from "../buildTradeStatsSql.js";
 import { decodeTrade, type TradeRow } from "../rowCodec.js";
 import type { Store } from "../types.js";
+import { createStatementCache } from "./createStatementCache.js";
 
 type WindowRow = Parameters<typeof decodeTradeWindow>[0];
 
 /** The SQLite reads behind market stats (see buildTradeStatsSql). */
 export function createSqliteTradeStats(db: Database.Database): Pick<Store, "getTradeStats" | "getLastPrice"> {
   // A handful of statement shapes (per subject kind and window count), each prepared once.
-  const statements = new Map<string, Database.Statement<unknown[], unknown>>();
-  const prepared = (statement: SqlText): Database.Statement<unknown[], unknown> => {
-    let prepared = statements.get(statement.text);
-    if (prepared === undefined) {
-      prepared = db.prepare<unknown[], unknown>(statement.text);
-      statements.set(statement.text, prepared);
-    }
-    return prepared;
-  };
+  const cache = createStatementCache(db);
+  const prepared = (statement: SqlText) => cache(statement.text);
   const windowOf = (network: string, from: number, to: number) => {
     const probe = buildTradeWindowSql("sqlite", network as never, from, to);
     return decodeTradeWindow(prepared(probe).get(...probe.params) as WindowRow, to);

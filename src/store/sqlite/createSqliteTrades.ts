@@ -10,6 +10,7 @@ import {
 import type { WriteHandlers } from "../plan/writeSteps.js";
 import { decodeTrade, decodeTradeValues, encodeMarks, encodePools, type TradeRow } from "../rowCodec.js";
 import type { Store } from "../types.js";
+import { createStatementCache } from "./createStatementCache.js";
 
 /** What a deleted trade row hands back: its day aggregate and candle contributions. */
 const REMOVED = `RETURNING ${TRADE_COLUMNS}, marks`;
@@ -82,19 +83,8 @@ export function createSqliteTrades(db: Database.Database): {
   let statements: ReturnType<typeof prepareTradeStatements> | undefined;
   const s = () => (statements ??= prepareTradeStatements(db));
 
-  // Page statements vary with the filters given: a handful of shapes, each prepared once. A raw
-  // statement returns each row as an array of its values.
-  const pageStatements = new Map<string, Database.Statement<unknown[], unknown>>();
-  const prepared = (text: string, raw = false): Database.Statement<unknown[], unknown> => {
-    const key = raw ? `raw\n${text}` : text;
-    let statement = pageStatements.get(key);
-    if (statement === undefined) {
-      statement = db.prepare<unknown[], unknown>(text);
-      if (raw) statement.raw(true);
-      pageStatements.set(key, statement);
-    }
-    return statement;
-  };
+  // Page statements vary with the filters given: a handful of shapes, each prepared once.
+  const prepared = createStatementCache(db);
 
   const insert = (statement: Database.Statement<TradeValues>, network: NetworkName, t: Trade) =>
     statement.run(
