@@ -24,12 +24,11 @@ export interface V3Probe {
  */
 export function buildV3Probes(ctx: IndexerContext, token: Address): V3Probe[] {
   const probes: V3Probe[] = [];
+  const indexedFees = feesOfIndexedPools(ctx);
   for (const dex of ctx.config.dexes) {
     if (dex.kind === "uniswap-v2") continue;
     const fees = new Set(V3_FEE_TIERS[dex.kind].map((tier) => tier.fee));
-    for (const pair of ctx.pairs.values()) {
-      if (pair.v3 !== undefined && pair.factory === dex.factory.toLowerCase()) fees.add(pair.v3.fee);
-    }
+    for (const fee of indexedFees.get(dex.factory.toLowerCase()) ?? []) fees.add(fee);
     for (const base of ctx.config.baseTokens) {
       if (base === token) continue;
       for (const fee of fees) {
@@ -42,6 +41,24 @@ export function buildV3Probes(ctx: IndexerContext, token: Address): V3Probe[] {
     }
   }
   return probes;
+}
+
+// The fee tiers of the indexed V3 pools by factory, recounted only when pools were added: a
+// lookup must not walk every indexed pool (hundreds of thousands on a busy chain) each time.
+const indexedFeesByContext = new WeakMap<IndexerContext, { pools: number; fees: Map<string, Set<number>> }>();
+
+function feesOfIndexedPools(ctx: IndexerContext): Map<string, Set<number>> {
+  const kept = indexedFeesByContext.get(ctx);
+  if (kept !== undefined && kept.pools === ctx.pairs.size) return kept.fees;
+  const fees = new Map<string, Set<number>>();
+  for (const pair of ctx.pairs.values()) {
+    if (pair.v3 === undefined) continue;
+    const set = fees.get(pair.factory) ?? new Set<number>();
+    set.add(pair.v3.fee);
+    fees.set(pair.factory, set);
+  }
+  indexedFeesByContext.set(ctx, { pools: ctx.pairs.size, fees });
+  return fees;
 }
 
 /** The pools the probes found (zero address and unanswered probes left out), each once. */
