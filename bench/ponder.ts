@@ -361,6 +361,14 @@ function compare(chain: string, swapgraph: Side, ponder: PonderSide, expected: C
   return [
     row("start to /ready (s)", s(swapgraph.readyMs), s(ponder.readyMs), fixed),
     row("start to every swap stored (s)", s(swapgraph.readyMs), s(ponder.completeMs), fixed),
+    // The wall time the node spent answering: the floor the node sets under each side's time.
+    row("of it, the node answering (s)", s(swapgraph.usage.nodeBusyMs), s(done.nodeBusyMs), fixed),
+    row(
+      "the node answering until /ready (s)",
+      s(swapgraph.usage.nodeBusyMs),
+      s(ponder.usage.nodeBusyMs),
+      fixed,
+    ),
     row("RPC calls", swapgraph.usage.total.calls, done.total.calls, count),
     row("compute units", swapgraph.usage.total.computeUnits, done.total.computeUnits, count),
     row("JSON bytes (MB)", swapgraph.usage.total.bytes, done.total.bytes, mb),

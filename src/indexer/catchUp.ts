@@ -46,6 +46,7 @@ function startRead(ctx: IndexerContext, from: bigint, head: bigint): PendingRead
       },
       events: ctx.events,
       unfinalizedFrom: head - BigInt(ctx.config.finalityDepth),
+      known: ctx.headBlocks,
     },
     from,
     to,
@@ -106,6 +107,7 @@ export async function catchUp(
     // provider's index lags by the finality depth, so an older doubt is a bloom's false positive.
     const doubt = data.unconfirmed.find((number) => number > head - BigInt(config.finalityDepth));
     if (doubt !== undefined) {
+      ctx.headBlocks.clear();
       if (doubt > data.from && data.headers.has(doubt - 1n)) {
         await ctx.exclusive(() => applyRange(ctx, truncateRange(data, doubt - 1n), epoch, head));
       }
@@ -117,6 +119,9 @@ export async function catchUp(
     }
     fill();
     const outcome = await ctx.exclusive(() => applyRange(ctx, data, epoch, head));
+    // A range that did not commit may have met a block the head poll read before a reorg: the
+    // next read asks the node again.
+    if (outcome.type !== "range") ctx.headBlocks.clear();
     switch (outcome.type) {
       case "range":
         progress.trades += outcome.trades;

@@ -11,6 +11,7 @@ import type { LiveViews } from "../views/createLiveViews.js";
 import { createRangeLogReader, type RangeLogReader } from "./createRangeLogReader.js";
 import type { TokenLookupOptions } from "./createTokenLookup.js";
 import { createRangeEventSet, type RangeEventSet } from "./rangeEvents.js";
+import type { BlockRead } from "./readRange.js";
 
 /** Minimal logger the indexer writes to (pino fits). */
 export interface IndexerLogger {
@@ -95,6 +96,16 @@ export interface IndexerContext {
   span: number;
   /** Whether one range has measured the density yet. */
   spanFitted: boolean;
+  /**
+   * The head as the last poll found it, whether it had moved on since the poll before, and the
+   * share of recent polls that found a new block (a running average).
+   */
+  polled: { head: bigint | undefined; advanced: boolean; advanceRate: number };
+  /**
+   * Blocks the head polls read with their transactions, above the checkpoint: the range read
+   * takes them as header and whole block without another call (see refreshHead).
+   */
+  readonly headBlocks: Map<bigint, BlockRead>;
 }
 
 const INITIAL_SPAN = 4;
@@ -174,6 +185,8 @@ export function createIndexerContext(deps: NetworkIndexerDeps): IndexerContext {
     // Starts small (a BSC block has ~2,000 Swap/Sync logs by topic) and is fitted by each range.
     span: Math.min(config.maxLogRange, INITIAL_SPAN),
     spanFitted: false,
+    polled: { head: undefined, advanced: true, advanceRate: 1 },
+    headBlocks: new Map(),
   };
   return ctx;
 }

@@ -99,6 +99,8 @@ async function loop(ctx: IndexerContext): Promise<void> {
         throw error;
       }
       failures++;
+      // Nothing read before the failure is trusted again: the head poll's blocks included.
+      ctx.headBlocks.clear();
       const message = error instanceof SwapgraphError ? error.message : String(error);
       log.warn(
         {

@@ -68,6 +68,11 @@ export interface ReadRangeDeps {
   bloomNamesLogs?: (bloom: string | undefined) => boolean;
   /** Blocks at or above this get their headers read for hash links (head - finality depth). */
   unfinalizedFrom: bigint;
+  /**
+   * Blocks already read with their transactions (the head poll's): they serve as header and as
+   * whole block without another call. Validation checks them against the logs like any read.
+   */
+  known?: ReadonlyMap<bigint, BlockRead>;
 }
 
 // eth_getTransactionByHash calls in flight at once (the client batches them 100 to a request).
@@ -88,7 +93,8 @@ export async function readHeader(client: RpcClient, number: bigint): Promise<Blo
   return (await readBlock(client, number, false)).ref;
 }
 
-interface BlockRead {
+/** One block as eth_getBlockByNumber gave it: its header, bloom and (when asked) transactions. */
+export interface BlockRead {
   ref: BlockRef;
   bloom: string | undefined;
   /** The transactions' bodies (a whole block) or none (a header). */
@@ -117,6 +123,22 @@ async function readBlock(client: RpcClient, number: bigint, withTransactions: bo
     method: "eth_getBlockByNumber",
     params: [numberToHex(number), withTransactions],
   })) as RawBlock | null;
+  return blockReadOf(block, number, withTransactions);
+}
+
+/** The node's newest block with its transactions' bodies: a head poll that is also the head's block read. */
+export async function readLatestBlock(client: RpcClient): Promise<BlockRead> {
+  const block = (await client.request({
+    method: "eth_getBlockByNumber",
+    params: ["latest", true],
+  })) as (RawBlock & { number?: string | null }) | null;
+  if (block === null || typeof block.number !== "string") {
+    throw new RpcError("The node answered the latest block without a number.");
+  }
+  return blockReadOf(block, BigInt(block.number), true);
+}
+
+function blockReadOf(block: RawBlock | null, number: bigint, withTransactions: boolean): BlockRead {
   if (block === null || typeof block.hash !== "string" || typeof block.parentHash !== "string") {
     throw new RpcError(`Block ${number} is not known to the node yet.`);
   }
@@ -283,17 +305,24 @@ async function readRangeOf(
     if (!read.timestamps.has(number)) headerNumbers.add(number);
   const tradesPerBlock = new Map<bigint, number>();
   for (const block of read.swapTxs.values()) tradesPerBlock.set(block, (tradesPerBlock.get(block) ?? 0) + 1);
-  // A whole block also replaces the header read of its block.
+  // A whole block also replaces the header read of its block; a block already read whole (the
+  // head poll's) serves as both.
+  const known = deps.known ?? new Map<bigint, BlockRead>();
   const whole = new Set<bigint>();
   for (const [block, trades] of tradesPerBlock) {
-    if (readsWholeBlock(trades, headerNumbers.has(block), deps.senderCosts)) whole.add(block);
+    if (known.has(block) || readsWholeBlock(trades, headerNumbers.has(block), deps.senderCosts))
+      whole.add(block);
   }
   for (const block of whole) headerNumbers.delete(block);
   const byHash = [...read.swapTxs].filter(([, block]) => !whole.has(block)).map(([hash]) => hash);
+  const readOrKnown = (n: bigint, withTransactions: boolean) => {
+    const block = known.get(n);
+    return block === undefined ? readBlock(client, n, withTransactions) : Promise.resolve(block);
+  };
 
   const [headerList, blocks, senders] = await Promise.all([
-    Promise.all([...headerNumbers].map((n) => readBlock(client, n, false))),
-    Promise.all([...whole].map((n) => readBlock(client, n, true))),
+    Promise.all([...headerNumbers].map((n) => readOrKnown(n, false))),
+    Promise.all([...whole].map((n) => readOrKnown(n, true))),
     readSenders(client, byHash),
   ]);
   const headers = new Map<bigint, BlockRef>();

@@ -34,6 +34,11 @@ export interface FaultProxy {
   seen: SeenRequest[];
   /** Requests seen for one method. */
   count(method: string): number;
+  /**
+   * Awaited before a request's calls go on to the node (after they are recorded in `seen`), e.g.
+   * to mine a block just before a head poll is answered.
+   */
+  beforeForward: ((calls: readonly { method: string; params: unknown[] }[]) => Promise<void>) | undefined;
   /** Stops listening and drops every connection: new connections are refused until `open()`. */
   close(): Promise<void>;
   /** Listens again on the same port after `close()`. */
@@ -103,6 +108,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     // JSON-RPC errors answer their own calls, and the rest is forwarded.
     const calls = Array.isArray(body) ? body : [body];
     const faults = calls.map(take);
+    await proxy.beforeForward?.(
+      calls.map((call) => ({ method: call.method ?? "", params: call.params ?? [] })),
+    );
     const http = faults.find(
       (fault): fault is Exclude<Fault, { kind: "rpcError" }> =>
         fault !== undefined && fault.kind !== "rpcError",
@@ -162,10 +170,11 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
-  return {
+  const proxy: FaultProxy = {
     url: `http://127.0.0.1:${port}`,
     rules,
     seen,
+    beforeForward: undefined,
     count: (method) => seen.filter((request) => request.method === method).length,
     close: () =>
       new Promise<void>((resolve) => {
@@ -181,4 +190,5 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         });
       }),
   };
+  return proxy;
 }

@@ -153,6 +153,32 @@ describe("createProviderEmulator: usage", () => {
     expect(emulator.usage().total.bytes).toBe(plain.bytes.length);
   });
 
+  test("behavior: counts the wall time the node was answering, overlapping requests once and the client's own time not at all", async () => {
+    const timed = async (body: unknown) => {
+      const started = performance.now();
+      await post(emulator.url, body);
+      return performance.now() - started;
+    };
+    const started = performance.now();
+    const latencies = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => timed(logsOf(firstBlock, firstBlock + BigInt(i % 8)))),
+    );
+    const wall = performance.now() - started;
+    const concurrent = emulator.usage().nodeBusyMs;
+    expect(concurrent).toBeGreaterThan(0);
+    // The union of the waits: never more than the wall time, less than their sum.
+    expect(concurrent).toBeLessThanOrEqual(wall);
+    expect(concurrent).toBeLessThan(latencies.reduce((a, b) => a + b, 0));
+
+    emulator.reset();
+    const first = await timed(call("eth_blockNumber"));
+    // The client's own work between two requests (here 300 ms of it) is not the node's.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const second = await timed(call("eth_blockNumber"));
+    const sequential = emulator.usage().nodeBusyMs;
+    expect(sequential).toBeGreaterThan(0);
+    expect(sequential).toBeLessThanOrEqual(first + second);
+  });
   test("args: the default prices are the common providers' table", () => {
     expect(COMMON_COMPUTE_UNITS).toEqual({
       eth_getLogs: 75,

@@ -115,12 +115,23 @@ async function index(model: RpcCostModel): Promise<Run> {
   return { store, indexing };
 }
 
+/** A block read with its transactions by number (not a head poll's "latest"). */
+function isWholeByNumber(call: { method: string; params: unknown[] }): boolean {
+  return (
+    call.method === "eth_getBlockByNumber" &&
+    call.params[1] === true &&
+    typeof call.params[0] === "string" &&
+    call.params[0].startsWith("0x")
+  );
+}
+
 /** The calls the proxy saw from `since`, by method; whole-block reads apart. */
 function callsSince(since: number) {
   const calls = proxy.seen.slice(since);
   return {
+    // Blocks read by number (a head poll asks for "latest").
     wholeBlocks: calls
-      .filter((call) => call.method === "eth_getBlockByNumber" && call.params[1] === true)
+      .filter((call) => isWholeByNumber(call))
       .map((call) => BigInt(call.params[0] as string)),
     byHash: calls.filter((call) => call.method === "eth_getTransactionByHash").length,
     logs: calls.filter((call) => call.method === "eth_getLogs").length,
@@ -211,12 +222,7 @@ describe("adaptive reads on a real chain", () => {
       runs.push(calls);
       const seen = proxy.seen.slice(since);
       const whole = (n: bigint) =>
-        seen.filter(
-          (call) =>
-            call.method === "eth_getBlockByNumber" &&
-            call.params[1] === true &&
-            BigInt(call.params[0] as string) === n,
-        ).length;
+        seen.filter((call) => isWholeByNumber(call) && BigInt(call.params[0] as string) === n).length;
       expect(whole(dense)).toBe(1);
       expect(whole(sparse)).toBe(0);
       expect(
@@ -242,4 +248,53 @@ describe("adaptive reads on a real chain", () => {
       await revert(chain.rpcUrl, id);
     }
   }, 180_000);
+
+  test("behavior: following a chain that makes a block a poll costs two calls a block, the poll bringing the block; a still chain is polled by number", async () => {
+    const chain = devnet.chains[0]!;
+    const client = testClient(chain.rpcUrl);
+    const run = await index("computeUnits");
+    const id = await snapshot(chain.rpcUrl);
+    const isPoll = (call: { method: string; params: unknown[] }) =>
+      call.method === "eth_blockNumber" ||
+      (call.method === "eth_getBlockByNumber" && call.params[0] === "latest");
+    const BLOCKS = 6;
+    // Indexes into proxy.seen right after each poll that had a block mined before its answer.
+    const marks: number[] = [];
+    try {
+      // One block a poll, whatever a swap sends (approvals included): mined by hand.
+      await client.setAutomine(false);
+      proxy.beforeForward = async (calls) => {
+        if (marks.length >= BLOCKS || !calls.some(isPoll)) return;
+        const trader = chain.traders[marks.length] as Address;
+        await sendSwap(chain, { path: ["", "USDT"], amountIn: 10n ** 16n, trader, mine: false });
+        await client.mine({ blocks: 1 });
+        marks.push(proxy.seen.length);
+      };
+      const last = (await chainHead(chain.rpcUrl)) + BigInt(BLOCKS);
+      await waitFor(() => run.indexing.views.status(config.name).indexedBlock === last, 60_000);
+      proxy.beforeForward = undefined;
+      // Between the second and the last mined block (the first may come on a poll by number): each block's logs, then the next poll, which
+      // is the next block read whole. Nothing else: no eth_blockNumber, no block read by number.
+      const between = proxy.seen
+        .slice(marks[1], marks[BLOCKS - 1])
+        .map((call) => `${call.method} ${String(call.params[0] === "latest" ? "latest" : "")}`.trim());
+      expect(between).toEqual(
+        Array.from({ length: BLOCKS - 2 }, () => ["eth_getLogs", "eth_getBlockByNumber latest"]).flat(),
+      );
+      const stored = await run.store.listTrades(config.name, 0);
+      expect(stored.filter((trade) => trade.blockNumber > last - BigInt(BLOCKS))).toHaveLength(BLOCKS);
+
+      // A chain that stands still: after the one poll that found nothing, polls ask the number only.
+      const since = proxy.seen.length;
+      await waitFor(() => proxy.seen.slice(since).filter(isPoll).length >= 8, 20_000);
+      const polls = proxy.seen.slice(since).filter(isPoll);
+      expect(polls.slice(1).every((call) => call.method === "eth_blockNumber")).toBe(true);
+    } finally {
+      proxy.beforeForward = undefined;
+      await run.indexing.stop();
+      await run.store.close();
+      await client.setAutomine(true);
+      await revert(chain.rpcUrl, id);
+    }
+  }, 120_000);
 });

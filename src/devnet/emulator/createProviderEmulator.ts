@@ -103,7 +103,8 @@ export async function createProviderEmulator(options: ProviderEmulatorOptions): 
       res.end(refused.body);
       return;
     }
-    const { outcomes, status } = await answerCalls(faults, upstream, calls);
+    const waited = meter.nodeWait();
+    const { outcomes, status } = await answerCalls(faults, upstream, calls).finally(waited);
     // Each answer is serialized once: its size is its method's bytes, the batch joins them.
     const parts = outcomes.map((outcome, i) => {
       const call = calls[i] as RpcCall;

@@ -25,6 +25,11 @@ export interface ProviderUsage {
   refused: number;
   /** Calls each fault answered or changed. */
   faults: Record<ProviderFaultName, number>;
+  /**
+   * Wall time (ms) during which at least one request was waiting for the node: the part of a
+   * client's run the node's answering bounds, whatever the client does with the answers.
+   */
+  nodeBusyMs: number;
 }
 
 /** The usage being counted, and how to count and forget it. */
@@ -33,6 +38,8 @@ export interface UsageMeter {
   readonly current: ProviderUsage;
   /** Counts one answered call: its method's price, its answer's bytes, whether it was an error. */
   count(method: string, bytes: number, isError: boolean): void;
+  /** Marks a request's wait for the node as begun; the returned function marks it ended. */
+  nodeWait(): () => void;
   /** A copy of the counts so far. */
   snapshot(): ProviderUsage;
   reset(): void;
@@ -48,7 +55,11 @@ export function createUsageMeter(prices: Readonly<Record<string, number>>, defau
     lag: 0,
   });
   let usage: ProviderUsage;
+  // Requests waiting for the node, and since when at least one has been (while any is).
+  let waiting = 0;
+  let busySince = 0;
   const resetUsage = () => {
+    busySince = performance.now();
     usage = {
       byMethod: new Map(),
       total: { calls: 0, errors: 0, bytes: 0, computeUnits: 0 },
@@ -57,6 +68,7 @@ export function createUsageMeter(prices: Readonly<Record<string, number>>, defau
       batches: 0,
       refused: 0,
       faults: emptyFaults(),
+      nodeBusyMs: 0,
     };
   };
   resetUsage();
@@ -75,9 +87,20 @@ export function createUsageMeter(prices: Readonly<Record<string, number>>, defau
       }
       usage.byMethod.set(method, entry);
     },
+    nodeWait() {
+      if (waiting++ === 0) busySince = performance.now();
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        if (--waiting === 0) usage.nodeBusyMs += performance.now() - busySince;
+      };
+    },
     snapshot() {
+      const now = performance.now();
       return {
         ...usage,
+        nodeBusyMs: usage.nodeBusyMs + (waiting > 0 ? now - busySince : 0),
         byMethod: new Map([...usage.byMethod].map(([method, entry]) => [method, { ...entry }])),
         total: { ...usage.total },
         faults: { ...usage.faults },
