@@ -19,7 +19,6 @@ import { createLiquidityEventSource } from "../queries/createLiquidityEventSourc
 import {
   createLoadedTokenAmountSource,
   createSwapSource,
-  createTokenAmountSource,
   type TokenAmountSource,
 } from "../queries/createSwapSource.js";
 import { formatDecimal } from "../queries/formatDecimal.js";
