@@ -195,10 +195,12 @@ async function measure(
     row(
       `following the head (${HEAD_SECONDS} s)`,
       `${headBlocks} blocks, ${head.total.calls} calls`,
-      headBlocks === 0 ? "n/a" : `${(head.total.calls / headBlocks).toFixed(2)} calls a block`,
+      headBlocks === 0
+        ? "n/a"
+        : `${(head.total.calls / headBlocks).toFixed(2)} calls, ${(head.total.computeUnits / headBlocks).toFixed(0)} CU a block`,
       `live blocks every ~${HEAD_BLOCK_MS} ms, polled every ${HEAD_BLOCK_MS} ms; ${[...head.byMethod]
         .map(([method, u]) => `${method} ${u.calls}`)
-        .join(", ")}; target <= 3 calls a block`,
+        .join(", ")}; target <= 3 calls a block (Ponder 1.0: a block and its logs, 2)`,
     );
     for (const [method, u] of [...usage.byMethod].sort((a, b) => b[1].computeUnits - a[1].computeUnits)) {
       row(
