@@ -71,6 +71,10 @@ async function pollHead(ctx: IndexerContext): Promise<bigint> {
     if (head > checkpoint.blockNumber) {
       headBlocks.set(head, block);
       if (headBlocks.size > HEAD_BLOCKS_KEPT) headBlocks.delete(headBlocks.keys().next().value as bigint);
+    } else if (head < checkpoint.blockNumber) {
+      // A head below the checkpoint reads as a reorg: a balancer's lagging node must not make
+      // one. The head is asked as the number poll would ask it.
+      head = await ctx.client.getBlockNumber({ cacheTime: 0 });
     }
   } else {
     head = await ctx.client.getBlockNumber({ cacheTime: 0 });

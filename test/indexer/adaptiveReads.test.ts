@@ -11,6 +11,7 @@ import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { Address, RpcCostModel } from "../../src/domain/types.js";
 import { bloomMayHold } from "../../src/indexer/readRange.js";
+import { readEventCounts } from "../../src/lib/countEvent.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 import { type FaultProxy, startFaultProxy } from "../chain/faultProxy.js";
@@ -269,7 +270,22 @@ describe("adaptive reads on a real chain", () => {
         await sendSwap(chain, { path: ["", "USDT"], amountIn: 10n ** 16n, trader, mine: false });
         await client.mine({ blocks: 1 });
         marks.push(proxy.seen.length);
+        if (marks.length === BLOCKS) {
+          // The next head poll lands on a node 3 blocks behind (a balancer's lagging node).
+          const behind = await chainHead(chain.rpcUrl).then((head) => head - 3n);
+          const block = await createPublicClient({ transport: http(chain.rpcUrl) }).request({
+            method: "eth_getBlockByNumber",
+            params: [`0x${behind.toString(16)}`, true],
+          });
+          proxy.rules.push({
+            match: ({ method, params }) => method === "eth_getBlockByNumber" && params[0] === "latest",
+            fault: { kind: "body", body: `{"jsonrpc":"2.0","id":__ID__,"result":${JSON.stringify(block)}}` },
+            times: 1,
+          });
+        }
       };
+      const reorgs = () => readEventCounts("reorgs").reduce((sum, count) => sum + count.value, 0);
+      const reorgsBefore = reorgs();
       const last = (await chainHead(chain.rpcUrl)) + BigInt(BLOCKS);
       await waitFor(() => run.indexing.views.status(config.name).indexedBlock === last, 60_000);
       proxy.beforeForward = undefined;
@@ -283,6 +299,13 @@ describe("adaptive reads on a real chain", () => {
       );
       const stored = await run.store.listTrades(config.name, 0);
       expect(stored.filter((trade) => trade.blockNumber > last - BigInt(BLOCKS))).toHaveLength(BLOCKS);
+      // The lagging node's head, below the checkpoint, is asked again by number: no reorg, no rollback.
+      await waitFor(() => proxy.rules.at(-1)?.times === 0, 20_000);
+      const lagged = proxy.seen.findLastIndex((call) => call.outcome === "body");
+      await waitFor(() => proxy.seen.length > lagged + 1, 20_000);
+      expect(proxy.seen[lagged + 1]?.method).toBe("eth_blockNumber");
+      expect(reorgs()).toBe(reorgsBefore);
+      expect(run.indexing.views.status(config.name).indexedBlock).toBe(last);
 
       // A chain that stands still: after the one poll that found nothing, polls ask the number only.
       const since = proxy.seen.length;
@@ -291,6 +314,7 @@ describe("adaptive reads on a real chain", () => {
       expect(polls.slice(1).every((call) => call.method === "eth_blockNumber")).toBe(true);
     } finally {
       proxy.beforeForward = undefined;
+      proxy.rules.length = 0;
       await run.indexing.stop();
       await run.store.close();
       await client.setAutomine(true);
