@@ -27,6 +27,14 @@ export interface TradeWindow {
 export const TRADE_COLUMNS =
   "seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in, token_out, amount_out, volume_usd, tracked, pools, log_index";
 
+/** A column list with every column named as the trades table's (for reads that join trade_pools). */
+export function qualified(columns: string): string {
+  return columns
+    .split(", ")
+    .map((column) => `trades.${column}`)
+    .join(", ");
+}
+
 /** Throws BadRequestError for a limit outside 1..10,000 or a malformed position. */
 export function assertTradePageQuery(query: TradePageQuery): void {
   const { limit, after } = query;
@@ -107,8 +115,9 @@ function minVolumeTerm(dialect: SqlDialect, min: bigint, p: ReturnType<typeof pl
  * One keyset page over an index: the scan starts right after max(after, start of the window) on
  * (block_number, tx_index, log_index) and stops at the window's last block (or maxBlock), so a page reads
  * about `limit` index entries whatever the window's size. Unfiltered pages use the
- * (network, block_number, tx_index, log_index) index, sender pages the sender index, token pages merge the
- * token_in and token_out indexes. undefined: the page is empty without asking.
+ * (network, block_number, tx_index, log_index) index, sender pages the sender index, pool pages
+ * the pool's trade_pools rows, token pages merge the token_in and token_out indexes. undefined:
+ * the page is empty without asking.
  */
 export function buildTradePageSql(
   dialect: SqlDialect,
@@ -126,35 +135,46 @@ export function buildTradePageSql(
   if (end !== undefined && start.blockNumber > end) return undefined;
 
   const { params, p } = placeholders(dialect);
+  const { pool, token, sender } = query;
+  const columns = pool === undefined ? TRADE_COLUMNS : `${TRADE_COLUMNS}, marks`;
   // Timestamps are checked again row by row (`+timestamp` keeps that check off the indexes): the
   // block range already holds exactly the window when timestamps never decrease along the chain.
-  // A pool's trades are found row by row in the block order (pools is a list, without an index of
-  // its own); their marks come along: the per-pool amounts are in them.
-  const { pool } = query;
-  const columns = pool === undefined ? TRADE_COLUMNS : `${TRADE_COLUMNS}, marks`;
-  const poolCondition = () =>
-    pool === undefined ? "" : `AND (',' || pools || ',') LIKE ${p(`%,${pool},%`, "text")}`;
-  const branch = (filter: () => string): string =>
-    `SELECT ${columns} FROM trades WHERE network = ${p(network, "text")} ${filter()} ${poolCondition()}
-       AND (block_number, tx_index, log_index) >
+  // A trades-led branch walks one of the trades' indexes (`filter` picks which); a pool-led one
+  // walks the pool's trade_pools rows, which hold the same keys in the same order, and looks
+  // each trade up by seq (`filter` then checks the rest row by row). A pool's trades carry their
+  // marks: the per-pool amounts are in them.
+  const branch = (filter: () => string, leadPool?: string): string => {
+    const k = leadPool === undefined ? "" : "tp.";
+    const source =
+      leadPool === undefined
+        ? `SELECT ${columns} FROM trades WHERE network = ${p(network, "text")} ${filter()}`
+        : `SELECT ${qualified(columns)} FROM trade_pools AS tp CROSS JOIN trades
+           WHERE tp.network = ${p(network, "text")} AND tp.pool = ${p(leadPool, "text")}`;
+    return `${source}
+       AND (${k}block_number, ${k}tx_index, ${k}log_index) >
          (${p(start.blockNumber, "int8")}, ${p(start.txIndex, "int4")}, ${p(start.logIndex, "int4")})
-       ${end === undefined ? "" : `AND block_number <= ${p(end, "int8")}`}
+       ${end === undefined ? "" : `AND ${k}block_number <= ${p(end, "int8")}`}
+       ${leadPool === undefined ? "" : `AND trades.seq = tp.seq AND trades.network = tp.network ${filter()}`}
        AND +timestamp >= ${p(query.fromTimestamp, "int8")}
        ${query.toTimestamp === undefined ? "" : `AND +timestamp < ${p(query.toTimestamp, "int8")}`}
        ${query.minVolumeUsd === undefined ? "" : minVolumeTerm(dialect, query.minVolumeUsd, p)}
-       ORDER BY block_number, tx_index, log_index LIMIT ${p(query.limit, "int4")}`;
+       ORDER BY ${k}block_number, ${k}tx_index, ${k}log_index LIMIT ${p(query.limit, "int4")}`;
+  };
+  const tokenTerm = () =>
+    token === undefined ? "" : ` AND (token_in = ${p(token, "text")} OR token_out = ${p(token, "text")})`;
 
-  const { token, sender } = query;
   let text: string;
   if (sender !== undefined) {
-    // A sender's trades are few next to a token's: its index leads, the token is checked per row.
+    // A sender's trades are few next to a token's or most pools': its index leads, the token and
+    // the pool are checked per row.
     text = branch(
       () =>
-        `AND sender = ${p(sender, "text")}` +
-        (token === undefined
-          ? ""
-          : ` AND (token_in = ${p(token, "text")} OR token_out = ${p(token, "text")})`),
+        `AND sender = ${p(sender, "text")}${tokenTerm()}` +
+        (pool === undefined ? "" : ` AND (',' || pools || ',') LIKE ${p(`%,${pool},%`, "text")}`),
     );
+  } else if (pool !== undefined) {
+    // A pool's own rows lead: a rarely traded pool costs its few trades, not the window's.
+    text = branch(tokenTerm, pool);
   } else if (token !== undefined) {
     // Two index scans merged; a trade that sold and bought the token (a cycle) comes from the first only.
     const sold = branch(() => `AND token_in = ${p(token, "text")}`);

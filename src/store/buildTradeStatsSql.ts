@@ -5,6 +5,7 @@ import { BadRequestError } from "../errors.js";
 import { bucketStart, tradeCandleSamples } from "./buildCandles.js";
 import {
   placeholders,
+  qualified,
   type SqlDialect,
   type SqlText,
   TRADE_COLUMNS,
@@ -16,10 +17,10 @@ import {
 // - a token's trades come from the token_in and token_out indexes (a union of two index ranges);
 //   a trade buys the token when it ends in it (token_out) and sells it when it starts with it
 //   (token_in); a cycle does both;
-// - a pool's trades are those whose pools list holds it (the block index's range, checked row by
-//   row); the direction at the pool is its first crossing's hop in the trade's marks (1 = token0
-//   in: a sell of token0; 0 = token1 in: a buy of token0). Trades without marks (indexed before
-//   candles) are in the volume but neither buys nor sells.
+// - a pool's trades are those whose pools list holds it: its trade_pools rows over the block range,
+//   each trade looked up by seq; the direction at the pool is its first crossing's hop in the
+//   trade's marks (1 = token0 in: a sell of token0; 0 = token1 in: a buy of token0). Trades
+//   without marks (indexed before candles) are in the volume but neither buys nor sells.
 
 const MINUTE = 60;
 
@@ -40,21 +41,43 @@ export function assertTradeStatsQuery(query: TradeStatsQuery): void {
   }
 }
 
-/** The WHERE terms that pick a subject's trades, and its buy and sell conditions. */
+/** A block range condition on the columns of the table named by `key` ("" trades, "tp." trade_pools). */
+type RangeTerm = (key: string) => string;
+
+/**
+ * Where a subject's trades come from: `from` is a FROM clause and the WHERE terms that pick the
+ * trades of the block range (trades' columns stay unambiguous in it: sender, volume_usd,
+ * timestamp, pools, marks); `key` names the table whose (block_number, tx_index, log_index)
+ * order the walk follows.
+ */
+interface TradeSource {
+  from: (range: RangeTerm) => string;
+  key: string;
+}
+
+/** The sources that pick a subject's trades, and its buy and sell conditions. */
 function subjectTerms(
   dialect: SqlDialect,
+  network: NetworkName,
   subject: CandleSubject,
   withNative: boolean,
   p: ReturnType<typeof placeholders>["p"],
-): { filter: () => string; branches: (() => string)[]; buy: () => string; sell: () => string } {
+): { branches: TradeSource[]; all: TradeSource; buy: () => string; sell: () => string } {
+  const trades = (filter: () => string): TradeSource => ({
+    from: (range) => `FROM trades WHERE network = ${p(network, "text")} AND ${filter()} AND ${range("")}`,
+    key: "",
+  });
   if (subject.kind === "token") {
     const list = () =>
       withNative ? `(${p(subject.token, "text")}, ${p("", "text")})` : `(${p(subject.token, "text")})`;
     return {
-      filter: () => `(token_in IN ${list()} OR token_out IN ${list()})`,
       // Each branch walks one token index over the block range (an OR would walk the block index
       // over every trade of the range); a cycle comes from the first only.
-      branches: [() => `token_in IN ${list()}`, () => `token_out IN ${list()} AND token_in NOT IN ${list()}`],
+      branches: [
+        trades(() => `token_in IN ${list()}`),
+        trades(() => `token_out IN ${list()} AND token_in NOT IN ${list()}`),
+      ],
+      all: trades(() => `(token_in IN ${list()} OR token_out IN ${list()})`),
       buy: () => `token_out IN ${list()}`,
       sell: () => `token_in IN ${list()}`,
     };
@@ -64,15 +87,14 @@ function subjectTerms(
     dialect === "sqlite"
       ? `hop_zero_for_one(pools, marks, ${pool()})`
       : `left(split_part(split_part(marks, '|', 4), ';', array_position(string_to_array(pools, ','), ${pool()})), 1)`;
-  const filter = () =>
-    dialect === "sqlite" ? `instr(pools, ${pool()}) > 0` : `strpos(pools, ${pool()}) > 0`;
-  return {
-    filter,
-    // No index holds a trade's pools: the block index's range of the window, checked row by row.
-    branches: [filter],
-    buy: () => `${hop()} = '0'`,
-    sell: () => `${hop()} = '1'`,
+  // The pool's trade_pools rows over the block range, each trade looked up by seq.
+  const rows: TradeSource = {
+    from: (range) => `FROM trade_pools AS tp CROSS JOIN trades
+      WHERE tp.network = ${p(network, "text")} AND tp.pool = ${pool()} AND ${range("tp.")}
+        AND trades.seq = tp.seq AND trades.network = tp.network`,
+    key: "tp.",
   };
+  return { branches: [rows], all: rows, buy: () => `${hop()} = '0'`, sell: () => `${hop()} = '1'` };
 }
 
 /** The block range condition of a window (undefined: no trade can match). */
@@ -80,12 +102,12 @@ function blockRange(
   window: TradeWindow,
   maxBlock: bigint,
   p: ReturnType<typeof placeholders>["p"],
-): (() => string) | undefined {
+): RangeTerm | undefined {
   if (window.firstBlock === undefined || window.empty) return undefined;
   const end = window.lastBlock === undefined || window.lastBlock > maxBlock ? maxBlock : window.lastBlock;
   if (end < window.firstBlock) return undefined;
   const first = window.firstBlock;
-  return () => `block_number >= ${p(first, "int8")} AND block_number <= ${p(end, "int8")}`;
+  return (key) => `${key}block_number >= ${p(first, "int8")} AND ${key}block_number <= ${p(end, "int8")}`;
 }
 
 /**
@@ -106,7 +128,7 @@ export function buildTradeStatsSql(
   const { params, p } = placeholders(dialect);
   const range = blockRange(window, query.maxBlock, p);
   if (range === undefined) return undefined;
-  const terms = subjectTerms(dialect, query.subject, query.withNative, p);
+  const terms = subjectTerms(dialect, network, query.subject, query.withNative, p);
   // Longest window first in the CASE would tag everything 3: test the shortest first.
   const order = query.fromTimestamps.map((from, i) => ({ from, i })).sort((a, b) => b.from - a.from);
   const from = Math.min(...query.fromTimestamps);
@@ -118,7 +140,7 @@ export function buildTradeStatsSql(
           CASE ${order.map(({ from, i }) => `WHEN timestamp >= ${p(from, "int8")} THEN ${i}`).join(" ")} END AS w,
           CASE WHEN ${terms.buy()} THEN 1 ELSE 0 END AS is_buy,
           CASE WHEN ${terms.sell()} THEN 1 ELSE 0 END AS is_sell
-        FROM trades WHERE network = ${p(network, "text")} AND ${branch()} AND ${range()}
+        ${branch.from(range)}
           AND +timestamp >= ${p(from, "int8")} AND +timestamp < ${p(query.toTimestamp, "int8")}`,
       )
       .join(" UNION ALL ");
@@ -197,11 +219,12 @@ export function buildMinuteTradesSql(
   const { params, p } = placeholders(dialect);
   const range = blockRange(window, query.maxBlock, p);
   if (range === undefined) return undefined;
-  const { filter } = subjectTerms(dialect, query.subject, query.withNative, p);
-  const text = `SELECT ${TRADE_COLUMNS}, marks FROM trades WHERE network = ${p(network, "text")} AND ${range()}
-      AND ${filter()} AND +timestamp >= ${p(bucketStart(query.beforeTimestamp, MINUTE), "int8")}
+  const { all } = subjectTerms(dialect, network, query.subject, query.withNative, p);
+  const k = all.key;
+  const text = `SELECT ${qualified(TRADE_COLUMNS)}, marks ${all.from(range)}
+      AND +timestamp >= ${p(bucketStart(query.beforeTimestamp, MINUTE), "int8")}
       AND +timestamp < ${p(query.beforeTimestamp, "int8")}
-    ORDER BY block_number DESC, tx_index DESC, log_index DESC`;
+    ORDER BY ${k}block_number DESC, ${k}tx_index DESC, ${k}log_index DESC`;
   return { text, params };
 }
 

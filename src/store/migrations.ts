@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { POOL_EVENTS_POSTGRES, POOL_EVENTS_SQLITE } from "./poolEventsMigrationSql.js";
 import { backfillSqliteDayVolumes } from "./sqlite/backfillSqliteDayVolumes.js";
+import { TRADE_POOLS_POSTGRES, TRADE_POOLS_SQLITE } from "./tradePoolsMigrationSql.js";
 import { V3_POOLS_POSTGRES, V3_POOLS_SQLITE } from "./v3PoolsMigrationSql.js";
 
 /** One schema change, written once per backend; applied in `version` order and recorded in `schema_migrations`. */
@@ -428,5 +429,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "pool events: swaps, joins and exits with the reserves after each",
     sqlite: POOL_EVENTS_SQLITE,
     postgres: POOL_EVENTS_POSTGRES,
+  },
+  {
+    version: 8,
+    name: "trade_pools: trades by pool, in page order",
+    sqlite: TRADE_POOLS_SQLITE,
+    postgres: TRADE_POOLS_POSTGRES,
   },
 ];

@@ -9,6 +9,8 @@ import type { Pair, Trade } from "../../src/domain/types.js";
 import { MIGRATIONS } from "../../src/store/migrations.js";
 import { createPostgresStore } from "../../src/store/postgres/createPostgresStore.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
+import { registerBigFunctions } from "../../src/store/sqlite/registerBigFunctions.js";
+import { registerStatsFunctions } from "../../src/store/sqlite/registerStatsFunctions.js";
 import type { Store } from "../../src/store/types.js";
 import { PG_SHOWN, PG_URL, pgAvailable, pgReachable } from "./testStores.js";
 
@@ -29,6 +31,14 @@ export interface TestDatabase {
   seedV4Candles?(rows: V4Candle[]): Promise<void>;
   /** Writes a version-5 store (migrations 1 to 5) holding these pairs, as release 5 left it. */
   seedV5Pairs?(pairs: Pair[]): Promise<void>;
+  /** Writes a version-7 store (migrations 1 to 7) holding these trades (no marks), as release 7 left it. */
+  seedV7Trades?(trades: Trade[]): Promise<void>;
+  /**
+   * Runs one statement on the database outside any store (rows as the driver gives them; bigints
+   * as text to PostgreSQL), after `before` in the same transaction (PostgreSQL only: SET LOCAL).
+   * undefined where nothing outlives the store.
+   */
+  query?(text: string, params?: readonly unknown[], before?: string): Promise<Record<string, unknown>[]>;
 }
 
 /** A pairs row of schema version 5 (no V3 spec). */
@@ -67,6 +77,9 @@ export const v1Values = (t: Trade) =>
     t.tracked,
     t.pools.join(","),
   ] as const;
+
+/** A trades row of schema version 7: version 1's columns and the log index. */
+const V7_TRADE_COLUMNS = `${V1_TRADE_COLUMNS}, log_index`;
 
 export interface Backend {
   name: string;
@@ -166,6 +179,27 @@ export function sqliteFileBackend(): Backend {
           for (const pair of pairs) insert.run(...v5PairValues(pair));
           db.close();
         },
+        async seedV7Trades(trades) {
+          const db = sqliteAtVersion(path, 7);
+          const insert = db.prepare(`INSERT INTO trades (${V7_TRADE_COLUMNS}) VALUES (${"?, ".repeat(13)}?)`);
+          for (const t of trades) {
+            const values = v1Values(t);
+            insert.run(...values.slice(0, 11), values[11] ? 1 : 0, values[12], t.logIndex);
+          }
+          db.close();
+        },
+        async query(text, params = []) {
+          const db = new Database(path, { readonly: true });
+          try {
+            db.defaultSafeIntegers(true);
+            // What the store's statements call (EXPLAIN QUERY PLAN resolves them too).
+            registerBigFunctions(db);
+            registerStatsFunctions(db);
+            return db.prepare(text).all(...params) as Record<string, unknown>[];
+          } finally {
+            db.close();
+          }
+        },
       };
     },
     async teardown() {
@@ -218,6 +252,31 @@ export function postgresBackend(): Backend {
               ]);
             }
           });
+        },
+        async seedV7Trades(trades) {
+          await postgresAtVersion(schema, 7, async (sql) => {
+            for (const t of trades) {
+              const values = v1Values(t).map((v) => (typeof v === "bigint" ? v.toString() : v));
+              await sql.unsafe(
+                `INSERT INTO trades (${V7_TRADE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+                [...values, t.logIndex],
+              );
+            }
+          });
+        },
+        async query(text, params = [], before) {
+          const sql = postgres(PG_URL, { max: 1, onnotice: () => {}, connection: { search_path: schema } });
+          const values = params.map((v) =>
+            typeof v === "bigint" ? v.toString() : v,
+          ) as postgres.ParameterOrJSON<never>[];
+          try {
+            return await sql.begin(async (tx) => {
+              if (before !== undefined) await tx.unsafe(before);
+              return [...(await tx.unsafe(text, values))];
+            });
+          } finally {
+            await sql.end({ timeout: 5 });
+          }
         },
       };
     },

@@ -9,7 +9,7 @@ import {
 } from "../buildTradePageSql.js";
 import type { WriteHandlers } from "../plan/writeSteps.js";
 import { decodeTrade, decodeTradeValues, encodeMarks, encodePools, type TradeRow } from "../rowCodec.js";
-import type { Store } from "../types.js";
+import type { Store, StoredTrade } from "../types.js";
 import { createStatementCache } from "./createStatementCache.js";
 
 /** What a deleted trade row hands back: its day aggregate and candle contributions. */
@@ -33,6 +33,9 @@ type TradeValues = [
   string | null,
 ];
 
+/** A trade_pools row: network, pool, block_number, tx_index, log_index, seq. */
+type TradePoolKey = [string, string, bigint, number, number, bigint];
+
 function prepareTradeStatements(db: Database.Database) {
   return {
     deleteTrade: db.prepare<[string, string], TradeRow>(
@@ -55,6 +58,21 @@ function prepareTradeStatements(db: Database.Database) {
     ),
     deleteTradesBefore: db.prepare<[string, number]>(
       "DELETE FROM trades WHERE network = ? AND timestamp < ?",
+    ),
+    insertTradePool: db.prepare<TradePoolKey>(
+      `INSERT INTO trade_pools (network, pool, block_number, tx_index, log_index, seq) VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+    deleteTradePool: db.prepare<TradePoolKey>(
+      `DELETE FROM trade_pools WHERE network = ? AND pool = ? AND block_number = ? AND tx_index = ?
+         AND log_index = ? AND seq = ?`,
+    ),
+    // The index rows of the trades the prune is about to delete, each found by its key (a pools
+    // list as rows: see tradePoolsMigrationSql.ts).
+    deleteTradePoolsBefore: db.prepare<[string, number]>(
+      `DELETE FROM trade_pools WHERE (network, pool, block_number, tx_index, log_index, seq) IN (
+         SELECT t.network, p.value, t.block_number, t.tx_index, t.log_index, t.seq
+         FROM trades AS t, json_each('["' || replace(t.pools, ',', '","') || '"]') AS p
+         WHERE t.network = ? AND t.timestamp < ? AND t.pools <> '')`,
     ),
     countTrades: db.prepare<[string, number], { n: bigint }>(
       "SELECT count(*) AS n FROM trades WHERE network = ? AND timestamp >= ?",
@@ -103,21 +121,41 @@ export function createSqliteTrades(db: Database.Database): {
       t.tracked ? 1 : 0,
       encodePools(t.pools),
       t.marks === undefined ? null : encodeMarks(t, t.marks),
-    );
+    ).lastInsertRowid;
+
+  // trade_pools follows trades row for row: a pool listed twice in one trade is indexed once.
+  const indexPools = (
+    network: NetworkName,
+    t: Trade,
+    seq: bigint,
+    statement: Database.Statement<TradePoolKey>,
+  ) => {
+    for (const pool of new Set(t.pools))
+      statement.run(network, pool, t.blockNumber, t.txIndex, t.logIndex, seq);
+  };
+  const unindex = (network: NetworkName, removed: readonly StoredTrade[]) => {
+    const statement = s().deleteTradePool;
+    for (const t of removed) indexPools(network, t, t.seq, statement);
+  };
 
   return {
     steps: {
       deleteTradesOf(network, { trades }) {
-        const removed: Trade[] = [];
+        const removed: StoredTrade[] = [];
         const statement = s().deleteTrade;
         for (const txHash of new Set(trades.map((t) => t.txHash))) {
           for (const old of statement.all(network, txHash)) removed.push(decodeTrade(old));
         }
+        unindex(network, removed);
         return removed;
       },
-      deleteTradesAbove: (network, { blockNumber }) =>
-        s().deleteTradesAbove.all(network, blockNumber).map(decodeTrade),
+      deleteTradesAbove(network, { blockNumber }) {
+        const removed = s().deleteTradesAbove.all(network, blockNumber).map(decodeTrade);
+        unindex(network, removed);
+        return removed;
+      },
       deleteTradesBefore(network, { timestamp }) {
+        s().deleteTradePoolsBefore.run(network, timestamp);
         s().deleteTradesBefore.run(network, timestamp);
       },
       readLastPosition(network) {
@@ -127,8 +165,9 @@ export function createSqliteTrades(db: Database.Database): {
           : { blockNumber: row.block_number, txIndex: Number(row.tx_index), logIndex: Number(row.log_index) };
       },
       insertTrades(network, { trades }) {
-        const statement = s().insertTrade;
-        for (const t of trades) insert(statement, network, t);
+        const { insertTrade, insertTradePool } = s();
+        for (const t of trades)
+          indexPools(network, t, BigInt(insert(insertTrade, network, t)), insertTradePool);
       },
       readTradesBetween: (network, { from, to }) =>
         s().listTradesBetween.all(network, from, to).map(decodeTrade),
