@@ -16,6 +16,8 @@ export interface BenchListOptions {
   size: number;
   /** Plain downloads of the whole list (default 5; the median is reported). */
   downloads?: number;
+  /** A PostgreSQL URL: the store is PostgreSQL (a schema of its own in that database), else SQLite. */
+  databaseUrl?: string;
 }
 
 interface Download {
@@ -72,9 +74,16 @@ const perRow = (ms: number, rows: number) => ((ms * 1000) / rows).toFixed(2);
 export async function benchList(options: BenchListOptions): Promise<ListRow[]> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", new URL("./listServer.ts", import.meta.url).pathname],
+    ["--expose-gc", "--import", "tsx", new URL("./listServer.ts", import.meta.url).pathname],
     {
-      env: { ...process.env, NODE_ENV: "production", BENCH_LIST_SIZE: String(options.size) },
+      env: {
+        ...process.env,
+        // The store is the one the options name, whatever the environment says.
+        BENCH_LIST_DATABASE_URL: undefined,
+        NODE_ENV: "production",
+        BENCH_LIST_SIZE: String(options.size),
+        ...(options.databaseUrl === undefined ? {} : { BENCH_LIST_DATABASE_URL: options.databaseUrl }),
+      },
       stdio: ["pipe", "pipe", "inherit"],
     },
   );
@@ -113,6 +122,7 @@ export async function benchList(options: BenchListOptions): Promise<ListRow[]> {
     const raws: { rows: number; ms: number }[] = [];
     for (let i = 0; i < 3; i++) raws.push(await ask<{ rows: number; ms: number }>("raw"));
     const previous = await ask<{ rows: number; ms: number; sha256: string }>("previous");
+    const memory = await ask<{ baseHeapMb: number; peakHeapMb: number; maxRssMb: number }>("memory");
     // Not timed: the bytes of both servers' answers against the previous path's.
     const hashOf = async (target: string) => {
       const sha256 = createHash("sha256");
@@ -159,6 +169,11 @@ export async function benchList(options: BenchListOptions): Promise<ListRow[]> {
         reference: `${(first.bytes / 1024 / 1024).toFixed(1)} MB`,
       },
       {
+        metric: "  memory of the serving process over all the downloads",
+        value: `heap peak ${memory.peakHeapMb.toFixed(0)} MB (${memory.baseHeapMb.toFixed(0)} MB before them), max RSS ${memory.maxRssMb.toFixed(0)} MB`,
+        reference: `the list is ${(first.bytes / 1024 / 1024).toFixed(1)} MB: the rows stream page by page`,
+      },
+      {
         metric: "  the same, gzip",
         value: `${perRow(gzip.totalMs, trades)} µs/row: ${gzip.totalMs.toFixed(0)} ms, TTFB ${gzip.ttfbMs.toFixed(1)} ms`,
         reference: `${(gzip.bytes / 1024 / 1024).toFixed(1)} MB on the wire`,
@@ -173,8 +188,12 @@ export async function benchList(options: BenchListOptions): Promise<ListRow[]> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const size = Number(process.env.BENCH_LIST_SIZE ?? 100_000);
-  console.log(
-    `Whole list: GET /api/swaps_24h of a synthetic SQLite store of ${size.toLocaleString("en-US")} trades, server in a child process`,
-  );
-  console.table(await benchList({ size }));
+  // With BENCH_LIST_DATABASE_URL the same list is measured on PostgreSQL too, after SQLite.
+  const databaseUrl = process.env.BENCH_LIST_DATABASE_URL;
+  for (const url of databaseUrl === undefined ? [undefined] : [undefined, databaseUrl]) {
+    console.log(
+      `Whole list: GET /api/swaps_24h of a synthetic ${url === undefined ? "SQLite" : "PostgreSQL"} store of ${size.toLocaleString("en-US")} trades, server in a child process`,
+    );
+    console.table(await benchList({ size, ...(url === undefined ? {} : { databaseUrl: url }) }));
+  }
 }
