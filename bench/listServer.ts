@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { getHeapStatistics } from "node:v8";
 import { execute, parse } from "graphql";
 import { pino } from "pino";
 import postgres from "postgres";
@@ -29,7 +30,7 @@ import { createLiveViews } from "../src/views/createLiveViews.js";
  * live views and served by the real HTTP server twice: rendering every list, and keeping the
  * settled hours on disk (swapsCacheDir). It prints their URLs, then answers commands on
  * stdin with one JSON line each: `raw` (the store's page read of the same window, pages of
- * 1,000), `previous` (the previous path without HTTP: graphql-js execute() of the published
+ * 1,000), `memory` (the heap's peak while serving), `cpu` (the CPU time it used so far), `previous` (the previous path without HTTP: graphql-js execute() of the published
  * swaps operation in pages of 250, each page rendered with JSON.stringify of the spec objects,
  * and the SHA-256 of the list's bytes).
  */
@@ -273,11 +274,11 @@ async function measurePrevious(): Promise<{ rows: number; ms: number; sha256: st
 
 // The heap's peak while lists stream, sampled: a list must stream page by page, not be held whole.
 global.gc?.();
-const baseHeap = process.memoryUsage().heapUsed;
+const baseHeap = getHeapStatistics().used_heap_size;
 let peakHeap = baseHeap;
 const sampler = setInterval(() => {
-  peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
-}, 5);
+  peakHeap = Math.max(peakHeap, getHeapStatistics().used_heap_size);
+}, 10);
 const memory = () => ({
   baseHeapMb: baseHeap / 2 ** 20,
   peakHeapMb: peakHeap / 2 ** 20,
@@ -295,7 +296,9 @@ for await (const line of createInterface({ input: process.stdin })) {
         ? await measurePrevious()
         : line === "memory"
           ? memory()
-          : {};
+          : line === "cpu"
+            ? { cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000 }
+            : {};
   process.stdout.write(`${JSON.stringify(answer)}\n`);
 }
 clearInterval(keepFresh);
