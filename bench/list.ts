@@ -144,7 +144,12 @@ export async function benchList(options: BenchListOptions): Promise<ListRow[]> {
     const raws: { rows: number; ms: number }[] = [];
     for (let i = 0; i < 3; i++) raws.push(await ask<{ rows: number; ms: number }>("raw"));
     const previous = await ask<{ rows: number; ms: number; sha256: string }>("previous");
-    const memory = await ask<{ baseHeapMb: number; peakHeapMb: number; maxRssMb: number }>("memory");
+    const memory = await ask<{
+      baseHeapMb: number;
+      peakHeapMb: number;
+      maxRssMb: number;
+      afterGcMb: number;
+    }>("memory");
     // Not timed: the bytes of both servers' answers against the previous path's.
     const hashOf = async (target: string) => {
       const sha256 = createHash("sha256");
@@ -192,7 +197,7 @@ export async function benchList(options: BenchListOptions): Promise<ListRow[]> {
       },
       {
         metric: "  memory of the serving process over all the downloads",
-        value: `heap peak ${memory.peakHeapMb.toFixed(0)} MB (${memory.baseHeapMb.toFixed(0)} MB before them), max RSS ${memory.maxRssMb.toFixed(0)} MB`,
+        value: `heap ${memory.baseHeapMb.toFixed(0)} MB before them, peak ${memory.peakHeapMb.toFixed(0)} MB, ${memory.afterGcMb.toFixed(0)} MB after a full GC; max RSS ${memory.maxRssMb.toFixed(0)} MB`,
         reference: `the list is ${(first.bytes / 1024 / 1024).toFixed(1)} MB: the rows stream page by page`,
       },
       {

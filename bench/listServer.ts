@@ -279,11 +279,17 @@ let peakHeap = baseHeap;
 const sampler = setInterval(() => {
   peakHeap = Math.max(peakHeap, getHeapStatistics().used_heap_size);
 }, 10);
-const memory = () => ({
-  baseHeapMb: baseHeap / 2 ** 20,
-  peakHeapMb: peakHeap / 2 ** 20,
-  maxRssMb: process.resourceUsage().maxRSS / 1024,
-});
+const memory = () => {
+  const peakHeapMb = peakHeap / 2 ** 20;
+  // What the downloads left behind: garbage aside, nothing of a list stays.
+  global.gc?.();
+  return {
+    baseHeapMb: baseHeap / 2 ** 20,
+    peakHeapMb,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    afterGcMb: getHeapStatistics().used_heap_size / 2 ** 20,
+  };
+};
 
 process.stdout.write(
   `${JSON.stringify({ url: rendering.url, keptUrl: keeping.url, trades: size, head: head.toString() })}\n`,

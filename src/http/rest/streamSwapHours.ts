@@ -1,5 +1,4 @@
 import { countEvent } from "../../lib/countEvent.js";
-import { prefetch } from "../../lib/prefetch.js";
 import type { SwapHourCache } from "./createSwapHourCache.js";
 import { createSwapRowRenderer, type SwapRowRenderer } from "./createSwapRowRenderer.js";
 import type { SwapsData } from "./restOperations.js";
@@ -70,22 +69,24 @@ export async function* streamSwapHours(cache: SwapHourCache, list: SwapHours): A
 
 /**
  * One hour's pages rendered in turn (`first`, when given, is its first page): each page's bytes as
- * they go in the list and its elements alone, as kept on disk. The next page is asked for before
- * a page is rendered, so the store's round trips (PostgreSQL) overlap the rendering and the
- * sending. Other requests get their turn between pages (see streamSwapPages).
+ * they go in the list and its elements alone, as kept on disk. Other requests get their turn
+ * between pages (see streamSwapPages).
  */
 export async function* renderHour(
   renderer: SwapRowRenderer,
   first: SwapsData | undefined,
   readPage: (after: string | null) => Promise<SwapsData>,
 ): AsyncGenerator<{ piece: Buffer; elements: Buffer; rows: number }> {
-  let next = first === undefined ? readPage(null) : Promise.resolve(first);
+  let page = first;
+  let after: string | null = null;
   for (;;) {
-    const { edges, pageInfo } = (await next).swaps;
-    if (pageInfo.hasNextPage) next = prefetch(readPage(pageInfo.endCursor));
+    page ??= await readPage(after);
+    const { edges, pageInfo } = page.swaps;
     const { piece, elements } = renderer.renderElements(edges);
     yield { piece, elements, rows: edges.length };
+    page = undefined;
     if (!pageInfo.hasNextPage) return;
+    after = pageInfo.endCursor;
     await new Promise((resolve) => setImmediate(resolve));
   }
 }

@@ -1,4 +1,3 @@
-import { prefetch } from "../../lib/prefetch.js";
 import { createSwapRowRenderer } from "./createSwapRowRenderer.js";
 import type { SwapsData } from "./restOperations.js";
 
@@ -19,15 +18,11 @@ export async function* streamSwapPages(list: {
     const { edges, pageInfo } = page.swaps;
     remaining -= edges.length;
     const last = !pageInfo.hasNextPage || remaining <= 0;
-    // Asked for before this page is rendered (see renderHour).
-    const next = last
-      ? undefined
-      : prefetch(list.readPage(Math.min(list.pageSize, remaining), pageInfo.endCursor));
     yield renderer.render(edges, last);
-    if (next === undefined) break;
+    if (last) break;
     // A fast client drains at once: without this turn, one download would keep the event
     // loop through many pages while other requests wait.
     await new Promise((resolve) => setImmediate(resolve));
-    page = await next;
+    page = await list.readPage(Math.min(list.pageSize, remaining), pageInfo.endCursor);
   }
 }
