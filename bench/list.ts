@@ -16,6 +16,8 @@ export interface BenchListOptions {
   size: number;
   /** Plain downloads of the whole list (default 5; the median is reported). */
   downloads?: number;
+  /** A PostgreSQL URL: the store is PostgreSQL (a schema of its own in that database), else SQLite. */
+  databaseUrl?: string;
 }
 
 interface Download {
@@ -67,14 +69,31 @@ const perRow = (ms: number, rows: number) => ((ms * 1000) / rows).toFixed(2);
  * the whole list next to what the same process measures in the same run for the same rows: the
  * store's raw page read (reading the rows at all) and the previous executor path (graphql-js
  * execute() and JSON.stringify, without HTTP). Every answer's bytes are checked against the
- * previous path's.
+ * previous path's. CPU figures are the serving process's (user and system, the database's not
+ * included).
  */
 export async function benchList(options: BenchListOptions): Promise<ListRow[]> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", new URL("./listServer.ts", import.meta.url).pathname],
+    [
+      "--expose-gc",
+      // BENCH_PROFILE=dir: a CPU profile of the serving process (the store's filling included).
+      ...(process.env.BENCH_PROFILE === undefined
+        ? []
+        : ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]),
+      "--import",
+      "tsx",
+      new URL("./listServer.ts", import.meta.url).pathname,
+    ],
     {
-      env: { ...process.env, NODE_ENV: "production", BENCH_LIST_SIZE: String(options.size) },
+      env: {
+        ...process.env,
+        // The store is the one the options name, whatever the environment says.
+        BENCH_LIST_DATABASE_URL: undefined,
+        NODE_ENV: "production",
+        BENCH_LIST_SIZE: String(options.size),
+        ...(options.databaseUrl === undefined ? {} : { BENCH_LIST_DATABASE_URL: options.databaseUrl }),
+      },
       stdio: ["pipe", "pipe", "inherit"],
     },
   );
@@ -100,19 +119,37 @@ export async function benchList(options: BenchListOptions): Promise<ListRow[]> {
     const listUrl = `${url}/api/swaps_24h?network=bsc`;
     const keptListUrl = `${keptUrl}/api/swaps_24h?network=bsc`;
     const downloads = options.downloads ?? 5;
+    // CPU time of the serving process (not the database's): steadier than wall time on a busy machine.
+    const cpuMs = async () => (await ask<{ cpuMs: number }>("cpu")).cpuMs;
+    const timed = async <T>(run: () => Promise<T>): Promise<[T, number]> => {
+      const before = await cpuMs();
+      const result = await run();
+      return [result, (await cpuMs()) - before];
+    };
+    const downloadAll = async (url: string) => {
+      const all: Download[] = [];
+      for (let i = 0; i < downloads; i++) all.push(await download(url, agent, {}));
+      return all;
+    };
     // The first download also warms the server up (JIT, caches); it is reported on its own.
-    const first = await download(listUrl, agent, {});
-    const plain: Download[] = [];
-    for (let i = 0; i < downloads; i++) plain.push(await download(listUrl, agent, {}));
+    const [first, firstCpu] = await timed(() => download(listUrl, agent, {}));
+    const [plain, plainCpuAll] = await timed(() => downloadAll(listUrl));
+    const plainCpu = plainCpuAll / downloads;
     const gzip = await download(listUrl, agent, { "accept-encoding": "gzip" });
     // With settled hours on disk: the first download renders and keeps them, the others read them.
-    const keptFirst = await download(keptListUrl, agent, {});
-    const kept: Download[] = [];
-    for (let i = 0; i < downloads; i++) kept.push(await download(keptListUrl, agent, {}));
+    const [keptFirst, keptFirstCpu] = await timed(() => download(keptListUrl, agent, {}));
+    const [kept, keptCpuAll] = await timed(() => downloadAll(keptListUrl));
+    const keptCpu = keptCpuAll / downloads;
     const keptGzip = await download(keptListUrl, agent, { "accept-encoding": "gzip" });
     const raws: { rows: number; ms: number }[] = [];
     for (let i = 0; i < 3; i++) raws.push(await ask<{ rows: number; ms: number }>("raw"));
     const previous = await ask<{ rows: number; ms: number; sha256: string }>("previous");
+    const memory = await ask<{
+      baseHeapMb: number;
+      peakHeapMb: number;
+      maxRssMb: number;
+      afterGcMb: number;
+    }>("memory");
     // Not timed: the bytes of both servers' answers against the previous path's.
     const hashOf = async (target: string) => {
       const sha256 = createHash("sha256");
@@ -135,17 +172,17 @@ export async function benchList(options: BenchListOptions): Promise<ListRow[]> {
     return [
       {
         metric: `/api/swaps_24h, whole list of ${trades.toLocaleString("en-US")} swaps, settled hours kept on disk (median of ${kept.length})`,
-        value: `${perRow(keptTotal, trades)} µs/row: ${keptTotal.toFixed(0)} ms, TTFB ${median(kept.map((d) => d.ttfbMs)).toFixed(1)} ms`,
+        value: `${perRow(keptTotal, trades)} µs/row: ${keptTotal.toFixed(0)} ms, TTFB ${median(kept.map((d) => d.ttfbMs)).toFixed(1)} ms; CPU ${perRow(keptCpu, trades)} µs/row`,
         reference: rawReference,
       },
       {
         metric: "  the same, first download (renders and keeps the settled hours)",
-        value: `${perRow(keptFirst.totalMs, trades)} µs/row: ${keptFirst.totalMs.toFixed(0)} ms, TTFB ${keptFirst.ttfbMs.toFixed(1)} ms`,
+        value: `${perRow(keptFirst.totalMs, trades)} µs/row: ${keptFirst.totalMs.toFixed(0)} ms, TTFB ${keptFirst.ttfbMs.toFixed(1)} ms; CPU ${perRow(keptFirstCpu, trades)} µs/row`,
         reference: `gzip from the kept hours: ${perRow(keptGzip.totalMs, trades)} µs/row, ${(keptGzip.bytes / 1024 / 1024).toFixed(1)} MB on the wire`,
       },
       {
         metric: `/api/swaps_24h, whole list rendered every time (median of ${plain.length})`,
-        value: `${perRow(total, trades)} µs/row: ${total.toFixed(0)} ms, TTFB ${median(plain.map((d) => d.ttfbMs)).toFixed(1)} ms`,
+        value: `${perRow(total, trades)} µs/row: ${total.toFixed(0)} ms, TTFB ${median(plain.map((d) => d.ttfbMs)).toFixed(1)} ms; CPU ${perRow(plainCpu, trades)} µs/row`,
         reference: rawReference,
       },
       {
@@ -155,8 +192,13 @@ export async function benchList(options: BenchListOptions): Promise<ListRow[]> {
       },
       {
         metric: "  the same, first download",
-        value: `${perRow(first.totalMs, trades)} µs/row: ${first.totalMs.toFixed(0)} ms, TTFB ${first.ttfbMs.toFixed(1)} ms`,
+        value: `${perRow(first.totalMs, trades)} µs/row: ${first.totalMs.toFixed(0)} ms, TTFB ${first.ttfbMs.toFixed(1)} ms; CPU ${perRow(firstCpu, trades)} µs/row`,
         reference: `${(first.bytes / 1024 / 1024).toFixed(1)} MB`,
+      },
+      {
+        metric: "  memory of the serving process over all the downloads",
+        value: `heap ${memory.baseHeapMb.toFixed(0)} MB before them, peak ${memory.peakHeapMb.toFixed(0)} MB, ${memory.afterGcMb.toFixed(0)} MB after a full GC; max RSS ${memory.maxRssMb.toFixed(0)} MB`,
+        reference: `the list is ${(first.bytes / 1024 / 1024).toFixed(1)} MB: the rows stream page by page`,
       },
       {
         metric: "  the same, gzip",
@@ -173,8 +215,12 @@ export async function benchList(options: BenchListOptions): Promise<ListRow[]> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const size = Number(process.env.BENCH_LIST_SIZE ?? 100_000);
-  console.log(
-    `Whole list: GET /api/swaps_24h of a synthetic SQLite store of ${size.toLocaleString("en-US")} trades, server in a child process`,
-  );
-  console.table(await benchList({ size }));
+  // With BENCH_LIST_DATABASE_URL the same list is measured on PostgreSQL too, after SQLite.
+  const databaseUrl = process.env.BENCH_LIST_DATABASE_URL;
+  for (const url of databaseUrl === undefined ? [undefined] : [undefined, databaseUrl]) {
+    console.log(
+      `Whole list: GET /api/swaps_24h of a synthetic ${url === undefined ? "SQLite" : "PostgreSQL"} store of ${size.toLocaleString("en-US")} trades, server in a child process`,
+    );
+    console.table(await benchList({ size, ...(url === undefined ? {} : { databaseUrl: url }) }));
+  }
 }

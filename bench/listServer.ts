@@ -1,11 +1,13 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { getHeapStatistics } from "node:v8";
 import { execute, parse } from "graphql";
 import { pino } from "pino";
+import postgres from "postgres";
 import type { NetworkConfig } from "../src/config/types.js";
 import type { TradePosition } from "../src/domain/market.js";
 import type { Address, Hash, Token, TokenRef, Trade } from "../src/domain/types.js";
@@ -16,17 +18,19 @@ import { buildSchema } from "../src/graphql/schema/buildSchema.js";
 import { createHttpServer } from "../src/http/createHttpServer.js";
 import type { AmountFields, SwapNode } from "../src/http/rest/createSwapRowRenderer.js";
 import { SWAPS_OPERATION } from "../src/http/rest/restOperations.js";
+import { createPostgresStore } from "../src/store/postgres/createPostgresStore.js";
 import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
 import { createLiveViews } from "../src/views/createLiveViews.js";
 
 /**
  * The server of bench/list.ts, in a process of its own: a SQLite store (a file, as in
- * production) filled through the store API with BENCH_LIST_SIZE synthetic bsc trades over the
+ * production), or with BENCH_LIST_DATABASE_URL a PostgreSQL store in a schema of its own (dropped
+ * at the end), filled through the store API with BENCH_LIST_SIZE synthetic bsc trades over the
  * last 23 hours (many tokens, multi-hop routes, the native coin on some sides), read through the
  * live views and served by the real HTTP server twice: rendering every list, and keeping the
  * settled hours on disk (swapsCacheDir). It prints their URLs, then answers commands on
  * stdin with one JSON line each: `raw` (the store's page read of the same window, pages of
- * 1,000), `previous` (the previous path without HTTP: graphql-js execute() of the published
+ * 1,000), `memory` (the heap's peak while serving), `cpu` (the CPU time it used so far), `previous` (the previous path without HTTP: graphql-js execute() of the published
  * swaps operation in pages of 250, each page rendered with JSON.stringify of the spec objects,
  * and the SHA-256 of the list's bytes).
  */
@@ -130,8 +134,14 @@ function tradesOf(block: number): Trade[] {
 }
 
 const dir = mkdtempSync(join(tmpdir(), "swapgraph-bench-list-"));
-const store = createSqliteStore({ path: join(dir, "swapgraph.sqlite") });
+const databaseUrl = process.env.BENCH_LIST_DATABASE_URL;
+const pgSchema = `bench_list_${randomBytes(4).toString("hex")}`;
+const store =
+  databaseUrl === undefined
+    ? createSqliteStore({ path: join(dir, "swapgraph.sqlite") })
+    : createPostgresStore({ url: databaseUrl, schema: pgSchema });
 await store.migrate();
+if (!(await store.tryAcquireWriter("bsc"))) throw new Error("the bench store's writer lock is taken");
 // Committed as the indexer commits: ranges of blocks, each in one transaction.
 for (let from = 0; from < blocks; from += 500) {
   const to = Math.min(blocks, from + 500);
@@ -262,17 +272,51 @@ async function measurePrevious(): Promise<{ rows: number; ms: number; sha256: st
   return { rows, ms, sha256: hash.update("]").digest("hex") };
 }
 
+// The heap's peak while lists stream, sampled: a list must stream page by page, not be held whole.
+global.gc?.();
+const baseHeap = getHeapStatistics().used_heap_size;
+let peakHeap = baseHeap;
+const sampler = setInterval(() => {
+  peakHeap = Math.max(peakHeap, getHeapStatistics().used_heap_size);
+}, 10);
+const memory = () => {
+  const peakHeapMb = peakHeap / 2 ** 20;
+  // What the downloads left behind: garbage aside, nothing of a list stays.
+  global.gc?.();
+  return {
+    baseHeapMb: baseHeap / 2 ** 20,
+    peakHeapMb,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    afterGcMb: getHeapStatistics().used_heap_size / 2 ** 20,
+  };
+};
+
 process.stdout.write(
   `${JSON.stringify({ url: rendering.url, keptUrl: keeping.url, trades: size, head: head.toString() })}\n`,
 );
 for await (const line of createInterface({ input: process.stdin })) {
-  const answer = line === "raw" ? await measureRaw() : line === "previous" ? await measurePrevious() : {};
+  const answer =
+    line === "raw"
+      ? await measureRaw()
+      : line === "previous"
+        ? await measurePrevious()
+        : line === "memory"
+          ? memory()
+          : line === "cpu"
+            ? { cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000 }
+            : {};
   process.stdout.write(`${JSON.stringify(answer)}\n`);
 }
 clearInterval(keepFresh);
+clearInterval(sampler);
 for (const { server } of [rendering, keeping]) {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 }
 await store.close();
 rmSync(dir, { recursive: true, force: true });
+if (databaseUrl !== undefined) {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  await sql.unsafe(`DROP SCHEMA IF EXISTS ${pgSchema} CASCADE`);
+  await sql.end({ timeout: 1 });
+}

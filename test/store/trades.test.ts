@@ -1,7 +1,8 @@
 import { expect, test } from "vitest";
 import type { TradePageQuery } from "../../src/domain/market.js";
 import type { TokenRef, Trade, TradeHop } from "../../src/domain/types.js";
-import type { RangeBatch } from "../../src/store/types.js";
+import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
+import type { RangeBatch, StoredTrade } from "../../src/store/types.js";
 import { describeStores } from "../support/storeBackends.js";
 import {
   ALL_DAYS,
@@ -369,6 +370,88 @@ describeStores("store trades", ({ backend, fresh }) => {
             expect(pages.map((t) => t.marks)).toEqual(expected.map((t) => trades[Number(t.logIndex)]!.marks));
           }
         }
+  });
+
+  test("behavior: listTradePage reads every column of a row exactly, as SQLite does for the same rows", async () => {
+    const store = await fresh();
+    const max256 = 2n ** 256n - 1n;
+    // Past 2^53: a block number read through a JS number would come back rounded.
+    const bigBlock = 2n ** 60n + 7n;
+    const timestamp = 2_000_000_000;
+    const hops = (amountIn: bigint, amountOut: bigint): TradeHop[] => [
+      { zeroForOne: false, amountIn, amountOut: max256 - 2n },
+      { zeroForOne: true, amountIn: max256 - 2n, amountOut },
+    ];
+    const trades: Trade[] = [
+      makeTrade(0, bigBlock, {
+        timestamp,
+        txIndex: 2 ** 31 - 1,
+        logIndex: 2 ** 31 - 1,
+        tokenIn: "",
+        amountIn: max256,
+        amountOut: max256 - 1n,
+        volumeUsd: max256,
+        pools: [POOL_A, POOL_B],
+        marks: {
+          priceInUsd: max256,
+          priceOutUsd: undefined,
+          native: addr(0xee),
+          hops: hops(max256, max256 - 1n),
+        },
+      }),
+      // No marks (NULL), no pools (""), untracked, nothing bought, the native coin bought.
+      makeTrade(1, bigBlock + 1n, {
+        timestamp,
+        txIndex: 0,
+        logIndex: 0,
+        tokenOut: "",
+        amountIn: 1n,
+        amountOut: 0n,
+        volumeUsd: 0n,
+        tracked: false,
+        pools: [],
+      }),
+      // Through POOL_A without marks: a pool's page reads its NULL marks column.
+      makeTrade(2, bigBlock + 1n, { timestamp, txIndex: 1, logIndex: 1, pools: [POOL_A] }),
+    ];
+    const batch = makeBatch(trades, [bigBlock, bigBlock + 1n]);
+    const sqlite = createSqliteStore({ path: ":memory:" });
+    await sqlite.migrate();
+    try {
+      await store.commitRange("bsc", batch);
+      await sqlite.commitRange("bsc", batch);
+      const queries: TradePageQuery[] = [
+        { fromTimestamp: 0, limit: 10 },
+        { fromTimestamp: timestamp, toTimestamp: timestamp + 1, limit: 1 },
+        { fromTimestamp: 0, pool: POOL_A, limit: 10 },
+        { fromTimestamp: 0, token: addr(0x70), limit: 10 },
+        {
+          fromTimestamp: 0,
+          after: { blockNumber: bigBlock, txIndex: 2 ** 31 - 1, logIndex: 2 ** 31 - 1 },
+          limit: 10,
+        },
+      ];
+      for (const query of queries) {
+        const pages = (await readAllPages(store, "bsc", query)) as StoredTrade[];
+        const expected = trades.filter(
+          (t) =>
+            (query.pool === undefined || t.pools.includes(query.pool)) &&
+            (query.token === undefined || t.tokenIn === query.token || t.tokenOut === query.token) &&
+            (query.after === undefined || t.blockNumber > query.after.blockNumber),
+        );
+        // Marks come with a pool's pages only.
+        const read = expected.map(({ marks, ...trade }) =>
+          query.pool !== undefined && marks !== undefined ? { ...trade, marks } : trade,
+        );
+        expect(withoutSeq(pages)).toEqual(read);
+        for (const t of pages) expect(typeof t.seq).toBe("bigint");
+        // The same rows read from SQLite: the same trades (seq aside, each store numbers its own).
+        const fromSqlite = (await readAllPages(sqlite, "bsc", query)) as StoredTrade[];
+        expect(withoutSeq(pages)).toEqual(withoutSeq(fromSqlite));
+      }
+    } finally {
+      await sqlite.close();
+    }
   });
 
   test("error: listTradePage refuses a limit outside 1..10,000", async () => {

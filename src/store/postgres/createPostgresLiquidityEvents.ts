@@ -6,8 +6,11 @@ import { decodeLiquidityEvent, LIQUIDITY_EVENT_COLUMNS, type LiquidityEventRow }
 import { nullableArray, plainArray, textArray } from "./arrayLiterals.js";
 import type { PostgresWrite } from "./postgresWrite.js";
 
-/** The PostgreSQL liquidity_events table: mints and burns, written with their range, read by pages. */
-export function createPostgresLiquidityEvents(sql: postgres.Sql): {
+/**
+ * The PostgreSQL liquidity_events table: mints and burns, written with their range, read by pages
+ * on `pages`, the pool of sessions that read keyset pages (see createPostgresStore).
+ */
+export function createPostgresLiquidityEvents(pages: postgres.Sql): {
   steps: Pick<
     AsyncWriteHandlers<PostgresWrite>,
     "replaceLiquidityEvents" | "deleteLiquidityEventsAbove" | "deleteLiquidityEventsBefore"
@@ -51,13 +54,11 @@ export function createPostgresLiquidityEvents(sql: postgres.Sql): {
         assertLiquidityEventQuery(query);
         const { text, params } = buildLiquidityEventPageSql("postgres", network, query);
         const values = params.map((value) => (typeof value === "bigint" ? value.toString() : value));
-        const rows = await sql.begin("read only", async (tx): Promise<readonly LiquidityEventRow[]> => {
-          // As for trade pages: the window's first block is a subquery the planner cannot see, so
-          // it guessed a third of the table and took a bitmap scan of the whole rest plus a sort
-          // (measured at 200k events: 23 ms instead of under 1 ms for a page walked in order).
-          await tx.unsafe("SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off");
-          return await tx.unsafe<LiquidityEventRow[]>(text, values, { prepare: true });
-        });
+        // On the page sessions (see createPostgresStore): as for trade pages, the window's first
+        // block is a subquery the planner cannot see, so it guessed a third of the table and took
+        // a bitmap scan of the whole rest plus a sort (measured at 200k events: 23 ms instead of
+        // under 1 ms for a page walked in order).
+        const rows = await pages.unsafe<LiquidityEventRow[]>(text, values, { prepare: true });
         return rows.map(decodeLiquidityEvent);
       },
     },

@@ -30,6 +30,8 @@ export interface PostgresStoreOptions {
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+// Sessions that read keyset pages, at most (a page holds one for a few milliseconds).
+const MAX_PAGE_SESSIONS = 4;
 
 /** The production store: PostgreSQL through postgres.js (NUMERIC(78,0) amounts, bulk unnest writes). */
 export function createPostgresStore(options: PostgresStoreOptions): Store {
@@ -39,21 +41,41 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       details: `got "${schema}", expected lowercase letters, digits and underscores, not starting with a digit`,
     });
   }
+  const searchPath = schema === undefined ? {} : { search_path: schema };
   const sql = postgres(options.url, {
     max: options.max ?? 10,
     // "schema already exists, skipping" and similar notices are expected, not news.
     onnotice: () => {},
-    connection: schema === undefined ? {} : { search_path: schema },
+    connection: searchPath,
+  });
+  // Keyset pages (trades, liquidity events) must walk an index in order and stop after `limit`
+  // rows. With missing or stale statistics (a new network, a fresh table) or the row-by-row
+  // timestamp checks, PostgreSQL underestimates the matching rows and picks a bitmap scan of the
+  // whole rest of the window plus a sort instead (measured: 74 ms instead of 0.3 ms at 100k
+  // trades). Sessions of their own start with those plans off, so a page needs no transaction to
+  // SET LOCAL them: three round trips fewer a page (BEGIN, SET, COMMIT). Opened on first use.
+  const pages = postgres(options.url, {
+    max: Math.min(options.max ?? 10, MAX_PAGE_SESSIONS),
+    onnotice: () => {},
+    // Pages read and bind no arrays; the catalog read that finds the array types took 0.4 s
+    // on a new session without sequential scans.
+    fetch_types: false,
+    connection: {
+      ...searchPath,
+      enable_bitmapscan: "off",
+      enable_seqscan: "off",
+      default_transaction_read_only: true,
+    },
   });
 
   const lock = createWriterLock(sql, schema);
-  const trades = createPostgresTrades(sql);
+  const trades = createPostgresTrades(sql, pages);
   const dayVolumes = createPostgresDayVolumes(sql);
   const candles = createPostgresCandles(sql);
   const cursor = createPostgresCursor(sql, lock.assertWriter);
   const pools = createPostgresPools(sql);
   const v3Pools = createPostgresV3Pools(sql);
-  const liquidityEvents = createPostgresLiquidityEvents(sql);
+  const liquidityEvents = createPostgresLiquidityEvents(pages);
   const poolEvents = createPostgresPoolEvents(sql);
   const steps: AsyncWriteHandlers<PostgresWrite> = {
     ...trades.steps,
@@ -86,7 +108,7 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     async close() {
       // Ending the sessions releases the writer locks.
       lock.release();
-      await sql.end({ timeout: 5 });
+      await Promise.all([sql.end({ timeout: 5 }), pages.end({ timeout: 5 })]);
     },
 
     async commitRange(network, batch) {

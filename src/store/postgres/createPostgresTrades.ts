@@ -9,7 +9,7 @@ import {
   TRADE_COLUMNS,
 } from "../buildTradePageSql.js";
 import type { AsyncWriteHandlers } from "../plan/writeSteps.js";
-import { decodeTrade, encodeMarks, encodePools, type TradeRow } from "../rowCodec.js";
+import { decodeTrade, decodeTradeValues, encodeMarks, encodePools, type TradeRow } from "../rowCodec.js";
 import type { Store, StoredTrade } from "../types.js";
 import { nullableTextArray, plainArray, textArray } from "./arrayLiterals.js";
 import type { PostgresWrite } from "./postgresWrite.js";
@@ -54,8 +54,14 @@ type TradeStepTypes =
   | "insertTrades"
   | "readTradesBetween";
 
-/** The PostgreSQL trades table: the write steps on it (one bulk statement each) and the reads of trades. */
-export function createPostgresTrades(sql: postgres.Sql): {
+/**
+ * The PostgreSQL trades table: the write steps on it (one bulk statement each) and the reads of
+ * trades; `pages` is the pool of sessions that read keyset pages (see createPostgresStore).
+ */
+export function createPostgresTrades(
+  sql: postgres.Sql,
+  pages: postgres.Sql,
+): {
   steps: Pick<AsyncWriteHandlers<PostgresWrite>, TradeStepTypes>;
   methods: Pick<Store, "listTrades" | "listTradePage" | "countTrades">;
 } {
@@ -137,28 +143,24 @@ export function createPostgresTrades(sql: postgres.Sql): {
       },
       async listTradePage(network, query) {
         assertTradePageQuery(query);
-        const rows = await sql.begin("read only", async (tx): Promise<readonly TradeRow[]> => {
-          // A keyset page must walk an index in order and stop after `limit` rows. With missing or
-          // stale statistics (a new network, a fresh table) or the row-by-row timestamp checks,
-          // PostgreSQL underestimates the matching rows and picks a bitmap scan of the whole rest
-          // of the window plus a sort instead (measured: 74 ms instead of 0.3 ms at 100k trades).
-          await tx.unsafe("SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off");
-          const probe = buildTradeWindowSql("postgres", network, query.fromTimestamp, query.toTimestamp);
-          const [bounds] = await tx.unsafe<Parameters<typeof decodeTradeWindow>[0][]>(
-            probe.text,
-            pgParams(probe),
-            { prepare: true },
-          );
-          const page = buildTradePageSql(
-            "postgres",
-            network,
-            query,
-            decodeTradeWindow(bounds!, query.toTimestamp),
-          );
-          if (page === undefined) return [];
-          return await tx.unsafe<TradeRow[]>(page.text, pgParams(page), { prepare: true });
-        });
-        return rows.map(decodeTrade);
+        // Two statements on the page sessions (see createPostgresStore), no transaction around them:
+        // a transaction and its SET LOCALs cost three more round trips than the page itself.
+        const probe = buildTradeWindowSql("postgres", network, query.fromTimestamp, query.toTimestamp);
+        const [bounds] = await pages.unsafe<Parameters<typeof decodeTradeWindow>[0][]>(
+          probe.text,
+          pgParams(probe),
+          { prepare: true },
+        );
+        const page = buildTradePageSql(
+          "postgres",
+          network,
+          query,
+          decodeTradeWindow(bounds!, query.toTimestamp),
+        );
+        if (page === undefined) return [];
+        // Rows as arrays of their values, as on SQLite (see decodeTradeValues).
+        const rows = await pages.unsafe(page.text, pgParams(page), { prepare: true }).values();
+        return rows.map(decodeTradeValues);
       },
       async countTrades(network, sinceTimestamp) {
         const [row] = await sql<{ n: string }[]>`
