@@ -1,8 +1,8 @@
 import type { PoolEventQuery } from "../domain/market.js";
-import type { Address, Hash, NetworkName, PoolEvent } from "../domain/types.js";
+import type { Address, NetworkName, PoolEvent } from "../domain/types.js";
 import { BadRequestError, SwapgraphError } from "../errors.js";
 import { MAX_TRADE_PAGE, placeholders, type SqlDialect, type SqlText } from "./buildTradePageSql.js";
-import type { Int } from "./rowCodec.js";
+import { decodeEventPosition, type Int } from "./rowCodec.js";
 
 /** A pool_events row as both drivers return it (see rowCodec.ts). */
 export interface PoolEventRow {
@@ -28,13 +28,7 @@ export const POOL_EVENT_COLUMNS =
 /** A pool_events row as a PoolEvent. */
 export function decodePoolEvent(row: PoolEventRow): PoolEvent {
   return {
-    network: row.network as NetworkName,
-    txHash: row.tx_hash as Hash,
-    blockNumber: BigInt(row.block_number),
-    timestamp: Number(row.timestamp),
-    txIndex: Number(row.tx_index),
-    logIndex: Number(row.log_index),
-    pool: row.pool as Address,
+    ...decodeEventPosition(row),
     type: row.type === "join" ? "join" : row.type === "exit" ? "exit" : "swap",
     maker: row.maker as Address,
     amount0: BigInt(row.amount0),

@@ -103,6 +103,38 @@ export function assertTradeNetworks(network: NetworkName, trades: readonly Trade
 // values past 2^53 only ever go through BigInt().
 export type Int = bigint | number | string;
 
+/** The columns an event row (pool_events, liquidity_events) places its event by. */
+export interface EventPositionRow {
+  network: string;
+  tx_hash: string;
+  block_number: Int;
+  timestamp: Int;
+  tx_index: Int;
+  log_index: Int;
+  pool: string;
+}
+
+/** Where an event row's event happened: network, transaction, block, time, positions and pool. */
+export function decodeEventPosition(row: EventPositionRow): {
+  network: NetworkName;
+  txHash: Hash;
+  blockNumber: bigint;
+  timestamp: number;
+  txIndex: number;
+  logIndex: number;
+  pool: Address;
+} {
+  return {
+    network: row.network as NetworkName,
+    txHash: row.tx_hash as Hash,
+    blockNumber: BigInt(row.block_number),
+    timestamp: Number(row.timestamp),
+    txIndex: Number(row.tx_index),
+    logIndex: Number(row.log_index),
+    pool: row.pool as Address,
+  };
+}
+
 export interface TradeRow {
   seq: Int;
   network: string;

@@ -1,12 +1,5 @@
-import type {
-  Address,
-  Hash,
-  LiquidityEvent,
-  NetworkName,
-  V3PoolPrice,
-  V3TickLiquidity,
-} from "../domain/types.js";
-import type { Int } from "./rowCodec.js";
+import type { Address, LiquidityEvent, V3PoolPrice, V3TickLiquidity } from "../domain/types.js";
+import { decodeEventPosition, type Int } from "./rowCodec.js";
 
 // Rows of the V3 tables as both drivers return them (see rowCodec.ts): INTEGER/int8 as bigint or
 // string, int4 as number, decimal TEXT/NUMERIC as string.
@@ -80,13 +73,7 @@ const optionalNumber = (value: Int | null): number | undefined =>
 /** A liquidity_events row as a LiquidityEvent. */
 export function decodeLiquidityEvent(row: LiquidityEventRow): LiquidityEvent {
   return {
-    network: row.network as NetworkName,
-    txHash: row.tx_hash as Hash,
-    blockNumber: BigInt(row.block_number),
-    timestamp: Number(row.timestamp),
-    txIndex: Number(row.tx_index),
-    logIndex: Number(row.log_index),
-    pool: row.pool as Address,
+    ...decodeEventPosition(row),
     type: row.type === "burn" ? "burn" : "mint",
     sender: row.sender as Address,
     owner: row.owner as Address,
