@@ -1,4 +1,5 @@
 import { createRpcClient, type RpcClient } from "./chain/createRpcClient.js";
+import type { RpcLane } from "./chain/createTokenBucket.js";
 import { readTokenMetadata } from "./chain/readTokenMetadata.js";
 import { readTotalSupply } from "./chain/readTotalSupply.js";
 import type { NetworkConfig } from "./config/types.js";
@@ -56,6 +57,7 @@ export function createIndexing(deps: {
     const indexer = createNetworkIndexer({
       config,
       client: createIndexerClient(config, log),
+      headClient: createIndexerClient(config, log, "head"),
       discoveryClient: createDiscoveryClient(config, log),
       store,
       views,
@@ -144,13 +146,22 @@ function createDiscoveryClient(config: NetworkConfig, log: IndexerLogger): RpcCl
     deadlineMs: 6_000,
     maxResponseBytes: 4 * 1024 * 1024,
     requestsPerSecond: config.rpc.requestsPerSecond,
+    lane: "lookup",
     log,
   });
 }
 
-/** The indexer's own client: batched reads, the configured timeout. */
-function createIndexerClient(config: NetworkConfig, log: IndexerLogger): RpcClient {
+/**
+ * The indexer's own client: batched reads, the configured timeout. The head poll has a client of
+ * its own in the "head" lane: each URL's pacer serves it before the backfill and the lookups.
+ */
+function createIndexerClient(
+  config: NetworkConfig,
+  log: IndexerLogger,
+  lane: RpcLane = "backfill",
+): RpcClient {
   return createRpcClient({
+    lane,
     urls: config.rpcUrls,
     chainId: config.chainId,
     name: config.name,

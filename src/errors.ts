@@ -101,6 +101,14 @@ export class RpcError extends SwapgraphError {
   }
 }
 
+/**
+ * The node answered a block it should have as unknown: a balancer's node behind the others
+ * (the head came from one ahead). A moment later, or another node, has it: not an outage.
+ */
+export class BlockNotServedError extends RpcError {
+  override name = "BlockNotServedError";
+}
+
 /** A reorg deeper than the unfinalized window: the indexer halts instead of serving wrong data. */
 export class DeepReorgError extends SwapgraphError {
   override name = "DeepReorgError";

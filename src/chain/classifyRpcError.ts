@@ -42,9 +42,14 @@ const BATCH_PATTERNS = [
   /max(imum)? batch size/i,
   /too many (requests|calls) in (a |the )?batch/i,
 ];
-// Rate limits in providers' words (429 is the usual status, but not every provider sends it).
+// Rate limits in providers' words (429 is the usual status, but not every provider sends it):
+// Alchemy's compute units, Infura's -32005 "project ID request rate exceeded", BSC's public
+// nodes' "limit exceeded", Ankr's and others' "request limit reached", QuickNode's credits.
 const RATE_LIMIT_PATTERN =
-  /rate limit|request rate exceeded|too many requests|exceeded its compute units|compute units per second|throughput limit|capacity exceeded|ran out of cu/i;
+  /rate limit|request rate exceeded|too many requests|exceeded its compute units|compute units per second|throughput limit|capacity exceeded|ran out of cu|^limit exceeded|request limit (exceeded|reached)|daily request count exceeded|credits? (limit )?exceeded/im;
+// EIP-1474's "limit exceeded": Infura and others send it for their rate limits, but also for a
+// log range or batch over the cap (those are told apart by their words first).
+const LIMIT_EXCEEDED_CODE = -32005;
 
 const REVERT_PATTERN = /revert/i;
 // Execution failures other than a revert, as geth/erigon ("out of gas", "invalid opcode",
@@ -176,5 +181,8 @@ export function suggestedBatchSize(error: unknown): number | undefined {
 export function isRateLimited(error: unknown): boolean {
   const status = findHttpError(error)?.status;
   if (status === 429) return true;
-  return rpcCode(error) === 429 || RATE_LIMIT_PATTERN.test(errorText(error));
+  const text = errorText(error);
+  if (isBatchTooLarge(error) || RANGE_PATTERNS.some((pattern) => pattern.test(text))) return false;
+  const code = rpcCode(error);
+  return code === 429 || code === LIMIT_EXCEEDED_CODE || RATE_LIMIT_PATTERN.test(text);
 }

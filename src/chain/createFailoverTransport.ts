@@ -13,7 +13,7 @@ import { type CallState, startRpcCall } from "./startRpcCall.js";
 export function createFailoverTransport(
   urls: readonly string[],
   health: readonly UrlHealth[],
-  limits: readonly (TokenBucket | undefined)[],
+  limits: readonly TokenBucket[],
   settings: RpcSettings,
 ): Transport {
   const { timeout, deadlineMs } = settings;
@@ -23,7 +23,13 @@ export function createFailoverTransport(
     );
     const first = transports[0]!;
     const attempt = (args: RequestArgs, requestOptions: EIP1193RequestOptions | undefined, call: CallState) =>
-      requestWithFailover(args, requestOptions, call, { health, limits, transports });
+      requestWithFailover(args, requestOptions, call, {
+        health,
+        limits,
+        transports,
+        lane: settings.lane,
+        maxPauseMs: settings.maxRetryDelayMs,
+      });
 
     return createTransport(
       {

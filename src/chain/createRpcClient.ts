@@ -1,5 +1,6 @@
 import { type Chain, createPublicClient, defineChain, type PublicClient, type Transport } from "viem";
 import { createFailoverTransport } from "./createFailoverTransport.js";
+import type { RpcLane } from "./createTokenBucket.js";
 import { createUrlHealth } from "./createUrlHealth.js";
 import { getSharedTokenBucket } from "./getSharedTokenBucket.js";
 import type { RpcLogger } from "./rpcTypes.js";
@@ -32,11 +33,19 @@ export interface CreateRpcClientOptions {
    */
   batch?: boolean;
   /**
-   * Client-side rate limit per URL, in JSON-RPC calls per second (each call of a batch and each
-   * retry counts); calls wait for their turn, they never fail for it. Clients of this process
-   * with the same URL and limit share one budget. 0 or absent: no limit.
+   * Ceiling of the calls per second sent to each URL (each call of a batch and each retry
+   * counts); calls wait for their turn, they never fail for it. Below it, each URL's pace is
+   * learned from its answers: a rate-limit answer (HTTP 429, -32005, a provider's "limit
+   * exceeded" words, 503) slows it at once and Retry-After is honoured, then the pace probes
+   * upwards. Clients of this process with the same URL and ceiling share one pacer. 0 or
+   * absent: no ceiling (the pace is only learned).
    */
   requestsPerSecond?: number;
+  /**
+   * Whose calls these are (default "backfill"): each URL's pacer serves waiting head polls
+   * first, then backfill, then lookups, and lets few lookups out at once (never beside a head poll).
+   */
+  lane?: RpcLane;
   /** Calls that may go out at once after a quiet spell (default: a quarter second's worth, at least 1). */
   burst?: number;
   /**
@@ -63,12 +72,18 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
   if (!(deadlineMs > 0)) throw new Error(`createRpcClient: deadlineMs must be positive, got ${deadlineMs}`);
   if (!(perSecond >= 0)) throw new Error(`createRpcClient: requestsPerSecond must be >= 0, got ${perSecond}`);
   if (!(burst >= 1)) throw new Error(`createRpcClient: burst must be >= 1, got ${burst}`);
-  const limits = options.urls.map((url) =>
-    perSecond > 0 ? getSharedTokenBucket(url, perSecond, burst) : undefined,
-  );
+  const network = options.name ?? `chain ${options.chainId}`;
   const health = options.urls.map((url, i) => createUrlHealth(url, i, options.batch === true));
+  const limits = options.urls.map((url, i) =>
+    getSharedTokenBucket(url, perSecond, burst, {
+      label: health[i]!.label,
+      network,
+      ...(options.log === undefined ? {} : { log: options.log }),
+    }),
+  );
   const transport = createFailoverTransport(options.urls, health, limits, {
-    network: options.name ?? `chain ${options.chainId}`,
+    network,
+    lane: options.lane ?? "backfill",
     timeout,
     retryCount: options.retryCount ?? 4,
     retryDelayMs: options.retryDelayMs ?? 250,

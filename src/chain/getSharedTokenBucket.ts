@@ -1,15 +1,23 @@
-import { createTokenBucket, type TokenBucket } from "./createTokenBucket.js";
+import { createTokenBucket, type PaceOptions, type TokenBucket } from "./createTokenBucket.js";
 
-// Shared by every client of the process: the provider limits the process, not one client.
-const buckets = new Map<string, TokenBucket>();
+/**
+ * The process's pacers by URL (and ceiling): shared by every client of the process, because the
+ * provider limits the process, not one client. Read by /metrics and the network status.
+ */
+export const SHARED_TOKEN_BUCKETS = new Map<string, TokenBucket>();
 
-/** The process's token bucket for `url` at this rate and burst, created on first use. */
-export function getSharedTokenBucket(url: string, perSecond: number, burst: number): TokenBucket {
-  const key = `${perSecond}/${burst} ${url}`;
-  let bucket = buckets.get(key);
+/** The process's pacer for `url` at this ceiling and burst, created on first use (see createTokenBucket). */
+export function getSharedTokenBucket(
+  url: string,
+  ceiling: number,
+  burst: number,
+  options: PaceOptions = {},
+): TokenBucket {
+  const key = `${ceiling}/${burst} ${url}`;
+  let bucket = SHARED_TOKEN_BUCKETS.get(key);
   if (bucket === undefined) {
-    bucket = createTokenBucket(perSecond, burst);
-    buckets.set(key, bucket);
+    bucket = createTokenBucket(ceiling, burst, options);
+    SHARED_TOKEN_BUCKETS.set(key, bucket);
   }
   return bucket;
 }

@@ -9,7 +9,7 @@ const MAX_COOLDOWN_MS = 60_000;
 /**
  * Counts a failed request to one URL and, when the URL is to blame (a timeout or a transient
  * error), puts it in a cooldown that doubles while it keeps failing, or as long as its
- * Retry-After asks.
+ * Retry-After asks. A rate-limit answer only honours its Retry-After: the URL's pacer handles it.
  */
 export function recordUrlFailure(
   state: UrlHealth,
@@ -21,7 +21,14 @@ export function recordUrlFailure(
   const timedOut = error instanceof BaseError && error.walk((e) => e instanceof TimeoutError) !== null;
   const kind = timedOut ? "timeout" : classifyRpcError(error, method);
   countEvent("rpc_errors", { network, method, kind });
-  if (isRateLimited(error)) countEvent("rpc_rate_limited", { network, method });
+  if (isRateLimited(error)) {
+    countEvent("rpc_rate_limited", { network, method });
+    // A rate limit is a state of the URL, not a fault: its pacer slows down and says so once
+    // (createTokenBucket). The URL stays healthy; only its Retry-After is honoured here.
+    const wait = retryAfterMs(error);
+    if (wait !== undefined) state.retryAfterUntil = Date.now() + Math.min(wait, maxRetryDelayMs);
+    return;
+  }
   if (timedOut || kind === "transient") {
     state.failures++;
     const wait = retryAfterMs(error);

@@ -1,9 +1,12 @@
+import type { RpcLane } from "./createTokenBucket.js";
+
 // The shapes createRpcClient's parts share: its logger, its resolved settings, one JSON-RPC
 // request and one URL's health.
 
-/** A pino-compatible logger (only warn is used). */
+/** A pino-compatible logger (warn, and info for a rate limit's end when there is one). */
 export interface RpcLogger {
   warn(details: Record<string, unknown>, message: string): void;
+  info?(details: Record<string, unknown>, message: string): void;
 }
 
 /** createRpcClient's options with their defaults applied (see CreateRpcClientOptions). */
@@ -18,6 +21,8 @@ export interface RpcSettings {
   cooldownMs: number;
   deadlineMs: number;
   maxResponseBytes: number;
+  /** Whose calls these are: the order in which each URL's pacer serves them (createTokenBucket). */
+  lane: RpcLane;
   log: RpcLogger | undefined;
 }
 

@@ -22,6 +22,12 @@ export interface NetworkStatus {
   halted: boolean;
   /** Why the network is halted or degraded (operator text; may name internals). */
   error: string | undefined;
+  /**
+   * Calls a second the RPC provider accepts while it rate-limits this network's indexer (the
+   * learned pace, summed over the limited URLs); absent while no URL is limited. A state, not
+   * an error: indexing goes on at that pace.
+   */
+  rpcRateLimit?: number | undefined;
 }
 
 /** A position in the (blockNumber, txIndex, logIndex) order of trades: the keyset of list pages. */

@@ -1,4 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { PaceState } from "../chain/createTokenBucket.js";
+import { SHARED_TOKEN_BUCKETS } from "../chain/getSharedTokenBucket.js";
 import type { NetworkName } from "../domain/types.js";
 import { EVENT_COUNTERS, type EventCounter, readEventCounts } from "../lib/countEvent.js";
 import type { MarketReader } from "../views/types.js";
@@ -27,6 +29,8 @@ const EVENT_HELP: Record<EventCounter, string> = {
     "JSON-RPC calls that failed, by method and kind (timeout, transient, range, revert, fatal; batch: the call's batch was refused for its size and sent again smaller).",
   rpc_rate_limited:
     "JSON-RPC calls the provider refused for its rate limit (HTTP 429 or its words for it), by method; the client waits (Retry-After) and retries.",
+  rpc_rate_limit_episodes:
+    "Times an RPC URL became rate limited (its first limit answer after a quiet spell): one log line each, and the URL's calls are paced (swapgraph_rpc_pace_calls_per_second).",
   rpc_log_range_shrinks:
     "Times the eth_getLogs block range shrank because the provider refused a range (too many blocks, logs or bytes).",
   rpc_batch_splits:
@@ -130,6 +134,34 @@ export function createMetrics(reader: MarketReader): Metrics {
     "swapgraph_swaps_24h",
     "Trades in the last 24 hours (an index count in the store).",
     (n, nowMs) => reader.countTrades(n, Math.floor(nowMs / 1000) - 86_400),
+  );
+
+  // Each RPC URL's pacer (process-wide, as the counters): the pace learned from the provider's
+  // answers, and whether it limits now. Labels: the network and the URL's index and host (never
+  // its path, where API keys live).
+  const perUrl = (name: string, help: string, read: (state: PaceState) => number | undefined) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["network", "url"],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const { state } of SHARED_TOKEN_BUCKETS.values()) {
+          const value = read(state);
+          if (value !== undefined) this.set({ network: state.network, url: state.label }, value);
+        }
+      },
+    });
+  perUrl(
+    "swapgraph_rpc_pace_calls_per_second",
+    "Calls a second an RPC URL's pacer lets through: learned from the provider's rate-limit answers (absent while the URL is unpaced).",
+    (state) => state.perSecond,
+  );
+  perUrl(
+    "swapgraph_rpc_rate_limited",
+    "1 while an RPC URL is rate limited (from its first limit answer until 30 s without one), else 0.",
+    (state) => (state.limited ? 1 : 0),
   );
 
   const requests = new Histogram({

@@ -136,10 +136,17 @@ export async function catchUp(
             done: outcome.to >= head,
           });
         }
-        // A long backfill still says the RPC is alive, and follows a head that moves on.
-        if (Date.now() - (views.status(network).headCheckedAt ?? 0) > config.pollIntervalMs) {
-          head = await refreshHead(ctx);
-          fill();
+        // A long backfill still says the RPC is alive, and follows a head that moves on: the
+        // head watch (watchHead) polls beside the reads; without one, the range's end polls.
+        {
+          const seen = views.status(network).headBlock;
+          if (seen !== undefined && seen > head) {
+            head = seen;
+            fill();
+          } else if (Date.now() - (views.status(network).headCheckedAt ?? 0) > config.pollIntervalMs) {
+            head = await refreshHead(ctx);
+            fill();
+          }
         }
         break;
       case "reorg":

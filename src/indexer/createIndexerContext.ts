@@ -45,6 +45,11 @@ export interface NetworkIndexerDeps {
    * (default: `client`).
    */
   discoveryClient?: RpcClient;
+  /**
+   * The head poll's client (the "head" lane of each URL's pacer: served before the backfill and
+   * the lookups, so following the head never waits behind them; default: `client`).
+   */
+  headClient?: RpcClient;
   /** Limits of caller-named token lookups (createTokenLookup's defaults). */
   tokenLookup?: TokenLookupOptions;
   store: Store;
@@ -64,6 +69,7 @@ export interface IndexerContext {
   readonly network: NetworkName;
   readonly client: RpcClient;
   readonly discoveryClient: RpcClient;
+  readonly headClient: RpcClient;
   readonly store: Store;
   readonly views: LiveViews;
   readonly log: IndexerLogger;
@@ -124,6 +130,7 @@ export function createIndexerContext(deps: NetworkIndexerDeps): IndexerContext {
     network,
     client,
     discoveryClient: deps.discoveryClient ?? client,
+    headClient: deps.headClient ?? client,
     store: deps.store,
     views: deps.views,
     log,

@@ -1,6 +1,6 @@
 import { summarizeFailure } from "../chain/summarizeFailure.js";
 import type { Address, Token } from "../domain/types.js";
-import { DeepReorgError, LostWriterLockError, SwapgraphError } from "../errors.js";
+import { BlockNotServedError, DeepReorgError, LostWriterLockError, SwapgraphError } from "../errors.js";
 import { catchUp, type ProgressState } from "./catchUp.js";
 import {
   createIndexerContext,
@@ -13,6 +13,7 @@ import { followHead, restAtHead } from "./followHead.js";
 import { loadIndexerState } from "./loadIndexerState.js";
 import { markSynced, refreshHead } from "./refreshHead.js";
 import { seedNetwork } from "./seedNetwork.js";
+import { watchHead } from "./watchHead.js";
 
 /** One network's indexer. */
 export interface NetworkIndexer {
@@ -80,7 +81,12 @@ async function loop(ctx: IndexerContext): Promise<void> {
         await followHead(ctx, head, lastPrune, stillPolls >= 2);
       } else {
         stillPolls = 0;
-        await catchUp(ctx, head, progress);
+        const watch = watchHead(ctx);
+        try {
+          await catchUp(ctx, head, progress);
+        } finally {
+          await watch.stop();
+        }
         // Caught up: the next poll comes after the interval, not at once (a call saved per block).
         if (ctx.checkpoint.blockNumber >= head && !ctx.stopping) {
           await markSynced(ctx);
@@ -102,6 +108,13 @@ async function loop(ctx: IndexerContext): Promise<void> {
       // Nothing read before the failure is trusted again: the head poll's blocks included.
       ctx.headBlocks.clear();
       const message = error instanceof SwapgraphError ? error.message : String(error);
+      // A balancer's node behind the head: while the head answers and the data served is
+      // fresh, the network is not degraded; the next turn, or the next node, has the block.
+      if (error instanceof BlockNotServedError && dataIsFresh(ctx)) {
+        log.info({ network, failures, err: message }, "a node is behind the head; reading again");
+        if (!ctx.stopping) await ctx.sleeper.sleep(Math.min(5_000, 250 * 2 ** Math.min(failures, 7)));
+        continue;
+      }
       log.warn(
         {
           network,
@@ -120,4 +133,10 @@ async function loop(ctx: IndexerContext): Promise<void> {
       if (!ctx.stopping) await ctx.sleeper.sleep(Math.min(5_000, 250 * 2 ** Math.min(failures, 7)));
     }
   }
+}
+
+/** True while the data served is within the staleness limit: the indexed block equalled the head lately. */
+function dataIsFresh(ctx: IndexerContext): boolean {
+  const { syncedAt } = ctx.views.status(ctx.network);
+  return syncedAt !== undefined && Date.now() - syncedAt <= ctx.config.maxStalenessSeconds * 1000;
 }

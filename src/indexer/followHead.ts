@@ -19,7 +19,7 @@ export async function followHead(
   const cp = ctx.checkpoint!;
   // The chain may have been replaced under us without growing past our tip. A growing chain
   // shows it in the next block's parent hash; the tip is read only when the head stood still.
-  const tip = checkTip && head === cp.blockNumber ? await readHeader(ctx.client, head) : undefined;
+  const tip = checkTip && head === cp.blockNumber ? await readHeader(ctx.headClient, head) : undefined;
   if (head < cp.blockNumber || (tip !== undefined && tip.hash !== cp.blockHash)) {
     await ctx.exclusive(() => rollBackReorg(ctx, head));
     return;

@@ -2,7 +2,7 @@ import { formatLog, type Hex, type Log, numberToHex, type RpcLog } from "viem";
 import type { RpcClient } from "../chain/createRpcClient.js";
 import { readsWholeBlock, type SenderReadCosts } from "../chain/readsWholeBlock.js";
 import type { Address, BlockRef, Hash } from "../domain/types.js";
-import { RpcError } from "../errors.js";
+import { BlockNotServedError, RpcError } from "../errors.js";
 import {
   bloomBits,
   bloomHasBits,
@@ -140,7 +140,7 @@ export async function readLatestBlock(client: RpcClient): Promise<BlockRead> {
 
 function blockReadOf(block: RawBlock | null, number: bigint, withTransactions: boolean): BlockRead {
   if (block === null || typeof block.hash !== "string" || typeof block.parentHash !== "string") {
-    throw new RpcError(`Block ${number} is not known to the node yet.`);
+    throw new BlockNotServedError(`Block ${number} is not known to the node yet.`);
   }
   return {
     ref: {

@@ -1,3 +1,4 @@
+import { readRpcPace } from "../chain/readRpcPace.js";
 import { readsWholeBlock } from "../chain/readsWholeBlock.js";
 import type { IndexerContext } from "./createIndexerContext.js";
 import { readLatestBlock } from "./readRange.js";
@@ -31,6 +32,7 @@ export async function refreshHead(ctx: IndexerContext): Promise<bigint> {
     syncedAt,
     indexedBlock: checkpoint?.blockNumber,
     error: undefined,
+    rpcRateLimit: readRpcPace(network),
   });
   await ctx.store.saveHead(network, { headBlock: head, checkedAt, syncedAt });
   return head;
@@ -66,7 +68,7 @@ async function pollHead(ctx: IndexerContext): Promise<bigint> {
     readsWholeBlock(1, true, ctx.senderCosts);
   let head: bigint;
   if (whole) {
-    const block = await readLatestBlock(ctx.client);
+    const block = await readLatestBlock(ctx.headClient);
     head = block.ref.number;
     if (head > checkpoint.blockNumber) {
       headBlocks.set(head, block);
@@ -74,10 +76,10 @@ async function pollHead(ctx: IndexerContext): Promise<bigint> {
     } else if (head < checkpoint.blockNumber) {
       // A head below the checkpoint reads as a reorg: a balancer's lagging node must not make
       // one. The head is asked as the number poll would ask it.
-      head = await ctx.client.getBlockNumber({ cacheTime: 0 });
+      head = await ctx.headClient.getBlockNumber({ cacheTime: 0 });
     }
   } else {
-    head = await ctx.client.getBlockNumber({ cacheTime: 0 });
+    head = await ctx.headClient.getBlockNumber({ cacheTime: 0 });
   }
   polled.advanced = polled.head === undefined || head > polled.head;
   polled.advanceRate = polled.advanceRate * (1 - ADVANCE_WEIGHT) + (polled.advanced ? ADVANCE_WEIGHT : 0);

@@ -9,6 +9,7 @@ export const EVENT_COUNTERS = {
   rpc_requests: ["network", "method"],
   rpc_errors: ["network", "method", "kind"],
   rpc_rate_limited: ["network", "method"],
+  rpc_rate_limit_episodes: ["network"],
   rpc_log_range_shrinks: ["network"],
   rpc_batch_splits: ["network"],
   cache_hits: ["cache"],

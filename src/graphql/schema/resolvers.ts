@@ -6,6 +6,7 @@ import { encodeSwapCursor, type SwapPosition } from "../../api/swapCursor.js";
 import type { NetworkStatus } from "../../domain/market.js";
 import { NATIVE, type NetworkName, type Token } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
+import { buildRateLimitNote } from "../../views/buildRateLimitNote.js";
 import type { TokenDayStats } from "../context/createDayStatsLoaders.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
 import { quoteOrNoRouteError } from "../errors/quoteOrNoRouteError.js";
@@ -289,5 +290,6 @@ export const resolvers = {
       ) === undefined,
     // RPC URLs often carry API keys in their path: the public status names no URL.
     error: (status: NetworkStatus) => status.error?.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, "[url]") ?? null,
+    rateLimit: (status: NetworkStatus) => buildRateLimitNote(status) ?? null,
   },
 };

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { SwapgraphError } from "../../errors.js";
+import { buildRateLimitNote } from "../../views/buildRateLimitNote.js";
 import type { MarketReader } from "../../views/types.js";
 import type { Metrics } from "../createMetrics.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
@@ -44,8 +45,20 @@ export async function probesPlugin(app: FastifyInstance, options: ProbesOptions)
   app.get("/ready", { ...unlimited(), compress: false }, async (_request, reply) => {
     if (options.draining?.() === true)
       throw new SwapgraphError("NOT_READY", "Not ready: this server is shutting down.");
-    if (!ready())
-      throw new SwapgraphError("NOT_READY", "Not ready: indexing has not caught up on every network yet.");
+    if (!ready()) {
+      // A provider's rate limit explains a slow catch-up: said per network, in the status's words.
+      const notes = reader
+        .networks()
+        .flatMap((network) => {
+          const note = buildRateLimitNote(reader.status(network));
+          return note === undefined ? [] : [`${network}: ${note}`];
+        })
+        .join("; ");
+      throw new SwapgraphError(
+        "NOT_READY",
+        `Not ready: indexing has not caught up on every network yet${notes === "" ? "" : ` (${notes})`}.`,
+      );
+    }
     return reply.headers(JSON_HEADERS).send(readyBody);
   });
   refuseOtherMethods(app, "/ready");
