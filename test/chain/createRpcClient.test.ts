@@ -163,12 +163,22 @@ interface CountingServer {
   calls: { at: number; batchSize: number; method: string; params: unknown[] }[];
   /** When true, requests are accepted and never answered. */
   hang: boolean;
+  /** Calls a second (in whole-second windows) above which a request gets 429 with Retry-After: 1. */
+  limitPerSecond: number;
+  /** Calls refused by that limit (not in `calls`). */
+  refused: number;
   close(): Promise<void>;
 }
 
 async function startCountingServer(): Promise<CountingServer> {
   const sockets = new Set<Socket>();
-  const state: Omit<CountingServer, "url" | "close"> = { calls: [], hang: false };
+  const state: Omit<CountingServer, "url" | "close"> = {
+    calls: [],
+    hang: false,
+    limitPerSecond: Number.POSITIVE_INFINITY,
+    refused: 0,
+  };
+  const window = { second: 0, calls: 0 };
   const read = (req: IncomingMessage) =>
     new Promise<string>((resolve, reject) => {
       const chunks: Buffer[] = [];
@@ -187,6 +197,15 @@ async function startCountingServer(): Promise<CountingServer> {
       const body = JSON.parse(text) as Call | Call[];
       const calls = Array.isArray(body) ? body : [body];
       const at = performance.now();
+      const second = Math.floor(at / 1000);
+      if (second !== window.second) Object.assign(window, { second, calls: 0 });
+      if (window.calls + calls.length > state.limitPerSecond) {
+        state.refused += calls.length;
+        res.writeHead(429, { "content-type": "text/plain", "retry-after": "1" });
+        res.end("Too Many Requests");
+        return;
+      }
+      window.calls += calls.length;
       for (const call of calls) {
         state.calls.push({ at, batchSize: calls.length, method: call.method, params: call.params ?? [] });
       }
@@ -348,6 +367,47 @@ describe("createRpcClient: rate limit and deadline", () => {
     await expect(client.getChainId()).rejects.toThrow(/within its 600 ms deadline/);
     // 51 attempts of 150 ms would take over 7 s.
     expect(performance.now() - start).toBeLessThan(3500);
+  });
+
+  test("behavior: a head poll queued behind a burst of lookups and backfill goes out first, and lookups still get their turn", async () => {
+    const options = { urls: [server.url], chainId: CHAIN_ID, requestsPerSecond: 20, burst: 1 };
+    const lookups = createRpcClient({ ...options, lane: "lookup" as const });
+    const backfill = createRpcClient({ ...options, lane: "backfill" as const });
+    const headPoll = createRpcClient({ ...options, lane: "head" as const });
+    // 30 lookups and 10 backfill calls queue at 20 calls a second (two seconds' worth); the head
+    // poll asked after them all is let out next.
+    const queued = [
+      ...Array.from({ length: 30 }, (_, i) => lookups.getBalance({ address: addressOf(i) })),
+      ...Array.from({ length: 10 }, (_, i) => backfill.getBalance({ address: addressOf(100 + i) })),
+    ];
+    const head = headPoll.getBlockNumber({ cacheTime: 0 });
+    await Promise.all([head, ...queued]);
+    const order = server.calls.map((c) => c.method);
+    expect(order.indexOf("eth_blockNumber")).toBeLessThanOrEqual(2);
+    // Backfill before lookups, yet a lookup went out before the backfill was done (one in four).
+    const lastBackfill = server.calls.findLastIndex((c) => c.params[0] === addressOf(109));
+    const lookupsBefore = server.calls.slice(0, lastBackfill).filter((c) => {
+      const address = c.params[0] as string | undefined;
+      return address !== undefined && Number(address) <= 30;
+    });
+    expect(lastBackfill).toBeLessThan(20);
+    expect(lookupsBefore.length).toBeGreaterThan(0);
+  });
+
+  test("behavior: a URL's pace follows its 429s (slower at once, Retry-After honoured) and says so once", async () => {
+    const warnings: string[] = [];
+    const log = { warn: (_: unknown, message: string) => warnings.push(message) };
+    server.limitPerSecond = 10;
+    const client = createRpcClient({ urls: [server.url], chainId: CHAIN_ID, retryDelayMs: 10, log });
+    // 80 calls at once against a server that refuses above 10 a second (429, Retry-After: 1):
+    // every call succeeds, with few refusals beside the 80 answers.
+    const balances = await Promise.all(
+      Array.from({ length: 80 }, (_, i) => client.getBalance({ address: addressOf(i) })),
+    );
+    expect(balances).toEqual(Array(80).fill(0n));
+    expect(server.refused).toBeGreaterThan(0);
+    expect(server.refused).toBeLessThan(80);
+    expect(warnings).toEqual(["rpc url is rate limited; pacing its calls to the rate it accepts"]);
   });
 
   test("error: invalid limits are refused at creation", () => {

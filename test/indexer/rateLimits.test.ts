@@ -148,7 +148,7 @@ describe("indexing through a rate-limited provider", () => {
     } finally {
       await run.end();
     }
-  });
+  }, 120_000);
 
   test("behavior: at 10 calls/s the checkpoint keeps advancing, the head poll is answered, the status says rate limited rather than degraded, nothing lost", async () => {
     const run = await startRun({ rateLimit: { callsPerSecond: 10, burst: 3, retryAfterSeconds: 1 } });
@@ -188,5 +188,5 @@ describe("indexing through a rate-limited provider", () => {
     } finally {
       await run.end();
     }
-  });
+  }, 240_000);
 });
