@@ -7,7 +7,8 @@ export interface HeadWatch {
 }
 
 /**
- * Polls the head every poll interval while a catch-up runs, in the head lane, beside the range
+ * Polls the head while a catch-up runs (once its last answer is a third of the way to looking
+ * silent), in the head lane, beside the range
  * reads: under a provider's rate limit one range can take many seconds, and the head (and the
  * status's "the RPC answers") must not wait for it. Only the status and the stored head move;
  * the catch-up takes the newer head after its range (catchUp).
@@ -18,9 +19,16 @@ export function watchHead(ctx: IndexerContext): HeadWatch {
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> = Promise.resolve();
 
+  // A third of the quiet spell after which the status says the head went silent
+  // (buildNetworkStatus): a range that ends sooner polls the head itself, at no extra call.
+  const everyMs = Math.max(
+    config.pollIntervalMs,
+    Math.max(3 * config.pollIntervalMs, config.rpc.timeoutMs) / 3,
+  );
+
   const poll = async () => {
     const status = views.status(network);
-    if (Date.now() - (status.headCheckedAt ?? 0) >= config.pollIntervalMs) {
+    if (Date.now() - (status.headCheckedAt ?? 0) >= everyMs) {
       const head = await ctx.headClient.getBlockNumber({ cacheTime: 0 });
       if (stopped) return;
       const checkedAt = Date.now();
@@ -39,7 +47,7 @@ export function watchHead(ctx: IndexerContext): HeadWatch {
       inFlight = poll()
         .catch(() => undefined)
         .finally(schedule);
-    }, config.pollIntervalMs);
+    }, everyMs);
   };
   schedule();
 
