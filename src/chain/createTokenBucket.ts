@@ -68,7 +68,7 @@ const RECOVER_MS = 30_000;
 const UNPACE_FACTOR = 8;
 // Lookups a URL serves at once, and only while no head poll waits or is in flight: a burst of
 // lookups never queues in front of the head at the node.
-const LOOKUPS_IN_FLIGHT = 2;
+const LOOKUPS_IN_FLIGHT = 4;
 // While backfill and lookups both wait, one token in this many goes to a lookup: lookups are
 // last, never starved.
 const LOOKUP_TURN = 4;

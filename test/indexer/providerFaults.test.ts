@@ -5,6 +5,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { createPublicClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { SHARED_TOKEN_BUCKETS } from "../../src/chain/getSharedTokenBucket.js";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import {
@@ -103,6 +104,9 @@ async function startRun(
   faults: ProviderFaults,
   rpc: Partial<NetworkConfig["rpc"]> = {},
 ): Promise<Run> {
+  // Each run models a process of its own: no pace learned by an earlier run (whose emulator's
+  // port this one may reuse) carries over.
+  SHARED_TOKEN_BUCKETS.clear();
   const emulator = await createProviderEmulator({ upstream: chainConfig.rpcUrls[0]!, faults });
   const { store, drop } = await backend.open();
   const config = { ...chainConfig, rpcUrls: [emulator.url], rpc: { ...chainConfig.rpc, ...rpc } };

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPublicClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { SHARED_TOKEN_BUCKETS } from "../../src/chain/getSharedTokenBucket.js";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import {
@@ -49,6 +50,9 @@ interface Run {
 }
 
 async function startRun(faults: ProviderFaults): Promise<Run> {
+  // Each run models a process of its own: no pace learned by an earlier run (whose emulator's
+  // port this one may reuse) carries over.
+  SHARED_TOKEN_BUCKETS.clear();
   const emulator = await createProviderEmulator({ upstream: chainConfig.rpcUrls[0]!, faults });
   const store = createSqliteStore({ path: ":memory:" });
   await store.migrate();
