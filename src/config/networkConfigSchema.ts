@@ -122,6 +122,18 @@ export const GRAPHQL_BUDGET_DEFAULTS = {
   maxWaitMs: 2_000,
 } as const;
 
+/**
+ * Defaults of the per-client list budget (http.listBytesPerSecond, http.listBurstBytes): bytes of
+ * whole lists (/api/swaps_24h, a pool's trades, DEX Screener's events) one client may take. A
+ * client reading a whole 24-hour list once a minute stays far below them (the demo's busiest
+ * network's list is about 2 MB; a BSC day of 1M trades, ~520 MB, once every minute or so);
+ * four clients downloading without pause are held to 8 MiB/s each (bench/httpFairness.ts).
+ */
+export const LIST_BUDGET_DEFAULTS = {
+  bytesPerSecond: 8 * 1024 * 1024,
+  burstBytes: 256 * 1024 * 1024,
+} as const;
+
 /** The JSON shape of a configuration file. */
 export const configFileSchema = z
   .object({
@@ -130,6 +142,9 @@ export const configFileSchema = z
         host: z.string().default("127.0.0.1"),
         port: z.number().int().min(0).max(65535).default(4000),
         maxConnections: z.number().int().min(1).default(8192),
+        connectionShare: z.number().gt(0).max(1).default(0.25),
+        listBytesPerSecond: z.number().int().min(0).default(LIST_BUDGET_DEFAULTS.bytesPerSecond),
+        listBurstBytes: z.number().int().min(1).default(LIST_BUDGET_DEFAULTS.burstBytes),
         answerDeadlineMs: z.number().int().min(100).max(600_000).default(15_000),
         drainDelayMs: z.number().int().min(0).max(600_000).default(5_000),
         drainTimeoutMs: z.number().int().min(0).max(600_000).default(30_000),
