@@ -124,14 +124,15 @@ export const GRAPHQL_BUDGET_DEFAULTS = {
 
 /**
  * Defaults of the per-client list budget (http.listBytesPerSecond, http.listBurstBytes): bytes of
- * whole lists (/api/swaps_24h, a pool's trades, DEX Screener's events) one client may take. A
- * client reading a whole 24-hour list once a minute stays far below them (the demo's busiest
- * network's list is about 2 MB; a BSC day of 1M trades, ~520 MB, once every minute or so);
- * four clients downloading without pause are held to 8 MiB/s each (bench/httpFairness.ts).
+ * whole lists (/api/swaps_24h, a pool's trades, DEX Screener's events) one client may take: 64 MiB
+ * at once, 1 MiB a second sustained (86 GB a day). A client reading the demo's 24-hour lists
+ * (0.2-2 MB each) every few seconds never meets it; one downloading without pause is held to
+ * 1 MiB/s after its first 64 MiB (bench/httpFairness.ts). A single answer is never cut: a BSC day
+ * (1M trades, ~520 MB) goes out whole, and its client's next list waits for the refill.
  */
 export const LIST_BUDGET_DEFAULTS = {
-  bytesPerSecond: 8 * 1024 * 1024,
-  burstBytes: 256 * 1024 * 1024,
+  bytesPerSecond: 1024 * 1024,
+  burstBytes: 64 * 1024 * 1024,
 } as const;
 
 /** The JSON shape of a configuration file. */
