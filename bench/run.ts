@@ -98,10 +98,15 @@ async function startServers(): Promise<Servers> {
     },
   );
   const lines = createInterface({ input: child.stdout! });
+  // One listener each, removed with the answer: the memory sampler asks every 250 ms.
   const nextLine = () =>
     new Promise<string>((resolve, reject) => {
-      lines.once("line", resolve);
-      child.once("exit", (code) => reject(new Error(`bench servers exited with ${code}`)));
+      const exited = (code: number | null) => reject(new Error(`bench servers exited with ${code}`));
+      child.once("exit", exited);
+      lines.once("line", (line) => {
+        child.off("exit", exited);
+        resolve(line);
+      });
     });
   const started = JSON.parse(await nextLine()) as Pick<
     Servers,
