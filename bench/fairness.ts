@@ -96,7 +96,7 @@ async function assertHeavyIsFull(url: URL): Promise<void> {
  * could be sent): a stalled server delays every quote due meanwhile, as it would independent
  * callers' (no coordinated omission).
  */
-async function measureQuotes(url: URL, seconds: number, perSecond: number): Promise<number[]> {
+export async function measureQuotes(url: URL, seconds: number, perSecond: number): Promise<number[]> {
   const agent = new Agent({ keepAlive: true, localAddress: QUOTE_ADDRESS, maxSockets: 256 });
   const latencies: number[] = [];
   const failures: string[] = [];
@@ -156,7 +156,8 @@ function startHeavyClients(url: URL, count: number) {
   };
 }
 
-const percentile = (sorted: number[], p: number) =>
+/** The p-quantile of sorted latencies, to 0.1 ms. */
+export const percentile = (sorted: number[], p: number) =>
   Number((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0).toFixed(1));
 
 /**

@@ -5,6 +5,7 @@ import { GRAPHQL_LIMITS } from "../src/graphql/createGraphqlServer.js";
 import { benchBackfill } from "./backfill.js";
 import { benchDexScreener } from "./dexScreener.js";
 import { benchFairness } from "./fairness.js";
+import { benchDistinctQuotes, benchRestFairness, type ServerMemory } from "./httpFairness.js";
 import { benchList } from "./list.js";
 import {
   benchPonder,
@@ -32,7 +33,10 @@ import { benchV3 } from "./v3.js";
  * its sizes). BENCH_HTTP=0 skips the HTTP and subscription part, BENCH_BACKFILL=0 the backfill;
  * the HTTP part ends with fairness under abuse (bench/fairness.ts: a quote's latency alone and
  * while 4 clients send the heaviest admitted query, without and with the per-client budget);
- * BENCH_ONLY=fairness runs that part alone. Market stats (BENCH_STATS=0 skips them, BENCH_ONLY=stats
+ * BENCH_ONLY=fairness runs that part alone. Then the HTTP edge's fairness (bench/httpFairness.ts;
+ * BENCH_ONLY=httpFairness runs it alone): a quote's latency alone and while 4 clients download
+ * the whole swap list without pause, and the server's memory through BENCH_DISTINCT_QUOTES
+ * (default 8,000) quotes with a random sellAmount. Market stats (BENCH_STATS=0 skips them, BENCH_ONLY=stats
  * runs them alone): the stats query over HTTP against bare node:http answering its bytes, then
  * the store work of one unshared stats read (bench/statsCost.ts) on synthetic stores of
  * BENCH_STATS_SIZES trades (default 1000,100000; PostgreSQL too when BENCH_STATS_PG is its URL).
@@ -78,6 +82,8 @@ interface Servers {
   swap: BenchSwapTarget;
   /** The servers' live heap after a full GC, in bytes. */
   heapUsed(): Promise<number>;
+  /** The servers' RSS and heap as they are (no collection first). */
+  memory(): Promise<ServerMemory>;
   stop(): Promise<void>;
 }
 
@@ -92,10 +98,15 @@ async function startServers(): Promise<Servers> {
     },
   );
   const lines = createInterface({ input: child.stdout! });
+  // One listener each, removed with the answer: the memory sampler asks every 250 ms.
   const nextLine = () =>
     new Promise<string>((resolve, reject) => {
-      lines.once("line", resolve);
-      child.once("exit", (code) => reject(new Error(`bench servers exited with ${code}`)));
+      const exited = (code: number | null) => reject(new Error(`bench servers exited with ${code}`));
+      child.once("exit", exited);
+      lines.once("line", (line) => {
+        child.off("exit", exited);
+        resolve(line);
+      });
     });
   const started = JSON.parse(await nextLine()) as Pick<
     Servers,
@@ -107,6 +118,11 @@ async function startServers(): Promise<Servers> {
       const answer = nextLine();
       child.stdin!.write("heap\n");
       return (JSON.parse(await answer) as { heapUsed: number }).heapUsed;
+    },
+    async memory() {
+      const answer = nextLine();
+      child.stdin!.write("memory\n");
+      return JSON.parse(await answer) as ServerMemory;
     },
     async stop() {
       child.stdin!.end();
@@ -172,7 +188,7 @@ async function benchHttp({ swapgraphUrl, bareUrl }: Servers): Promise<Row[]> {
   return rows.map((row) => ({ ...row, "vs bare": (row["req/s"] / bare).toFixed(2) }));
 }
 
-if (process.env.BENCH_HTTP !== "0" || only === "fairness" || only === "stats") {
+if (process.env.BENCH_HTTP !== "0" || only === "fairness" || only === "stats" || only === "httpFairness") {
   const servers = await startServers();
   try {
     if ((only === undefined && process.env.BENCH_STATS !== "0") || only === "stats") {
@@ -216,6 +232,33 @@ if (process.env.BENCH_HTTP !== "0" || only === "fairness" || only === "stats") {
               await servers.heapUsed();
             },
           },
+        ),
+      );
+    }
+    if (only === undefined || only === "httpFairness") {
+      const fairSeconds = Number(process.env.BENCH_FAIR_SECONDS ?? 20);
+      const quotesPerSecond = Number(process.env.BENCH_FAIR_QUOTES ?? 50);
+      const listPath = "/api/swaps_24h?network=bsc";
+      console.log(
+        `REST fairness: POST /graphql quote from one client at ${quotesPerSecond}/s, each timed from when it was due; alone (${fairSeconds} s), then while 4 other clients (each its own address) download ${listPath} whole without pause, ignoring Retry-After (${fairSeconds} s); the server's default list budget and connection share`,
+      );
+      console.table(
+        await benchRestFairness(servers.swapgraphUrl, {
+          seconds: fairSeconds,
+          quotesPerSecond,
+          downloaders: 4,
+          listPath,
+        }),
+      );
+      const count = Number(process.env.BENCH_DISTINCT_QUOTES ?? 8_000);
+      console.log(
+        `Memory: ${count} POST /graphql quotes with a random sellAmount (each request and answer distinct), 16 at a time; the server's RSS and heap (its process also runs the indexer, the devnet's store and a second server)`,
+      );
+      console.table(
+        await benchDistinctQuotes(
+          servers.swapgraphUrl,
+          { now: () => servers.memory(), afterGc: () => servers.heapUsed() },
+          { count, concurrency: 16 },
         ),
       );
     }

@@ -125,8 +125,14 @@ const stop = async () => {
 };
 process.on("SIGTERM", () => void stop());
 process.stdin.on("end", () => void stop());
-// "heap" on stdin: the live heap after a full collection (run with --expose-gc), as a JSON line.
+// "heap" on stdin: the live heap after a full collection (run with --expose-gc), as a JSON line;
+// "memory": RSS and heap as they are (no collection first), as a JSON line.
 createInterface({ input: process.stdin }).on("line", (line) => {
+  if (line === "memory") {
+    const { rss, heapUsed, heapTotal } = process.memoryUsage();
+    process.stdout.write(`${JSON.stringify({ rss, heapUsed, heapTotal })}\n`);
+    return;
+  }
   if (line !== "heap") return;
   (globalThis as { gc?: () => void }).gc?.();
   process.stdout.write(`${JSON.stringify({ heapUsed: process.memoryUsage().heapUsed })}\n`);

@@ -71,6 +71,8 @@ async function main(): Promise<void> {
   const schema = buildSchema();
   const { server } = await createHttpServer({
     maxConnections: config.http.maxConnections,
+    connectionShare: config.http.connectionShare,
+    listBudget: { bytesPerSecond: config.http.listBytesPerSecond, burstBytes: config.http.listBurstBytes },
     answerDeadlineMs: config.http.answerDeadlineMs,
     ...(config.http.swapsCacheDir === undefined
       ? {}

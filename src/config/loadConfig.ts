@@ -4,7 +4,12 @@ import type { ZodError } from "zod";
 import { NETWORKS } from "../domain/types.js";
 import { ConfigError } from "../errors.js";
 import { expandEnvVariables } from "./expandEnvVariables.js";
-import { configFileSchema, GRAPHQL_BUDGET_DEFAULTS, LOG_LEVELS } from "./networkConfigSchema.js";
+import {
+  configFileSchema,
+  GRAPHQL_BUDGET_DEFAULTS,
+  LIST_BUDGET_DEFAULTS,
+  LOG_LEVELS,
+} from "./networkConfigSchema.js";
 import type { AppConfig, NetworkConfig } from "./types.js";
 
 /**
@@ -197,6 +202,9 @@ export function loadConfig(
       host: env.HOST ?? file?.http.host ?? "127.0.0.1",
       port,
       maxConnections: file?.http.maxConnections ?? 8192,
+      connectionShare: file?.http.connectionShare ?? 0.25,
+      listBytesPerSecond: file?.http.listBytesPerSecond ?? LIST_BUDGET_DEFAULTS.bytesPerSecond,
+      listBurstBytes: file?.http.listBurstBytes ?? LIST_BUDGET_DEFAULTS.burstBytes,
       answerDeadlineMs: file?.http.answerDeadlineMs ?? 15_000,
       drainDelayMs: file?.http.drainDelayMs ?? 5_000,
       drainTimeoutMs: file?.http.drainTimeoutMs ?? 30_000,

@@ -122,6 +122,19 @@ export const GRAPHQL_BUDGET_DEFAULTS = {
   maxWaitMs: 2_000,
 } as const;
 
+/**
+ * Defaults of the per-client list budget (http.listBytesPerSecond, http.listBurstBytes): bytes of
+ * whole lists (/api/swaps_24h, a pool's trades, DEX Screener's events) one client may take: 64 MiB
+ * at once, 1 MiB a second sustained (86 GB a day). A client reading the demo's 24-hour lists
+ * (0.2-2 MB each) every few seconds never meets it; one downloading without pause is held to
+ * 1 MiB/s after its first 64 MiB (bench/httpFairness.ts). A single answer is never cut: a BSC day
+ * (1M trades, ~520 MB) goes out whole, and its client's next list waits for the refill.
+ */
+export const LIST_BUDGET_DEFAULTS = {
+  bytesPerSecond: 1024 * 1024,
+  burstBytes: 64 * 1024 * 1024,
+} as const;
+
 /** The JSON shape of a configuration file. */
 export const configFileSchema = z
   .object({
@@ -130,6 +143,9 @@ export const configFileSchema = z
         host: z.string().default("127.0.0.1"),
         port: z.number().int().min(0).max(65535).default(4000),
         maxConnections: z.number().int().min(1).default(8192),
+        connectionShare: z.number().gt(0).max(1).default(0.25),
+        listBytesPerSecond: z.number().int().min(0).default(LIST_BUDGET_DEFAULTS.bytesPerSecond),
+        listBurstBytes: z.number().int().min(1).default(LIST_BUDGET_DEFAULTS.burstBytes),
         answerDeadlineMs: z.number().int().min(100).max(600_000).default(15_000),
         drainDelayMs: z.number().int().min(0).max(600_000).default(5_000),
         drainTimeoutMs: z.number().int().min(0).max(600_000).default(30_000),

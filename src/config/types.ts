@@ -111,6 +111,12 @@ export interface AppConfig {
     port: number;
     /** Open client connections at most; more are refused, so file descriptors stay for RPC and the store. */
     maxConnections: number;
+    /** The share of maxConnections one source address may hold (not applied with trustProxy). */
+    connectionShare: number;
+    /** Bytes of whole lists a client may take per second, sustained (0: no list budget); past it a 429. */
+    listBytesPerSecond: number;
+    /** Bytes of lists a client may take at once after a pause. */
+    listBurstBytes: number;
     /** A request whose answer has not begun this long after it arrived gets a JSON 503 (ms). */
     answerDeadlineMs: number;
     /** On SIGTERM, how long /ready answers 503 before the server stops accepting (load balancers notice). */

@@ -4,6 +4,7 @@ import fastifyCors from "@fastify/cors";
 import fastifyRateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
+import { LIST_BUDGET_DEFAULTS } from "../config/networkConfigSchema.js";
 import { RateLimitedError } from "../errors.js";
 import type { GraphqlExecutor } from "../graphql/createGraphqlExecutor.js";
 import { GRAPHQL_LIMITS, type GraphqlServer } from "../graphql/createGraphqlServer.js";
@@ -12,6 +13,7 @@ import { answerClientError } from "./answerClientError.js";
 import { answerOutsideRoutes } from "./answerOutsideRoutes.js";
 import { capConnections } from "./capConnections.js";
 import { createAnswerStore } from "./createAnswerStore.js";
+import { createListBudget } from "./createListBudget.js";
 import { createMetrics, type Metrics } from "./createMetrics.js";
 import { createRequestHook } from "./createRequestHook.js";
 import { dashboardPlugin } from "./plugins/dashboardPlugin.js";
@@ -67,6 +69,19 @@ export interface HttpServerOptions {
   /** Open client connections at most (default 8192); more get a JSON 503 with Retry-After and are closed. */
   maxConnections?: number;
   /**
+   * The share of maxConnections one source address may hold (0..1, default 0.25): past it its
+   * new connections get the JSON 503, and when the server is full its uploads and idle
+   * connections give way to addresses holding fewer. Counted by the socket's address: with
+   * trustProxy every connection comes from the proxy, so the share is not applied (bound
+   * connections per client at the proxy); request budgets use the forwarded address.
+   */
+  connectionShare?: number;
+  /**
+   * Per-client budget of list bytes (/api/swaps_24h, a pool's trades, DEX Screener's events;
+   * default LIST_BUDGET_DEFAULTS; bytesPerSecond 0: none): past it a JSON 429 with Retry-After.
+   */
+  listBudget?: { bytesPerSecond: number; burstBytes: number };
+  /**
    * A request whose answer has not started this long after it arrived gets a JSON 503 (ms,
    * default 15,000): no request is left waiting on work that went wrong. Streamed answers that
    * have started are bounded by `stallTimeoutMs` instead.
@@ -120,7 +135,13 @@ function createFastify(options: HttpServerOptions, trustProxy: boolean): Fastify
   }
   // Beyond the cap connections are refused (a JSON 503), so a flood of idle clients cannot take
   // the file descriptors the indexer needs for its RPC and store connections.
-  capConnections(app.server, { maxConnections: options.maxConnections ?? 8192 });
+  const maxConnections = options.maxConnections ?? 8192;
+  const share = options.connectionShare ?? 0.25;
+  capConnections(app.server, {
+    maxConnections,
+    // Behind a proxy every connection has the proxy's address: a share of it would cap everybody.
+    ...(trustProxy ? {} : { maxPerAddress: Math.max(1, Math.floor(maxConnections * share)) }),
+  });
   answerOutsideRoutes(app.server);
   // Nothing here takes a text body (Fastify parses text/plain by default): it gets the JSON 415.
   app.removeContentTypeParser("text/plain");
@@ -162,6 +183,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
       maxUrlLength: options.maxUrlLength ?? 2048,
     }),
   );
+  const listBudget = options.listBudget ?? LIST_BUDGET_DEFAULTS;
+  if (listBudget.bytesPerSecond > 0) app.addHook("onRequest", createListBudget(listBudget));
   await app.register(fastifyCompress, COMPRESS_OPTIONS);
   if (rateLimit !== undefined) {
     const burst = Math.max(1, rateLimit.burst ?? rateLimit.perSecond);

@@ -19,9 +19,13 @@ export function createRequestHook(options: {
     const res = reply.raw;
     // No request waits forever: past the deadline with no answer begun, a JSON 503 (the error
     // handler words it). Whatever the handler does later finds the reply sent and is dropped.
+    // The connection closes after it: the request may still be arriving (a slow body), and a
+    // connection kept open would get a second final answer to it (node's 408 at requestTimeout)
+    // and hold its slot meanwhile.
     const deadline = setTimeout(() => {
       if (res.headersSent || reply.sent) return;
       countEvent("http_refusals", { reason: "answer_deadline" });
+      reply.header("Connection", "close");
       reply.send(new AnswerDeadlineError(answerDeadlineMs));
     }, answerDeadlineMs);
     // Timings per route: 'close' also comes when a streamed answer was cut off (client gone, or

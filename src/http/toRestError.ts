@@ -7,6 +7,7 @@ import {
   RequestBodyError,
   SwapgraphError,
 } from "../errors.js";
+import { countEvent } from "../lib/countEvent.js";
 
 /** The wire form of a REST error. */
 export interface RestError {
@@ -81,6 +82,18 @@ export function toRestError(
             : known.code === "UNSUPPORTED_MEDIA_TYPE"
               ? { Accept: "application/json" }
               : {},
+    };
+  }
+  // A client that hung up mid-request (node's "aborted", ECONNRESET): nobody reads this answer,
+  // and a hang-up is the client's choice, not a failure of this server: one info line, a counter.
+  if ((error as { code?: unknown } | null)?.code === "ECONNRESET") {
+    countEvent("http_refusals", { reason: "client_closed" });
+    logger.info({ path: request.path }, "client closed the connection mid-request");
+    return {
+      status: 400,
+      code: "BAD_REQUEST",
+      body: { error: "The request was not received whole." },
+      headers: {},
     };
   }
   logger.error({ err: error }, "unexpected error");

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadConfig, parseConfigJson } from "../../src/config/loadConfig.js";
-import { GRAPHQL_BUDGET_DEFAULTS } from "../../src/config/networkConfigSchema.js";
+import { GRAPHQL_BUDGET_DEFAULTS, LIST_BUDGET_DEFAULTS } from "../../src/config/networkConfigSchema.js";
 import { toConfigJson } from "../../src/config/toConfigJson.js";
 import { USD_SCALE } from "../../src/domain/types.js";
 import { ConfigError } from "../../src/errors.js";
@@ -59,6 +59,25 @@ describe("loadConfig", () => {
     ).toBe("/var/swapgraph/swaps-hours");
     const unkept = writeJson({ ...file, http: { keepSettledHours: false } });
     expect(loadConfig({}, ["--config", unkept]).config.http.swapsCacheDir).toBeUndefined();
+  });
+
+  test("args: the connection share and the list budget, with their defaults in the demo and in a file; a share outside (0, 1] is refused", () => {
+    const file = JSON.parse(readFileSync(preset, "utf8")) as Record<string, unknown>;
+    const defaults = {
+      connectionShare: 0.25,
+      listBytesPerSecond: LIST_BUDGET_DEFAULTS.bytesPerSecond,
+      listBurstBytes: LIST_BUDGET_DEFAULTS.burstBytes,
+    };
+    expect(loadConfig({}).config.http).toMatchObject(defaults);
+    expect(loadConfig({}, ["--config", preset]).config.http).toMatchObject(defaults);
+    const set = writeJson({ ...file, http: { connectionShare: 0.1, listBytesPerSecond: 0 } });
+    expect(loadConfig({}, ["--config", set]).config.http).toMatchObject({
+      ...defaults,
+      connectionShare: 0.1,
+      listBytesPerSecond: 0,
+    });
+    const bad = writeJson({ ...file, http: { connectionShare: 1.5 } });
+    expect(() => loadConfig({}, ["--config", bad])).toThrow(/http\.connectionShare/);
   });
 
   test("args: the GraphQL client budget, with its defaults in the demo and in a file; 0 turns a part off", () => {

@@ -28,7 +28,8 @@ const portOf = (server: Server) => (server.address() as { port: number }).port;
 beforeAll(async () => {
   fixture = await createFixtureReader();
   impatient = await listen({ headersTimeoutMs: 300 });
-  capped = await listen({ maxConnections: MAX_CONNECTIONS });
+  // Every connection from one address: the whole cap is its share (fairness.test.ts tests shares).
+  capped = await listen({ maxConnections: MAX_CONNECTIONS, connectionShare: 1 });
   // One request every 10 s after a burst of 3: no refill can sneak in while the test runs.
   limited = await listen({ rateLimit: { perSecond: 0.1, burst: 3, trustProxy: true } });
 });

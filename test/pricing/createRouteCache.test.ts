@@ -58,4 +58,18 @@ describe("createRouteCache", () => {
         .path,
     ).toEqual([a(2), a(1)]);
   });
+
+  test("behavior: bounded by bytes: past maxBytes the least recently used routes are recomputed", () => {
+    const index = createPoolIndex([pool(1, a(1), a(2), 10n ** 21n, 10n ** 21n)]);
+    // Room for one entry: ~670 bytes as the cache counts it, ~1,000 with a unit route of its own.
+    const cache = createRouteCache(10_000, 1_200);
+    const base = { index, sell: a(1), buy: a(2), unitAmount: 10n ** 18n, baseTokens: new Set<Address>() };
+    const small = cache.findQuoteRoutes({ ...base, amountIn: 10n ** 18n });
+    expect(cache.findQuoteRoutes({ ...base, amountIn: 10n ** 18n })).toBe(small);
+    const large = cache.findQuoteRoutes({ ...base, amountIn: 10n ** 20n });
+    expect(cache.findQuoteRoutes({ ...base, amountIn: 10n ** 20n })).toBe(large);
+    const again = cache.findQuoteRoutes({ ...base, amountIn: 10n ** 18n });
+    expect(again).not.toBe(small);
+    expect(again).toEqual(small);
+  });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { MarketReader } from "../../views/types.js";
 import type { AnswerStore } from "../createAnswerStore.js";
+import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
 import {
   assetHandler,
   type DexScreenerDeps,
@@ -50,13 +51,22 @@ export async function dexScreenerPlugin(app: FastifyInstance, options: DexScreen
     },
     { path: "/dexscreener/:network/asset", querystring: ID_QUERY_SCHEMA, handler: assetHandler(deps) },
     { path: "/dexscreener/:network/pair", querystring: ID_QUERY_SCHEMA, handler: pairHandler(deps) },
-    { path: "/dexscreener/:network/events", querystring: EVENTS_QUERY_SCHEMA, handler: eventsHandler(deps) },
+    {
+      path: "/dexscreener/:network/events",
+      querystring: EVENTS_QUERY_SCHEMA,
+      handler: eventsHandler(deps),
+      // A block range of events is a list, streamed: charged to the client's list budget.
+      list: true,
+    },
   ];
   for (const route of routes) {
     app.get(
       route.path,
       // Kept answers carry their own gzip; streamed events are gzipped by the framework.
-      { schema: { params: DEX_SCREENER_PARAMS_SCHEMA, querystring: route.querystring } },
+      {
+        schema: { params: DEX_SCREENER_PARAMS_SCHEMA, querystring: route.querystring },
+        ...("list" in route ? { config: LIST_BUDGET_ROUTE } : {}),
+      },
       route.handler,
     );
     refuseOtherMethods(app, route.path);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import type { AnswerStore } from "../createAnswerStore.js";
+import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
 import { createBlockAnswerer } from "../rest/createBlockAnswerer.js";
 import { createListingRoutes } from "../rest/createListingRoutes.js";
 import { createPoolTradeRoutes } from "../rest/createPoolTradeRoutes.js";
@@ -50,7 +51,8 @@ export async function listingsPlugin(app: FastifyInstance, options: ListingsOpti
       params: route.paramsSchema,
       ...(route.querySchema === undefined ? {} : { querystring: route.querySchema }),
     };
-    app.get(route.path, { schema }, route.handler);
+    // A pool's trades are a whole list (its full history with CoinGecko's limit=0).
+    app.get(route.path, { schema, config: LIST_BUDGET_ROUTE }, route.handler);
     refuseOtherMethods(app, route.path);
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import type { AnswerStore } from "../createAnswerStore.js";
+import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
 import { createBlockAnswerer } from "../rest/createBlockAnswerer.js";
 import { createQuoteRoute } from "../rest/createQuoteRoute.js";
 import { createSwapHourCache } from "../rest/createSwapHourCache.js";
@@ -89,7 +90,11 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
         : compressOptions(route.gzipLevel);
     app.get(
       route.path,
-      { schema: { querystring: route.querySchema }, ...(compress === undefined ? {} : { compress }) },
+      {
+        schema: { querystring: route.querySchema },
+        ...(compress === undefined ? {} : { compress }),
+        ...(route.list === true ? { config: LIST_BUDGET_ROUTE } : {}),
+      },
       route.handler,
     );
     refuseOtherMethods(app, route.path);

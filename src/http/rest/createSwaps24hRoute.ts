@@ -170,6 +170,7 @@ export function createSwaps24hRoute(options: Swaps24hOptions): RestRoute {
     // Level 1 gzips a list about twice as fast as the default, for some 15% more bytes: at the
     // default level, gzip cost a streamed list more than everything else together.
     ownCompression: false,
+    list: true,
     gzipLevel: 1,
     handler,
   };

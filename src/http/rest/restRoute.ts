@@ -6,6 +6,8 @@ export interface RestRoute {
   querySchema: object;
   /** Its answers carry their own gzip copy (kept answers): the framework's compressor stays out. */
   ownCompression: boolean;
+  /** A whole list: its answers are charged to the client's list budget (createListBudget). */
+  list?: boolean;
   /** zlib level of the framework's gzip for this route's answers (default zlib's, 6). */
   gzipLevel?: number;
   /** Answers through `reply`; throwing before the first byte makes the server send the JSON error. */
