@@ -49,6 +49,7 @@ const fromEnv = (name: string, fallback: number) => Number(process.env[`BENCH_GR
 const budget = {
   costPerSecond: fromEnv("COST_PER_SECOND", GRAPHQL_BUDGET_DEFAULTS.costPerSecond),
   costBurst: fromEnv("COST_BURST", GRAPHQL_BUDGET_DEFAULTS.costBurst),
+  aloneCostPerSecond: fromEnv("ALONE_COST_PER_SECOND", GRAPHQL_BUDGET_DEFAULTS.aloneCostPerSecond),
   concurrency: fromEnv("CONCURRENCY", GRAPHQL_BUDGET_DEFAULTS.concurrency),
   queueLength: fromEnv("QUEUE_LENGTH", GRAPHQL_BUDGET_DEFAULTS.queueLength),
   maxWaitMs: fromEnv("MAX_WAIT_MS", GRAPHQL_BUDGET_DEFAULTS.maxWaitMs),
