@@ -85,7 +85,9 @@ afterAll(async () => {
 describe("reading the history in bulk", () => {
   test("behavior: pages of 1,000 through GraphQL read the whole 7-day window without a 429, and the export streams the same rows", async () => {
     const from = Math.floor(Date.now() / 1000) - 7 * DAY;
-    const status = (await (await fetch(`${server.baseUrl}/api/swaps_24h?limit=1`)).headers.get("x-indexed-block"))!;
+    const status = (await (
+      await fetch(`${server.baseUrl}/api/swaps_24h?limit=1`)
+    ).headers.get("x-indexed-block"))!;
     const rows: Node[] = [];
     const statuses: number[] = [];
     let after: string | null = null;
@@ -98,7 +100,9 @@ describe("reading the history in bulk", () => {
       });
       statuses.push(response.status);
       const body = (await response.json()) as {
-        data?: { swaps: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: { node: Node }[] } };
+        data?: {
+          swaps: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: { node: Node }[] };
+        };
         errors?: unknown[];
       };
       expect(body.errors, `page ${statuses.length}`).toBeUndefined();
@@ -109,7 +113,9 @@ describe("reading the history in bulk", () => {
     }
     const seconds = (performance.now() - started) / 1000;
     // The figure is the bench's to assert on (npm run bench, "paging"); here it is only shown.
-    console.log(`${rows.length} swaps in ${statuses.length} pages, ${Math.round(rows.length / seconds)} swaps/s`);
+    console.log(
+      `${rows.length} swaps in ${statuses.length} pages, ${Math.round(rows.length / seconds)} swaps/s`,
+    );
     expect(statuses.every((code) => code === 200)).toBe(true);
     // The demo's week: at least three full pages (the old budget refused the second).
     expect(rows.length).toBeGreaterThanOrEqual(2_500);
@@ -123,21 +129,26 @@ describe("reading the history in bulk", () => {
     expect(exported.headers.get("x-indexed-block")).toBe(status);
     const text = await exported.text();
     expect(text.endsWith("\n")).toBe(true);
-    const lines = text.slice(0, -1).split("\n").map((line) => JSON.parse(line) as ExportRow);
+    const lines = text
+      .slice(0, -1)
+      .split("\n")
+      .map((line) => JSON.parse(line) as ExportRow);
     const side = (s: Side) => [s.token.address, s.token.symbol, String(s.token.decimals), s.amount];
     const exportSide = (s: ExportSide) => [s.address, s.symbol, s.decimals, s.amount];
-    expect(lines.map((row) => [
-      row.tx_hash,
-      row.log_index,
-      row.block_number,
-      row.timestamp,
-      row.sender,
-      ...exportSide(row.sell_token),
-      ...exportSide(row.buy_token),
-      row.trade_volume_usd,
-      row.tracked,
-      row.pools,
-    ])).toEqual(
+    expect(
+      lines.map((row) => [
+        row.tx_hash,
+        row.log_index,
+        row.block_number,
+        row.timestamp,
+        row.sender,
+        ...exportSide(row.sell_token),
+        ...exportSide(row.buy_token),
+        row.trade_volume_usd,
+        row.tracked,
+        row.pools,
+      ]),
+    ).toEqual(
       rows.map((node) => [
         node.txHash,
         node.logIndex,
