@@ -84,7 +84,6 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
     createSwapsExportRoute({
       executor,
       operations,
-      ...(options.swapsPageSize === undefined ? {} : { pageSize: options.swapsPageSize }),
       ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
       ...(options.logger === undefined ? {} : { logger: options.logger }),
     }),
