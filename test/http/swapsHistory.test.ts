@@ -72,7 +72,13 @@ beforeAll(async () => {
   // The budget as `npm start` sets it by default.
   server = await startServer(indexing.views, { listen: true, clientBudget: { ...GRAPHQL_BUDGET_DEFAULTS } });
   // Backfill of 3,000 swaps: seconds; generous for a loaded machine.
-  await waitFor(async () => (await fetch(`${server.baseUrl}/ready`)).status === 200, 120_000, "/ready");
+  // A kept-alive socket the server closed as it was reused fails the poll: that is "not yet".
+  const ready = () =>
+    fetch(`${server.baseUrl}/ready`).then(
+      (response) => response.status === 200,
+      () => false,
+    );
+  await waitFor(ready, 120_000, "/ready");
 }, 240_000);
 
 afterAll(async () => {
