@@ -7,6 +7,7 @@ import { benchDexScreener } from "./dexScreener.js";
 import { benchFairness } from "./fairness.js";
 import { benchDistinctQuotes, benchRestFairness, type ServerMemory } from "./httpFairness.js";
 import { benchList } from "./list.js";
+import { benchPaging } from "./paging.js";
 import {
   benchPonder,
   ponderChainsFromEnv,
@@ -33,7 +34,9 @@ import { benchV3 } from "./v3.js";
  * its sizes). BENCH_HTTP=0 skips the HTTP and subscription part, BENCH_BACKFILL=0 the backfill;
  * the HTTP part ends with fairness under abuse (bench/fairness.ts: a quote's latency alone and
  * while 4 clients send the heaviest admitted query, without and with the per-client budget);
- * BENCH_ONLY=fairness runs that part alone. Then the HTTP edge's fairness (bench/httpFairness.ts;
+ * BENCH_ONLY=fairness runs that part alone (after the paging part: one client alone paging the
+ * week of swaps through GraphQL 1,000 at a time, then through the NDJSON export, bench/paging.ts;
+ * BENCH_ONLY=paging runs it alone, BENCH_PAGING_SECONDS sets its seconds, default 10). Then the HTTP edge's fairness (bench/httpFairness.ts;
  * BENCH_ONLY=httpFairness runs it alone): a quote's latency alone and while 4 clients download
  * the whole swap list without pause, and the server's memory through BENCH_DISTINCT_QUOTES
  * (default 8,000) quotes with a random sellAmount. Market stats (BENCH_STATS=0 skips them, BENCH_ONLY=stats
@@ -188,7 +191,13 @@ async function benchHttp({ swapgraphUrl, bareUrl }: Servers): Promise<Row[]> {
   return rows.map((row) => ({ ...row, "vs bare": (row["req/s"] / bare).toFixed(2) }));
 }
 
-if (process.env.BENCH_HTTP !== "0" || only === "fairness" || only === "stats" || only === "httpFairness") {
+if (
+  process.env.BENCH_HTTP !== "0" ||
+  only === "fairness" ||
+  only === "paging" ||
+  only === "stats" ||
+  only === "httpFairness"
+) {
   const servers = await startServers();
   try {
     if ((only === undefined && process.env.BENCH_STATS !== "0") || only === "stats") {
@@ -202,6 +211,14 @@ if (process.env.BENCH_HTTP !== "0" || only === "fairness" || only === "stats" ||
         `HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process`,
       );
       console.table(await benchHttp(servers));
+    }
+    if (only === undefined || only === "fairness" || only === "paging") {
+      // First: the fairness part's heavy clients would count as present for 5 s after it.
+      const pagingSeconds = Number(process.env.BENCH_PAGING_SECONDS ?? 10);
+      console.log(
+        `Paging: one client alone on the server with the default budget reads the last week of bsc swaps (issue 25 fields), ${pagingSeconds} s each: through GraphQL one page of 1,000 at a time (aim: 5,000 swaps/s, no 429), then the NDJSON export`,
+      );
+      console.table(await benchPaging(servers.budgetUrl, pagingSeconds));
     }
     if (only === undefined || only === "fairness") {
       const fairSeconds = Number(process.env.BENCH_FAIR_SECONDS ?? 20);

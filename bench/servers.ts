@@ -49,6 +49,7 @@ const fromEnv = (name: string, fallback: number) => Number(process.env[`BENCH_GR
 const budget = {
   costPerSecond: fromEnv("COST_PER_SECOND", GRAPHQL_BUDGET_DEFAULTS.costPerSecond),
   costBurst: fromEnv("COST_BURST", GRAPHQL_BUDGET_DEFAULTS.costBurst),
+  aloneCostPerSecond: fromEnv("ALONE_COST_PER_SECOND", GRAPHQL_BUDGET_DEFAULTS.aloneCostPerSecond),
   concurrency: fromEnv("CONCURRENCY", GRAPHQL_BUDGET_DEFAULTS.concurrency),
   queueLength: fromEnv("QUEUE_LENGTH", GRAPHQL_BUDGET_DEFAULTS.queueLength),
   maxWaitMs: fromEnv("MAX_WAIT_MS", GRAPHQL_BUDGET_DEFAULTS.maxWaitMs),
@@ -62,7 +63,12 @@ const { server: budgeted } = await createHttpServer({
 await new Promise<void>((resolve) => budgeted.listen(0, "127.0.0.1", resolve));
 const budgetUrl = `http://127.0.0.1:${(budgeted.address() as AddressInfo).port}`;
 for (;;) {
-  if ((await fetch(`${swapgraphUrl}/ready`)).status === 200) break;
+  // A kept-alive socket the server closed as it was reused fails a poll: that is "not yet".
+  const ready = await fetch(`${swapgraphUrl}/ready`).then(
+    (response) => response.status === 200,
+    () => false,
+  );
+  if (ready) break;
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 // The reference: bare node:http answering the very bytes /api/quote answers.

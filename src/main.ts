@@ -98,6 +98,7 @@ async function main(): Promise<void> {
       clientBudget: {
         costPerSecond: config.http.graphqlCostPerSecond,
         costBurst: config.http.graphqlCostBurst,
+        aloneCostPerSecond: config.http.graphqlAloneCostPerSecond,
         concurrency: config.http.graphqlConcurrency,
         queueLength: config.http.graphqlQueueLength,
         maxWaitMs: config.http.graphqlMaxWaitMs,

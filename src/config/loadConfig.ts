@@ -213,6 +213,8 @@ export function loadConfig(
       trustProxy: file?.http.trustProxy ?? false,
       graphqlCostPerSecond: file?.http.graphqlCostPerSecond ?? GRAPHQL_BUDGET_DEFAULTS.costPerSecond,
       graphqlCostBurst: file?.http.graphqlCostBurst ?? GRAPHQL_BUDGET_DEFAULTS.costBurst,
+      graphqlAloneCostPerSecond:
+        file?.http.graphqlAloneCostPerSecond ?? GRAPHQL_BUDGET_DEFAULTS.aloneCostPerSecond,
       graphqlConcurrency: file?.http.graphqlConcurrency ?? GRAPHQL_BUDGET_DEFAULTS.concurrency,
       graphqlQueueLength: file?.http.graphqlQueueLength ?? GRAPHQL_BUDGET_DEFAULTS.queueLength,
       graphqlMaxWaitMs: file?.http.graphqlMaxWaitMs ?? GRAPHQL_BUDGET_DEFAULTS.maxWaitMs,

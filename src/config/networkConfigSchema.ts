@@ -117,6 +117,10 @@ export const networkConfigSchema = z
 export const GRAPHQL_BUDGET_DEFAULTS = {
   costPerSecond: 1_000,
   costBurst: 250_000,
+  // A client alone on the server (no other client's operation for 5 s) refills at this rate:
+  // 10 pages of 1,000 swaps with every field a second, more than the server renders, so one
+  // reader paging history is limited by the server, not the budget (bench/fairness.ts "paging").
+  aloneCostPerSecond: 2_000_000,
   concurrency: 4,
   queueLength: 16,
   maxWaitMs: 2_000,
@@ -154,6 +158,7 @@ export const configFileSchema = z
         trustProxy: z.boolean().default(false),
         graphqlCostPerSecond: z.number().min(0).default(GRAPHQL_BUDGET_DEFAULTS.costPerSecond),
         graphqlCostBurst: z.number().int().min(1).default(GRAPHQL_BUDGET_DEFAULTS.costBurst),
+        graphqlAloneCostPerSecond: z.number().min(0).default(GRAPHQL_BUDGET_DEFAULTS.aloneCostPerSecond),
         graphqlConcurrency: z.number().int().min(0).default(GRAPHQL_BUDGET_DEFAULTS.concurrency),
         graphqlQueueLength: z.number().int().min(0).default(GRAPHQL_BUDGET_DEFAULTS.queueLength),
         graphqlMaxWaitMs: z.number().int().min(0).max(60_000).default(GRAPHQL_BUDGET_DEFAULTS.maxWaitMs),

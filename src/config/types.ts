@@ -136,6 +136,11 @@ export interface AppConfig {
     graphqlCostPerSecond: number;
     /** GraphQL query cost a client may spend at once after a pause. */
     graphqlCostBurst: number;
+    /**
+     * GraphQL query cost a client may spend per second while no other client has run an
+     * operation for 5 s (0: always graphqlCostPerSecond).
+     */
+    graphqlAloneCostPerSecond: number;
     /** GraphQL operations of one client executing at once (0: no bound). */
     graphqlConcurrency: number;
     /** GraphQL operations of one client waiting at most; more get a 429. */

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { blockFieldSuggestionsPlugin } from "@escape.tech/graphql-armor-block-field-suggestions";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
@@ -14,10 +13,12 @@ import { toGraphqlError } from "./errors/toGraphqlError.js";
 import { marketStateKey } from "./marketStateKey.js";
 import { type ClientBudgetOptions, createClientBudget } from "./plugins/createClientBudget.js";
 import { loadPersistedOperations } from "./plugins/loadPersistedOperations.js";
+import { rejectAs } from "./plugins/rejectAs.js";
 import { useClientBudget } from "./plugins/useClientBudget.js";
 import { useClientErrorLogging } from "./plugins/useClientErrorLogging.js";
 import { useCostLimit } from "./plugins/useCostLimit.js";
 import { type AnswerVerdict, useKeepableAnswers } from "./plugins/useKeepableAnswers.js";
+import { useQuietValidation } from "./plugins/useQuietValidation.js";
 import { buildSchema } from "./schema/buildSchema.js";
 
 /** The node:http objects yoga receives as server context. */
@@ -103,6 +104,16 @@ function toYogaLogger(child: Logger): YogaLogger {
   return { debug: forward("debug"), info: forward("info"), warn: forward("warn"), error: forward("error") };
 }
 
+/** extensions.code of the refusals of the limits above (COST_LIMIT is useCostLimit's). */
+export const TOKEN_LIMIT_CODE = "TOKEN_LIMIT";
+export const DEPTH_LIMIT_CODE = "DEPTH_LIMIT";
+export const ALIAS_LIMIT_CODE = "ALIAS_LIMIT";
+
+// The persisted-operations plugin's refusal, with its message and code, as an HTTP 400.
+function persistedRefusal(message: string, code: string) {
+  return { message, extensions: { code, http: { status: 400 } } };
+}
+
 /** Creates the GraphQL server (graphql-yoga): GraphiQL at /graphql, masked errors, query limits. */
 export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServer {
   const { reader } = options;
@@ -144,18 +155,41 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
     plugins: [
       // Apollo's protocol: `extensions.persistedQuery.sha256Hash` names a published operation
       // (validated when loaded), so clients send a hash instead of the document.
+      // Its refusals are the caller's: 400 with the library's codes (default: 200).
       usePersistedOperations({
         getPersistedOperation: (id) => persisted.get(id)?.document ?? null,
         allowArbitraryOperations: options.persistedOperationsOnly !== true,
         skipDocumentValidation: true,
+        customErrors: {
+          notFound: persistedRefusal("PersistedQueryNotFound", "PERSISTED_QUERY_NOT_IN_LIST"),
+          keyNotFound: persistedRefusal("PersistedQueryKeyNotFound", "PERSISTED_QUERY_ID_REQUIRED"),
+          persistedQueryOnly: persistedRefusal("PersistedQueryOnly", "CANNOT_SEND_PQ_ID_AND_BODY"),
+        },
       }),
-      maxTokensPlugin({ n: GRAPHQL_LIMITS.maxTokens }),
-      maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, flattenFragments: true }),
-      maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases }),
+      // Each limit refuses with HTTP 400 and its code (rejectAs), whatever the Accept header.
+      maxTokensPlugin({
+        n: GRAPHQL_LIMITS.maxTokens,
+        propagateOnRejection: false,
+        onReject: [rejectAs(TOKEN_LIMIT_CODE)],
+      }),
+      maxDepthPlugin({
+        n: GRAPHQL_LIMITS.maxDepth,
+        flattenFragments: true,
+        propagateOnRejection: false,
+        onReject: [rejectAs(DEPTH_LIMIT_CODE)],
+      }),
+      // `allowList: []`: aliases of __typename count too (armor leaves them out by default, and
+      // 600 of them are 600 answers to render).
+      maxAliasesPlugin({
+        n: GRAPHQL_LIMITS.maxAliases,
+        allowList: [],
+        propagateOnRejection: false,
+        onReject: [rejectAs(ALIAS_LIMIT_CODE)],
+      }),
       useCostLimit({ maxCost: GRAPHQL_LIMITS.maxCost }),
       // After the cost limit: what it refuses is never charged.
       ...(budget === undefined ? [] : [useClientBudget(createClientBudget(budget))]),
-      blockFieldSuggestionsPlugin(),
+      useQuietValidation(),
       useClientErrorLogging(logger),
       useKeepableAnswers(),
     ],

@@ -85,6 +85,7 @@ describe("loadConfig", () => {
     const defaults = {
       graphqlCostPerSecond: GRAPHQL_BUDGET_DEFAULTS.costPerSecond,
       graphqlCostBurst: GRAPHQL_BUDGET_DEFAULTS.costBurst,
+      graphqlAloneCostPerSecond: GRAPHQL_BUDGET_DEFAULTS.aloneCostPerSecond,
       graphqlConcurrency: GRAPHQL_BUDGET_DEFAULTS.concurrency,
       graphqlQueueLength: GRAPHQL_BUDGET_DEFAULTS.queueLength,
       graphqlMaxWaitMs: GRAPHQL_BUDGET_DEFAULTS.maxWaitMs,

@@ -104,6 +104,36 @@ describe("createClientBudget", () => {
     expect(events.at(-1)).toEqual({ type: "start", client: "a", cost: 700, waitedMs: 0 });
   });
 
+  test("behavior: a client alone refills at aloneCostPerSecond; once another client is present, at costPerSecond", async () => {
+    const { budget, clock } = budgetOf({
+      costPerSecond: 100,
+      aloneCostPerSecond: 100_000,
+      costBurst: 1_000,
+      maxWaitMs: 5_000,
+      presenceMs: 5_000,
+    });
+    // Alone: a full bucket's worth every 10 ms, 100 times in a row, never waiting past 10 ms.
+    for (let i = 0; i < 100; i++) {
+      clock.ms += 10;
+      await budget.admit("reader", 1_000);
+    }
+    // Another client arrives: from now on the reader shares, and 1,000 units take 10 s.
+    await budget.admit("other", 1);
+    clock.ms += 10;
+    await expect(budget.admit("reader", 1_000)).rejects.toMatchObject({
+      reason: "cost",
+      retryAfterSeconds: 10,
+    });
+    // The other client is still present 5 s after its last operation; past that the reader is alone again.
+    clock.ms += 4_000;
+    await expect(budget.admit("reader", 1_000)).rejects.toMatchObject({ reason: "cost" });
+    clock.ms += 1_100;
+    await budget.admit("reader", 1_000);
+    // Two busy clients both get the shared rate: each sees the other.
+    await budget.admit("other", 1_000);
+    await expect(budget.admit("other", 1_000)).rejects.toMatchObject({ reason: "cost" });
+  });
+
   test("behavior: a client that resends before its Retry-After has the refusal held for maxWaitMs first, in its queue", async () => {
     const { budget, events, clock } = budgetOf({
       costPerSecond: 100,

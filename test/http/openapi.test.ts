@@ -89,9 +89,11 @@ function bodyValidator(document: OpenApiDocument, path: string, status: string):
         : resolvePointer(document, `#/paths/${path.replaceAll("/", "~1")}/get/responses/${status}`)
     ) as Json | undefined;
     expect(response, `${key} is documented`).toBeDefined();
-    const media = (inline(document, response) as { content?: Record<string, { schema?: unknown }> })
-      .content?.["application/json"];
-    expect(media?.schema, `${key} has an application/json schema`).toBeDefined();
+    const content = (inline(document, response) as { content?: Record<string, { schema?: unknown }> })
+      .content;
+    // The export's 200 is NDJSON: its schema is a line's.
+    const media = content?.["application/json"] ?? content?.["application/x-ndjson"];
+    expect(media?.schema, `${key} has an application/json (or NDJSON line) schema`).toBeDefined();
     validate = ajv.compile(media!.schema as object);
     validators.set(key, validate);
   }
@@ -103,7 +105,7 @@ function expectValid(validate: ValidateFunction, body: unknown, what: string): v
   expect(valid ? [] : validate.errors, `${what} matches its schema`).toEqual([]);
 }
 
-const API_PATHS = ["/api/quote", "/api/swaps_24h", "/api/trade_volume_usd_7d"];
+const API_PATHS = ["/api/quote", "/api/swaps_24h", "/api/swaps_export", "/api/trade_volume_usd_7d"];
 const LISTING_PATHS = [
   ...LISTING_ENDPOINTS.map((endpoint) => openApiPathOf(endpoint.path)),
   "/coingecko/{network}/historical_trades",
@@ -111,6 +113,7 @@ const LISTING_PATHS = [
 ];
 const STREAMED_PATHS = [
   "/api/swaps_24h",
+  "/api/swaps_export",
   "/coingecko/{network}/historical_trades",
   "/cmc/{network}/trades/{market_pair}",
 ];
@@ -223,6 +226,14 @@ describe("real answers match the document", () => {
       expect(headers.get("x-indexed-block"), url).toMatch(/^\d+$/);
       expect(headers.get("x-data-age"), url).toMatch(/^\d+$/);
     }
+    // The export's every line matches its line schema.
+    const exported = await api.call("/api/swaps_export?from=0");
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
+    const lines = exported.text.split("\n").filter((line) => line !== "");
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines)
+      expectValid(bodyValidator(served, "/api/swaps_export", "200"), JSON.parse(line), line);
     // The swaps list is not trivially empty, and a limited page carries its paging headers.
     expect(((await api.call("/api/swaps_24h")).body as unknown[]).length).toBeGreaterThan(1);
     const page = await api.call("/api/swaps_24h?limit=1");
@@ -236,6 +247,8 @@ describe("real answers match the document", () => {
       [api, "/api/quote", "/api/quote?sellToken=BNB&buyToken=USDT&network=BSC"],
       [api, "/api/swaps_24h", "/api/swaps_24h?limit=0"],
       [api, "/api/swaps_24h", "/api/swaps_24h?cursor=nonsense"],
+      [api, "/api/swaps_export", "/api/swaps_export?from=yesterday"],
+      [api, "/api/swaps_export", "/api/swaps_export"],
       [api, "/api/trade_volume_usd_7d", "/api/trade_volume_usd_7d?network=solana"],
       [api, "/api/quote", "/api/quote?sellToken=BNB&buyToken=USDT", { method: "POST" }],
       [api, "/api/swaps_24h", "/api/swaps_24h", { method: "DELETE" }],

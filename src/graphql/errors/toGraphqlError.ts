@@ -2,6 +2,8 @@ import { GraphQLError } from "graphql";
 import { publicMessage } from "../../api/publicMessage.js";
 import { RateLimitedError } from "../../errors.js";
 import { findSwapgraphError } from "./findSwapgraphError.js";
+import { quietError } from "./quietError.js";
+import { quietMessage } from "./quietMessage.js";
 
 /** The message every unexpected error is replaced with. */
 export const MASKED_MESSAGE = "Unexpected error.";
@@ -9,8 +11,10 @@ export const MASKED_MESSAGE = "Unexpected error.";
 /**
  * The one GraphQL error formatter: a SwapgraphError becomes a GraphQL error with
  * extensions.code and extensions.http.status (a rate limit's with its Retry-After header);
- * GraphQL's own errors (syntax, validation) pass; anything else is masked so no stack, SQL or
- * internal name reaches the caller.
+ * GraphQL's own errors (syntax, validation, variable coercion) pass, quieted (quietMessage: no
+ * suggestions, no long echo of the input); anything else is masked so no stack, SQL or internal
+ * name reaches the caller. Yoga passes every error of an answer through here, validation
+ * errors included.
  */
 export function toGraphqlError(error: unknown, message: string = MASKED_MESSAGE): GraphQLError {
   const located = error instanceof GraphQLError ? error : undefined;
@@ -18,7 +22,7 @@ export function toGraphqlError(error: unknown, message: string = MASKED_MESSAGE)
   if (known !== undefined) {
     const shown = publicMessage(known);
     // A located error repeats the cause's message, variable coercion prefixes it: keep the outer text.
-    return new GraphQLError(shown === known.message ? (located?.message ?? shown) : shown, {
+    return new GraphQLError(quietMessage(shown === known.message ? (located?.message ?? shown) : shown), {
       nodes: located?.nodes ?? null,
       source: located?.source ?? null,
       positions: located?.positions ?? null,
@@ -34,7 +38,7 @@ export function toGraphqlError(error: unknown, message: string = MASKED_MESSAGE)
       },
     });
   }
-  if (located !== undefined && isGraphqlOwn(located)) return located;
+  if (located !== undefined && isGraphqlOwn(located)) return quietError(located);
   return new GraphQLError(message, {
     nodes: located?.nodes ?? null,
     source: located?.source ?? null,

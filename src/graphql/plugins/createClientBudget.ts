@@ -9,6 +9,16 @@ export interface ClientBudgetOptions {
   costPerSecond: number;
   /** Query cost a client may spend at once after a pause (the bucket's size). */
   costBurst: number;
+  /**
+   * Query cost a client may spend per second while it is alone: no other client started an
+   * operation in the last `presenceMs`. The server's spare capacity goes to whoever uses it (one
+   * client paging history reads at the speed the server renders), and the fair share
+   * `costPerSecond` comes back as soon as anyone else needs the server. 0 or absent: always
+   * `costPerSecond`.
+   */
+  aloneCostPerSecond?: number;
+  /** How long after its last operation another client still counts as present (default 5,000 ms). */
+  presenceMs?: number;
   /** Operations of one client executing at once; 0: no bound. */
   concurrency: number;
   /** Operations of one client waiting at most (for its budget or a free slot); more are refused. */
@@ -73,21 +83,40 @@ const NOTHING = () => {};
  * operation waits until its bucket allows (up to `maxWaitMs`, else a 429 with Retry-After), and
  * beyond `concurrency` its operations wait in a FIFO of `queueLength`; one that resends before
  * its Retry-After has the refusal held for `maxWaitMs` first. Other clients' buckets and slots
- * are their own. State is kept for at most `maxClients` clients; a forgotten client starts again
- * with a full bucket (its operations in flight keep their own state).
+ * are their own. A client alone on the server (aloneCostPerSecond) refills at the higher rate.
+ * State is kept for at most `maxClients` clients; a forgotten client starts again with a full
+ * bucket (its operations in flight keep their own state).
  */
 export function createClientBudget(options: ClientBudgetOptions): ClientBudget {
   const { costPerSecond, concurrency, queueLength, maxWaitMs } = options;
-  const limits = { ratePerSecond: costPerSecond, burst: Math.max(1, options.costBurst) };
+  const burst = Math.max(1, options.costBurst);
+  const shared = { ratePerSecond: costPerSecond, burst };
+  const alone = { ratePerSecond: Math.max(costPerSecond, options.aloneCostPerSecond ?? 0), burst };
+  const presenceMs = options.presenceMs ?? 5_000;
   const now = options.now ?? (() => performance.now());
   const emit = options.onEvent ?? NOTHING;
   const clients = createLruCache<ClientState>({ maxEntries: options.maxClients ?? 100_000 });
+  // The two latest clients to start an operation, each with its latest start: enough to say when
+  // any client other than a given one last started one.
+  let latest = { client: "", atMs: Number.NEGATIVE_INFINITY };
+  let previous = { client: "", atMs: Number.NEGATIVE_INFINITY };
+
+  // The bucket's refill for `client` now, and `client` recorded as present.
+  function limitsFor(client: string, nowMs: number) {
+    const othersAtMs = latest.client === client ? previous.atMs : latest.atMs;
+    if (latest.client === client) latest.atMs = nowMs;
+    else {
+      previous = latest;
+      latest = { client, atMs: nowMs };
+    }
+    return nowMs - othersAtMs > presenceMs ? alone : shared;
+  }
 
   function stateOf(client: string): ClientState {
     let state = clients.get(client);
     if (state === undefined) {
       state = {
-        bucket: { level: limits.burst, atMs: now() },
+        bucket: { level: burst, atMs: now() },
         running: 0,
         waiting: 0,
         retryAtMs: 0,
@@ -140,6 +169,9 @@ export function createClientBudget(options: ClientBudgetOptions): ClientBudget {
   return {
     async admit(client, cost, admitOptions = {}) {
       const state = stateOf(client);
+      const nowMs = now();
+      // Every operation marks its client present, a refused one too.
+      const limits = limitsFor(client, nowMs);
       const holdsSlot = concurrency > 0 && admitOptions.holdSlot !== false;
       const slotFree = !holdsSlot || (state.running < concurrency && state.slotQueue.length === 0);
       const queueFull = state.waiting >= queueLength;
@@ -147,7 +179,7 @@ export function createClientBudget(options: ClientBudgetOptions): ClientBudget {
       if (queueFull && !slotFree) return refuse(state, client, cost, "queue", 0);
       let waitMs = 0;
       if (costPerSecond > 0) {
-        const reservation = reserveCost(state.bucket, cost, now(), limits, queueFull ? 0 : maxWaitMs);
+        const reservation = reserveCost(state.bucket, cost, nowMs, limits, queueFull ? 0 : maxWaitMs);
         if (!reservation.admitted) {
           const reason = reservation.waitMs > maxWaitMs ? "cost" : "queue";
           return refuse(state, client, cost, reason, reservation.waitMs);

@@ -8,6 +8,7 @@ import { createQuoteRoute } from "../rest/createQuoteRoute.js";
 import { createSwapHourCache } from "../rest/createSwapHourCache.js";
 import { createSwapHourWarmer } from "../rest/createSwapHourWarmer.js";
 import { createSwaps24hRoute, STREAM_PAGE_SIZE } from "../rest/createSwaps24hRoute.js";
+import { createSwapsExportRoute } from "../rest/createSwapsExportRoute.js";
 import { createTradeVolume7dRoute } from "../rest/createTradeVolume7dRoute.js";
 import { parseRestOperations } from "../rest/restOperations.js";
 import { refuseOtherMethods } from "../routeConfig.js";
@@ -81,6 +82,12 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
       ...(options.logger === undefined ? {} : { logger: options.logger }),
     }),
     createTradeVolume7dRoute({ executor, operations, answer }),
+    createSwapsExportRoute({
+      executor,
+      operations,
+      ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    }),
   ];
   for (const route of routes) {
     const compress = route.ownCompression

@@ -4,10 +4,12 @@ import { buildListingOpenApiPaths } from "./listingOpenApi.js";
 import {
   DAILY_VOLUME_SCHEMA,
   ERROR_BODY_SCHEMA,
+  EXPORT_QUERY_SCHEMA,
   INTEGER_STRING_PATTERN,
   QUOTE_BODY_SCHEMA,
   QUOTE_QUERY_SCHEMA,
   QUOTE_RESULT_SCHEMA,
+  SWAP_EXPORT_ROW_SCHEMA,
   SWAP_SCHEMA,
   SWAPS_BODY_SCHEMA,
   SWAPS_QUERY_SCHEMA,
@@ -41,6 +43,7 @@ const NAMED_SCHEMAS: [string, object][] = [
   ["QuoteBody", QUOTE_BODY_SCHEMA],
   ["Swap", SWAP_SCHEMA],
   ["SwapsBody", SWAPS_BODY_SCHEMA],
+  ["SwapExportRow", SWAP_EXPORT_ROW_SCHEMA],
   ["DailyVolume", DAILY_VOLUME_SCHEMA],
   ["DailyVolumesBody", VOLUMES_BODY_SCHEMA],
   ["ErrorBody", ERROR_BODY_SCHEMA],
@@ -131,6 +134,21 @@ const SWAPS_EXAMPLE = [
     trade_volume_usd: "1.790911254387472626",
   },
 ];
+// One line of /api/swaps_export: the list's element with what keys and dates it.
+const { tx_hash, block_number, sell_token, buy_token, trade_volume_usd } = SWAPS_EXAMPLE[0]!;
+const EXPORT_ROW_EXAMPLE = {
+  tx_hash,
+  log_index: 3,
+  block_number,
+  timestamp: 1795651200,
+  sender: "0xa11ce00000000000000000000000000000000001",
+  sell_token,
+  buy_token,
+  trade_volume_usd,
+  tracked: true,
+  pools: ["0x3b1d0a43a4ed3d5c0d7a8d52c6f6bd4e0b1b7e0a"],
+};
+
 const VOLUMES_EXAMPLE = [
   ["2026-11-22", "40", "59059.545101709486037981"],
   ["2026-11-21", "60", "582024.416343579637626289"],
@@ -150,6 +168,7 @@ const DESCRIPTION = `Market data of Uniswap-V2-style DEX swaps on BSC, Ethereum 
 - \`network\` is optional on all three endpoints (\`bsc\`, \`eth\`, \`polygon\`; default \`bsc\`). Unknown query parameters are ignored; names and values are case-sensitive.
 - Every success answer says how fresh it is: \`X-Indexed-Block\` and \`X-Data-Age\`.
 - \`/api/swaps_24h\` pages with \`limit\` and \`cursor\` (\`X-Next-Cursor\`, \`Link: rel="next"\`); without them it streams the whole 24-hour window.
+- \`/api/swaps_export\` streams any stored window (\`from\`, \`to\`, \`atBlock\`) as NDJSON, one swap a line, for bulk readers.
 - Every error is exactly \`{"error": "<one sentence>"}\` with a fitting status: 400 bad parameter, 404 unknown path, 405 other methods (with \`Allow\`), 422 no answer (no liquidity route), 429 over the client's rate limit (with \`Retry-After\`, when the server sets one), 503 data not ready, 500 unexpected (masked).
 - Quotes and daily volumes carry \`ETag\` and \`Cache-Control\`; \`If-None-Match\` gets a 304 while the indexed state is the same.
 - CORS is open; HEAD answers the GET's status and headers without a body; answers are gzip-compressed for clients that accept it.
@@ -236,6 +255,33 @@ export function buildOpenApi(options: { version?: string } = {}): OpenApiDocumen
                 Link: headerRef("Link"),
               },
               content: jsonContent("SwapsBody", SWAPS_EXAMPLE),
+            },
+            ...commonErrors,
+            ...serverErrors,
+          },
+        },
+      },
+      "/api/swaps_export": {
+        get: {
+          operationId: "exportSwaps",
+          tags: ["Market data"],
+          summary: "Every stored swap of a window, streamed as NDJSON",
+          description:
+            "Extension for bulk readers: every stored swap of the network with from <= timestamp < to, at or below " +
+            "`atBlock` (default: the block indexed when the request started, in `X-Indexed-Block`), one JSON object " +
+            "a line (`application/x-ndjson`), ascending by block then position in the block. Each line is a " +
+            "/api/swaps_24h element with `log_index`, `timestamp`, `sender`, `tracked` and `pools`. The answer is " +
+            "streamed (chunked, no Content-Length) one keyset page at a time as the client reads, so any window " +
+            "can be read at the speed of the connection; the window is limited by what the server keeps (its " +
+            "`windowDays`). A bad window is a JSON 400 before any line.",
+          parameters: queryParameters(EXPORT_QUERY_SCHEMA),
+          responses: {
+            "200": {
+              description: "The swaps, oldest first, one SwapExportRow a line.",
+              headers: FRESHNESS_HEADERS,
+              content: {
+                "application/x-ndjson": { schema: schemaRef("SwapExportRow"), example: EXPORT_ROW_EXAMPLE },
+              },
             },
             ...commonErrors,
             ...serverErrors,

@@ -22,19 +22,28 @@ export interface SwapNode {
   volumeUSD: string;
 }
 
-/** Renders a list of swaps, page by page, as the bytes of its JSON array. */
-export interface SwapRowRenderer {
+/** A swap node of the export operation: the list's fields and what keys and dates a row. */
+export interface ExportSwapNode extends SwapNode {
+  logIndex: number;
+  timestamp: number;
+  sender: string;
+  tracked: boolean;
+  pools: string[];
+}
+
+/** Renders a list of swaps, page by page, as the bytes of its JSON array (or NDJSON lines). */
+export interface SwapRowRenderer<Node extends SwapNode = SwapNode> {
   /**
    * The bytes of a page's swaps in the list: the first call opens the array, the elements are
    * separated by commas across pages, and the call with `last` closes the array, so the pages'
    * bytes concatenate to the list's JSON text.
    */
-  render(edges: readonly { node: SwapNode }[], last: boolean): Buffer;
+  render(edges: readonly { node: Node }[], last: boolean): Buffer;
   /**
    * The same as render(edges, false), with the part of those bytes that is the page's elements
    * alone (joined by commas, without what precedes the first: "[" or a comma).
    */
-  renderElements(edges: readonly { node: SwapNode }[]): { piece: Buffer; elements: Buffer };
+  renderElements(edges: readonly { node: Node }[]): { piece: Buffer; elements: Buffer };
   /**
    * What goes before `rows` elements rendered elsewhere (kept bytes): "[" when the list is not
    * open yet, a comma after other elements, else nothing. Counts them as rendered.
@@ -64,6 +73,14 @@ const AMOUNT = ascii(',"amount":');
 const AMOUNT_DECIMAL = ascii(',"amount_decimal":');
 const BUY = ascii('},"buy_token":');
 const VOLUME = ascii('},"trade_volume_usd":');
+const LOG_INDEX = ascii(',"log_index":');
+const TIMESTAMP = ascii(',"timestamp":');
+const SENDER = ascii(',"sender":');
+const TRACKED = ascii(',"tracked":');
+const POOLS = ascii(',"pools":[');
+const TRUE = ascii("true");
+const FALSE = ascii("false");
+const NEWLINE = 0x0a;
 const QUOTE = 0x22;
 const COMMA = 0x2c;
 const CLOSE = 0x7d;
@@ -81,7 +98,15 @@ const ARRAY_CLOSE = 0x5d;
  * JSON.stringify writes it. A token's part is made once per renderer: a list repeats a few
  * tokens many times.
  */
-export function createSwapRowRenderer(): SwapRowRenderer {
+export function createSwapRowRenderer(): SwapRowRenderer;
+/**
+ * With `ndjson`: the export's rows (GET /api/swaps_export), one JSON object per line, each the
+ * list's object with log_index and timestamp after block_number, sender after them, tracked and
+ * pools after trade_volume_usd; no array, no commas.
+ */
+export function createSwapRowRenderer(options: { ndjson: true }): SwapRowRenderer<ExportSwapNode>;
+export function createSwapRowRenderer(options: { ndjson?: boolean } = {}): SwapRowRenderer<ExportSwapNode> {
+  const ndjson = options.ndjson === true;
   const tokens = new Map<string, TokenBytes>();
   let opened = false;
   let rendered = 0;
@@ -148,14 +173,22 @@ export function createSwapRowRenderer(): SwapRowRenderer {
     string(amount.amountDecimal);
   }
 
+  function integer(value: number): void {
+    put(ascii(String(value)));
+  }
+
   /** Renders into a new buffer; `prefix` is the length of what precedes the first element. */
   function renderPage(
-    edges: readonly { node: SwapNode }[],
+    edges: readonly { node: SwapNode | ExportSwapNode }[],
     last: boolean,
   ): { piece: Buffer; prefix: number } {
     // A page's own buffer: the stream holds it until the socket took it.
     out = Buffer.allocUnsafe(2 + edges.length * BYTES_PER_SWAP);
     at = 0;
+    if (ndjson) {
+      for (const { node } of edges) renderLine(node as ExportSwapNode);
+      return { piece: out.subarray(0, at), prefix: 0 };
+    }
     if (!opened) {
       out[at++] = ARRAY_OPEN;
       opened = true;
@@ -184,6 +217,39 @@ export function createSwapRowRenderer(): SwapRowRenderer {
       out[at++] = ARRAY_CLOSE;
     }
     return { piece: out.subarray(0, at), prefix };
+  }
+
+  function renderLine(node: ExportSwapNode): void {
+    put(OPEN);
+    string(node.txHash);
+    put(LOG_INDEX);
+    integer(node.logIndex);
+    put(BLOCK);
+    string(node.blockNumber);
+    put(TIMESTAMP);
+    integer(node.timestamp);
+    put(SENDER);
+    string(node.sender);
+    put(SELL);
+    side(node.sell);
+    put(BUY);
+    side(node.buy);
+    put(VOLUME);
+    string(node.volumeUSD);
+    put(TRACKED);
+    put(node.tracked ? TRUE : FALSE);
+    put(POOLS);
+    node.pools.forEach((pool, i) => {
+      if (i > 0) {
+        reserve(1);
+        out[at++] = COMMA;
+      }
+      string(pool);
+    });
+    reserve(3);
+    out[at++] = ARRAY_CLOSE;
+    out[at++] = CLOSE;
+    out[at++] = NEWLINE;
   }
 
   return {

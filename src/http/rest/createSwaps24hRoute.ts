@@ -1,13 +1,12 @@
-import type { OutgoingHttpHeaders } from "node:http";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { MAX_SWAPS_PAGE } from "../../api/maxSwapsPage.js";
 import type { NetworkName } from "../../domain/types.js";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import { countEvent } from "../../lib/countEvent.js";
 import type { AnswerStore } from "../createAnswerStore.js";
-import { acceptsGzip, JSON_HEADERS } from "../jsonHeaders.js";
+import { JSON_HEADERS } from "../jsonHeaders.js";
 import { sendCachedJson } from "../sendCachedJson.js";
+import { answerStreamHead } from "./answerStreamHead.js";
 import { createListSharing, type SharedList } from "./createListSharing.js";
 import type { SwapHourCache } from "./createSwapHourCache.js";
 import { findNextCursor } from "./findNextCursor.js";
@@ -53,16 +52,6 @@ export const STREAM_PAGE_SIZE = 250;
 export const STALL_TIMEOUT_MS = 60_000;
 
 const REST_ANSWER = { cache: "rest_answer" };
-
-// The body size is unknown when the headers go out: gzip whenever the client takes it. HEAD gets
-// the GET's headers as they are: chunked, no Content-Length (the framework would say 0).
-function answerHead(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (acceptsGzip(request.headers["accept-encoding"])) reply.header("Content-Encoding", "gzip");
-  reply.hijack();
-  reply.raw.writeHead(200, reply.getHeaders() as OutgoingHttpHeaders);
-  reply.raw.end();
-  return reply;
-}
 
 /**
  * GET /api/swaps_24h: the whole window as one JSON array, written while the pages are read:
@@ -141,7 +130,7 @@ export function createSwaps24hRoute(options: Swaps24hOptions): RestRoute {
       : await readPage(head ? 1 : Math.min(pageSize, limit ?? pageSize), cursor ?? null);
     // (Lowercase: the compressor adds its own Vary unless it finds this one.)
     reply.headers({ ...JSON_HEADERS, ...freshnessHeaders(networkStatus), Vary: "accept-encoding" });
-    if (head) return answerHead(request, reply);
+    if (head) return answerStreamHead(request, reply);
     if (limit !== undefined) {
       const next = await findNextCursor(first, limit, window, session, operations);
       if (next !== undefined) {

@@ -1,5 +1,5 @@
 import type { GraphqlExecutor, PreparedOperation } from "../../graphql/createGraphqlExecutor.js";
-import type { SwapNode, TokenFields } from "./createSwapRowRenderer.js";
+import type { ExportSwapNode, SwapNode, TokenFields } from "./createSwapRowRenderer.js";
 
 /** The freshness a REST answer carries (X-Indexed-Block, X-Data-Age), and the status operation's. */
 export interface FreshnessData {
@@ -28,6 +28,11 @@ export interface SwapsData {
   swaps: { pageInfo: PageInfo; edges: { node: SwapNode }[] };
 }
 
+/** The result of EXPORT_OPERATION. */
+export interface ExportData {
+  swaps: { pageInfo: PageInfo; edges: { node: ExportSwapNode }[] };
+}
+
 /** The result of SWAP_CURSORS_OPERATION. */
 export interface SwapCursorsData {
   swaps: { pageInfo: PageInfo };
@@ -54,6 +59,15 @@ export const QUOTE_OPERATION = /* GraphQL */ `
   }
 `;
 
+// The swap fields of a /api/swaps_24h row (createSwapRowRenderer), shared by the export's operation.
+const SWAP_ROW = `
+  txHash
+  blockNumber
+  sell { token { name symbol decimals address } amount amountDecimal(digits: 8) }
+  buy { token { name symbol decimals address } amount amountDecimal(digits: 8) }
+  volumeUSD
+`;
+
 /** The fixed GraphQL operation that pins GET /api/swaps_24h: the indexed block at request start. */
 export const STATUS_OPERATION = /* GraphQL */ `
   query RestStatus($network: Network!) {
@@ -76,15 +90,27 @@ export const SWAPS_OPERATION = /* GraphQL */ `
   ) {
     swaps(network: $network, from: $from, to: $to, first: $first, after: $after, atBlock: $atBlock) {
       pageInfo { hasNextPage endCursor }
-      edges {
-        node {
-          txHash
-          blockNumber
-          sell { token { name symbol decimals address } amount amountDecimal(digits: 8) }
-          buy { token { name symbol decimals address } amount amountDecimal(digits: 8) }
-          volumeUSD
-        }
-      }
+      edges { node { ${SWAP_ROW} } }
+    }
+  }
+`;
+
+/**
+ * The fixed GraphQL operation behind GET /api/swaps_export: the list's row and what keys and
+ * dates it (log index, timestamp, sender, tracked, pools), page by page at one block.
+ */
+export const EXPORT_OPERATION = /* GraphQL */ `
+  query RestSwapsExport(
+    $network: Network!
+    $from: Timestamp!
+    $to: Timestamp
+    $first: Int!
+    $after: String
+    $atBlock: BigInt
+  ) {
+    swaps(network: $network, from: $from, to: $to, first: $first, after: $after, atBlock: $atBlock) {
+      pageInfo { hasNextPage endCursor }
+      edges { node { ${SWAP_ROW} logIndex timestamp sender tracked pools } }
     }
   }
 `;
@@ -114,6 +140,7 @@ export interface RestOperations {
   quote: PreparedOperation;
   status: PreparedOperation;
   swaps: PreparedOperation;
+  export: PreparedOperation;
   swapCursors: PreparedOperation;
   dailyVolumes: PreparedOperation;
 }
@@ -124,6 +151,7 @@ export function parseRestOperations(executor: Pick<GraphqlExecutor, "prepare">):
     quote: executor.prepare(QUOTE_OPERATION),
     status: executor.prepare(STATUS_OPERATION),
     swaps: executor.prepare(SWAPS_OPERATION),
+    export: executor.prepare(EXPORT_OPERATION),
     swapCursors: executor.prepare(SWAP_CURSORS_OPERATION),
     dailyVolumes: executor.prepare(DAILY_VOLUMES_OPERATION),
   };

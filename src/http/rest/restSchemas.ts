@@ -76,6 +76,40 @@ export const SWAPS_QUERY_SCHEMA = {
   properties: { network: NETWORK_PARAM_SCHEMA, limit: LIMIT_PARAM_SCHEMA, cursor: CURSOR_PARAM_SCHEMA },
 } as const;
 
+/** `from` and `to` of /api/swaps_export: a time as the GraphQL Timestamp takes it. */
+const TIME_PARAM = {
+  type: "string",
+  minLength: 1,
+  maxLength: 40,
+  examples: ["1700000000", "2023-11-14T22:13:20Z"],
+} as const;
+
+/** Query of GET /api/swaps_export. */
+export const EXPORT_QUERY_SCHEMA = {
+  type: "object",
+  properties: {
+    network: NETWORK_PARAM_SCHEMA,
+    from: {
+      ...TIME_PARAM,
+      description:
+        "Start of the window, inclusive: unix seconds or an ISO-8601 date-time (anything else is a 400).",
+    },
+    to: {
+      ...TIME_PARAM,
+      description: "End of the window, exclusive, in the same forms (default: no end).",
+    },
+    atBlock: {
+      type: "string",
+      pattern: INTEGER_STRING_PATTERN,
+      maxLength: 20,
+      description:
+        "Only swaps at or below this block (default, and at most: the block indexed when the request started, " +
+        "which X-Indexed-Block names). The export is one indexed state however long it takes to read.",
+    },
+  },
+  required: ["from"],
+} as const;
+
 /** Query of GET /api/trade_volume_usd_7d. */
 export const VOLUMES_QUERY_SCHEMA = {
   type: "object",
@@ -176,6 +210,50 @@ export const SWAPS_BODY_SCHEMA = {
   title: "SwapsBody",
   type: "array",
   items: SWAP_SCHEMA,
+} as const;
+
+/** One line of GET /api/swaps_export: a /api/swaps_24h element with what keys and dates it. */
+export const SWAP_EXPORT_ROW_SCHEMA = {
+  title: "SwapExportRow",
+  type: "object",
+  properties: {
+    tx_hash: SWAP_SCHEMA.properties.tx_hash,
+    log_index: {
+      type: "integer",
+      minimum: 0,
+      description:
+        "Position of the swap's first pool Swap event in its block: with tx_hash, identifies the swap.",
+    },
+    block_number: SWAP_SCHEMA.properties.block_number,
+    timestamp: { type: "integer", minimum: 0, description: "Block timestamp, unix seconds." },
+    sender: {
+      type: "string",
+      pattern: "^0x[0-9a-f]{40}$",
+      description: "The account that signed the transaction (not a router or pool).",
+    },
+    sell_token: TOKEN_AMOUNT_SCHEMA,
+    buy_token: TOKEN_AMOUNT_SCHEMA,
+    trade_volume_usd: SWAP_SCHEMA.properties.trade_volume_usd,
+    tracked: { type: "boolean", description: "False when neither side could be priced in USD." },
+    pools: {
+      type: "array",
+      items: { type: "string", pattern: "^0x[0-9a-f]{40}$" },
+      description: "Pool addresses the swap went through, in order.",
+    },
+  },
+  required: [
+    "tx_hash",
+    "log_index",
+    "block_number",
+    "timestamp",
+    "sender",
+    "sell_token",
+    "buy_token",
+    "trade_volume_usd",
+    "tracked",
+    "pools",
+  ],
+  additionalProperties: false,
 } as const;
 
 /** One UTC day of GET /api/trade_volume_usd_7d. */

@@ -1,19 +1,26 @@
-import { createSwapRowRenderer } from "./createSwapRowRenderer.js";
-import type { SwapsData } from "./restOperations.js";
+import { createSwapRowRenderer, type SwapNode, type SwapRowRenderer } from "./createSwapRowRenderer.js";
+
+/** A page of the swaps operation (SwapsData) or of the export's. */
+interface SwapPages<Node extends SwapNode> {
+  swaps: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: { node: Node }[] };
+}
 
 /**
  * The list page by page from `first`, at most `limit` swaps: the bytes of the old one-piece
- * answer, JSON.stringify(array), written while the pages are read.
+ * answer, JSON.stringify(array), written while the pages are read (or the rows of another
+ * `renderer`: the export's NDJSON).
  */
-export async function* streamSwapPages(list: {
-  first: SwapsData;
+export async function* streamSwapPages<Node extends SwapNode = SwapNode>(list: {
+  first: SwapPages<Node>;
   limit: number | undefined;
   pageSize: number;
-  readPage: (first: number, after: string | null) => Promise<SwapsData>;
+  readPage: (first: number, after: string | null) => Promise<SwapPages<Node>>;
+  renderer?: SwapRowRenderer<Node>;
 }): AsyncGenerator<Buffer> {
   let page = list.first;
   let remaining = list.limit ?? Number.POSITIVE_INFINITY;
-  const renderer = createSwapRowRenderer();
+  const renderer =
+    list.renderer ?? (createSwapRowRenderer() as SwapRowRenderer<SwapNode> as SwapRowRenderer<Node>);
   for (;;) {
     const { edges, pageInfo } = page.swaps;
     remaining -= edges.length;
