@@ -59,6 +59,9 @@ export const v3PoolEventsAbi = parseAbi([
   "event Initialize(uint160 sqrtPriceX96, int24 tick)",
   "event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
   "event Burn(address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
+  "event Collect(address indexed owner, address recipient, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount0, uint128 amount1)",
+  "event CollectProtocol(address indexed sender, address indexed recipient, uint128 amount0, uint128 amount1)",
+  "event Flash(address indexed sender, address indexed recipient, uint256 amount0, uint256 amount1, uint256 paid0, uint256 paid1)",
 ]);
 
 /** PancakeSwap V3's Swap: Uniswap V3's with the protocol fees of both tokens after it. */

@@ -49,6 +49,22 @@ export interface Pair {
   feeBps: number;
   /** Set on a concentrated-liquidity pool (Uniswap V3, PancakeSwap V3); absent on a V2 pair. */
   v3?: V3PoolSpec;
+  /** The factory log that created the pool; absent when it was not found (see findPairCreations). */
+  created?: PairCreation;
+}
+
+/** Where a factory's PairCreated / PoolCreated log stands: what DEX Screener's pair asks for. */
+export interface PairCreation {
+  blockNumber: bigint;
+  /** Unix seconds of the block. */
+  timestamp: number;
+  txHash: Hash;
+}
+
+/** The token amounts a pool holds (its balanceOf of each token), in smallest units. */
+export interface PoolBalances {
+  balance0: bigint;
+  balance1: bigint;
 }
 
 /** What a concentrated-liquidity pool is created with (PoolCreated). */
@@ -72,6 +88,11 @@ export interface V3PoolPrice {
   tick: number;
   /** Liquidity in range at the current tick. */
   liquidity: bigint;
+  /**
+   * The pool's token balances after the same event, kept from its events (see createV3Tracker);
+   * absent when unknown (a row written before schema version 9).
+   */
+  balances?: PoolBalances;
 }
 
 /**
@@ -143,8 +164,8 @@ export interface PoolEvent {
   amount1: bigint;
   /**
    * The pool's reserves right after the log: a V2 pair's Sync that precedes the log in its
-   * transaction (what getReserves answers after it). Undefined for a V3 pool, whose token
-   * balances no log states.
+   * transaction (what getReserves answers after it); a V3 pool's token balances after it, kept
+   * from its events (see createV3Tracker). Undefined when unknown.
    */
   reserves: { reserve0: bigint; reserve1: bigint } | undefined;
 }

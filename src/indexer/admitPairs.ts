@@ -1,4 +1,5 @@
-import type { Address, Pair, Token } from "../domain/types.js";
+import { findPairCreations } from "../chain/findPairCreations.js";
+import type { Address, Pair, PairCreation, Token } from "../domain/types.js";
 import type { IndexerContext } from "./createIndexerContext.js";
 import { ensureTokens } from "./ensureTokens.js";
 
@@ -39,8 +40,38 @@ export async function admitPairs(
     );
     refused.push(pair.address);
   }
+  const created = await findCreations(ctx, usable);
+  for (const [i, pair] of usable.entries()) {
+    const creation = created.get(pair.address);
+    if (creation !== undefined) usable[i] = { ...pair, created: creation };
+  }
   for (const pair of usable) ctx.pairs.set(pair.address, pair);
   for (const address of refused) ctx.rejected.add(address);
   if (refused.length > 0) await ctx.store.addRejectedPairs(ctx.network, refused);
   return usable;
+}
+
+/**
+ * The creation logs of newly accepted pools (one eth_getLogs for all of them). A node that
+ * refuses the whole-history query (a provider capping eth_getLogs ranges) costs the pools their
+ * creation fields, not their admission: logged, and they stay without (listings omit the fields).
+ */
+async function findCreations(
+  ctx: IndexerContext,
+  pairs: readonly Pair[],
+): Promise<Map<Address, PairCreation>> {
+  if (pairs.length === 0) return new Map();
+  try {
+    return await findPairCreations(ctx.client, pairs);
+  } catch (error) {
+    ctx.log.warn(
+      {
+        network: ctx.network,
+        pools: pairs.length,
+        err: error instanceof Error ? error.message : String(error),
+      },
+      "pool creation logs not read",
+    );
+    return new Map();
+  }
 }

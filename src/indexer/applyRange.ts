@@ -42,9 +42,7 @@ export async function applyRange(
   const live = views.getPoolIndex(network);
   // V3 pools first met here that existed before: read now, against the state the previous
   // range left (a read while ranges are read ahead would also read pools those ranges create).
-  const v3Snapshots = ctx.events.hasV3
-    ? { block: read.from - 1n, states: await snapshotV3Pools(ctx, read.events, read.from - 1n) }
-    : undefined;
+  const v3Snapshots = ctx.events.hasV3 ? await snapshotV3Pools(ctx, read.events, read.from - 1n) : undefined;
   const overlay = createPoolOverlay(live);
   const decoded = decodeRange(read, {
     ...(v3Snapshots === undefined ? {} : { v3Snapshots }),

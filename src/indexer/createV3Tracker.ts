@@ -1,23 +1,40 @@
-import type { Address, Pair, V3PoolPrice, V3TickLiquidity } from "../domain/types.js";
+import type { Address, Pair, PoolBalances, V3PoolPrice, V3TickLiquidity } from "../domain/types.js";
 import type { PoolIndex, V3State } from "../pricing/types.js";
 import { applyLiquidityChange } from "../pricing/v3/applyLiquidityChange.js";
 import { createTickTable, type TickTable } from "../pricing/v3/createTickTable.js";
 import { v3PoolState } from "../views/buildPoolStates.js";
 import type { RangeEvent } from "./rangeEvents.js";
 
-/** A V3 pool with no event and no snapshot yet: no price, no liquidity. */
-const UNINITIALIZED: V3State = { sqrtPriceX96: 0n, tick: 0, liquidity: 0n, ticks: createTickTable() };
+/**
+ * A V3 pool with no event and no snapshot yet: no price, no liquidity, and nothing held (it is
+ * created in the range: its logs from the first on say every token that comes in or goes out).
+ */
+const UNINITIALIZED: V3State = {
+  sqrtPriceX96: 0n,
+  tick: 0,
+  liquidity: 0n,
+  ticks: createTickTable(),
+  balances: { balance0: 0n, balance1: 0n },
+};
 
 /** V3 pools' states read from the chain at `block` (just before a range). */
 export interface V3Snapshots {
   block: bigint;
   states: ReadonlyMap<Address, V3State>;
+  /**
+   * Token balances read at `block` of pools whose state the indexer has but whose balances it
+   * does not (stored before schema version 9).
+   */
+  balances?: ReadonlyMap<Address, PoolBalances>;
 }
 
 /** Applies a range's V3 events to the pool graph and records the rows the store keeps. */
 export interface V3Tracker {
-  /** Applies one event of a V3 pool (Initialize, Swap, Mint, Burn); other events are ignored. */
-  apply(event: RangeEvent): void;
+  /**
+   * Applies one event of a V3 pool (Initialize, Swap, Mint, Burn, Collect, CollectProtocol,
+   * Flash); other events are ignored. Returns the pool's token balances right after it when known.
+   */
+  apply(event: RangeEvent): PoolBalances | undefined;
   /** Price and active liquidity after each pool's last event in each block. */
   prices(): V3PoolPrice[];
   /** Each tick a Mint or Burn changed, as it stands after each block. */
@@ -43,7 +60,16 @@ export function createV3Tracker(
   const used = new Set<Address>();
   const current = (pool: Address): V3State => {
     const live = pools.get(pool)?.v3State;
-    if (live !== undefined) return live;
+    if (live !== undefined) {
+      const read = live.balances === undefined ? snapshots.balances?.get(pool) : undefined;
+      if (read === undefined) return live;
+      // Balances read at the block before the range, recorded as that block's row with the price
+      // the pool had there (the live state is the state at the range's start).
+      const known = { ...live, balances: read };
+      const { block } = snapshots;
+      prices.set(`${pool}:${block}`, { pool, blockNumber: block, logIndex: -1, ...priceOf(known) });
+      return known;
+    }
     const snapshot = snapshots.states.get(pool);
     if (snapshot === undefined) return UNINITIALIZED;
     if (!used.has(pool)) {
@@ -60,19 +86,30 @@ export function createV3Tracker(
     sqrtPriceX96: state.sqrtPriceX96,
     tick: state.tick,
     liquidity: state.liquidity,
+    ...(state.balances === undefined ? {} : { balances: state.balances }),
   });
 
-  const publish = (pool: Address, state: V3State, block: bigint, logIndex: number): void => {
+  const publish = (
+    pool: Address,
+    state: V3State,
+    block: bigint,
+    logIndex: number,
+  ): PoolBalances | undefined => {
     pools.update(v3PoolState(pairs.get(pool)!, state));
-    prices.set(`${pool}:${block}`, {
-      pool,
-      blockNumber: block,
-      logIndex,
-      sqrtPriceX96: state.sqrtPriceX96,
-      tick: state.tick,
-      liquidity: state.liquidity,
-    });
+    prices.set(`${pool}:${block}`, { pool, blockNumber: block, logIndex, ...priceOf(state) });
+    return state.balances;
   };
+
+  // What a log moved in or out of the pool (positive: in), added to what it held; unknown stays unknown.
+  const moved = (state: V3State, amount0: bigint, amount1: bigint): Pick<V3State, "balances"> =>
+    state.balances === undefined
+      ? {}
+      : {
+          balances: {
+            balance0: state.balances.balance0 + amount0,
+            balance1: state.balances.balance1 + amount1,
+          },
+        };
 
   const ownTicks = (pool: Address, state: V3State): TickTable => {
     let own = owned.get(pool);
@@ -96,24 +133,35 @@ export function createV3Tracker(
       switch (event.kind) {
         case "v3init": {
           const state = current(event.pair);
-          publish(
+          return publish(
             event.pair,
             { ...state, sqrtPriceX96: event.sqrtPriceX96, tick: event.tick },
             event.blockNumber,
             event.logIndex,
           );
-          return;
         }
         case "swap": {
-          if (event.v3 === undefined) return;
+          if (event.v3 === undefined) return undefined;
           const state = current(event.pair);
-          publish(event.pair, { ...state, ...event.v3 }, event.blockNumber, event.logIndex);
-          return;
+          const change = moved(state, event.amount0In - event.amount0Out, event.amount1In - event.amount1Out);
+          return publish(event.pair, { ...state, ...event.v3, ...change }, event.blockNumber, event.logIndex);
+        }
+        case "v3balance": {
+          const state = current(event.pool);
+          const change = moved(state, event.amount0, event.amount1);
+          return publish(event.pool, { ...state, ...change }, event.blockNumber, event.logIndex);
         }
         case "v3mint":
         case "v3burn": {
-          if (event.amount === 0n) return;
           const state = current(event.pool);
+          // A Mint brings its amounts in; a Burn moves tokens to the position's owed amounts, still
+          // held until its Collect.
+          const held = event.kind === "v3mint" ? moved(state, event.amount0, event.amount1) : {};
+          if (event.amount === 0n) {
+            return event.kind === "v3mint"
+              ? publish(event.pool, { ...state, ...held }, event.blockNumber, event.logIndex)
+              : state.balances;
+          }
           const delta = event.kind === "v3mint" ? event.amount : -event.amount;
           const change = applyLiquidityChange(state, event.tickLower, event.tickUpper, delta);
           const own = ownTicks(event.pool, state);
@@ -121,16 +169,15 @@ export function createV3Tracker(
             own.set(bound.tick, bound.liquidityNet, bound.liquidityGross);
             record(event.pool, event.blockNumber, bound);
           }
-          publish(
+          return publish(
             event.pool,
-            { ...state, liquidity: change.liquidity, ticks: own },
+            { ...state, liquidity: change.liquidity, ticks: own, ...held },
             event.blockNumber,
             event.logIndex,
           );
-          return;
         }
         default:
-          return;
+          return undefined;
       }
     },
     prices: () => [...prices.values()],

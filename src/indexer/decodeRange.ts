@@ -5,6 +5,7 @@ import type {
   NetworkName,
   Pair,
   PairReserves,
+  PoolBalances,
   PoolEvent,
   Trade,
   TradeMarks,
@@ -63,12 +64,15 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
   const liquidityEvents: LiquidityEvent[] = [];
   const poolEvents: PoolEvent[] = [];
   const v3 = createV3Tracker(ctx.pools, ctx.pairs, ctx.v3Snapshots);
+  // Each V3 log's pool balances right after it (the transaction's pool events carry them).
+  let v3Balances = new Map<RangeEvent, PoolBalances>();
   let group: RangeEvent[] = [];
 
   const flush = (): void => {
     const events = group;
     group = [];
-    for (const event of buildPoolEvents(ctx.network, read, events)) poolEvents.push(event);
+    for (const event of buildPoolEvents(ctx.network, read, events, v3Balances)) poolEvents.push(event);
+    v3Balances = new Map();
     const swaps: SwapEvent[] = [];
     const wraps: WrapEvent[] = [];
     for (const event of events) {
@@ -147,7 +151,8 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
       txHash = event.txHash;
     }
     group.push(event);
-    v3.apply(event);
+    const held = v3.apply(event);
+    if (held !== undefined) v3Balances.set(event, held);
     if (event.kind === "sync") {
       const pair = ctx.pairs.get(event.pair)!;
       ctx.pools.update({ ...pair, reserve0: event.reserve0, reserve1: event.reserve1 });

@@ -1,4 +1,5 @@
 import { zeroAddress } from "viem";
+import { readPoolBalances } from "../chain/readPoolBalances.js";
 import { buildV3PoolAddressRead, readV3PoolInfos } from "../chain/readV3PoolInfos.js";
 import { readV3PoolState } from "../chain/readV3PoolState.js";
 import type { BatchedRead } from "../chain/runBatchedReads.js";
@@ -69,7 +70,7 @@ export function foundV3Pools(found: readonly (Address | undefined)[]): Address[]
 /**
  * Admits a looked-up token's V3 pools that are not followed yet, inside the store's write turn:
  * each is checked against its factory (readV3PoolInfos), its state (slot0, liquidity, every
- * initialized tick) is read at the checkpoint and committed as rows of that block with the pool,
+ * initialized tick, its balances of both tokens) is read at the checkpoint and committed as rows of that block with the pool,
  * so a restart or an API replica rebuilds the same state; the live graph then holds it. Returns
  * the pools admitted (the range loop reads again what it read without them).
  */
@@ -101,6 +102,12 @@ export async function admitV3Pools(
       });
     }),
   );
+  // And what it holds, at the same block (one eth_call for all of them).
+  const withState = fresh.flatMap((address, i) => (states.has(address) ? [infos[i]!] : []));
+  const held = await readPoolBalances(ctx.discoveryClient, withState, blockNumber);
+  withState.forEach((pair, i) => {
+    states.set(pair.address, { ...states.get(pair.address)!, balances: held[i]! });
+  });
   const usable = await admitPairs(
     ctx,
     fresh.map((address, i) => ({ address, info: states.has(address) ? infos[i] : undefined })),
@@ -111,8 +118,16 @@ export async function admitV3Pools(
   const v3Ticks: V3TickLiquidity[] = [];
   for (const pair of usable) {
     const state = states.get(pair.address)!;
-    const { sqrtPriceX96, tick, liquidity } = state;
-    v3Prices.push({ pool: pair.address, blockNumber, logIndex: -1, sqrtPriceX96, tick, liquidity });
+    const { sqrtPriceX96, tick, liquidity, balances } = state;
+    v3Prices.push({
+      pool: pair.address,
+      blockNumber,
+      logIndex: -1,
+      sqrtPriceX96,
+      tick,
+      liquidity,
+      balances: balances!,
+    });
     for (const [t, info] of state.ticks.entries())
       v3Ticks.push({ pool: pair.address, blockNumber, tick: t, ...info });
   }

@@ -67,6 +67,11 @@ export type RangeEvent =
     })
   /** A V3 pool's first price. */
   | (LogPosition & { kind: "v3init"; pair: Address; sqrtPriceX96: bigint; tick: number })
+  /**
+   * A V3 pool's Collect or CollectProtocol (tokens paid out: negative amounts) or Flash (fees paid
+   * in: positive): logs that move the pool's token balances but not its price or liquidity.
+   */
+  | (LogPosition & { kind: "v3balance"; pool: Address; amount0: bigint; amount1: bigint })
   | (LogPosition & V3LiquidityChange & { kind: "v3mint" | "v3burn" });
 
 const SWAP = toEventSelector(swapEventAbi);
@@ -79,19 +84,32 @@ const V3_SWAP = toEventSelector(v3PoolEventsAbi[0]);
 const V3_INITIALIZE = toEventSelector(v3PoolEventsAbi[1]);
 const V3_MINT = toEventSelector(v3PoolEventsAbi[2]);
 const V3_BURN = toEventSelector(v3PoolEventsAbi[3]);
+const V3_COLLECT = toEventSelector(v3PoolEventsAbi[4]);
+const V3_COLLECT_PROTOCOL = toEventSelector(v3PoolEventsAbi[5]);
+const V3_FLASH = toEventSelector(v3PoolEventsAbi[6]);
 const PANCAKE_V3_SWAP = toEventSelector(pancakeV3SwapEventAbi);
 
 /** Topics of the events wrapped-coin logs are read for. */
 export const WRAPPED_TOPICS: readonly Hex[] = [DEPOSIT, WITHDRAWAL];
 /** Topics a pool of any configured kind logs: its emitter must be checked against the factories. */
 const V2_POOL_TOPICS: readonly Hex[] = [SWAP, SYNC, V2_MINT, V2_BURN];
-const V3_POOL_TOPICS: readonly Hex[] = [V3_INITIALIZE, V3_MINT, V3_BURN];
+// Collect, CollectProtocol and Flash move a pool's token balances only: read so that the balances
+// (TVL, DEX Screener reserves) are kept exactly from the logs with no balanceOf call per block.
+const V3_POOL_TOPICS: readonly Hex[] = [
+  V3_INITIALIZE,
+  V3_MINT,
+  V3_BURN,
+  V3_COLLECT,
+  V3_COLLECT_PROTOCOL,
+  V3_FLASH,
+];
 
 /** Which family of pools a log's topic belongs to (undefined: a wrapped-coin log or another event). */
 export function poolFamilyOf(topic0: string | undefined): "v2" | "v3" | undefined {
   if (topic0 === SWAP || topic0 === SYNC || topic0 === V2_MINT || topic0 === V2_BURN) return "v2";
   if (topic0 === V3_SWAP || topic0 === PANCAKE_V3_SWAP || topic0 === V3_INITIALIZE) return "v3";
   if (topic0 === V3_MINT || topic0 === V3_BURN) return "v3";
+  if (topic0 === V3_COLLECT || topic0 === V3_COLLECT_PROTOCOL || topic0 === V3_FLASH) return "v3";
   return undefined;
 }
 
@@ -126,7 +144,8 @@ export interface RangeEventSet {
 
 /**
  * The event set of a network whose DEXes are of `kinds`: V2 pairs' Swap and Sync, V3 pools'
- * Swap (Uniswap's or PancakeSwap's layout), Initialize, Mint and Burn, and the wrapped coin's
+ * Swap (Uniswap's or PancakeSwap's layout), Initialize, Mint, Burn, Collect, CollectProtocol and
+ * Flash, and the wrapped coin's
  * Deposit and Withdrawal. A network without V3 DEXes never asks for V3 logs (on a real chain,
  * thousands of unconfigured pools log them).
  */
@@ -233,7 +252,31 @@ export function decodePoolLog(item: Log, at: LogPosition, pair: Address): RangeE
   if (topic0 === V3_INITIALIZE && topics.length === 1 && data.length === 2 + 128) {
     return { ...at, kind: "v3init", pair, sqrtPriceX96: word(data, 0), tick: int24Of(word(data, 1)) };
   }
-  return decodeV3LiquidityLog(item, at, pair, topic0);
+  return decodeV3LiquidityLog(item, at, pair, topic0) ?? decodeV3BalanceLog(item, at, pair, topic0);
+}
+
+// Collect(address indexed owner, address recipient, int24 indexed tickLower, int24 indexed
+// tickUpper, uint128 amount0, uint128 amount1); CollectProtocol(address indexed sender, address
+// indexed recipient, uint128 amount0, uint128 amount1); Flash(address indexed sender, address
+// indexed recipient, uint256 amount0, uint256 amount1, uint256 paid0, uint256 paid1): a flash
+// loan is repaid with its fee in the same call, so the pool keeps paid0/paid1 more than before.
+function decodeV3BalanceLog(
+  item: Log,
+  at: LogPosition,
+  pool: Address,
+  topic0: string | undefined,
+): RangeEvent | undefined {
+  const { data, topics } = item;
+  if (topic0 === V3_COLLECT && topics.length === 4 && data.length === 2 + 64 * 3) {
+    return { ...at, kind: "v3balance", pool, amount0: -word(data, 1), amount1: -word(data, 2) };
+  }
+  if (topic0 === V3_COLLECT_PROTOCOL && topics.length === 3 && data.length === 2 + 64 * 2) {
+    return { ...at, kind: "v3balance", pool, amount0: -word(data, 0), amount1: -word(data, 1) };
+  }
+  if (topic0 === V3_FLASH && topics.length === 3 && data.length === 2 + 64 * 4) {
+    return { ...at, kind: "v3balance", pool, amount0: word(data, 2), amount1: word(data, 3) };
+  }
+  return undefined;
 }
 
 // Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper,
@@ -289,6 +332,7 @@ export function eventPool(event: RangeEvent): Address | undefined {
       return event.pair;
     case "v3mint":
     case "v3burn":
+    case "v3balance":
     case "v2mint":
     case "v2burn":
       return event.pool;

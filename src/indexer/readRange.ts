@@ -253,8 +253,9 @@ async function decodeLogs(deps: ReadRangeDeps, logs: readonly Log[], wrapped: Ad
     const event = decodePoolLog(item, at, pair);
     if (event === undefined) continue;
     events.push(event);
-    // The signers of swaps and of liquidity changes are read (a trade's sender, an event's).
-    if (event.kind !== "sync" && event.kind !== "v3init") {
+    // The signers of swaps and of liquidity changes are read (a trade's sender, an event's); a
+    // V3 pool's price and balance changes (Initialize, Collect, Flash) need none.
+    if (event.kind !== "sync" && event.kind !== "v3init" && event.kind !== "v3balance") {
       swapTxs.set(at.txHash, at.blockNumber);
     }
     note(item, at);

@@ -1,44 +1,65 @@
+import { readPoolBalances } from "../chain/readPoolBalances.js";
 import { readV3PoolState } from "../chain/readV3PoolState.js";
-import type { Address } from "../domain/types.js";
+import type { Address, Pair, PoolBalances } from "../domain/types.js";
 import type { V3State } from "../pricing/types.js";
 import { createTickTable } from "../pricing/v3/createTickTable.js";
 import type { IndexerContext } from "./createIndexerContext.js";
+import type { V3Snapshots } from "./createV3Tracker.js";
 import { eventPool, type RangeEvent } from "./rangeEvents.js";
 
 /**
  * The state just before a range of the V3 pools whose events it holds but whose state the
  * indexer does not have: pools created before the indexed window (their ticks were set by
- * Mints long ago), read from the chain at `before` (slot0, liquidity, every initialized tick).
- * A pool whose first event in the range is its Initialize is created in the range: nothing to
- * read. Reads at a past block need a node that keeps that block's state.
+ * Mints long ago), read from the chain at `before` (slot0, liquidity, every initialized tick,
+ * and the pool's balanceOf of both tokens). A pool whose first event in the range is its
+ * Initialize is created in the range: nothing to read. A pool whose state the indexer has but
+ * not its balances (stored before schema version 9) has only its balances read, in one eth_call
+ * for all such pools. Reads at a past block need a node that keeps that block's state.
  */
 export async function snapshotV3Pools(
   ctx: IndexerContext,
   events: readonly RangeEvent[],
   before: bigint,
-): Promise<Map<Address, V3State>> {
+): Promise<V3Snapshots> {
   const live = ctx.views.getPoolIndex(ctx.network);
   const wanted = new Set<Address>();
+  const unheld: Pair[] = [];
   const seen = new Set<Address>();
   for (const event of events) {
     const pool = eventPool(event);
     if (pool === undefined || seen.has(pool)) continue;
     seen.add(pool);
-    if (ctx.pairs.get(pool)?.v3 === undefined || live.get(pool)?.v3State !== undefined) continue;
+    const pair = ctx.pairs.get(pool);
+    if (pair?.v3 === undefined) continue;
+    const state = live.get(pool)?.v3State;
+    if (state !== undefined) {
+      if (state.balances === undefined) unheld.push(pair);
+      continue;
+    }
     if (event.kind !== "v3init") wanted.add(pool);
   }
-  const snapshots = new Map<Address, V3State>();
-  await Promise.all(
-    [...wanted].map(async (pool) => {
-      const read = await readV3PoolState(ctx.client, pool, before);
-      if (read === undefined) return;
-      snapshots.set(pool, {
-        sqrtPriceX96: read.sqrtPriceX96,
-        tick: read.tick,
-        liquidity: read.liquidity,
-        ticks: createTickTable(read.ticks.map((t) => [t.tick, t] as const)),
-      });
-    }),
-  );
-  return snapshots;
+  const pairsOf = (pools: Iterable<Address>): Pair[] => [...pools].map((pool) => ctx.pairs.get(pool)!);
+  const states = new Map<Address, V3State>();
+  const [, held, fresh] = await Promise.all([
+    Promise.all(
+      [...wanted].map(async (pool) => {
+        const read = await readV3PoolState(ctx.client, pool, before);
+        if (read === undefined) return;
+        states.set(pool, {
+          sqrtPriceX96: read.sqrtPriceX96,
+          tick: read.tick,
+          liquidity: read.liquidity,
+          ticks: createTickTable(read.ticks.map((t) => [t.tick, t] as const)),
+        });
+      }),
+    ),
+    readPoolBalances(ctx.client, unheld, before),
+    readPoolBalances(ctx.client, pairsOf(wanted), before),
+  ]);
+  pairsOf(wanted).forEach((pair, i) => {
+    const state = states.get(pair.address);
+    if (state !== undefined) states.set(pair.address, { ...state, balances: fresh[i]! });
+  });
+  const balances = new Map<Address, PoolBalances>(unheld.map((pair, i) => [pair.address, held[i]!]));
+  return { block: before, states, balances };
 }

@@ -1,4 +1,4 @@
-import type { Address, Pair, Token } from "../domain/types.js";
+import type { Address, Pair, PoolBalances, Token } from "../domain/types.js";
 import type { ReadonlyTickTable } from "./v3/createTickTable.js";
 
 /**
@@ -21,6 +21,11 @@ export interface V3State {
   liquidity: bigint;
   /** Initialized ticks. */
   ticks: ReadonlyTickTable;
+  /**
+   * The token amounts the pool holds (balanceOf), kept from its events: what its TVL is. Absent
+   * when unknown (state stored before schema version 9, not yet read again). Never used to quote.
+   */
+  balances?: PoolBalances;
 }
 
 /** One hop of a route. */

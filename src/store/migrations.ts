@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { HELD_BALANCES_POSTGRES, HELD_BALANCES_SQLITE } from "./heldBalancesMigrationSql.js";
 import { POOL_EVENTS_POSTGRES, POOL_EVENTS_SQLITE } from "./poolEventsMigrationSql.js";
 import { backfillSqliteDayVolumes } from "./sqlite/backfillSqliteDayVolumes.js";
 import { TRADE_POOLS_POSTGRES, TRADE_POOLS_SQLITE } from "./tradePoolsMigrationSql.js";
@@ -435,5 +436,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "trade_pools: trades by pool, in page order",
     sqlite: TRADE_POOLS_SQLITE,
     postgres: TRADE_POOLS_POSTGRES,
+  },
+  {
+    version: 9,
+    name: "V3 pools' held token balances; pair creation logs",
+    sqlite: HELD_BALANCES_SQLITE,
+    postgres: HELD_BALANCES_POSTGRES,
   },
 ];

@@ -173,7 +173,15 @@ export interface PairRow {
   /** Both NULL on a V2 pair (schema version 6). */
   v3_fee: Int | null;
   v3_tick_spacing: Int | null;
+  /** The creation log's block, time and transaction; NULL when not found (schema version 9). */
+  created_block: Int | null;
+  created_timestamp: Int | null;
+  created_tx: string | null;
 }
+
+/** The pairs columns, in PairRow order. */
+export const PAIR_COLUMNS =
+  "address, dex, factory, token0, token1, fee_bps, v3_fee, v3_tick_spacing, created_block, created_timestamp, created_tx";
 
 export interface ReservesRow {
   pair: string;
@@ -276,6 +284,13 @@ export function decodePair(row: PairRow): Pair {
   };
   if (row.v3_fee !== null && row.v3_tick_spacing !== null) {
     pair.v3 = { fee: Number(row.v3_fee), tickSpacing: Number(row.v3_tick_spacing) };
+  }
+  if (row.created_block !== null && row.created_timestamp !== null && row.created_tx !== null) {
+    pair.created = {
+      blockNumber: BigInt(row.created_block),
+      timestamp: Number(row.created_timestamp),
+      txHash: row.created_tx as Hash,
+    };
   }
   return pair;
 }

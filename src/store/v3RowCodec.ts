@@ -11,6 +11,9 @@ export interface V3PriceRow {
   sqrt_price_x96: string;
   tick: Int;
   liquidity: string;
+  /** NULL in rows written before schema version 9. */
+  balance0: string | null;
+  balance1: string | null;
 }
 
 export interface V3TickRow {
@@ -53,6 +56,9 @@ export function decodeV3Price(row: V3PriceRow): V3PoolPrice {
     sqrtPriceX96: BigInt(row.sqrt_price_x96),
     tick: Number(row.tick),
     liquidity: BigInt(row.liquidity),
+    ...(row.balance0 === null || row.balance1 === null
+      ? {}
+      : { balances: { balance0: BigInt(row.balance0), balance1: BigInt(row.balance1) } }),
   };
 }
 

@@ -36,6 +36,7 @@ export function buildPoolStates(stored: StoredPools): PoolState[] {
       tick: price?.tick ?? 0,
       liquidity: price?.liquidity ?? 0n,
       ticks: ticks.get(pair.address) ?? createTickTable(),
+      ...(price?.balances === undefined ? {} : { balances: price.balances }),
     });
   });
 }
@@ -63,5 +64,11 @@ export function advanceV3State(
   }
   return price === undefined
     ? { ...before, ticks }
-    : { sqrtPriceX96: price.sqrtPriceX96, tick: price.tick, liquidity: price.liquidity, ticks };
+    : {
+        sqrtPriceX96: price.sqrtPriceX96,
+        tick: price.tick,
+        liquidity: price.liquidity,
+        ticks,
+        ...(price.balances === undefined ? {} : { balances: price.balances }),
+      };
 }

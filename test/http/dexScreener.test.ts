@@ -156,17 +156,21 @@ describe.each(createTestStores())("the DEX Screener adapter on $name", (testStor
     );
     const v3Events = served.filter((event) => v3Pairs.has(event.pairId as Address));
     expect(v3Events.length).toBeGreaterThan(0);
-    expect(v3Events.every((event) => event.reserves === undefined)).toBe(true);
-    expect(served.filter((event) => event.reserves !== undefined).length).toBeGreaterThan(500);
+    // Every event carries reserves: a V3 pool's are its balances (equal to the Transfer logs' sum).
+    expect(v3Events.every((event) => event.reserves !== undefined)).toBe(true);
+    expect(served.every((event) => event.reserves !== undefined)).toBe(true);
     // Only swaps the spec cannot express are left out (none on the demo).
     expect(chainEvents.events).toHaveLength(served.length);
   });
 
   test("behavior: a V2 pair's reserves after its last event of a block are getReserves at that block", async () => {
-    const { served } = await compareEvents(config.startBlock!, indexed());
+    const { served, chainEvents } = await compareEvents(config.startBlock!, indexed());
+    const v3Pairs = new Set(
+      [...chainEvents.pools.values()].filter((pool) => pool.v3).map((pool) => getAddress(pool.address)),
+    );
     const last = new Map<string, Record<string, unknown>>();
     for (const event of served) {
-      if (event.reserves !== undefined)
+      if (event.reserves !== undefined && !v3Pairs.has(event.pairId as Address))
         last.set(`${event.pairId}:${(event.block as { blockNumber: number }).blockNumber}`, event);
     }
     const sample = [...last.values()].slice(-40);
@@ -175,13 +179,59 @@ describe.each(createTestStores())("the DEX Screener adapter on $name", (testStor
       const { blockNumber } = event.block as { blockNumber: number };
       const onChain = await readReservesAt(config, event.pairId as string, blockNumber);
       const reserves = event.reserves as { asset0: string; asset1: string };
-      const chainEvent = (
-        await readDexScreenerEventsFromChain(config, BigInt(blockNumber), BigInt(blockNumber))
-      ).events
-        .filter((e) => e.pairId === event.pairId)
-        .at(-1)!;
+      // The event as the chain's logs state it (read once above for the whole history).
+      const chainEvent = chainEvents.events.find(
+        (e) => e.txnId === event.txnId && e.eventIndex === event.eventIndex,
+      )!;
       expect(reserves).toEqual(
         expectedJson({ ...chainEvent, eventType: "join", reserves: onChain })!.reserves as object,
+      );
+    }
+  });
+
+  test("behavior: a V3 pool's reserves after its last event of a block are its balanceOf both tokens at that block", async () => {
+    const { served, chainEvents } = await compareEvents(config.startBlock!, indexed());
+    const v3Pools = new Map(
+      [...chainEvents.pools.values()]
+        .filter((pool) => pool.v3)
+        .map((pool) => [getAddress(pool.address), pool]),
+    );
+    const last = new Map<string, Record<string, unknown>>();
+    for (const event of served) {
+      if (v3Pools.has(event.pairId as Address))
+        last.set(`${event.pairId}:${(event.block as { blockNumber: number }).blockNumber}`, event);
+    }
+    // Up to 200 of the V3 pools' last events of a block (all of them on the demo), spread over the history (every event is
+    // checked against the tokens' Transfer logs above): eth_call at that block on this short chain.
+    const all = [...last.values()];
+    expect(all.length).toBeGreaterThan(100);
+    const size = Math.min(200, all.length);
+    const sample = Array.from({ length: size }, (_, i) => all[Math.floor((i * all.length) / size)]!);
+    const client = clientOf();
+    const balanceOf = parseAbi(["function balanceOf(address) view returns (uint256)"]);
+    for (const event of sample) {
+      const pool = v3Pools.get(event.pairId as Address)!;
+      const blockNumber = BigInt((event.block as { blockNumber: number }).blockNumber);
+      const [balance0, balance1] = await Promise.all(
+        [pool.token0, pool.token1].map((token) =>
+          client.readContract({
+            address: token,
+            abi: balanceOf,
+            functionName: "balanceOf",
+            args: [pool.address],
+            blockNumber,
+          }),
+        ),
+      );
+      const chainEvent = chainEvents.events.find(
+        (e) => e.txnId === event.txnId && e.eventIndex === event.eventIndex,
+      )!;
+      expect(event.reserves).toEqual(
+        expectedJson({
+          ...chainEvent,
+          eventType: "join",
+          reserves: { reserve0: balance0!, reserve1: balance1! },
+        })!.reserves as object,
       );
     }
   });
@@ -285,6 +335,15 @@ describe.each(createTestStores())("the DEX Screener adapter on $name", (testStor
         },
       });
       expect(typeof (body as { pair: { dexKey: string } }).pair.dexKey).toBe("string");
+      // Creation from the factory's PairCreated / PoolCreated log, read here independently.
+      const created = await client.getBlock({ blockNumber: pool.created.blockNumber });
+      expect(body).toMatchObject({
+        pair: {
+          createdAtBlockNumber: Number(pool.created.blockNumber),
+          createdAtBlockTimestamp: Number(created.timestamp),
+          createdAtTxnId: pool.created.txHash,
+        },
+      });
     }
     const erc20 = parseAbi([
       "function name() view returns (string)",
@@ -307,6 +366,25 @@ describe.each(createTestStores())("the DEX Screener adapter on $name", (testStor
           // totalSupply at the indexed block, decimalized.
           totalSupply: formatUnits(supply, decimals),
         },
+      });
+    }
+  });
+
+  test("behavior: every indexed pool's pair names the block, time and transaction of its factory's creation log", async () => {
+    const client = clientOf();
+    const { pools } = await readDexScreenerEventsFromChain(config, indexed(), indexed());
+    const indexedPools = [...pools.values()].filter((pool) =>
+      indexing.views.getPoolIndex("bsc").get(pool.address),
+    );
+    expect(indexedPools.some((pool) => pool.v3) && indexedPools.some((pool) => !pool.v3)).toBe(true);
+    for (const pool of indexedPools) {
+      const { status, body } = await api.call(`/dexscreener/bsc/pair?id=${pool.address}`);
+      expect(status).toBe(200);
+      const block = await client.getBlock({ blockNumber: pool.created.blockNumber });
+      expect((body as { pair: Record<string, unknown> }).pair).toMatchObject({
+        createdAtBlockNumber: Number(pool.created.blockNumber),
+        createdAtBlockTimestamp: Number(block.timestamp),
+        createdAtTxnId: pool.created.txHash,
       });
     }
   });

@@ -524,6 +524,70 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     expect(changed).toBeGreaterThan(0);
   });
 
+  test("behavior: every V3 pool's liquidity_in_usd is what it holds (balanceOf at the indexed block) at the served prices", async () => {
+    const balanceOfAbi = parseAbi(["function balanceOf(address) view returns (uint256)"]);
+    const query = `{ tokens(network: bsc, first: 100) { edges { node { address priceUSD } } }
+      pools(network: bsc, first: 100, kind: V3) { edges { node { address liquidityUSD activeLiquidityUSD
+        balance0 { amount } balance1 { amount } } } } }`;
+    const usd = (text: string): bigint => {
+      const [whole, fraction = ""] = text.split(".");
+      return BigInt(whole!) * 10n ** 18n + BigInt(fraction.padEnd(18, "0"));
+    };
+    // Tickers and GraphQL at one indexed block (nothing is mined meanwhile in this file's tests).
+    const { tickers, block } = await readTickers();
+    const graph = await api.call("/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query }),
+    });
+    const data = (
+      graph.body as {
+        data: {
+          tokens: { edges: { node: { address: string; priceUSD: string | null } }[] };
+          pools: { edges: { node: Record<string, unknown> }[] };
+        };
+      }
+    ).data;
+    const prices = new Map(data.tokens.edges.map(({ node }) => [node.address, node.priceUSD]));
+    const v3 = tickers.filter((t) => chain.v3?.pools.some((p) => p.address === t.pool_id));
+    expect(v3.length).toBeGreaterThan(0);
+    let bothPriced = 0;
+    let deeper = 0;
+    for (const ticker of v3) {
+      const [held0, held1] = await Promise.all(
+        [ticker.base_currency, ticker.target_currency].map((token) =>
+          clientOf().readContract({
+            address: token,
+            abi: balanceOfAbi,
+            functionName: "balanceOf",
+            args: [ticker.pool_id],
+            blockNumber: block,
+          }),
+        ),
+      );
+      const node = data.pools.edges.find((edge) => edge.node.address === ticker.pool_id)!.node;
+      // GraphQL's balances are the chain's.
+      expect([node.balance0, node.balance1], ticker.pool_id).toEqual([
+        { amount: held0!.toString() },
+        { amount: held1!.toString() },
+      ]);
+      const price0 = prices.get(ticker.base_currency);
+      const price1 = prices.get(ticker.target_currency);
+      const d0 = await decimalsOf(ticker.base_currency);
+      const d1 = await decimalsOf(ticker.target_currency);
+      if (price0 == null || price1 == null) continue;
+      bothPriced++;
+      const expected =
+        (held0! * usd(price0)) / 10n ** BigInt(d0) + (held1! * usd(price1)) / 10n ** BigInt(d1);
+      expect(usd(ticker.liquidity_in_usd), ticker.pool_id).toBe(expected);
+      expect(node.liquidityUSD).toBe(ticker.liquidity_in_usd);
+      // The in-range depth stays under its own name; concentrated, it exceeds what is held.
+      if (usd(node.activeLiquidityUSD as string) > expected) deeper++;
+    }
+    expect(bothPriced).toBeGreaterThan(0);
+    expect(deeper).toBeGreaterThan(0);
+  });
+
   test("behavior: prices are the pools' state on chain; volumes, high and low the chain's swaps of the window", async () => {
     const { tickers, block, windowStart } = await readTickers();
     await expectTickersMatchChain(tickers, block, windowStart);

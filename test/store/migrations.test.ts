@@ -19,7 +19,7 @@ import {
   recomputeDays,
   TRADERS,
 } from "../support/storeFixtures.js";
-import { V3_PAIRS } from "../support/v3Fixtures.js";
+import { price, V3_PAIRS, V3_POOL_A, V3_POOL_B, v3Batch } from "../support/v3Fixtures.js";
 
 describeStores("store migrations", ({ backend, open, fresh }) => {
   test("behavior: kind names the backend", async () => {
@@ -107,6 +107,45 @@ describeStores("store migrations", ({ backend, open, fresh }) => {
           toTimestamp,
         });
       expect((await sum(start + 3_600)).get(POOL_A)!.volumeUsd).toBeUndefined();
+    },
+  );
+
+  test.skipIf(!backend.shared)(
+    "behavior: migration 9 leaves a version-8 store's V3 pools and prices as they were (balances and creation unknown); new rows keep both exactly through a rollback and a prune",
+    async () => {
+      const db = backend.newDatabase();
+      const old = [price(V3_POOL_A, 10n, -5), price(V3_POOL_B, 10n, 7)];
+      await db.seedV8V3!(V3_PAIRS, old);
+      const store = open(db);
+      await store.migrate();
+      // Unknown stays unknown: no `balances`, no `created` key at all.
+      expect(await store.listPairs("bsc")).toStrictEqual(V3_PAIRS);
+      expect(await store.listV3Prices("bsc")).toStrictEqual(old);
+      const created = { blockNumber: 3n, timestamp: 1_700_000_000, txHash: `0x${"c".repeat(64)}` as const };
+      const held = (block: bigint, balance0: bigint) => ({
+        ...price(V3_POOL_A, block, -6),
+        balances: { balance0, balance1: 2n ** 200n + block },
+      });
+      await store.commitRange("bsc", {
+        ...v3Batch([11n], { v3Prices: [held(11n, 5n)] }),
+        pairs: [{ ...V3_PAIRS[0]!, created }, V3_PAIRS[1]!],
+      });
+      await store.commitRange("bsc", v3Batch([12n], { v3Prices: [held(12n, 2n ** 255n)] }));
+      expect((await store.listV3Prices("bsc")).find((p) => p.pool === V3_POOL_A)).toStrictEqual(
+        held(12n, 2n ** 255n),
+      );
+      // A pair written again without its creation keeps it.
+      expect((await store.listPairs("bsc")).find((p) => p.address === V3_POOL_A)).toStrictEqual({
+        ...V3_PAIRS[0]!,
+        created,
+      });
+      // A rollback to 11 brings back 11's balances; a prune below 12 keeps them as the newest.
+      await store.rollback("bsc", { blockNumber: 11n, blockHash: `0x${"0".repeat(63)}b` });
+      expect((await store.listV3Prices("bsc")).find((p) => p.pool === V3_POOL_A)).toStrictEqual(
+        held(11n, 5n),
+      );
+      await store.prune("bsc", { tradesBefore: 0, blocksBelow: 12n });
+      expect(await store.listV3Prices("bsc")).toStrictEqual([held(11n, 5n), old[1]!]);
     },
   );
 

@@ -5,8 +5,10 @@ import type { Address, Hash } from "../../src/domain/types.js";
 // The DEX Screener events of a block range as the chain alone tells them, with nothing of
 // swapgraph: pools from the configured factories' PairCreated / PoolCreated logs, their Swap,
 // Sync, Mint and Burn logs (eth_getLogs), each transaction's signer (eth_getTransaction), token
-// decimals (eth_call decimals()), amounts decimalized with viem's formatUnits, and for a V2 pair
-// the reserves after each event from the Sync before it in its transaction.
+// decimals (eth_call decimals()), amounts decimalized with viem's formatUnits, and the reserves
+// after each event: for a V2 pair from the Sync before it in its transaction; for a V3 pool its
+// token balances as the tokens' own Transfer logs to and from it add up (from the chain's first
+// block, every transfer at or before the event's log), not the pool's events swapgraph reads.
 
 const abi = parseAbi([
   "event PairCreated(address indexed token0, address indexed token1, address pair, uint256 allPairsLength)",
@@ -21,6 +23,7 @@ const abi = parseAbi([
   "event Burn(address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
 ]);
 const erc20 = parseAbi(["function decimals() view returns (uint8)"]);
+const transferAbi = parseAbi(["event Transfer(address indexed from, address indexed to, uint256 value)"]);
 const pairAbi = parseAbi(["function getReserves() view returns (uint112, uint112, uint32)"]);
 
 /** A pool of a configured factory. */
@@ -29,6 +32,8 @@ export interface ChainPool {
   token0: Address;
   token1: Address;
   v3: boolean;
+  /** The factory log that created it. */
+  created: { blockNumber: bigint; txHash: Hash };
 }
 
 /** What the chain says of one event, in the adapter's words. */
@@ -45,7 +50,7 @@ export interface ChainDexEvent {
   raw1: bigint;
   decimals0: number;
   decimals1: number;
-  /** Raw reserves after the event (V2 only). */
+  /** Raw reserves after the event (V2: the Sync; V3: the pool's balances by Transfer logs). */
   reserves?: { reserve0: bigint; reserve1: bigint };
 }
 
@@ -61,7 +66,13 @@ async function readPools(config: NetworkConfig): Promise<Map<Address, ChainPool>
     for (const log of logs) {
       const args = log.args as { token0: string; token1: string; pair?: string; pool?: string };
       const address = lower<Address>((args.pair ?? args.pool)!);
-      pools.set(address, { address, token0: lower(args.token0), token1: lower(args.token1), v3 });
+      pools.set(address, {
+        address,
+        token0: lower(args.token0),
+        token1: lower(args.token1),
+        v3,
+        created: { blockNumber: log.blockNumber!, txHash: lower<Hash>(log.transactionHash!) },
+      });
     }
   }
   return pools;
@@ -85,6 +96,13 @@ export async function readDexScreenerEventsFromChain(
     return value;
   };
   const logs = await client.getLogs({ address: [...pools.keys()], fromBlock, toBlock });
+  // Only the V3 pools with logs in the range have their tokens' transfers read.
+  const active = new Set(logs.map((log) => lower<Address>(log.address)));
+  const v3Balances = await readV3BalanceSteps(
+    client,
+    [...pools.values()].filter((pool) => pool.v3 && active.has(pool.address)),
+    toBlock,
+  );
   const signers = new Map<Hash, string>();
   const timestamps = new Map<bigint, number>();
   const syncs = new Map<string, { reserve0: bigint; reserve1: bigint }>();
@@ -132,10 +150,77 @@ export async function readDexScreenerEventsFromChain(
       raw1,
       decimals0: await decimalsOf(pool.token0),
       decimals1: await decimalsOf(pool.token1),
-      ...(pool.v3 ? {} : { reserves: syncs.get(`${txHash}:${pool.address}`)! }),
+      reserves: pool.v3
+        ? balanceAt(v3Balances.get(pool.address) ?? [], log.blockNumber!, log.logIndex!)
+        : syncs.get(`${txHash}:${pool.address}`)!,
     });
   }
   return { events, pools };
+}
+
+/** A V3 pool's balances after one Transfer log to or from it. */
+interface BalanceStep {
+  blockNumber: bigint;
+  logIndex: number;
+  reserve0: bigint;
+  reserve1: bigint;
+}
+
+/** Each V3 pool's balances after every Transfer of its tokens to or from it, blocks 0..toBlock. */
+async function readV3BalanceSteps(
+  client: ReturnType<typeof createPublicClient>,
+  pools: readonly ChainPool[],
+  toBlock: bigint,
+): Promise<Map<Address, BalanceStep[]>> {
+  const steps = new Map<Address, BalanceStep[]>();
+  for (const pool of pools) {
+    const moves: { blockNumber: bigint; logIndex: number; side: 0 | 1; amount: bigint }[] = [];
+    for (const [side, token] of [pool.token0, pool.token1].entries()) {
+      for (const args of [{ to: pool.address }, { from: pool.address }]) {
+        const logs = await client.getLogs({
+          address: token,
+          event: transferAbi[0],
+          args,
+          fromBlock: 0n,
+          toBlock,
+        });
+        for (const log of logs) {
+          const value = log.args.value!;
+          moves.push({
+            blockNumber: log.blockNumber!,
+            logIndex: log.logIndex!,
+            side: side as 0 | 1,
+            amount: "to" in args ? value : -value,
+          });
+        }
+      }
+    }
+    moves.sort((a, b) =>
+      a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+    );
+    let reserve0 = 0n;
+    let reserve1 = 0n;
+    steps.set(
+      pool.address,
+      moves.map((move) => {
+        if (move.side === 0) reserve0 += move.amount;
+        else reserve1 += move.amount;
+        return { blockNumber: move.blockNumber, logIndex: move.logIndex, reserve0, reserve1 };
+      }),
+    );
+  }
+  return steps;
+}
+
+/** The balances after the last step at or before (blockNumber, logIndex). */
+function balanceAt(steps: readonly BalanceStep[], blockNumber: bigint, logIndex: number) {
+  let found = { reserve0: 0n, reserve1: 0n };
+  for (const step of steps) {
+    if (step.blockNumber > blockNumber || (step.blockNumber === blockNumber && step.logIndex > logIndex))
+      break;
+    found = { reserve0: step.reserve0, reserve1: step.reserve1 };
+  }
+  return found;
 }
 
 /** getReserves of a V2 pair at the end of a block (eth_call at that block). */

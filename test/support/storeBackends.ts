@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, test } from "vitest";
-import type { Pair, Trade } from "../../src/domain/types.js";
+import type { Pair, Trade, V3PoolPrice } from "../../src/domain/types.js";
 import { MIGRATIONS } from "../../src/store/migrations.js";
 import { createPostgresStore } from "../../src/store/postgres/createPostgresStore.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
@@ -33,6 +33,8 @@ export interface TestDatabase {
   seedV5Pairs?(pairs: Pair[]): Promise<void>;
   /** Writes a version-7 store (migrations 1 to 7) holding these trades (no marks), as release 7 left it. */
   seedV7Trades?(trades: Trade[]): Promise<void>;
+  /** Writes a version-8 store holding these V3 pools and price rows (no balances, no creation), as release 8 left it. */
+  seedV8V3?(pairs: Pair[], prices: V3PoolPrice[]): Promise<void>;
   /**
    * Runs one statement on the database outside any store (rows as the driver gives them; bigints
    * as text to PostgreSQL), after `before` in the same transaction (PostgreSQL only: SET LOCAL).
@@ -45,6 +47,23 @@ export interface TestDatabase {
 export const V5_PAIR_COLUMNS = "network, address, dex, factory, token0, token1, fee_bps";
 export const v5PairValues = (p: Pair) =>
   ["bsc", p.address, p.dex, p.factory, p.token0, p.token1, p.feeBps] as const;
+
+/** A pairs row and a v3_prices row of schema version 8 (no creation, no balances). */
+export const V8_PAIR_COLUMNS =
+  "network, address, dex, factory, token0, token1, fee_bps, v3_fee, v3_tick_spacing";
+export const v8PairValues = (p: Pair) =>
+  ["bsc", p.address, p.dex, p.factory, p.token0, p.token1, p.feeBps, p.v3!.fee, p.v3!.tickSpacing] as const;
+export const V8_PRICE_COLUMNS = "network, pool, block_number, log_index, sqrt_price_x96, tick, liquidity";
+export const v8PriceValues = (p: V3PoolPrice) =>
+  [
+    "bsc",
+    p.pool,
+    p.blockNumber,
+    p.logIndex,
+    p.sqrtPriceX96.toString(),
+    p.tick,
+    p.liquidity.toString(),
+  ] as const;
 
 /** A candles row of schema version 4 (no volume_usd). */
 export interface V4Candle {
@@ -188,6 +207,14 @@ export function sqliteFileBackend(): Backend {
           }
           db.close();
         },
+        async seedV8V3(pairs, prices) {
+          const db = sqliteAtVersion(path, 8);
+          const pair = db.prepare(`INSERT INTO pairs (${V8_PAIR_COLUMNS}) VALUES (${"?, ".repeat(8)}?)`);
+          for (const p of pairs) pair.run(...v8PairValues(p));
+          const row = db.prepare(`INSERT INTO v3_prices (${V8_PRICE_COLUMNS}) VALUES (${"?, ".repeat(6)}?)`);
+          for (const p of prices) row.run(...v8PriceValues(p));
+          db.close();
+        },
         async query(text, params = []) {
           const db = new Database(path, { readonly: true });
           try {
@@ -260,6 +287,22 @@ export function postgresBackend(): Backend {
               await sql.unsafe(
                 `INSERT INTO trades (${V7_TRADE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
                 [...values, t.logIndex],
+              );
+            }
+          });
+        },
+        async seedV8V3(pairs, prices) {
+          await postgresAtVersion(schema, 8, async (sql) => {
+            for (const p of pairs) {
+              await sql.unsafe(
+                `INSERT INTO pairs (${V8_PAIR_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+                [...v8PairValues(p)],
+              );
+            }
+            for (const p of prices) {
+              await sql.unsafe(
+                `INSERT INTO v3_prices (${V8_PRICE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+                v8PriceValues(p).map((v) => (typeof v === "bigint" ? v.toString() : v)),
               );
             }
           });

@@ -1,7 +1,8 @@
 import { type Address, NATIVE, type NetworkName, type TokenRef, USD_SCALE } from "../../domain/types.js";
 import { getNativePriceUsd } from "../../pricing/getNativePriceUsd.js";
 import { getTokenPriceUsd } from "../../pricing/getTokenPriceUsd.js";
-import { amountToUsd, reservesFor } from "../../pricing/usdMath.js";
+import { poolHoldings } from "../../pricing/poolHoldings.js";
+import { amountToUsd } from "../../pricing/usdMath.js";
 import type { MarketReader } from "../../views/types.js";
 import { getPricingParams } from "./getPricingParams.js";
 
@@ -12,8 +13,9 @@ export interface TokenValuation {
   /** Native coins per whole token: priceUsd / the wrapped native coin's USD price. */
   priceNative: bigint | undefined;
   /**
-   * The token's reserves in every indexed pool that holds it, valued at priceUsd and summed
-   * (thin pools included: the reserve is there, only its price is not trusted).
+   * What every indexed pool that holds the token holds of it (V2 reserves, V3 balances: see
+   * poolHoldings), valued at priceUsd and summed (thin pools included: the amount is there, only
+   * its price is not trusted).
    */
   liquidityUsd: bigint | undefined;
 }
@@ -34,7 +36,11 @@ export function getTokenValuation(reader: MarketReader, network: NetworkName, re
   if (decimals !== undefined) {
     liquidityUsd = 0n;
     for (const pool of index.poolsOf(address)) {
-      liquidityUsd += amountToUsd(reservesFor(pool, address)[0], decimals, priceUsd);
+      // What each pool holds of it (a V3 pool whose balances are not known yet adds nothing).
+      const held = poolHoldings(pool);
+      if (held === undefined) continue;
+      const amount = pool.token0 === address ? held.balance0 : held.balance1;
+      liquidityUsd += amountToUsd(amount, decimals, priceUsd);
     }
   }
   return {

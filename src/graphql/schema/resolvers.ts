@@ -6,6 +6,7 @@ import { encodeSwapCursor, type SwapPosition } from "../../api/swapCursor.js";
 import type { NetworkStatus } from "../../domain/market.js";
 import { NATIVE, type NetworkName, type Token } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
+import { poolHoldings } from "../../pricing/poolHoldings.js";
 import { buildRateLimitNote } from "../../views/buildRateLimitNote.js";
 import type { TokenDayStats } from "../context/createDayStatsLoaders.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
@@ -218,8 +219,22 @@ export const resolvers = {
       createLoadedTokenAmountSource(pool.network, pool.token0, pool.reserve0, ctx),
     reserve1: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       createLoadedTokenAmountSource(pool.network, pool.token1, pool.reserve1, ctx),
+    balance0: (pool: PoolSource, _: unknown, ctx: GraphqlContext) => {
+      const held = poolHoldings(pool);
+      return held === undefined
+        ? null
+        : createLoadedTokenAmountSource(pool.network, pool.token0, held.balance0, ctx);
+    },
+    balance1: (pool: PoolSource, _: unknown, ctx: GraphqlContext) => {
+      const held = poolHoldings(pool);
+      return held === undefined
+        ? null
+        : createLoadedTokenAmountSource(pool.network, pool.token1, held.balance1, ctx);
+    },
     liquidityUSD: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       usdOrNull(getPoolLiquidityUsd(ctx.reader, pool.network, pool)),
+    activeLiquidityUSD: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
+      usdOrNull(getPoolLiquidityUsd(ctx.reader, pool.network, pool, "active")),
     volumeUSD24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       usdOrNull((await ctx.poolDayStats(pool.network).load(pool.address)).volumeUsd),
     tradeCount24h: async (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>

@@ -154,6 +154,14 @@ export function pairHandler(deps: DexScreenerDeps) {
           asset1Id: checksummed(pool.token1),
           // Fee in bps: a V3 pool's exact fee is in pips (hundredths of a bp).
           feeBps: pool.v3 === undefined ? pool.feeBps : pool.v3.fee / 100,
+          // The factory log that created the pool (found at discovery); left out when not found.
+          ...(pool.created === undefined
+            ? {}
+            : {
+                createdAtBlockNumber: Number(pool.created.blockNumber),
+                createdAtBlockTimestamp: pool.created.timestamp,
+                createdAtTxnId: pool.created.txHash,
+              }),
         },
       };
     });

@@ -6,12 +6,13 @@ import {
   decodeReserves,
   decodeToken,
   lastByKey,
+  PAIR_COLUMNS,
   type PairRow,
   type ReservesRow,
   type TokenRow,
 } from "../rowCodec.js";
 import type { Store } from "../types.js";
-import { nullableArray, plainArray, textArray } from "./arrayLiterals.js";
+import { nullableArray, nullableTextArray, plainArray, textArray } from "./arrayLiterals.js";
 import type { PostgresWrite } from "./postgresWrite.js";
 
 /** The PostgreSQL tables of pools and tokens: pairs, reserves, token metadata and rejected pairs. */
@@ -29,7 +30,9 @@ export function createPostgresPools(sql: postgres.Sql): {
     steps: {
       async upsertPairs({ tx, network }, step) {
         const pairs = lastByKey(step.pairs, (p) => p.address);
-        await tx`INSERT INTO pairs (network, address, dex, factory, token0, token1, fee_bps, v3_fee, v3_tick_spacing)
+        // A pair written again without its creation keeps the one it has (found once, it stays).
+        await tx`INSERT INTO pairs (network, address, dex, factory, token0, token1, fee_bps, v3_fee, v3_tick_spacing,
+            created_block, created_timestamp, created_tx)
           SELECT ${network}::text, * FROM unnest(
             ${textArray(pairs.map((p) => p.address))}::text[],
             ${textArray(pairs.map((p) => p.dex))}::text[],
@@ -38,10 +41,16 @@ export function createPostgresPools(sql: postgres.Sql): {
             ${textArray(pairs.map((p) => p.token1))}::text[],
             ${plainArray(pairs.map((p) => p.feeBps))}::int4[],
             ${nullableArray(pairs.map((p) => p.v3?.fee))}::int4[],
-            ${nullableArray(pairs.map((p) => p.v3?.tickSpacing))}::int4[])
+            ${nullableArray(pairs.map((p) => p.v3?.tickSpacing))}::int4[],
+            ${nullableArray(pairs.map((p) => p.created?.blockNumber))}::int8[],
+            ${nullableArray(pairs.map((p) => p.created?.timestamp))}::int8[],
+            ${nullableTextArray(pairs.map((p) => p.created?.txHash))}::text[])
           ON CONFLICT (network, address) DO UPDATE SET dex = excluded.dex, factory = excluded.factory,
             token0 = excluded.token0, token1 = excluded.token1, fee_bps = excluded.fee_bps,
-            v3_fee = excluded.v3_fee, v3_tick_spacing = excluded.v3_tick_spacing`;
+            v3_fee = excluded.v3_fee, v3_tick_spacing = excluded.v3_tick_spacing,
+            created_block = coalesce(excluded.created_block, pairs.created_block),
+            created_timestamp = coalesce(excluded.created_timestamp, pairs.created_timestamp),
+            created_tx = coalesce(excluded.created_tx, pairs.created_tx)`;
       },
       async upsertReserves({ tx, network }, step) {
         const reserves = lastByKey(step.reserves, (r) => `${r.pair}:${r.blockNumber}`);
@@ -69,8 +78,7 @@ export function createPostgresPools(sql: postgres.Sql): {
       async listPairs(network) {
         const rows = await sql<
           PairRow[]
-        >`SELECT address, dex, factory, token0, token1, fee_bps, v3_fee, v3_tick_spacing FROM pairs
-          WHERE network = ${network} ORDER BY address`;
+        >`SELECT ${sql.unsafe(PAIR_COLUMNS)} FROM pairs WHERE network = ${network} ORDER BY address`;
         return rows.map(decodePair);
       },
       async listReserves(network, sinceBlock = 0n) {

@@ -3,7 +3,7 @@ import type { AsyncWriteHandlers } from "../plan/writeSteps.js";
 import { lastByKey } from "../rowCodec.js";
 import type { Store } from "../types.js";
 import { decodeV3Price, decodeV3Tick, type V3PriceRow, type V3TickRow } from "../v3RowCodec.js";
-import { plainArray, textArray } from "./arrayLiterals.js";
+import { nullableArray, plainArray, textArray } from "./arrayLiterals.js";
 import type { PostgresWrite } from "./postgresWrite.js";
 
 type V3StepTypes =
@@ -23,16 +23,20 @@ export function createPostgresV3Pools(sql: postgres.Sql): {
     steps: {
       async upsertV3Prices({ tx, network }, step) {
         const prices = lastByKey(step.prices, (p) => `${p.pool}:${p.blockNumber}`);
-        await tx`INSERT INTO v3_prices (network, pool, block_number, log_index, sqrt_price_x96, tick, liquidity)
+        await tx`INSERT INTO v3_prices (network, pool, block_number, log_index, sqrt_price_x96, tick, liquidity,
+            balance0, balance1)
           SELECT ${network}::text, * FROM unnest(
             ${textArray(prices.map((p) => p.pool))}::text[],
             ${plainArray(prices.map((p) => p.blockNumber))}::int8[],
             ${plainArray(prices.map((p) => p.logIndex))}::int4[],
             ${plainArray(prices.map((p) => p.sqrtPriceX96))}::numeric[],
             ${plainArray(prices.map((p) => p.tick))}::int4[],
-            ${plainArray(prices.map((p) => p.liquidity))}::numeric[])
+            ${plainArray(prices.map((p) => p.liquidity))}::numeric[],
+            ${nullableArray(prices.map((p) => p.balances?.balance0))}::numeric[],
+            ${nullableArray(prices.map((p) => p.balances?.balance1))}::numeric[])
           ON CONFLICT (network, pool, block_number) DO UPDATE SET log_index = excluded.log_index,
-            sqrt_price_x96 = excluded.sqrt_price_x96, tick = excluded.tick, liquidity = excluded.liquidity`;
+            sqrt_price_x96 = excluded.sqrt_price_x96, tick = excluded.tick, liquidity = excluded.liquidity,
+            balance0 = excluded.balance0, balance1 = excluded.balance1`;
       },
       async upsertV3Ticks({ tx, network }, step) {
         const ticks = lastByKey(step.ticks, (t) => `${t.pool}:${t.tick}:${t.blockNumber}`);
@@ -69,7 +73,8 @@ export function createPostgresV3Pools(sql: postgres.Sql): {
     methods: {
       async listV3Prices(network, sinceBlock = 0n) {
         const rows = await sql<V3PriceRow[]>`
-          SELECT DISTINCT ON (pool) pool, block_number, log_index, sqrt_price_x96, tick, liquidity FROM v3_prices
+          SELECT DISTINCT ON (pool) pool, block_number, log_index, sqrt_price_x96, tick, liquidity, balance0, balance1
+          FROM v3_prices
           WHERE network = ${network} AND block_number >= ${sinceBlock.toString()}::int8
           ORDER BY pool, block_number DESC`;
         return rows.map(decodeV3Price);

@@ -5,6 +5,7 @@ import {
   decodePair,
   decodeReserves,
   decodeToken,
+  PAIR_COLUMNS,
   type PairRow,
   type ReservesRow,
   type TokenRow,
@@ -14,13 +15,30 @@ import type { Store } from "../types.js";
 function preparePoolStatements(db: Database.Database) {
   return {
     upsertPair: db.prepare<
-      [string, string, string, string, string, string, number, number | null, number | null]
+      [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        number,
+        number | null,
+        number | null,
+        bigint | null,
+        number | null,
+        string | null,
+      ]
     >(
-      `INSERT INTO pairs (network, address, dex, factory, token0, token1, fee_bps, v3_fee, v3_tick_spacing)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      // A pair written again without its creation keeps the one it has (found once, it stays).
+      `INSERT INTO pairs (network, ${PAIR_COLUMNS})
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (network, address) DO UPDATE SET dex = excluded.dex, factory = excluded.factory,
          token0 = excluded.token0, token1 = excluded.token1, fee_bps = excluded.fee_bps,
-         v3_fee = excluded.v3_fee, v3_tick_spacing = excluded.v3_tick_spacing`,
+         v3_fee = excluded.v3_fee, v3_tick_spacing = excluded.v3_tick_spacing,
+         created_block = coalesce(excluded.created_block, pairs.created_block),
+         created_timestamp = coalesce(excluded.created_timestamp, pairs.created_timestamp),
+         created_tx = coalesce(excluded.created_tx, pairs.created_tx)`,
     ),
     upsertReserves: db.prepare<[string, string, bigint, number, string, string]>(
       `INSERT INTO reserves (network, pair, block_number, log_index, reserve0, reserve1) VALUES (?, ?, ?, ?, ?, ?)
@@ -35,8 +53,7 @@ function preparePoolStatements(db: Database.Database) {
          SELECT 1 FROM reserves AS n WHERE n.network = r.network AND n.pair = r.pair AND n.block_number > r.block_number)`,
     ),
     listPairs: db.prepare<[string], PairRow>(
-      `SELECT address, dex, factory, token0, token1, fee_bps, v3_fee, v3_tick_spacing FROM pairs
-       WHERE network = ? ORDER BY address`,
+      `SELECT ${PAIR_COLUMNS} FROM pairs WHERE network = ? ORDER BY address`,
     ),
     listReserves: db.prepare<[string, bigint], ReservesRow>(
       `SELECT pair, block_number, log_index, reserve0, reserve1 FROM (
@@ -85,7 +102,7 @@ export function createSqlitePools(db: Database.Database): {
     steps: {
       upsertPairs(network, { pairs }) {
         for (const p of pairs) {
-          const { address, dex, factory, token0, token1, feeBps, v3 } = p;
+          const { address, dex, factory, token0, token1, feeBps, v3, created } = p;
           s().upsertPair.run(
             network,
             address,
@@ -96,6 +113,9 @@ export function createSqlitePools(db: Database.Database): {
             feeBps,
             v3?.fee ?? null,
             v3?.tickSpacing ?? null,
+            created?.blockNumber ?? null,
+            created?.timestamp ?? null,
+            created?.txHash ?? null,
           );
         }
       },
