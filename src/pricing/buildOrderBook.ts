@@ -16,18 +16,13 @@ const PPM = 1_000_000n;
 // An input no pool can use up before its price limit: the swap then stops at the limit.
 const UNBOUNDED = TWO_256 / 4n;
 
-/** Largest integer square root at or below `value`. */
+/** Largest integer square root at or below `value` (Newton's method from a power of two above it). */
 function isqrt(value: bigint): bigint {
   if (value < 2n) return value;
-  let x = BigInt(Math.floor(Math.sqrt(Number(value))));
-  // The float is within a few units for the sizes here; Newton settles it exactly.
+  let x = 1n << BigInt((value.toString(2).length >> 1) + 1);
   for (;;) {
     const y = (x + value / x) >> 1n;
-    if (y >= x) {
-      while (x * x > value) x--;
-      while ((x + 1n) * (x + 1n) <= value) x++;
-      return x;
-    }
+    if (y >= x) return x;
     x = y;
   }
 }

@@ -235,7 +235,8 @@ describe.each(createTestStores())("order books on $name", (testStore: TestStore)
         const amountOut = ask ? sum.amount0 : sum.amount1;
         const at = await quote(tokenIn, tokenOut, amountIn, limit);
         expect(at.amountOut, `${pool.address} ${ask ? "ask" : "bid"} ${k}`).toBe(amountOut);
-        expect(at.after).toBe(limit);
+        // On the edge, unless the pool has no liquidity up to it (the swap then stops at its last tick).
+        if (BigInt(side[i]!.amount0) > 0n) expect(at.after).toBe(limit);
         // One unit less stops short of the edge: the level's input is all it takes to get there.
         if (amountIn > 0n)
           expect((await quote(tokenIn, tokenOut, amountIn - 1n, limit)).after).not.toBe(limit);
@@ -249,7 +250,7 @@ describe.each(createTestStores())("order books on $name", (testStore: TestStore)
     [50, "2"],
     [4, "10"],
   ])(
-    "behavior: levels=%i range=%s%%: each level is what the pool trades between its edges, on chain (V2 router, V3 QuoterV2), both sides",
+    "behavior: levels=%i range=%s percent: each level is what the pool trades between its edges, on chain (V2 router, V3 QuoterV2), both sides",
     async (levels, range) => {
       const pools = await poolsToCheck(levels, range);
       expect(pools.map((p) => p.kind)).toEqual(["V2", "V3"]);
