@@ -690,6 +690,63 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     }
   });
 
+  test("behavior: historical_trades limit=0 is every stored trade; start_time/end_time in seconds; a range before the stored history says so", async () => {
+    const { tickers, block } = await readTickers();
+    const ticker = tickers.filter((t) => t.high !== undefined)[0]!;
+    const status = await api.call("/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ networkStatus(network: bsc) { historyFrom } }" }),
+    });
+    const historyFrom = (status.body as { data: { networkStatus: { historyFrom: number } } }).data
+      .networkStatus.historyFrom;
+    const all = await api.call(`/coingecko/bsc/historical_trades?ticker_id=${ticker.ticker_id}&limit=0`);
+    expect(all.status).toBe(200);
+    expect(all.headers.get("x-history-from")).toBeNull();
+    const body = all.body as { buy: Record<string, unknown>[]; sell: Record<string, unknown>[] };
+    const shown = [...body.buy, ...body.sell].sort((a, b) => (a.trade_id as number) - (b.trade_id as number));
+    // Every swap of the pool on chain since the stored history's start: more than a day's.
+    const expected = await chainTrades(ticker, await firstBlockAt(historyFrom, block), block);
+    expect(shown.map(({ trade_id: _, ...rest }) => rest)).toEqual(expected);
+    const dayAgoMs = (Math.floor(Date.now() / 1000) - 86_400) * 1000;
+    expect(expected.some((t) => t.trade_timestamp < dayAgoMs)).toBe(true);
+    expect(await api.call(`/coingecko/bsc/historical_trades?ticker_id=${ticker.ticker_id}`)).toMatchObject({
+      body,
+    });
+
+    // Seconds, as the standard defines them, give what the same instants in milliseconds give.
+    const start = Math.floor(Date.now() / 1000) - 3 * 86_400;
+    const end = Math.floor(Date.now() / 1000) - 86_400;
+    const inSeconds = await api.call(
+      `/coingecko/bsc/historical_trades?ticker_id=${ticker.ticker_id}&start_time=${start}&end_time=${end}`,
+    );
+    const inMs = await api.call(
+      `/coingecko/bsc/historical_trades?ticker_id=${ticker.ticker_id}&start_time=${start * 1000}&end_time=${end * 1000}`,
+    );
+    expect(inSeconds.body).toEqual(inMs.body);
+    const ranged = inSeconds.body as typeof body;
+    const inRange = shown.filter(
+      (t) => (t.trade_timestamp as number) >= start * 1000 && (t.trade_timestamp as number) <= end * 1000,
+    );
+    expect([...ranged.buy, ...ranged.sell].length).toBe(inRange.length);
+    expect(inRange.length).toBeGreaterThan(0);
+
+    // Before the stored history: a range that starts there is cut and says so; one that ends there is a 422.
+    const early = await api.call(
+      `/coingecko/bsc/historical_trades?ticker_id=${ticker.ticker_id}&start_time=${historyFrom - 86_400}`,
+    );
+    expect(early.status).toBe(200);
+    // historyFrom moves with the clock: the answer's is the request's (within the test's minute).
+    const marked = Number(early.headers.get("x-history-from"));
+    expect(marked >= historyFrom && marked <= historyFrom + 60).toBe(true);
+    expect(early.body).toEqual(body);
+    const before = await api.call(
+      `/coingecko/bsc/historical_trades?ticker_id=${ticker.ticker_id}&start_time=${historyFrom - 86_400}&end_time=${historyFrom - 3_600}`,
+    );
+    expect(before.status).toBe(422);
+    expect((before.body as { error: string }).error).toMatch(/before the stored history, which starts at/);
+  });
+
   test("error: a pair that is not an indexed pool's base_target_pool is a 400 that names the parameter", async () => {
     const { tickers } = await readTickers();
     const [base, target, pool] = tickers[0]!.ticker_id.split("_");
@@ -764,6 +821,7 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     expect((await api.call(`/coingecko/eth/historical_trades?ticker_id=${id}`)).status).toBe(503);
     const post = await api.call("/coingecko/bsc/tickers", { method: "POST" });
     expect(post.status).toBe(405);
-    expect((await api.call("/coingecko/bsc/orderbook")).status).toBe(404);
+    // The order book is served (test/http/orderBook.test.ts); without ticker_id it is a 400.
+    expect((await api.call("/coingecko/bsc/orderbook")).status).toBe(400);
   });
 });

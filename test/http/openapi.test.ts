@@ -108,6 +108,8 @@ function expectValid(validate: ValidateFunction, body: unknown, what: string): v
 const API_PATHS = ["/api/quote", "/api/swaps_24h", "/api/swaps_export", "/api/trade_volume_usd_7d"];
 const LISTING_PATHS = [
   ...LISTING_ENDPOINTS.map((endpoint) => openApiPathOf(endpoint.path)),
+  "/coingecko/{network}/orderbook",
+  "/cmc/{network}/orderbook/{market_pair}",
   "/coingecko/{network}/historical_trades",
   "/cmc/{network}/trades/{market_pair}",
 ];

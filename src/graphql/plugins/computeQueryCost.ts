@@ -36,6 +36,7 @@ export const PAGE_SIZE_ARGUMENTS: Readonly<Record<string, string>> = {
   "Query.candles": "first",
   "Query.tokens": "first",
   "Query.pools": "first",
+  "Pool.orderBook": "levels",
 };
 
 /**

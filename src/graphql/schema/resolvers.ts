@@ -26,6 +26,7 @@ import {
 import { formatDecimal } from "../queries/formatDecimal.js";
 import { getPoolDayFigures } from "../queries/getPoolDayFigures.js";
 import { getPoolLiquidityUsd } from "../queries/getPoolLiquidityUsd.js";
+import { getPoolOrderBook, type OrderBookArgs } from "../queries/getPoolOrderBook.js";
 import { getQuote, type QuoteArgs, type QuoteResult } from "../queries/getQuote.js";
 import { getPoolPriceChange24h, getPoolStats, getTokenStats } from "../queries/getSubjectStats.js";
 import { getTokenValuation } from "../queries/getTokenValuation.js";
@@ -252,6 +253,8 @@ export const resolvers = {
     blockNumber: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       ctx.reader.poolsBlock(pool.network) ?? null,
     stats: (pool: PoolSource, _: unknown, ctx: GraphqlContext) => getPoolStats(pool, ctx),
+    orderBook: (pool: PoolSource, args: OrderBookArgs, ctx: GraphqlContext) =>
+      getPoolOrderBook(pool, args, ctx),
   },
 
   Token: {
@@ -297,6 +300,8 @@ export const resolvers = {
       ctx.reader.getConfig(status.network).maxStalenessSeconds,
     pollIntervalMs: (status: NetworkStatus, _: unknown, ctx: GraphqlContext) =>
       ctx.reader.getConfig(status.network).pollIntervalMs,
+    historyFrom: (status: NetworkStatus, _: unknown, ctx: GraphqlContext) =>
+      Math.floor(statusTime(status, ctx) / 1000) - ctx.reader.getConfig(status.network).windowDays * 86_400,
     serving: (status: NetworkStatus, _: unknown, ctx: GraphqlContext) =>
       findNotReadyReason(
         status,

@@ -5,6 +5,7 @@ import type { AnswerStore } from "../createAnswerStore.js";
 import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
 import { createBlockAnswerer } from "../rest/createBlockAnswerer.js";
 import { createListingRoutes } from "../rest/createListingRoutes.js";
+import { createOrderBookRoutes, ORDER_BOOK_OPERATION } from "../rest/createOrderBookRoutes.js";
 import { createPoolTradeRoutes } from "../rest/createPoolTradeRoutes.js";
 import { LISTING_PARAMS_SCHEMA } from "../rest/listingSchemas.js";
 import { parseListingOperations } from "../rest/readListedMarkets.js";
@@ -25,7 +26,7 @@ export interface ListingsOptions {
 /**
  * The endpoints aggregators read from a DEX, per network: CoinGecko's (/coingecko/:network/pairs,
  * /tickers, /historical_trades) and CoinMarketCap's (/cmc/:network/summary, /assets, /ticker,
- * /trades/:market_pair), fixed GraphQL operations run in-process, rate limited like /api: the
+ * /trades/:market_pair, and both formats' /orderbook from the pools' curves), fixed GraphQL operations run in-process, rate limited like /api: the
  * market lists kept per indexed block and hour, a pool's trades streamed at one block.
  */
 export async function listingsPlugin(app: FastifyInstance, options: ListingsOptions): Promise<void> {
@@ -38,6 +39,17 @@ export async function listingsPlugin(app: FastifyInstance, options: ListingsOpti
   for (const route of routes) {
     // Kept answers carry their own gzip copy: the framework's compressor stays out.
     app.get(route.path, { schema: { params: LISTING_PARAMS_SCHEMA }, compress: false }, route.handler);
+    refuseOtherMethods(app, route.path);
+  }
+  const bookRoutes = createOrderBookRoutes({
+    executor,
+    operation: executor.prepare(ORDER_BOOK_OPERATION),
+    answer,
+    paramsSchema: LISTING_PARAMS_SCHEMA,
+  });
+  for (const route of bookRoutes) {
+    const schema = { params: route.paramsSchema, querystring: route.querySchema };
+    app.get(route.path, { schema, compress: false }, route.handler);
     refuseOtherMethods(app, route.path);
   }
   const tradeRoutes = createPoolTradeRoutes({

@@ -22,7 +22,7 @@ export function buildCoingeckoPairs(markets: ListedMarket[]): unknown {
   }));
 }
 
-/** CoinGecko /tickers (no bid and ask: a pool has no resting orders). */
+/** CoinGecko /tickers; bid and ask are the prices of the first unit sold to and bought from the pool. */
 export function buildCoingeckoTickers(markets: ListedMarket[]): unknown {
   return markets.map((market) => ({
     ticker_id: tickerIdOf(market),
@@ -33,18 +33,22 @@ export function buildCoingeckoTickers(markets: ListedMarket[]): unknown {
     base_volume: market.baseVolume,
     target_volume: market.targetVolume,
     liquidity_in_usd: market.liquidityUsd,
+    ...(market.highestBid === undefined ? {} : { bid: market.highestBid }),
+    ...(market.lowestAsk === undefined ? {} : { ask: market.lowestAsk }),
     ...(market.high === undefined ? {} : { high: market.high }),
     ...(market.low === undefined ? {} : { low: market.low }),
   }));
 }
 
-/** CoinMarketCap summary (no lowest_ask and highest_bid: a pool has no resting orders). */
+/** CoinMarketCap summary; lowest_ask and highest_bid are the first unit's prices (fee included). */
 export function buildCmcSummary(markets: ListedMarket[]): unknown {
   return markets.map((market) => ({
     trading_pairs: tickerIdOf(market),
     base_currency: market.base.address,
     quote_currency: market.target.address,
     last_price: market.lastPrice,
+    ...(market.lowestAsk === undefined ? {} : { lowest_ask: market.lowestAsk }),
+    ...(market.highestBid === undefined ? {} : { highest_bid: market.highestBid }),
     base_volume: market.baseVolume,
     quote_volume: market.targetVolume,
     ...(market.priceChange24h === undefined ? {} : { price_change_percent_24h: market.priceChange24h }),

@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import type { NetworkName } from "../../domain/types.js";
-import { BadRequestError } from "../../errors.js";
+import { BadRequestError, UnprocessableError } from "../../errors.js";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
 import { freshnessHeaders } from "./freshnessHeaders.js";
@@ -50,6 +50,20 @@ function integerParam(value: unknown, name: string, max = Number.MAX_SAFE_INTEGE
     throw new BadRequestError(`${name} must be an integer from 0 to ${max}.`);
   }
   return Number(text);
+}
+
+// 10^11 seconds is the year 5138; 10^11 milliseconds is March 1973, before any EVM chain: a value
+// at or above it can only be milliseconds.
+const FIRST_MS = 100_000_000_000;
+
+/**
+ * `name`'s value as an instant in unix milliseconds (absent: undefined): unix seconds as the
+ * standard defines them, or milliseconds where that is unambiguous (10^11 and above); else a 400.
+ */
+function instantParam(value: unknown, name: string): number | undefined {
+  const number = integerParam(value, name);
+  if (number === undefined) return undefined;
+  return number >= FIRST_MS ? number : number * 1000;
 }
 
 /** JSON array pieces of `pages`, each trade rendered by `render` when `keep` holds. */
@@ -103,8 +117,9 @@ export function createPoolTradeRoutes(options: {
     reply: FastifyReply,
     status: Parameters<typeof freshnessHeaders>[0],
     body: AsyncIterable<string>,
+    extra: Record<string, string> = {},
   ) => {
-    reply.headers({ ...JSON_HEADERS, ...freshnessHeaders(status), "Cache-Control": "no-cache" });
+    reply.headers({ ...JSON_HEADERS, ...freshnessHeaders(status), "Cache-Control": "no-cache", ...extra });
     if (reply.request.method === "HEAD") {
       // The headers of the GET, and no list read for a body that is not sent.
       reply.hijack();
@@ -140,14 +155,25 @@ export function createPoolTradeRoutes(options: {
       const { network } = request.params as { network: NetworkName };
       const query = request.query as Record<string, string | undefined>;
       const limit = integerParam(query.limit, "limit", MAX_TRADES_LIMIT) ?? 0;
-      const startMs = integerParam(query.start_time, "start_time");
-      const endMs = integerParam(query.end_time, "end_time");
+      const start = instantParam(query.start_time, "start_time");
+      const end = instantParam(query.end_time, "end_time");
       const type = query.type;
+      if (start !== undefined && end !== undefined && start > end) {
+        throw new BadRequestError("start_time must not be later than end_time.");
+      }
       const session = executor.session();
-      const from = startMs === undefined ? session.now - DAY : Math.ceil(startMs / 1000);
-      const to = endMs === undefined ? null : Math.floor(endMs / 1000) + 1;
-      if (to !== null && from >= to) throw new BadRequestError("start_time must not be later than end_time.");
       const source = await openPoolTrades(session, operations, network, query.ticker_id ?? "", "ticker_id");
+      const { historyFrom } = source;
+      // Whole seconds: block times are. start inclusive (rounded up), end inclusive (to the next second).
+      const from = start === undefined ? historyFrom : Math.ceil(start / 1000);
+      const to = end === undefined ? null : Math.floor(end / 1000) + 1;
+      if (to !== null && to <= historyFrom) {
+        throw new UnprocessableError(
+          `end_time is before the stored history, which starts at ${historyFrom} (unix seconds, ${new Date(historyFrom * 1000).toISOString()}): no trade of that range is held.`,
+        );
+      }
+      // A range that starts before the stored history is answered from its start, and says so.
+      const marker = from < historyFrom ? { "X-History-From": String(historyFrom) } : {};
       const pages = source.pages(from, to);
       const first = await pages.next();
       const trades = resumed(first.done === true ? [] : first.value, pages);
@@ -158,7 +184,12 @@ export function createPoolTradeRoutes(options: {
             .filter((trade) => trade.type === t)
             .map(coingeckoTrade)
             .join(",");
-        return send(reply, source.networkStatus, once(`{"buy":[${side("buy")}],"sell":[${side("sell")}]}`));
+        return send(
+          reply,
+          source.networkStatus,
+          once(`{"buy":[${side("buy")}],"sell":[${side("sell")}]}`),
+          marker,
+        );
       }
       // Two passes, buys then sells, over the same pinned block.
       const pass = (side: "buy" | "sell") =>
@@ -173,6 +204,7 @@ export function createPoolTradeRoutes(options: {
         reply,
         source.networkStatus,
         concat('{"buy":[', pass("buy"), '],"sell":[', pass("sell"), "]}"),
+        marker,
       );
     },
   };
@@ -207,13 +239,18 @@ export const HISTORICAL_TRADES_QUERY_SCHEMA = {
     type: { type: "string", enum: ["buy", "sell"], description: "Only buys or only sells." },
     limit: {
       type: "string",
-      description: `0 (default): every trade of the window, streamed; 1 to ${MAX_TRADES_LIMIT}: the newest that many.`,
+      description: `0 (default): every stored trade of the range (without start_time: the whole stored history), streamed; 1 to ${MAX_TRADES_LIMIT}: the newest that many.`,
     },
     start_time: {
       type: "string",
-      description: "Unix milliseconds, inclusive (default: 24 hours before the request).",
+      description:
+        "Unix seconds, inclusive (milliseconds accepted from 10^11 up, where they cannot be seconds); default: the start of the stored history. A start before it is answered from it, with X-History-From.",
     },
-    end_time: { type: "string", description: "Unix milliseconds, inclusive (default: none)." },
+    end_time: {
+      type: "string",
+      description:
+        "Unix seconds (or milliseconds, as start_time), inclusive; default: none. A range that ends before the stored history is a 422.",
+    },
   },
   required: ["ticker_id"],
 } as const;

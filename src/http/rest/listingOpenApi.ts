@@ -1,5 +1,7 @@
 import { LISTING_ENDPOINTS } from "./createListingRoutes.js";
+import { CMC_ORDERBOOK_QUERY_SCHEMA, COINGECKO_ORDERBOOK_QUERY_SCHEMA } from "./createOrderBookRoutes.js";
 import { HISTORICAL_TRADES_QUERY_SCHEMA } from "./createPoolTradeRoutes.js";
+import { CMC_ORDERBOOK_SCHEMA, COINGECKO_ORDERBOOK_SCHEMA } from "./listingBookSchemas.js";
 import { LISTING_PARAMS_SCHEMA } from "./listingSchemas.js";
 import { CMC_TRADES_SCHEMA, COINGECKO_TRADES_SCHEMA } from "./listingTradeSchemas.js";
 
@@ -56,9 +58,14 @@ function tradePaths(): Record<string, Record<string, unknown>> {
           "CoinGecko's DEX /historical_trades: each pass of a swap through the pool (base = token0): " +
           "trade_id (block x 2^20 + log index x 16 + hop), price (token1 per token0, executed), base and " +
           "target volume, trade_timestamp (unix ms) and type (buy: token0 came out of the pool). Default: " +
-          "the last 24 hours; limit 1-10,000 keeps the newest that many.",
+          "the whole stored history (limit=0); limit 1-10,000 keeps the newest that many. X-History-From " +
+          "(unix seconds) marks an answer whose start_time was before the stored history.",
         parameters: [NETWORK_PARAMETER, ...query],
-        responses: { "200": streamed(COINGECKO_TRADES_SCHEMA), ...ERRORS },
+        responses: {
+          "200": streamed(COINGECKO_TRADES_SCHEMA),
+          "422": ref("responses", "Unprocessable"),
+          ...ERRORS,
+        },
       },
     },
     "/cmc/{network}/trades/{market_pair}": {
@@ -80,6 +87,74 @@ function tradePaths(): Record<string, Record<string, unknown>> {
           },
         ],
         responses: { "200": streamed(CMC_TRADES_SCHEMA), ...ERRORS },
+      },
+    },
+  };
+}
+
+/** Query parameters of an OpenAPI operation from a JSON Schema of the query. */
+function queryParameters(schema: { properties: object; required?: readonly string[] }) {
+  return Object.entries(schema.properties).map(([name, { description, ...rest }]) => ({
+    name,
+    in: "query",
+    required: schema.required?.includes(name) === true,
+    description,
+    schema: rest,
+  }));
+}
+
+/** The two order books: the pools' curves as levels, kept per indexed block and query. */
+function bookPaths(): Record<string, Record<string, unknown>> {
+  const kept = (schema: object) => ({
+    description:
+      "The pool's curve as bids and asks, [price in token1 per token0, amount of token0], at the block in X-Indexed-Block.",
+    headers: {
+      "X-Indexed-Block": ref("headers", "X-Indexed-Block"),
+      "X-Data-Age": ref("headers", "X-Data-Age"),
+      ETag: ref("headers", "ETag"),
+      "Cache-Control": ref("headers", "Cache-Control"),
+    },
+    content: { "application/json": { schema } },
+  });
+  const about =
+    "Levels at equal steps of the pool's state price out to range percent of its mid price on each side; " +
+    "each level's amount is exactly what the pool trades while its price crosses that step (V2: the " +
+    "constant-product formula with the fee; V3: across the initialized ticks, as QuoterV2), its price the " +
+    "marginal price at the step's far edge, fee included (Pool.orderBook).";
+  return {
+    "/coingecko/{network}/orderbook": {
+      get: {
+        operationId: "listingCoinGeckoOrderBook",
+        tags: ["Listings"],
+        summary: "CoinGecko: orderbook",
+        description: `CoinGecko's DEX /orderbook: ticker_id, timestamp (unix ms, when the book was made), bids and asks. ${about}`,
+        parameters: [NETWORK_PARAMETER, ...queryParameters(COINGECKO_ORDERBOOK_QUERY_SCHEMA)],
+        responses: {
+          "200": kept(COINGECKO_ORDERBOOK_SCHEMA),
+          "304": ref("responses", "NotModified"),
+          ...ERRORS,
+        },
+      },
+    },
+    "/cmc/{network}/orderbook/{market_pair}": {
+      get: {
+        operationId: "listingCoinMarketCapOrderBook",
+        tags: ["Listings"],
+        summary: "CoinMarketCap: orderbook",
+        description: `CoinMarketCap's orderbook: timestamp (unix ms), bids and asks. ${about}`,
+        parameters: [
+          NETWORK_PARAMETER,
+          {
+            name: "market_pair",
+            in: "path",
+            required: true,
+            description:
+              "The pair, base_target_pool: the contract addresses of an indexed pool's token0, token1 and the pool.",
+            schema: { type: "string" },
+          },
+          ...queryParameters(CMC_ORDERBOOK_QUERY_SCHEMA),
+        ],
+        responses: { "200": kept(CMC_ORDERBOOK_SCHEMA), "304": ref("responses", "NotModified"), ...ERRORS },
       },
     },
   };
@@ -118,5 +193,5 @@ export function buildListingOpenApiPaths(): Record<string, Record<string, unknow
       },
     ]),
   );
-  return { ...lists, ...tradePaths() };
+  return { ...lists, ...bookPaths(), ...tradePaths() };
 }

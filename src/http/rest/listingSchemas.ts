@@ -164,6 +164,8 @@ export const SWAPGRAPH_TICKER_SCHEMA = {
     liquidity_in_usd: EXACT_DECIMAL,
     high: EXACT_DECIMAL,
     low: EXACT_DECIMAL,
+    bid: EXACT_DECIMAL,
+    ask: EXACT_DECIMAL,
   },
   required: COINGECKO_TICKERS_SCHEMA.items.required,
   additionalProperties: false,

@@ -21,6 +21,7 @@ export const LISTING_POOLS_OPERATION = /* GraphQL */ `
           volumeToken0_24h volumeToken1_24h priceHigh24h priceLow24h priceChangePercentage24h
           reserve0 { amount token { address name symbol decimals } }
           reserve1 { amount token { address name symbol decimals } }
+          orderBook(levels: 0) { bestAsk bestBid }
         }
       }
     }
@@ -66,6 +67,9 @@ export interface ListedMarket {
   /** Pool.liquidityUSD, "0" when neither token has a USD price. */
   liquidityUsd: string;
   tradeCount: number;
+  /** Pool.orderBook's best prices: the first unit bought from / sold to the pool, fee included. */
+  lowestAsk?: string;
+  highestBid?: string;
 }
 
 interface PoolNode {
@@ -83,6 +87,7 @@ interface PoolNode {
   priceChangePercentage24h: string | null;
   reserve0: { amount: string; token: ListedToken };
   reserve1: { amount: string; token: ListedToken };
+  orderBook: { bestAsk: string; bestBid: string } | null;
 }
 
 interface PoolsData extends FreshnessData {
@@ -142,6 +147,9 @@ export async function readListedMarkets(
       ...(pool.priceHigh24h === null ? {} : { high: pool.priceHigh24h }),
       ...(pool.priceLow24h === null ? {} : { low: pool.priceLow24h }),
       ...(pool.priceChangePercentage24h === null ? {} : { priceChange24h: pool.priceChangePercentage24h }),
+      ...(pool.orderBook === null
+        ? {}
+        : { lowestAsk: pool.orderBook.bestAsk, highestBid: pool.orderBook.bestBid }),
     });
   }
   return { markets, networkStatus };

@@ -1,17 +1,17 @@
 import type { NetworkName } from "../../domain/types.js";
-import { BadRequestError } from "../../errors.js";
 import type {
   GraphqlExecutor,
   GraphqlSession,
   PreparedOperation,
 } from "../../graphql/createGraphqlExecutor.js";
 import { formatPoolRatio, fromUnits } from "./listingDecimals.js";
+import { parsePairId, wrongPairId } from "./parsePairId.js";
 import type { FreshnessData } from "./restOperations.js";
 
 /** The fixed GraphQL operation that pins a pool's trades: the indexed block and the pool's tokens. */
 export const POOL_TRADES_START_OPERATION = /* GraphQL */ `
   query ListingPoolTradesStart($network: Network!, $pool: String!) {
-    networkStatus(network: $network) { indexedBlock dataAgeSeconds }
+    networkStatus(network: $network) { indexedBlock dataAgeSeconds historyFrom }
     pool(network: $network, address: $pool) { token0 token1 }
   }
 `;
@@ -86,12 +86,11 @@ interface PoolSwapsData {
   };
 }
 
-/** A base_target_pool id: the pool's address, once its tokens are checked against the pool's. */
-const TICKER_ID = /^(0x[0-9a-fA-F]{40})_(0x[0-9a-fA-F]{40})_(0x[0-9a-fA-F]{40})$/;
-
 /** What a pool's trades are read with: the pinned block, the pool and its tokens' decimals. */
 export interface PoolTradeSource {
   networkStatus: FreshnessData["networkStatus"];
+  /** The start of the stored history (unix seconds): NetworkStatus.historyFrom. */
+  historyFrom: number;
   /** Pages of trades of [from, to) (unix seconds), oldest first, at the pinned block. */
   pages: (from: number, to: number | null) => AsyncGenerator<PoolTrade[]>;
 }
@@ -107,17 +106,14 @@ export async function openPoolTrades(
   pairId: string,
   param: string,
 ): Promise<PoolTradeSource> {
-  const match = TICKER_ID.exec(pairId);
-  const wrongId = () =>
-    new BadRequestError(
-      `${param} must be base_target_pool: the contract addresses of an indexed pool's token0, token1 and the pool, joined by "_".`,
-    );
-  if (match === null) throw wrongId();
-  const [base, target, pool] = [match[1]!, match[2]!, match[3]!].map((part) => part.toLowerCase());
-  const start = await session.run<FreshnessData & { pool: { token0: string; token1: string } | null }>(
-    operations.start,
-    { network, pool },
-  );
+  const { base, target, pool } = parsePairId(pairId, param);
+  const wrongId = () => wrongPairId(param);
+  const start = await session.run<
+    FreshnessData & {
+      networkStatus: { historyFrom: number } | null;
+      pool: { token0: string; token1: string } | null;
+    }
+  >(operations.start, { network, pool });
   if (start.pool === null || start.pool.token0 !== base || start.pool.token1 !== target) throw wrongId();
   const decimalsOf = async (address: string) =>
     (await session.run<{ token: { decimals: number } | null }>(operations.decimals, { network, address }))
@@ -154,5 +150,6 @@ export async function openPoolTrades(
       after = page.poolSwaps.pageInfo.hasNextPage ? page.poolSwaps.pageInfo.endCursor : null;
     } while (after !== null);
   }
-  return { networkStatus: start.networkStatus, pages };
+  const historyFrom = start.networkStatus?.historyFrom ?? 0;
+  return { networkStatus: start.networkStatus, historyFrom, pages };
 }

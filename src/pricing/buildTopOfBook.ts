@@ -1,0 +1,17 @@
+import { BOOK_PRICE_SCALE, type OrderBook } from "./orderBookTypes.js";
+import { poolPriceAndFee } from "./poolPriceAndFee.js";
+import type { PoolState } from "./types.js";
+
+const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
+
+/** The top of a pool's book (mid, best ask, best bid) without its levels; undefined for an empty pool. */
+export function buildTopOfBook(pool: PoolState): Pick<OrderBook, "mid" | "bestAsk" | "bestBid"> | undefined {
+  const p = poolPriceAndFee(pool);
+  if (p === undefined) return undefined;
+  const keep = p.feeDen - p.fee;
+  return {
+    mid: (p.num * BOOK_PRICE_SCALE) / p.den,
+    bestAsk: ceilDiv(p.num * BOOK_PRICE_SCALE * p.feeDen, p.den * keep),
+    bestBid: (p.num * BOOK_PRICE_SCALE * keep) / (p.den * p.feeDen),
+  };
+}
