@@ -3,6 +3,54 @@ import { defineConfig } from "vitest/config";
 
 const require = createRequire(import.meta.url);
 
+/**
+ * The unit project: files that run no chain, open no socket and load no database driver
+ * (test/support/unitGuard.ts makes those throw there). `npm run test:unit` runs them alone, the
+ * edit-test loop; a file that needs any of those belongs to the integration project (the default
+ * for every file not listed here).
+ */
+const UNIT_FILES = [
+  "test/architecture/imports.test.ts",
+  "test/architecture/size.test.ts",
+  "test/chain/buildPairCheckRead.test.ts",
+  "test/chain/buildTokenMetadataRead.test.ts",
+  "test/chain/classifyRpcError.test.ts",
+  "test/chain/cleanTokenText.test.ts",
+  "test/chain/decodeCappedMulticall.test.ts",
+  "test/chain/summarizeFailure.test.ts",
+  "test/config/dexPresets.test.ts",
+  "test/config/expandDexPreset.test.ts",
+  "test/config/loadConfig.test.ts",
+  "test/config/redactSecrets.test.ts",
+  "test/createLogger.test.ts",
+  "test/deploy/compose.test.ts",
+  "test/devnet/v3Math.test.ts",
+  "test/errors.test.ts",
+  "test/graphql/formatDecimal.test.ts",
+  "test/graphql/liquidityEventCursor.test.ts",
+  "test/graphql/marketStatsFormat.test.ts",
+  "test/graphql/marketStatsReads.test.ts",
+  "test/graphql/reserveCost.test.ts",
+  "test/graphql/schema.test.ts",
+  "test/graphql/swapCursor.test.ts",
+  "test/http/createAnswerStore.test.ts",
+  "test/http/createSwapRowRenderer.test.ts",
+  "test/http/specShape.test.ts",
+  "test/indexer/buildTrade.test.ts",
+  "test/indexer/createTokenLookup.test.ts",
+  "test/indexer/groupSwapChains.test.ts",
+  "test/indexer/matchNativeSides.test.ts",
+  "test/pricing/createRouteCache.test.ts",
+  "test/pricing/findBestRoute.test.ts",
+  "test/pricing/findQuoteRoutes.test.ts",
+  "test/pricing/getAmountOut.test.ts",
+  "test/pricing/poolAmountOut.test.ts",
+  "test/pricing/usdPricing.test.ts",
+  "test/pricing/v3/v3Math.test.ts",
+  "test/store/hopZeroForOne.test.ts",
+  "test/web/format.test.ts",
+];
+
 export default defineConfig({
   resolve: {
     // graphql 16 ships CJS (main) and ESM (module). Node loads the CJS one for every package
@@ -11,7 +59,6 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve("graphql") }],
   },
   test: {
-    include: ["test/**/*.test.ts"],
     // anvil chains and databases are shared per file, never across files: several files revert
     // and replace chain history (reorg tests). Two cores means two files at once at most.
     pool: "forks",
@@ -19,5 +66,23 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     reporters: ["default"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: UNIT_FILES,
+          setupFiles: ["test/support/unitGuard.ts"],
+          // Pure files: worker threads that keep their module cache between files. Most of a
+          // unit file's time was importing (a fresh process per file); measured in docs/development.md.
+          pool: "threads",
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: "integration", include: ["test/**/*.test.ts"], exclude: UNIT_FILES },
+      },
+    ],
   },
 });

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { keepNativeAlive } from "./keepNativeAlive.js";
 
 /**
  * Migration 2's volume backfill for SQLite: sums every day's trade volumes with bigint (SQLite's
@@ -12,8 +13,9 @@ export function backfillSqliteDayVolumes(db: Database.Database): void {
     )
     .safeIntegers(true)
     .raw(true);
-  // The iterator holds the connection: collect first, write after it is done.
-  for (const [network, day, volume] of rows.iterate()) {
+  // The iterator holds the connection: collect first, write after it is done. It is kept alive
+  // like every native object of the driver (openSqliteDatabase): one per migration run.
+  for (const [network, day, volume] of keepNativeAlive(rows.iterate())) {
     const key = `${network}:${day}`;
     const sum = sums.get(key);
     if (sum === undefined) sums.set(key, { network, day, volume: BigInt(volume) });

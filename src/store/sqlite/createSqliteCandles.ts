@@ -19,6 +19,9 @@ import type { Store } from "../types.js";
 import { CHUNK_ROWS, chunkedStatements } from "./chunkedStatements.js";
 import { optionalText } from "./optionalText.js";
 
+// Rows per page of the every-series hourly read (sumCandles without subjects).
+const SUM_HOURLY_PAGE = 2_000;
+
 type CandleKey = [string, number, string, number, number];
 type CandleValues = [
   string | null,
@@ -45,9 +48,15 @@ function prepareCandleStatements(db: Database.Database) {
          AND start >= ? AND start <= ?`,
     ),
     // The literal predicate of the partial index candles_hourly (width, subject) lets it be used.
-    sumHourlyRows: db.prepare<[string, number, number, number], CandleDbRow>(
+    // Read in pages (keyset on the index's own order: start, then subject from the primary key;
+    // width is fixed, so (start, subject) is unique) rather than with
+    // iterate(): an iterator is a native object per call, and those must never be collected
+    // (openSqliteDatabase).
+    sumHourlyRowsPage: db.prepare<[string, number, number, number, string], CandleDbRow>(
       `SELECT ${CANDLE_COLUMNS} FROM candles
-       WHERE network = ? AND kind = ? AND width = 3600 AND subject <> '' AND start >= ? AND start <= ?`,
+       WHERE network = ? AND kind = ? AND width = 3600 AND subject <> '' AND start <= ?
+         AND (start, subject) > (?, ?)
+       ORDER BY start, subject LIMIT ${SUM_HOURLY_PAGE}`,
     ),
     upsertCandle: db.prepare<[...CandleKey, ...CandleValues]>(
       `INSERT INTO candles (network, ${CANDLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -98,6 +107,25 @@ const values = (network: NetworkName, row: CandleRow): [...CandleKey, ...CandleV
   row.tradeCount,
   optionalText(row.volumeUsd),
 ];
+
+/** Rows of pages of SUM_HOURLY_PAGE, each from the last (start, subject) of the one before. */
+function* hourlyRows(
+  page: Database.Statement<[string, number, number, number, string], CandleDbRow>,
+  network: string,
+  kind: number,
+  fromTimestamp: number,
+  toTimestamp: number,
+): Iterable<CandleDbRow> {
+  // Every subject is non-empty: (fromTimestamp, '') is just before the first row at fromTimestamp.
+  let after: [number, string] = [fromTimestamp, ""];
+  for (;;) {
+    const rows = page.all(network, kind, toTimestamp, ...after);
+    yield* rows;
+    if (rows.length < SUM_HOURLY_PAGE) return;
+    const last = rows[rows.length - 1]!;
+    after = [Number(last.start), last.subject];
+  }
+}
 
 function* mapIterable<T, U>(items: Iterable<T>, map: (item: T) => U): Iterable<U> {
   for (const item of items) yield map(item);
@@ -158,12 +186,18 @@ export function createSqliteCandles(db: Database.Database): {
         const kind = query.kind === "token" ? TOKEN_CANDLE : POOL_CANDLE;
         const totals = new Map<Address, CandleTotals>();
         if (query.subjects === undefined) {
-          const rows = s().sumHourlyRows.iterate(network, kind, query.fromTimestamp, query.toTimestamp);
-          return sumCandleRows(mapIterable(rows, decodeCandle), totals);
+          return sumCandleRows(
+            mapIterable(
+              hourlyRows(s().sumHourlyRowsPage, network, kind, query.fromTimestamp, query.toTimestamp),
+              decodeCandle,
+            ),
+            totals,
+          );
         }
         for (let i = 0; i < query.subjects.length; i += SUM_CANDLES_CHUNK) {
           const subjects = JSON.stringify(query.subjects.slice(i, i + SUM_CANDLES_CHUNK));
-          const rows = s().sumCandleRows.iterate(
+          // At most SUM_CANDLES_CHUNK series' buckets of the window: one all() per chunk.
+          const rows = s().sumCandleRows.all(
             network,
             kind,
             subjects,

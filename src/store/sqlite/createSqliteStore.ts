@@ -1,6 +1,5 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import Database from "better-sqlite3";
 import type { NetworkName } from "../../domain/types.js";
 import { buildCommitPlan } from "../plan/buildCommitPlan.js";
 import { buildPrunePlan } from "../plan/buildPrunePlan.js";
@@ -18,6 +17,7 @@ import { createSqliteTradeStats } from "./createSqliteTradeStats.js";
 import { createSqliteTrades } from "./createSqliteTrades.js";
 import { createSqliteV3Pools } from "./createSqliteV3Pools.js";
 import { migrateSqlite } from "./migrateSqlite.js";
+import { openSqliteDatabase } from "./openSqliteDatabase.js";
 import { registerBigFunctions } from "./registerBigFunctions.js";
 import { registerStatsFunctions } from "./registerStatsFunctions.js";
 
@@ -32,7 +32,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   if (path !== ":memory:" && path !== "" && !path.startsWith("file:")) {
     mkdirSync(dirname(path), { recursive: true });
   }
-  const db = new Database(path);
+  // Opened so that no statement is ever garbage-collected: Node 24.19+ aborts when one is.
+  const db = openSqliteDatabase(path);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   // Block numbers and seq may pass 2^53: every INTEGER comes back as a bigint.
