@@ -111,14 +111,19 @@ describe("createClientBudget", () => {
       costBurst: 1_000,
       maxWaitMs: 5_000,
       presenceMs: 5_000,
+      presenceCost: 500,
     });
     // Alone: a full bucket's worth every 10 ms, 100 times in a row, never waiting past 10 ms.
     for (let i = 0; i < 100; i++) {
       clock.ms += 10;
       await budget.admit("reader", 1_000);
     }
-    // Another client arrives: from now on the reader shares, and 1,000 units take 10 s.
-    await budget.admit("other", 1);
+    // Another client's cheap operations (quotes) do not compete: the reader is still alone.
+    for (let i = 0; i < 10; i++) await budget.admit("other", 1);
+    clock.ms += 10;
+    await budget.admit("reader", 1_000);
+    // Another client arrives with a heavy operation: from now on the reader shares, and 1,000 units take 10 s.
+    await budget.admit("other", 500);
     clock.ms += 10;
     await expect(budget.admit("reader", 1_000)).rejects.toMatchObject({
       reason: "cost",

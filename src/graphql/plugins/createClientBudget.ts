@@ -11,7 +11,7 @@ export interface ClientBudgetOptions {
   costBurst: number;
   /**
    * Query cost a client may spend per second while it is alone: no other client started an
-   * operation in the last `presenceMs`. The server's spare capacity goes to whoever uses it (one
+   * operation of `presenceCost` or more in the last `presenceMs`. The server's spare capacity goes to whoever uses it (one
    * client paging history reads at the speed the server renders), and the fair share
    * `costPerSecond` comes back as soon as anyone else needs the server. 0 or absent: always
    * `costPerSecond`.
@@ -19,6 +19,13 @@ export interface ClientBudgetOptions {
   aloneCostPerSecond?: number;
   /** How long after its last operation another client still counts as present (default 5,000 ms). */
   presenceMs?: number;
+  /**
+   * Cost from which an operation makes its client present (default 10,000: ten seconds of the
+   * default fair share). Cheaper operations (a quote, a token, a small page) take too little of
+   * the server to compete with a reader, so a public server's steady trickle of them does not
+   * throttle the one client paging history; every operation is still charged to its own client.
+   */
+  presenceCost?: number;
   /** Operations of one client executing at once; 0: no bound. */
   concurrency: number;
   /** Operations of one client waiting at most (for its budget or a free slot); more are refused. */
@@ -93,6 +100,7 @@ export function createClientBudget(options: ClientBudgetOptions): ClientBudget {
   const shared = { ratePerSecond: costPerSecond, burst };
   const alone = { ratePerSecond: Math.max(costPerSecond, options.aloneCostPerSecond ?? 0), burst };
   const presenceMs = options.presenceMs ?? 5_000;
+  const presenceCost = options.presenceCost ?? 10_000;
   const now = options.now ?? (() => performance.now());
   const emit = options.onEvent ?? NOTHING;
   const clients = createLruCache<ClientState>({ maxEntries: options.maxClients ?? 100_000 });
@@ -101,9 +109,10 @@ export function createClientBudget(options: ClientBudgetOptions): ClientBudget {
   let latest = { client: "", atMs: Number.NEGATIVE_INFINITY };
   let previous = { client: "", atMs: Number.NEGATIVE_INFINITY };
 
-  // The bucket's refill for `client` now, and `client` recorded as present.
-  function limitsFor(client: string, nowMs: number) {
+  // The bucket's refill for `client` now, and `client` recorded as present when `cost` competes.
+  function limitsFor(client: string, nowMs: number, cost: number) {
     const othersAtMs = latest.client === client ? previous.atMs : latest.atMs;
+    if (cost < presenceCost) return nowMs - othersAtMs > presenceMs ? alone : shared;
     if (latest.client === client) latest.atMs = nowMs;
     else {
       previous = latest;
@@ -170,8 +179,8 @@ export function createClientBudget(options: ClientBudgetOptions): ClientBudget {
     async admit(client, cost, admitOptions = {}) {
       const state = stateOf(client);
       const nowMs = now();
-      // Every operation marks its client present, a refused one too.
-      const limits = limitsFor(client, nowMs);
+      // An operation of `presenceCost` or more marks its client present, a refused one too.
+      const limits = limitsFor(client, nowMs, cost);
       const holdsSlot = concurrency > 0 && admitOptions.holdSlot !== false;
       const slotFree = !holdsSlot || (state.running < concurrency && state.slotQueue.length === 0);
       const queueFull = state.waiting >= queueLength;
