@@ -16,9 +16,14 @@ export interface FailoverUrls {
   readonly maxPauseMs: number;
 }
 
-/** True when an answer says "slow down": a rate limit in any of its forms, or 503 (overloaded). */
+/**
+ * True when an answer says "slow down": a rate limit in any of its forms, or a 503 that says when
+ * to come back (Retry-After: overloaded). A bare 503 is a flaky node behind a balancer: retried
+ * and failed over like any transient error, it does not cut the pace (one in ten of them would
+ * hold a healthy provider at a crawl).
+ */
 function asksToSlowDown(error: unknown): boolean {
-  return isRateLimited(error) || findHttpError(error)?.status === 503;
+  return isRateLimited(error) || (findHttpError(error)?.status === 503 && retryAfterMs(error) !== undefined);
 }
 
 /**

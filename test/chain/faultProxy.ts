@@ -45,10 +45,14 @@ export interface FaultProxy {
   open(): Promise<void>;
 }
 
-/** Blocks spanned by an eth_getLogs request (0 when it is not a block-range query). */
+/**
+ * Blocks spanned by an eth_getLogs request (0 when it is not a block-range query; infinite when an
+ * end is a tag such as "latest": a capped provider refuses such a range as too wide).
+ */
 export function getLogsSpan(params: unknown[]): number {
   const filter = params[0] as { fromBlock?: string; toBlock?: string } | undefined;
   if (filter?.fromBlock === undefined || filter.toBlock === undefined) return 0;
+  if (!filter.fromBlock.startsWith("0x") || !filter.toBlock.startsWith("0x")) return Number.POSITIVE_INFINITY;
   return Number(BigInt(filter.toBlock) - BigInt(filter.fromBlock)) + 1;
 }
 
