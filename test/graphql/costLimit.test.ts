@@ -89,6 +89,11 @@ describe("computeQueryCost", () => {
     const page = (first: number) => cost(`{ pools(first: ${first}) { edges { node { stats { asOf } } } } }`);
     expect(page(100)).toBe(100 * page(1));
     expect(page(100)).toBeLessThan(GRAPHQL_LIMITS.maxCost);
+    // Scalars that read the store count their read too: Pool.lastTradePrice (one price look-up per
+    // pool) is a scalar's 1 plus its 5, Pool.priceChangePercentage24h (two) 1 plus 10.
+    const field = (name: string) => cost(`{ pools(first: 100) { edges { node { address ${name} } } } }`);
+    expect(field("lastTradePrice") - field("")).toBe(100 * 1.5 * 1.5 * 1.5 * (1 + 5));
+    expect(field("priceChangePercentage24h") - field("")).toBe(100 * 1.5 * 1.5 * 1.5 * (1 + 10));
   });
 
   test("behavior: fragments count where spread, skipped fields count nothing", () => {

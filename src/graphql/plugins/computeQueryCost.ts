@@ -42,13 +42,14 @@ export const PAGE_SIZE_ARGUMENTS: Readonly<Record<string, string>> = {
 /**
  * Fields that read the trade store per parent on top of their shape (market stats: an aggregate
  * over a window of trades, shared only by the requests of one second; a pool's 24-hour price
- * change: two price look-ups): their own cost, added to
+ * change: two price look-ups; its last trade price: one): their own cost, added to
  * the object cost and multiplied like it by the page sizes above them.
  */
 export const READ_COSTS: Readonly<Record<string, number>> = {
   "Token.stats": 200,
   "Pool.stats": 200,
   "Pool.priceChangePercentage24h": 10,
+  "Pool.lastTradePrice": 5,
 };
 
 /**
@@ -131,7 +132,8 @@ export function computeQueryCost(
     const name = node.name.value;
     // Introspection is bounded by the schema's size, and GraphiQL needs it.
     if (name === "__schema" || name === "__type") return 0;
-    if (node.selectionSet === undefined) return SCALAR_COST;
+    // A scalar that reads the store (READ_COSTS) costs its read too.
+    if (node.selectionSet === undefined) return SCALAR_COST + (READ_COSTS[`${parent.name}.${name}`] ?? 0);
     const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
     if (field === undefined) return OBJECT_COST;
     const type = getNamedType(field.type);

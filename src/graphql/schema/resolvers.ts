@@ -25,6 +25,7 @@ import {
 } from "../queries/createSwapSource.js";
 import { formatDecimal } from "../queries/formatDecimal.js";
 import { getPoolDayFigures } from "../queries/getPoolDayFigures.js";
+import { getPoolLastTradePrice } from "../queries/getPoolLastTradePrice.js";
 import { getPoolLiquidityUsd } from "../queries/getPoolLiquidityUsd.js";
 import { getPoolOrderBook, type OrderBookArgs } from "../queries/getPoolOrderBook.js";
 import { getQuote, type QuoteArgs, type QuoteResult } from "../queries/getQuote.js";
@@ -250,6 +251,7 @@ export const resolvers = {
       (await getPoolDayFigures(pool, ctx)).priceLow,
     priceChangePercentage24h: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       getPoolPriceChange24h(pool, ctx),
+    lastTradePrice: (pool: PoolSource, _: unknown, ctx: GraphqlContext) => getPoolLastTradePrice(pool, ctx),
     blockNumber: (pool: PoolSource, _: unknown, ctx: GraphqlContext) =>
       ctx.reader.poolsBlock(pool.network) ?? null,
     stats: (pool: PoolSource, _: unknown, ctx: GraphqlContext) => getPoolStats(pool, ctx),

@@ -18,7 +18,7 @@ export const LISTING_POOLS_OPERATION = /* GraphQL */ `
       edges {
         node {
           address kind token0 token1 sqrtPriceX96 liquidityUSD tradeCount24h
-          volumeToken0_24h volumeToken1_24h priceHigh24h priceLow24h priceChangePercentage24h
+          volumeToken0_24h volumeToken1_24h priceHigh24h priceLow24h priceChangePercentage24h lastTradePrice
           reserve0 { amount token { address name symbol decimals } }
           reserve1 { amount token { address name symbol decimals } }
           orderBook(levels: 0) { bestAsk bestBid }
@@ -53,7 +53,10 @@ export interface ListedMarket {
   pool: string;
   base: ListedToken;
   target: ListedToken;
-  /** token1 per whole token0 at the indexed block, from the pool's state (reserves or sqrtPriceX96). */
+  /**
+   * token1 per whole token0 of the pool's newest trade (Pool.lastTradePrice); the pool's state
+   * price (reserves or sqrtPriceX96) at the indexed block when the stored window holds no trade.
+   */
   lastPrice: string;
   /** token0 (whole tokens) swapped through the pool over the window. */
   baseVolume: string;
@@ -85,6 +88,7 @@ interface PoolNode {
   priceHigh24h: string | null;
   priceLow24h: string | null;
   priceChangePercentage24h: string | null;
+  lastTradePrice: string | null;
   reserve0: { amount: string; token: ListedToken };
   reserve1: { amount: string; token: ListedToken };
   orderBook: { bestAsk: string; bestBid: string } | null;
@@ -133,8 +137,10 @@ export async function readListedMarkets(
   for (const pool of [...nodes.values()].sort((a, b) => (a.address < b.address ? -1 : 1))) {
     const base = pool.reserve0.token;
     const target = pool.reserve1.token;
-    const lastPrice = statePrice(pool, base.decimals, target.decimals);
-    if (lastPrice === undefined) continue;
+    // A pool with no state price is empty: not listed, traded or not.
+    const state = statePrice(pool, base.decimals, target.decimals);
+    if (state === undefined) continue;
+    const lastPrice = pool.lastTradePrice ?? state;
     markets.push({
       pool: pool.address,
       base,
