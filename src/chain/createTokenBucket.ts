@@ -1,4 +1,5 @@
 import { countEvent } from "../lib/countEvent.js";
+import type { PaceState } from "../lib/rpcPaces.js";
 import { type RateLimitBucket, takeRateLimitToken } from "../lib/takeRateLimitToken.js";
 
 /**
@@ -6,17 +7,6 @@ import { type RateLimitBucket, takeRateLimitToken } from "../lib/takeRateLimitTo
  * that checks it), the backfill and the range reads, then the lookups callers trigger.
  */
 export type RpcLane = "head" | "backfill" | "lookup";
-
-/** What a URL's pacer knows now (for logs, /metrics and the network status). */
-export interface PaceState {
-  /** The URL's label (index and host, never its path: API keys live there). */
-  readonly label: string;
-  readonly network: string;
-  /** Calls a second the pacer lets through now; undefined: unpaced (no limit met, no ceiling). */
-  readonly perSecond: number | undefined;
-  /** True from the provider's first limit answer until it has been quiet for RECOVER_MS. */
-  readonly limited: boolean;
-}
 
 /**
  * A URL's pacer: a token bucket whose rate follows the provider's answers, serving waiting calls
@@ -75,193 +65,246 @@ const LOOKUP_TURN = 4;
 
 const LANES: readonly RpcLane[] = ["head", "backfill", "lookup"];
 
+/** A pacer's settings and the state its steps share. */
+interface Pacer {
+  readonly label: string;
+  readonly network: string;
+  readonly log: PaceOptions["log"];
+  readonly max: number;
+  readonly burst: number;
+  learned: number | undefined;
+  limitedAtPace: number;
+  limited: boolean;
+  pausedUntil: number;
+  lastDecreaseAt: number;
+  lastLimitAt: number;
+  lastIncreaseAt: number;
+  lastFullAt: number;
+  lookupCount: number;
+  readonly bucket: RateLimitBucket;
+  readonly sent: number[];
+  readonly waiters: Record<RpcLane, { go: () => void }[]>;
+  readonly inFlight: Record<RpcLane, number>;
+  timer: NodeJS.Timeout | undefined;
+}
+
 /**
  * Creates a URL's pacer. `ceiling` (calls a second, 0: none) is the configured
  * rpc.requestsPerSecond: the pace never exceeds it; below it, the pace is learned from the
  * provider's limit answers. `burst` calls may go at once after a quiet spell.
  */
 export function createTokenBucket(ceiling: number, burst: number, options: PaceOptions = {}): TokenBucket {
-  const { log } = options;
-  const label = options.label ?? "rpc";
-  const network = options.network ?? "";
-  const max = ceiling > 0 ? ceiling : Number.POSITIVE_INFINITY;
-  let learned: number | undefined;
-  let limitedAtPace = 0;
-  let limited = false;
-  let pausedUntil = 0;
-  let lastDecreaseAt = Number.NEGATIVE_INFINITY;
-  let lastLimitAt = Number.NEGATIVE_INFINITY;
-  let lastIncreaseAt = 0;
-  let lastFullAt = Number.NEGATIVE_INFINITY;
-  let lookupCount = 0;
-  const bucket: RateLimitBucket = { tokens: burst, at: performance.now() };
-  const sent: number[] = [];
-  const waiters: Record<RpcLane, { go: () => void }[]> = { head: [], backfill: [], lookup: [] };
-  const inFlight: Record<RpcLane, number> = { head: 0, backfill: 0, lookup: 0 };
-  let timer: NodeJS.Timeout | undefined;
-
-  const pace = () => Math.min(max, learned ?? Number.POSITIVE_INFINITY);
-  const limitOf = (perSecond: number) => ({
-    perSecond,
-    burst: learned === undefined || learned >= max ? burst : Math.max(1, Math.ceil(perSecond / 4)),
-  });
-  const lookupMayGo = () =>
-    waiters.head.length === 0 && inFlight.head === 0 && inFlight.lookup < LOOKUPS_IN_FLIGHT;
-
-  /** The lane whose first waiter goes next, if any may go (lanes first, lookups gated). */
-  const nextLane = (): RpcLane | undefined => {
-    if (waiters.head.length > 0) return "head";
-    const lookup = waiters.lookup.length > 0 && lookupMayGo();
-    if (waiters.backfill.length > 0) {
-      if (lookup && lookupCount % LOOKUP_TURN === LOOKUP_TURN - 1) return "lookup";
-      return "backfill";
-    }
-    return lookup ? "lookup" : undefined;
-  };
-
-  /** A token for a call now, if the pace and a pause allow; else the ms to wait. */
-  const tryToken = (now: number): number | undefined => {
-    if (now < pausedUntil) return pausedUntil - now;
-    const perSecond = pace();
-    if (perSecond === Number.POSITIVE_INFINITY) return undefined;
-    const wait = takeRateLimitToken(bucket, now, limitOf(perSecond));
-    if (wait !== undefined) lastFullAt = now;
-    return wait;
-  };
-
-  const letOut = (lane: RpcLane, now: number) => {
-    inFlight[lane]++;
-    if (lane === "lookup") lookupCount++;
-    else if (waiters.lookup.length > 0) lookupCount++;
-    sent.push(now);
-    while (sent.length > 0 && sent[0]! < now - 1_000) sent.shift();
-  };
-
-  // Releases every waiter a token is there for (in one tick, so they still share a JSON-RPC
-  // batch), then sleeps until the next token; lookups held by their gate wait for a `done`.
-  const drain = () => {
-    timer = undefined;
-    for (;;) {
-      const lane = nextLane();
-      if (lane === undefined) return;
-      const now = performance.now();
-      const wait = tryToken(now);
-      if (wait !== undefined) {
-        timer = setTimeout(drain, wait);
-        return;
-      }
-      letOut(lane, now);
-      waiters[lane].shift()?.go();
-    }
+  const p: Pacer = {
+    label: options.label ?? "rpc",
+    network: options.network ?? "",
+    log: options.log,
+    max: ceiling > 0 ? ceiling : Number.POSITIVE_INFINITY,
+    burst,
+    learned: undefined,
+    limitedAtPace: 0,
+    limited: false,
+    pausedUntil: 0,
+    lastDecreaseAt: Number.NEGATIVE_INFINITY,
+    lastLimitAt: Number.NEGATIVE_INFINITY,
+    lastIncreaseAt: 0,
+    lastFullAt: Number.NEGATIVE_INFINITY,
+    lookupCount: 0,
+    bucket: { tokens: burst, at: performance.now() },
+    sent: [],
+    waiters: { head: [], backfill: [], lookup: [] },
+    inFlight: { head: 0, backfill: 0, lookup: 0 },
+    timer: undefined,
   };
 
   const state = {
-    label,
-    network,
+    label: p.label,
+    network: p.network,
     get perSecond() {
-      const perSecond = pace();
+      const perSecond = pace(p);
       return perSecond === Number.POSITIVE_INFINITY ? undefined : perSecond;
     },
     get limited() {
-      return limited;
+      return p.limited;
     },
   };
 
   return {
     state,
     take(signal, lane = "backfill") {
+      const { waiters } = p;
       const idle = waiters.head.length + waiters.backfill.length + waiters.lookup.length === 0;
-      if (idle && (lane !== "lookup" || lookupMayGo())) {
+      if (idle && (lane !== "lookup" || lookupMayGo(p))) {
         const now = performance.now();
-        if (tryToken(now) === undefined) {
-          letOut(lane, now);
+        if (tryToken(p, now) === undefined) {
+          letOut(p, lane, now);
           return Promise.resolve();
         }
       }
-      return new Promise<void>((resolve, reject) => {
-        if (signal?.aborted) return reject(signal.reason);
-        const queue = waiters[lane];
-        const onAbort = () => {
-          const at = queue.indexOf(waiter);
-          if (at >= 0) queue.splice(at, 1);
-          reject(signal?.reason);
-        };
-        const waiter = {
-          go: () => {
-            signal?.removeEventListener("abort", onAbort);
-            resolve();
-          },
-        };
-        queue.push(waiter);
-        signal?.addEventListener("abort", onAbort, { once: true });
-        if (timer === undefined) drain();
-      });
+      return enqueue(p, lane, signal);
     },
     done(lane = "backfill") {
-      inFlight[lane] = Math.max(0, inFlight[lane] - 1);
-      if (timer === undefined && LANES.some((l) => waiters[l].length > 0)) drain();
+      p.inFlight[lane] = Math.max(0, p.inFlight[lane] - 1);
+      if (p.timer === undefined && LANES.some((l) => p.waiters[l].length > 0)) drain(p);
     },
     answered() {
-      const now = performance.now();
-      if (limited && now - lastLimitAt >= RECOVER_MS) {
-        limited = false;
-        (log?.info ?? log?.warn)?.call(
-          log,
-          { url: label, network, callsPerSecond: round(pace()) },
-          "rpc url no longer rate limited; keeping the learned pace as it grows",
-        );
-      }
-      if (learned === undefined) return;
-      // Probe upwards only while the pace held calls back: an idle URL learns nothing.
-      if (now - lastIncreaseAt < 1_000 || now - lastDecreaseAt < 1_000 || now - lastFullAt > 1_000) return;
-      lastIncreaseAt = now;
-      learned += Math.max(MIN_INCREASE, learned * INCREASE_SHARE);
-      if (learned >= max || (!limited && learned > limitedAtPace * UNPACE_FACTOR)) learned = undefined;
+      onAnswered(p);
     },
     limited(retryAfterMs) {
-      const now = performance.now();
-      lastLimitAt = now;
-      pausedUntil = Math.max(pausedUntil, now + Math.min(retryAfterMs ?? DEFAULT_PAUSE_MS, MAX_PAUSE_MS));
-      bucket.tokens = 0;
-      bucket.at = now;
-      if (now - lastDecreaseAt >= SAME_OVERRUN_MS) {
-        lastDecreaseAt = now;
-        while (sent.length > 0 && sent[0]! < now - 1_000) sent.shift();
-        // From unpaced, the pace it was sending at is the first guess of the limit (a few calls
-        // a second tell little: a limit met at low demand is no reason to crawl).
-        const perSecond = pace();
-        const base =
-          perSecond === Number.POSITIVE_INFINITY ? Math.max(sent.length, FIRST_GUESS_MIN) : perSecond;
-        learned = Math.max(MIN_PER_SECOND, base * DECREASE);
-        limitedAtPace = learned;
-      }
-      if (!limited) {
-        limited = true;
-        countEvent("rpc_rate_limit_episodes", { network });
-        log?.warn(
-          { url: label, network, callsPerSecond: round(pace()) },
-          "rpc url is rate limited; pacing its calls to the rate it accepts",
-        );
-      }
-      if (timer !== undefined) {
-        clearTimeout(timer);
-        timer = undefined;
-      }
-      if (LANES.some((l) => waiters[l].length > 0)) drain();
+      onLimited(p, retryAfterMs);
     },
     waitMs() {
-      const now = performance.now();
-      if (now < pausedUntil) return pausedUntil - now;
-      const perSecond = pace();
-      if (perSecond === Number.POSITIVE_INFINITY) return 0;
-      const queued = waiters.head.length + waiters.backfill.length;
-      const tokens = Math.min(
-        limitOf(perSecond).burst,
-        bucket.tokens + ((now - bucket.at) * perSecond) / 1000,
-      );
-      return Math.max(0, ((queued + 1 - tokens) * 1000) / perSecond);
+      return waitMsOf(p);
     },
   };
+}
+
+function pace(p: Pacer): number {
+  return Math.min(p.max, p.learned ?? Number.POSITIVE_INFINITY);
+}
+
+function limitOf(p: Pacer, perSecond: number): { perSecond: number; burst: number } {
+  return {
+    perSecond,
+    burst: p.learned === undefined || p.learned >= p.max ? p.burst : Math.max(1, Math.ceil(perSecond / 4)),
+  };
+}
+
+function lookupMayGo(p: Pacer): boolean {
+  return p.waiters.head.length === 0 && p.inFlight.head === 0 && p.inFlight.lookup < LOOKUPS_IN_FLIGHT;
+}
+
+/** The lane whose first waiter goes next, if any may go (lanes first, lookups gated). */
+function nextLane(p: Pacer): RpcLane | undefined {
+  if (p.waiters.head.length > 0) return "head";
+  const lookup = p.waiters.lookup.length > 0 && lookupMayGo(p);
+  if (p.waiters.backfill.length > 0) {
+    if (lookup && p.lookupCount % LOOKUP_TURN === LOOKUP_TURN - 1) return "lookup";
+    return "backfill";
+  }
+  return lookup ? "lookup" : undefined;
+}
+
+/** A token for a call now, if the pace and a pause allow; else the ms to wait. */
+function tryToken(p: Pacer, now: number): number | undefined {
+  if (now < p.pausedUntil) return p.pausedUntil - now;
+  const perSecond = pace(p);
+  if (perSecond === Number.POSITIVE_INFINITY) return undefined;
+  const wait = takeRateLimitToken(p.bucket, now, limitOf(p, perSecond));
+  if (wait !== undefined) p.lastFullAt = now;
+  return wait;
+}
+
+function letOut(p: Pacer, lane: RpcLane, now: number): void {
+  p.inFlight[lane]++;
+  if (lane === "lookup") p.lookupCount++;
+  else if (p.waiters.lookup.length > 0) p.lookupCount++;
+  p.sent.push(now);
+  while (p.sent.length > 0 && p.sent[0]! < now - 1_000) p.sent.shift();
+}
+
+// Releases every waiter a token is there for (in one tick, so they still share a JSON-RPC
+// batch), then sleeps until the next token; lookups held by their gate wait for a `done`.
+function drain(p: Pacer): void {
+  p.timer = undefined;
+  for (;;) {
+    const lane = nextLane(p);
+    if (lane === undefined) return;
+    const now = performance.now();
+    const wait = tryToken(p, now);
+    if (wait !== undefined) {
+      p.timer = setTimeout(() => drain(p), wait);
+      return;
+    }
+    letOut(p, lane, now);
+    p.waiters[lane].shift()?.go();
+  }
+}
+
+/** Queues a call of `lane` until `drain` lets it out (or `signal` aborts it). */
+function enqueue(p: Pacer, lane: RpcLane, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const queue = p.waiters[lane];
+    const onAbort = () => {
+      const at = queue.indexOf(waiter);
+      if (at >= 0) queue.splice(at, 1);
+      reject(signal?.reason);
+    };
+    const waiter = {
+      go: () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      },
+    };
+    queue.push(waiter);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (p.timer === undefined) drain(p);
+  });
+}
+
+function onAnswered(p: Pacer): void {
+  const now = performance.now();
+  if (p.limited && now - p.lastLimitAt >= RECOVER_MS) {
+    p.limited = false;
+    const { log } = p;
+    (log?.info ?? log?.warn)?.call(
+      log,
+      { url: p.label, network: p.network, callsPerSecond: round(pace(p)) },
+      "rpc url no longer rate limited; keeping the learned pace as it grows",
+    );
+  }
+  if (p.learned === undefined) return;
+  // Probe upwards only while the pace held calls back: an idle URL learns nothing.
+  if (now - p.lastIncreaseAt < 1_000 || now - p.lastDecreaseAt < 1_000 || now - p.lastFullAt > 1_000) return;
+  p.lastIncreaseAt = now;
+  p.learned += Math.max(MIN_INCREASE, p.learned * INCREASE_SHARE);
+  if (p.learned >= p.max || (!p.limited && p.learned > p.limitedAtPace * UNPACE_FACTOR))
+    p.learned = undefined;
+}
+
+function onLimited(p: Pacer, retryAfterMs: number | undefined): void {
+  const now = performance.now();
+  p.lastLimitAt = now;
+  p.pausedUntil = Math.max(p.pausedUntil, now + Math.min(retryAfterMs ?? DEFAULT_PAUSE_MS, MAX_PAUSE_MS));
+  p.bucket.tokens = 0;
+  p.bucket.at = now;
+  if (now - p.lastDecreaseAt >= SAME_OVERRUN_MS) {
+    p.lastDecreaseAt = now;
+    while (p.sent.length > 0 && p.sent[0]! < now - 1_000) p.sent.shift();
+    // From unpaced, the pace it was sending at is the first guess of the limit (a few calls
+    // a second tell little: a limit met at low demand is no reason to crawl).
+    const perSecond = pace(p);
+    const base =
+      perSecond === Number.POSITIVE_INFINITY ? Math.max(p.sent.length, FIRST_GUESS_MIN) : perSecond;
+    p.learned = Math.max(MIN_PER_SECOND, base * DECREASE);
+    p.limitedAtPace = p.learned;
+  }
+  if (!p.limited) {
+    p.limited = true;
+    countEvent("rpc_rate_limit_episodes", { network: p.network });
+    p.log?.warn(
+      { url: p.label, network: p.network, callsPerSecond: round(pace(p)) },
+      "rpc url is rate limited; pacing its calls to the rate it accepts",
+    );
+  }
+  if (p.timer !== undefined) {
+    clearTimeout(p.timer);
+    p.timer = undefined;
+  }
+  if (LANES.some((l) => p.waiters[l].length > 0)) drain(p);
+}
+
+function waitMsOf(p: Pacer): number {
+  const now = performance.now();
+  if (now < p.pausedUntil) return p.pausedUntil - now;
+  const perSecond = pace(p);
+  if (perSecond === Number.POSITIVE_INFINITY) return 0;
+  const queued = p.waiters.head.length + p.waiters.backfill.length;
+  const tokens = Math.min(
+    limitOf(p, perSecond).burst,
+    p.bucket.tokens + ((now - p.bucket.at) * perSecond) / 1000,
+  );
+  return Math.max(0, ((queued + 1 - tokens) * 1000) / perSecond);
 }
 
 function round(perSecond: number): number | null {

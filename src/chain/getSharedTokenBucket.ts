@@ -1,3 +1,4 @@
+import { RPC_PACES } from "../lib/rpcPaces.js";
 import { createTokenBucket, type PaceOptions, type TokenBucket } from "./createTokenBucket.js";
 
 /**
@@ -18,6 +19,7 @@ export function getSharedTokenBucket(
   if (bucket === undefined) {
     bucket = createTokenBucket(ceiling, burst, options);
     SHARED_TOKEN_BUCKETS.set(key, bucket);
+    RPC_PACES.set(key, bucket.state);
   }
   return bucket;
 }

@@ -42,7 +42,13 @@ export async function requestWithFailover(
   const { health, limits, lane } = urls;
   const now = Date.now();
   const order = health
-    .map((state, i) => ({ state, i, wait: limits[i]!.waitMs() }))
+    // Only a paced URL's wait orders the URLs: an unpaced one is as free as it gets, and a
+    // momentary queue on it (a lane's turn) must not send calls to a backup URL.
+    .map((state, i) => ({
+      state,
+      i,
+      wait: limits[i]!.state.perSecond === undefined ? 0 : limits[i]!.waitMs(),
+    }))
     .filter(({ state }) => state.retryAfterUntil <= now)
     .sort(
       (a, b) =>

@@ -56,18 +56,7 @@ export function capConnections(server: Server, options: ConnectionCapOptions): v
   const lingerMs = options.lingerMs ?? 1_000;
   const maxLingering = options.maxLingering ?? 1_024;
   const maxPerAddress = options.maxPerAddress ?? options.maxConnections;
-  const message = `The server is at its connection limit; retry in ${retryAfter} s.`;
-  const body = JSON.stringify({ error: message });
-  const refusalHeaders = {
-    "Content-Type": JSON_HEADERS["Content-Type"],
-    "Content-Length": String(Buffer.byteLength(body)),
-    "Retry-After": String(retryAfter),
-    "Cache-Control": "no-store",
-    Connection: "close",
-  };
-  const refusal = `HTTP/1.1 503 Service Unavailable\r\n${Object.entries(refusalHeaders)
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join("")}\r\n${body}`;
+  const { body, refusalHeaders, refusal } = refusalOf(retryAfter);
   // node's HTTP handling is the server's 'connection' listener: it runs only under the cap.
   const serve = server.listeners("connection") as ((socket: Socket) => void)[];
   server.removeAllListeners("connection");
@@ -112,25 +101,6 @@ export function capConnections(server: Server, options: ConnectionCapOptions): v
     if (sockets?.size === 0) byAddress.delete(state.address);
   }
 
-  // The connection to give up for a newcomer from `address`: of the address holding the most
-  // connections (more than the newcomer's own), an upload first, else an idle connection.
-  function victimFor(address: string): { socket: Socket; state: Served } | undefined {
-    const own = byAddress.get(address)?.size ?? 0;
-    let idle: { socket: Socket; state: Served } | undefined;
-    const heaviest = [...byAddress].filter(([, sockets]) => sockets.size > own + 1);
-    heaviest.sort((a, b) => b[1].size - a[1].size);
-    for (const [, sockets] of heaviest) {
-      for (const socket of sockets) {
-        const state = served.get(socket);
-        if (state === undefined) continue;
-        if (state.current === undefined) idle ??= { socket, state };
-        else if (!state.current.res.headersSent && isUploading(state.current.req)) return { socket, state };
-      }
-      if (idle !== undefined) return idle;
-    }
-    return undefined;
-  }
-
   function evict(victim: { socket: Socket; state: Served }): void {
     const { socket, state } = victim;
     release(socket);
@@ -161,7 +131,7 @@ export function capConnections(server: Server, options: ConnectionCapOptions): v
     const address = socket.remoteAddress ?? "";
     const own = byAddress.get(address)?.size ?? 0;
     if (open >= options.maxConnections) {
-      const victim = own < maxPerAddress ? victimFor(address) : undefined;
+      const victim = own < maxPerAddress ? victimFor(address, byAddress, served) : undefined;
       if (victim === undefined) {
         refuse(socket, "connection_cap");
         return;
@@ -182,4 +152,48 @@ export function capConnections(server: Server, options: ConnectionCapOptions): v
     socket.once("close", () => release(socket));
     for (const listener of serve) listener.call(server, socket);
   });
+}
+
+// The 503 a refused connection gets: its body, its headers, and the whole raw HTTP answer.
+function refusalOf(retryAfter: number): {
+  body: string;
+  refusalHeaders: Record<string, string>;
+  refusal: string;
+} {
+  const message = `The server is at its connection limit; retry in ${retryAfter} s.`;
+  const body = JSON.stringify({ error: message });
+  const refusalHeaders = {
+    "Content-Type": JSON_HEADERS["Content-Type"],
+    "Content-Length": String(Buffer.byteLength(body)),
+    "Retry-After": String(retryAfter),
+    "Cache-Control": "no-store",
+    Connection: "close",
+  };
+  const refusal = `HTTP/1.1 503 Service Unavailable\r\n${Object.entries(refusalHeaders)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("")}\r\n${body}`;
+  return { body, refusalHeaders, refusal };
+}
+
+// The connection to give up for a newcomer from `address`: of the address holding the most
+// connections (more than the newcomer's own), an upload first, else an idle connection.
+function victimFor(
+  address: string,
+  byAddress: Map<string, Set<Socket>>,
+  served: Map<Socket, Served>,
+): { socket: Socket; state: Served } | undefined {
+  const own = byAddress.get(address)?.size ?? 0;
+  let idle: { socket: Socket; state: Served } | undefined;
+  const heaviest = [...byAddress].filter(([, sockets]) => sockets.size > own + 1);
+  heaviest.sort((a, b) => b[1].size - a[1].size);
+  for (const [, sockets] of heaviest) {
+    for (const socket of sockets) {
+      const state = served.get(socket);
+      if (state === undefined) continue;
+      if (state.current === undefined) idle ??= { socket, state };
+      else if (!state.current.res.headersSent && isUploading(state.current.req)) return { socket, state };
+    }
+    if (idle !== undefined) return idle;
+  }
+  return undefined;
 }

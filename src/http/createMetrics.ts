@@ -1,8 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { PaceState } from "../chain/createTokenBucket.js";
-import { SHARED_TOKEN_BUCKETS } from "../chain/getSharedTokenBucket.js";
 import type { NetworkName } from "../domain/types.js";
 import { EVENT_COUNTERS, type EventCounter, readEventCounts } from "../lib/countEvent.js";
+import { type PaceState, RPC_PACES } from "../lib/rpcPaces.js";
 import type { MarketReader } from "../views/types.js";
 
 /**
@@ -67,6 +66,40 @@ export function createMetrics(reader: MarketReader): Metrics {
     });
   }
 
+  registerNetworkGauges(registry, reader);
+  registerPaceGauges(registry);
+
+  const requests = new Histogram({
+    name: "swapgraph_http_request_duration_seconds",
+    help: "Time to answer an HTTP request, by route and status.",
+    labelNames: ["route", "status"],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+
+  const responses = new Counter({
+    name: "swapgraph_http_responses_total",
+    help: "HTTP answers, by route and status.",
+    labelNames: ["route", "status"],
+    registers: [registry],
+  });
+
+  return {
+    registry,
+    observe(route, status, seconds) {
+      const labels = { route, status: String(status) };
+      requests.observe(labels, seconds);
+      responses.inc(labels);
+    },
+  };
+}
+
+function toNumber(value: bigint | undefined): number | undefined {
+  return value === undefined ? undefined : Number(value);
+}
+
+/** Per-network gauges, read at scrape time from `reader`. */
+function registerNetworkGauges(registry: Registry, reader: MarketReader): void {
   // Read at scrape time. A failed read (the store is down) leaves that series out of this scrape
   // rather than failing the whole scrape: the other metrics are what tells an operator why.
   const perNetwork = (
@@ -135,7 +168,10 @@ export function createMetrics(reader: MarketReader): Metrics {
     "Trades in the last 24 hours (an index count in the store).",
     (n, nowMs) => reader.countTrades(n, Math.floor(nowMs / 1000) - 86_400),
   );
+}
 
+/** Per-RPC-URL pace gauges, read at scrape time from the process-wide pacers. */
+function registerPaceGauges(registry: Registry): void {
   // Each RPC URL's pacer (process-wide, as the counters): the pace learned from the provider's
   // answers, and whether it limits now. Labels: the network and the URL's index and host (never
   // its path, where API keys live).
@@ -147,7 +183,7 @@ export function createMetrics(reader: MarketReader): Metrics {
       registers: [registry],
       collect() {
         this.reset();
-        for (const { state } of SHARED_TOKEN_BUCKETS.values()) {
+        for (const state of RPC_PACES.values()) {
           const value = read(state);
           if (value !== undefined) this.set({ network: state.network, url: state.label }, value);
         }
@@ -163,32 +199,4 @@ export function createMetrics(reader: MarketReader): Metrics {
     "1 while an RPC URL is rate limited (from its first limit answer until 30 s without one), else 0.",
     (state) => (state.limited ? 1 : 0),
   );
-
-  const requests = new Histogram({
-    name: "swapgraph_http_request_duration_seconds",
-    help: "Time to answer an HTTP request, by route and status.",
-    labelNames: ["route", "status"],
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
-
-  const responses = new Counter({
-    name: "swapgraph_http_responses_total",
-    help: "HTTP answers, by route and status.",
-    labelNames: ["route", "status"],
-    registers: [registry],
-  });
-
-  return {
-    registry,
-    observe(route, status, seconds) {
-      const labels = { route, status: String(status) };
-      requests.observe(labels, seconds);
-      responses.inc(labels);
-    },
-  };
-}
-
-function toNumber(value: bigint | undefined): number | undefined {
-  return value === undefined ? undefined : Number(value);
 }

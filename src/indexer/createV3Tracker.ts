@@ -82,12 +82,6 @@ export function createV3Tracker(
     }
     return snapshot;
   };
-  const priceOf = (state: V3State) => ({
-    sqrtPriceX96: state.sqrtPriceX96,
-    tick: state.tick,
-    liquidity: state.liquidity,
-    ...(state.balances === undefined ? {} : { balances: state.balances }),
-  });
 
   const publish = (
     pool: Address,
@@ -98,26 +92,6 @@ export function createV3Tracker(
     pools.update(v3PoolState(pairs.get(pool)!, state));
     prices.set(`${pool}:${block}`, { pool, blockNumber: block, logIndex, ...priceOf(state) });
     return state.balances;
-  };
-
-  // What a log moved in or out of the pool (positive: in), added to what it held; unknown stays unknown.
-  const moved = (state: V3State, amount0: bigint, amount1: bigint): Pick<V3State, "balances"> =>
-    state.balances === undefined
-      ? {}
-      : {
-          balances: {
-            balance0: state.balances.balance0 + amount0,
-            balance1: state.balances.balance1 + amount1,
-          },
-        };
-
-  const ownTicks = (pool: Address, state: V3State): TickTable => {
-    let own = owned.get(pool);
-    if (own === undefined || own !== state.ticks) {
-      own = state.ticks.clone();
-      owned.set(pool, own);
-    }
-    return own;
   };
 
   const record = (
@@ -164,7 +138,7 @@ export function createV3Tracker(
           }
           const delta = event.kind === "v3mint" ? event.amount : -event.amount;
           const change = applyLiquidityChange(state, event.tickLower, event.tickUpper, delta);
-          const own = ownTicks(event.pool, state);
+          const own = ownTicks(owned, event.pool, state);
           for (const bound of [change.lower, change.upper]) {
             own.set(bound.tick, bound.liquidityNet, bound.liquidityGross);
             record(event.pool, event.blockNumber, bound);
@@ -183,4 +157,36 @@ export function createV3Tracker(
     prices: () => [...prices.values()],
     ticks: () => [...ticks.values()],
   };
+}
+
+/** The row fields of a pool's state: price, tick, liquidity and balances when known. */
+function priceOf(state: V3State) {
+  return {
+    sqrtPriceX96: state.sqrtPriceX96,
+    tick: state.tick,
+    liquidity: state.liquidity,
+    ...(state.balances === undefined ? {} : { balances: state.balances }),
+  };
+}
+
+// What a log moved in or out of the pool (positive: in), added to what it held; unknown stays unknown.
+function moved(state: V3State, amount0: bigint, amount1: bigint): Pick<V3State, "balances"> {
+  return state.balances === undefined
+    ? {}
+    : {
+        balances: {
+          balance0: state.balances.balance0 + amount0,
+          balance1: state.balances.balance1 + amount1,
+        },
+      };
+}
+
+/** The pool's tick table owned by this range (copied once from the state's, before changing it). */
+function ownTicks(owned: Map<Address, TickTable>, pool: Address, state: V3State): TickTable {
+  let own = owned.get(pool);
+  if (own === undefined || own !== state.ticks) {
+    own = state.ticks.clone();
+    owned.set(pool, own);
+  }
+  return own;
 }

@@ -178,7 +178,6 @@ describe("the swapgraph process", () => {
     const taken = createNetServer();
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
     const port = (taken.address() as { port: number }).port;
-    const started = Date.now();
     const run = spawnSwapgraph({
       env: { ...process.env, PORT: String(port), SWAPGRAPH_DATA_DIR: join(dataDir, "taken") },
     });
@@ -189,6 +188,8 @@ describe("the swapgraph process", () => {
     expect(stderr).toContain(
       `Port ${port} on 127.0.0.1 is already in use: stop the other process or set PORT.`,
     );
-    expect(Date.now() - started).toBeLessThan(15_000);
+    // Before the demo: its first line never came (a time bound here failed on a loaded machine).
+    expect(stderr).not.toContain("starting the embedded demo");
+    expect(stderr).not.toContain("demo chains ready");
   });
 });

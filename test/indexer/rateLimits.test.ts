@@ -13,6 +13,7 @@ import {
 import type { ProviderFaults } from "../../src/devnet/emulator/providerFaults.js";
 import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
 import { createMetrics } from "../../src/http/createMetrics.js";
+import { RPC_PACES } from "../../src/lib/rpcPaces.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 import { buildRateLimitNote } from "../../src/views/buildRateLimitNote.js";
@@ -53,6 +54,7 @@ async function startRun(faults: ProviderFaults): Promise<Run> {
   // Each run models a process of its own: no pace learned by an earlier run (whose emulator's
   // port this one may reuse) carries over.
   SHARED_TOKEN_BUCKETS.clear();
+  RPC_PACES.clear();
   const emulator = await createProviderEmulator({ upstream: chainConfig.rpcUrls[0]!, faults });
   const store = createSqliteStore({ path: ":memory:" });
   await store.migrate();

@@ -118,7 +118,11 @@ export async function readTradesFromReceipts(
   config: NetworkConfig,
   fromTimestamp: number,
 ): Promise<ChainTrade[]> {
-  const client = createPublicClient({ transport: http(config.rpcUrls[0], { retryCount: 0 }) });
+  // A generous deadline: anvil may still be busy with an indexer's historical reads when this
+  // starts on a loaded machine (viem's default 10 s timed out on a BSC-shaped block's receipts).
+  const client = createPublicClient({
+    transport: http(config.rpcUrls[0], { retryCount: 0, timeout: 120_000 }),
+  });
   const wrapped = lower<Address>(config.native.wrapped);
   const pairs = new Map<Address, { token0: Address; token1: Address; v3?: true }>();
   for (const dex of config.dexes) {

@@ -163,18 +163,6 @@ export function createClientBudget(options: ClientBudgetOptions): ClientBudget {
     throw new ClientBudgetError({ reason, costPerSecond, queueLength, retryAfterSeconds });
   }
 
-  function releaseOf(state: ClientState): () => void {
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = state.slotQueue.shift();
-      // The slot passes to the first waiter as it is: `running` stays.
-      if (next !== undefined) next();
-      else state.running--;
-    };
-  }
-
   return {
     async admit(client, cost, admitOptions = {}) {
       const state = stateOf(client);
@@ -217,5 +205,18 @@ export function createClientBudget(options: ClientBudgetOptions): ClientBudget {
       emit({ type: "start", client, cost, waitedMs: now() - queuedAt });
       return holdsSlot ? releaseOf(state) : NOTHING;
     },
+  };
+}
+
+/** The function that gives `state`'s slot back, once: to its first waiter, else to the count. */
+function releaseOf(state: ClientState): () => void {
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const next = state.slotQueue.shift();
+    // The slot passes to the first waiter as it is: `running` stays.
+    if (next !== undefined) next();
+    else state.running--;
   };
 }

@@ -178,18 +178,6 @@ The same data, and more, is served by GraphQL at [/graphql](/graphql).`;
 /** Builds the OpenAPI 3.1 document of the REST facade from its JSON Schemas (restSchemas.ts). */
 export function buildOpenApi(options: { version?: string } = {}): OpenApiDocument {
   const version = options.version ?? readPackageVersion();
-  const commonErrors = {
-    "400": responseRef("BadRequest"),
-    "405": responseRef("MethodNotAllowed"),
-    "429": responseRef("TooManyRequests"),
-  };
-  const cachedHeaders = {
-    ...FRESHNESS_HEADERS,
-    ETag: headerRef("ETag"),
-    "Cache-Control": headerRef("Cache-Control"),
-  };
-  const serverErrors = { "503": responseRef("NotReady"), "500": responseRef("InternalError") };
-
   return {
     openapi: "3.1.0",
     info: {
@@ -208,112 +196,141 @@ export function buildOpenApi(options: { version?: string } = {}): OpenApiDocumen
       },
     ],
     paths: {
-      "/api/quote": {
-        get: {
-          operationId: "getQuote",
-          tags: ["Market data"],
-          summary: "Current swap price of a sell token in a buy token",
-          description:
-            "The amount of `buyToken` received for exactly one whole `sellToken`, along the best route of up " +
-            "to 3 hops through the network's base tokens across every indexed DEX, pool fees included (each " +
-            "DEX's exact V2 math). A token is a symbol of the network's token list (case-insensitive; `BNB`, " +
-            "`ETH`, `POL` or `MATIC` mean the native coin) or any ERC-20 address. The same token on both sides " +
-            "(the native coin and its wrapped token count as the same) is a 400.",
-          parameters: queryParameters(QUOTE_QUERY_SCHEMA),
-          responses: {
-            "200": {
-              description: "The quote.",
-              headers: cachedHeaders,
-              content: jsonContent("QuoteBody", QUOTE_EXAMPLE),
-            },
-            "304": responseRef("NotModified"),
-            ...commonErrors,
-            "422": responseRef("Unprocessable"),
-            ...serverErrors,
-          },
-        },
-      },
-      "/api/swaps_24h": {
-        get: {
-          operationId: "listSwaps24h",
-          tags: ["Market data"],
-          summary: "Swap transactions of the last 24 hours",
-          description:
-            "Every trade on the indexed pools in the last 24 hours, ascending by block then position in the " +
-            "block. A multi-hop transaction is one element (what went in first, what came out last); a " +
-            "transaction with several independent swaps (an aggregator) is one element per swap, side by side " +
-            "with the same tx_hash. The native coin appears when the router wrapped or unwrapped it. The array is streamed " +
-            "(chunked, no Content-Length) and pinned to the block in `X-Indexed-Block`. With `limit`, an " +
-            "answer that has more after it carries `X-Next-Cursor` and `Link`; pass the cursor back to continue.",
-          parameters: queryParameters(SWAPS_QUERY_SCHEMA),
-          responses: {
-            "200": {
-              description: "The swaps, oldest first.",
-              headers: {
-                ...FRESHNESS_HEADERS,
-                "X-Next-Cursor": headerRef("X-Next-Cursor"),
-                Link: headerRef("Link"),
-              },
-              content: jsonContent("SwapsBody", SWAPS_EXAMPLE),
-            },
-            ...commonErrors,
-            ...serverErrors,
-          },
-        },
-      },
-      "/api/swaps_export": {
-        get: {
-          operationId: "exportSwaps",
-          tags: ["Market data"],
-          summary: "Every stored swap of a window, streamed as NDJSON",
-          description:
-            "Extension for bulk readers: every stored swap of the network with from <= timestamp < to, at or below " +
-            "`atBlock` (default: the block indexed when the request started, in `X-Indexed-Block`), one JSON object " +
-            "a line (`application/x-ndjson`), ascending by block then position in the block. Each line is a " +
-            "/api/swaps_24h element with `log_index`, `timestamp`, `sender`, `tracked` and `pools`. The answer is " +
-            "streamed (chunked, no Content-Length) one keyset page at a time as the client reads, so any window " +
-            "can be read at the speed of the connection; the window is limited by what the server keeps (its " +
-            "`windowDays`). A bad window is a JSON 400 before any line.",
-          parameters: queryParameters(EXPORT_QUERY_SCHEMA),
-          responses: {
-            "200": {
-              description: "The swaps, oldest first, one SwapExportRow a line.",
-              headers: FRESHNESS_HEADERS,
-              content: {
-                "application/x-ndjson": { schema: schemaRef("SwapExportRow"), example: EXPORT_ROW_EXAMPLE },
-              },
-            },
-            ...commonErrors,
-            ...serverErrors,
-          },
-        },
-      },
-      "/api/trade_volume_usd_7d": {
-        get: {
-          operationId: "listTradeVolume7d",
-          tags: ["Market data"],
-          summary: "Trade volume in USD and trading addresses per day, last 7 days",
-          description:
-            "Exactly 7 UTC days, newest first (today so far and the 6 days before); a day without trades is " +
-            'present with `"0"` and `"0"`. `address_count` is the number of distinct transaction senders that ' +
-            "swapped that day, `trade_volume_usd` the exact sum of that day's trades.",
-          parameters: queryParameters(VOLUMES_QUERY_SCHEMA),
-          responses: {
-            "200": {
-              description: "Seven days, newest first.",
-              headers: cachedHeaders,
-              content: jsonContent("DailyVolumesBody", VOLUMES_EXAMPLE),
-            },
-            "304": responseRef("NotModified"),
-            ...commonErrors,
-            ...serverErrors,
-          },
-        },
-      },
+      ...buildMarketDataPaths(),
       ...buildListingOpenApiPaths(),
       ...buildDexScreenerPaths(),
     },
     components: buildComponents(),
+  };
+}
+
+// The market-data endpoints' paths (quote, swaps, export, daily volumes).
+function buildMarketDataPaths(): OpenApiDocument["paths"] {
+  const commonErrors = {
+    "400": responseRef("BadRequest"),
+    "405": responseRef("MethodNotAllowed"),
+    "429": responseRef("TooManyRequests"),
+  };
+  const cachedHeaders = {
+    ...FRESHNESS_HEADERS,
+    ETag: headerRef("ETag"),
+    "Cache-Control": headerRef("Cache-Control"),
+  };
+  const serverErrors = { "503": responseRef("NotReady"), "500": responseRef("InternalError") };
+
+  return {
+    "/api/quote": {
+      get: {
+        operationId: "getQuote",
+        tags: ["Market data"],
+        summary: "Current swap price of a sell token in a buy token",
+        description:
+          "The amount of `buyToken` received for exactly one whole `sellToken`, along the best route of up " +
+          "to 3 hops through the network's base tokens across every indexed DEX, pool fees included (each " +
+          "DEX's exact V2 math). A token is a symbol of the network's token list (case-insensitive; `BNB`, " +
+          "`ETH`, `POL` or `MATIC` mean the native coin) or any ERC-20 address. The same token on both sides " +
+          "(the native coin and its wrapped token count as the same) is a 400.",
+        parameters: queryParameters(QUOTE_QUERY_SCHEMA),
+        responses: {
+          "200": {
+            description: "The quote.",
+            headers: cachedHeaders,
+            content: jsonContent("QuoteBody", QUOTE_EXAMPLE),
+          },
+          "304": responseRef("NotModified"),
+          ...commonErrors,
+          "422": responseRef("Unprocessable"),
+          ...serverErrors,
+        },
+      },
+    },
+    "/api/swaps_24h": {
+      get: {
+        operationId: "listSwaps24h",
+        tags: ["Market data"],
+        summary: "Swap transactions of the last 24 hours",
+        description:
+          "Every trade on the indexed pools in the last 24 hours, ascending by block then position in the " +
+          "block. A multi-hop transaction is one element (what went in first, what came out last); a " +
+          "transaction with several independent swaps (an aggregator) is one element per swap, side by side " +
+          "with the same tx_hash. The native coin appears when the router wrapped or unwrapped it. The array is streamed " +
+          "(chunked, no Content-Length) and pinned to the block in `X-Indexed-Block`. With `limit`, an " +
+          "answer that has more after it carries `X-Next-Cursor` and `Link`; pass the cursor back to continue.",
+        parameters: queryParameters(SWAPS_QUERY_SCHEMA),
+        responses: {
+          "200": {
+            description: "The swaps, oldest first.",
+            headers: {
+              ...FRESHNESS_HEADERS,
+              "X-Next-Cursor": headerRef("X-Next-Cursor"),
+              Link: headerRef("Link"),
+            },
+            content: jsonContent("SwapsBody", SWAPS_EXAMPLE),
+          },
+          ...commonErrors,
+          ...serverErrors,
+        },
+      },
+    },
+    ...buildExportPath(commonErrors, serverErrors),
+    "/api/trade_volume_usd_7d": {
+      get: {
+        operationId: "listTradeVolume7d",
+        tags: ["Market data"],
+        summary: "Trade volume in USD and trading addresses per day, last 7 days",
+        description:
+          "Exactly 7 UTC days, newest first (today so far and the 6 days before); a day without trades is " +
+          'present with `"0"` and `"0"`. `address_count` is the number of distinct transaction senders that ' +
+          "swapped that day, `trade_volume_usd` the exact sum of that day's trades.",
+        parameters: queryParameters(VOLUMES_QUERY_SCHEMA),
+        responses: {
+          "200": {
+            description: "Seven days, newest first.",
+            headers: cachedHeaders,
+            content: jsonContent("DailyVolumesBody", VOLUMES_EXAMPLE),
+          },
+          "304": responseRef("NotModified"),
+          ...commonErrors,
+          ...serverErrors,
+        },
+      },
+    },
+  };
+}
+
+// The /api/swaps_export path (NDJSON stream of a stored window).
+function buildExportPath(
+  commonErrors: Record<string, unknown>,
+  serverErrors: Record<string, unknown>,
+): OpenApiDocument["paths"] {
+  return {
+    "/api/swaps_export": {
+      get: {
+        operationId: "exportSwaps",
+        tags: ["Market data"],
+        summary: "Every stored swap of a window, streamed as NDJSON",
+        description:
+          "Extension for bulk readers: every stored swap of the network with from <= timestamp < to, at or below " +
+          "`atBlock` (default: the block indexed when the request started, in `X-Indexed-Block`), one JSON object " +
+          "a line (`application/x-ndjson`), ascending by block then position in the block. Each line is a " +
+          "/api/swaps_24h element with `log_index`, `timestamp`, `sender`, `tracked` and `pools`. The answer is " +
+          "streamed (chunked, no Content-Length) one keyset page at a time as the client reads, so any window " +
+          "can be read at the speed of the connection; the window is limited by what the server keeps (its " +
+          "`windowDays`). A bad window is a JSON 400 before any line.",
+        parameters: queryParameters(EXPORT_QUERY_SCHEMA),
+        responses: {
+          "200": {
+            description: "The swaps, oldest first, one SwapExportRow a line.",
+            headers: FRESHNESS_HEADERS,
+            content: {
+              "application/x-ndjson": { schema: schemaRef("SwapExportRow"), example: EXPORT_ROW_EXAMPLE },
+            },
+          },
+          ...commonErrors,
+          ...serverErrors,
+        },
+      },
+    },
   };
 }
 

@@ -107,9 +107,68 @@ export function createSwapRowRenderer(): SwapRowRenderer;
 export function createSwapRowRenderer(options: { ndjson: true }): SwapRowRenderer<ExportSwapNode>;
 export function createSwapRowRenderer(options: { ndjson?: boolean } = {}): SwapRowRenderer<ExportSwapNode> {
   const ndjson = options.ndjson === true;
-  const tokens = new Map<string, TokenBytes>();
+  const w = createByteWriter();
   let opened = false;
   let rendered = 0;
+
+  /** Renders into a new buffer; `prefix` is the length of what precedes the first element. */
+  function renderPage(
+    edges: readonly { node: SwapNode | ExportSwapNode }[],
+    last: boolean,
+  ): { piece: Buffer; prefix: number } {
+    // A page's own buffer: the stream holds it until the socket took it.
+    w.start(2 + edges.length * BYTES_PER_SWAP);
+    if (ndjson) {
+      for (const { node } of edges) renderLine(w, node as ExportSwapNode);
+      return { piece: w.piece(), prefix: 0 };
+    }
+    if (!opened) {
+      w.byte(ARRAY_OPEN);
+      opened = true;
+    }
+    const prefix = w.length() + (rendered > 0 && edges.length > 0 ? 1 : 0);
+    for (const { node } of edges) {
+      if (rendered++ > 0) w.byte(COMMA);
+      renderElement(w, node);
+    }
+    if (last) w.byte(ARRAY_CLOSE);
+    return { piece: w.piece(), prefix };
+  }
+
+  return {
+    render: (edges, last) => renderPage(edges, last).piece,
+    renderElements(edges) {
+      const { piece, prefix } = renderPage(edges, false);
+      return { piece, elements: piece.subarray(prefix) };
+    },
+    join(rows) {
+      const separator = !opened ? "[" : rendered > 0 && rows > 0 ? "," : "";
+      opened = true;
+      rendered += rows;
+      return Buffer.from(separator);
+    },
+  };
+}
+
+/** Writes a page's bytes into a growing buffer; keeps each token's bytes across pages. */
+interface ByteWriter {
+  /** Starts a new buffer of `size` bytes (grown when needed). */
+  start(size: number): void;
+  /** The bytes written since start(). */
+  piece(): Buffer;
+  /** How many bytes were written since start(). */
+  length(): number;
+  byte(code: number): void;
+  put(bytes: Uint8Array): void;
+  /** A JSON string: plain ASCII copied as it is, anything else through JSON.stringify. */
+  string(value: string): void;
+  integer(value: number): void;
+  /** A side of a swap: the token's opening, then its amount and amount_decimal. */
+  side(amount: AmountFields): void;
+}
+
+function createByteWriter(): ByteWriter {
+  const tokens = new Map<string, TokenBytes>();
   let out = Buffer.alloc(0);
   let at = 0;
 
@@ -126,7 +185,6 @@ export function createSwapRowRenderer(options: { ndjson?: boolean } = {}): SwapR
     at += bytes.length;
   }
 
-  /** A JSON string: plain ASCII copied as it is, anything else through JSON.stringify. */
   function string(value: string): void {
     const length = value.length;
     reserve(length + 2);
@@ -165,104 +223,71 @@ export function createSwapRowRenderer(options: { ndjson?: boolean } = {}): SwapR
     return bytes;
   }
 
-  function side(amount: AmountFields): void {
-    put(tokenBytes(amount.token));
-    put(AMOUNT);
-    string(amount.amount);
-    put(AMOUNT_DECIMAL);
-    string(amount.amountDecimal);
-  }
-
-  function integer(value: number): void {
-    put(ascii(String(value)));
-  }
-
-  /** Renders into a new buffer; `prefix` is the length of what precedes the first element. */
-  function renderPage(
-    edges: readonly { node: SwapNode | ExportSwapNode }[],
-    last: boolean,
-  ): { piece: Buffer; prefix: number } {
-    // A page's own buffer: the stream holds it until the socket took it.
-    out = Buffer.allocUnsafe(2 + edges.length * BYTES_PER_SWAP);
-    at = 0;
-    if (ndjson) {
-      for (const { node } of edges) renderLine(node as ExportSwapNode);
-      return { piece: out.subarray(0, at), prefix: 0 };
-    }
-    if (!opened) {
-      out[at++] = ARRAY_OPEN;
-      opened = true;
-    }
-    const prefix = at + (rendered > 0 && edges.length > 0 ? 1 : 0);
-    for (const { node } of edges) {
-      if (rendered++ > 0) {
-        reserve(1);
-        out[at++] = COMMA;
-      }
-      put(OPEN);
-      string(node.txHash);
-      put(BLOCK);
-      string(node.blockNumber);
-      put(SELL);
-      side(node.sell);
-      put(BUY);
-      side(node.buy);
-      put(VOLUME);
-      string(node.volumeUSD);
-      reserve(1);
-      out[at++] = CLOSE;
-    }
-    if (last) {
-      reserve(1);
-      out[at++] = ARRAY_CLOSE;
-    }
-    return { piece: out.subarray(0, at), prefix };
-  }
-
-  function renderLine(node: ExportSwapNode): void {
-    put(OPEN);
-    string(node.txHash);
-    put(LOG_INDEX);
-    integer(node.logIndex);
-    put(BLOCK);
-    string(node.blockNumber);
-    put(TIMESTAMP);
-    integer(node.timestamp);
-    put(SENDER);
-    string(node.sender);
-    put(SELL);
-    side(node.sell);
-    put(BUY);
-    side(node.buy);
-    put(VOLUME);
-    string(node.volumeUSD);
-    put(TRACKED);
-    put(node.tracked ? TRUE : FALSE);
-    put(POOLS);
-    node.pools.forEach((pool, i) => {
-      if (i > 0) {
-        reserve(1);
-        out[at++] = COMMA;
-      }
-      string(pool);
-    });
-    reserve(3);
-    out[at++] = ARRAY_CLOSE;
-    out[at++] = CLOSE;
-    out[at++] = NEWLINE;
-  }
-
   return {
-    render: (edges, last) => renderPage(edges, last).piece,
-    renderElements(edges) {
-      const { piece, prefix } = renderPage(edges, false);
-      return { piece, elements: piece.subarray(prefix) };
+    start(size) {
+      out = Buffer.allocUnsafe(size);
+      at = 0;
     },
-    join(rows) {
-      const separator = !opened ? "[" : rendered > 0 && rows > 0 ? "," : "";
-      opened = true;
-      rendered += rows;
-      return Buffer.from(separator);
+    piece: () => out.subarray(0, at),
+    length: () => at,
+    byte(code) {
+      reserve(1);
+      out[at++] = code;
+    },
+    put,
+    string,
+    integer: (value) => put(ascii(String(value))),
+    side(amount) {
+      put(tokenBytes(amount.token));
+      put(AMOUNT);
+      string(amount.amount);
+      put(AMOUNT_DECIMAL);
+      string(amount.amountDecimal);
     },
   };
+}
+
+/** A swap of the list: {tx_hash, block_number, sell_token, buy_token, trade_volume_usd}. */
+function renderElement(w: ByteWriter, node: SwapNode): void {
+  w.put(OPEN);
+  w.string(node.txHash);
+  w.put(BLOCK);
+  w.string(node.blockNumber);
+  w.put(SELL);
+  w.side(node.sell);
+  w.put(BUY);
+  w.side(node.buy);
+  w.put(VOLUME);
+  w.string(node.volumeUSD);
+  w.byte(CLOSE);
+}
+
+/** A row of the export: the list's object with its extra fields, and a newline. */
+function renderLine(w: ByteWriter, node: ExportSwapNode): void {
+  w.put(OPEN);
+  w.string(node.txHash);
+  w.put(LOG_INDEX);
+  w.integer(node.logIndex);
+  w.put(BLOCK);
+  w.string(node.blockNumber);
+  w.put(TIMESTAMP);
+  w.integer(node.timestamp);
+  w.put(SENDER);
+  w.string(node.sender);
+  w.put(SELL);
+  w.side(node.sell);
+  w.put(BUY);
+  w.side(node.buy);
+  w.put(VOLUME);
+  w.string(node.volumeUSD);
+  w.put(TRACKED);
+  w.put(node.tracked ? TRUE : FALSE);
+  w.put(POOLS);
+  node.pools.forEach((pool, i) => {
+    if (i > 0) w.byte(COMMA);
+    w.string(pool);
+  });
+  w.byte(ARRAY_CLOSE);
+  w.byte(CLOSE);
+  w.byte(NEWLINE);
 }

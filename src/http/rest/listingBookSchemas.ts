@@ -12,7 +12,9 @@ const DECIMAL = {
 const UNIX_MS = { oneOf: [{ type: "integer" }, { type: "string", pattern: "^[0-9]+$" }] } as const;
 const LEVELS = {
   type: "array",
-  items: { type: "array", prefixItems: [DECIMAL, DECIMAL], minItems: 2, maxItems: 2 },
+  // [price, amount]: two decimals. `items` rather than `prefixItems`, which the /docs page's
+  // renderer (RapiDoc) cannot draw (it threw on the tuple and showed no schema).
+  items: { type: "array", items: DECIMAL, minItems: 2, maxItems: 2 },
 } as const;
 
 /** CoinGecko /orderbook: the pair's bids and asks, [price in target, amount in base]. */
