@@ -223,6 +223,10 @@ describe("token lookups by address", () => {
     expect(await storeRows()).toEqual(before);
     expect(addresses.some((address) => indexing.views.getToken("bsc", address) !== undefined)).toBe(false);
     expect(ms).toBeLessThan(30_000);
+    // Known open (issue 25 item 7): a burst of 300 lookups can still leave the head poll
+    // unanswered past the degraded threshold on a busy machine; the network must recover on its
+    // own, with no URL blamed and nothing failed over.
+    await waitFor(() => !indexing.views.status("bsc").degraded, 60_000, "the network to recover");
     expectUrlsHealthy();
   });
 
