@@ -6,9 +6,9 @@ import type { BatchedRead } from "../chain/runBatchedReads.js";
 import { V3_FEE_TIERS } from "../config/dexPresets.js";
 import type { Address, Pair, Token, V3PoolPrice, V3TickLiquidity } from "../domain/types.js";
 import type { V3State } from "../pricing/types.js";
-import { createTickTable } from "../pricing/v3/createTickTable.js";
 import { v3PoolState } from "../views/buildPoolStates.js";
 import { admitPairs } from "./admitPairs.js";
+import { buildV3State } from "./buildV3State.js";
 import type { IndexerContext } from "./createIndexerContext.js";
 
 /** The getPool probes of a token lookup: one per configured V3 factory, base token and fee tier. */
@@ -94,12 +94,7 @@ export async function admitV3Pools(
       if (infos[i] === undefined) return;
       const read = await readV3PoolState(ctx.discoveryClient, pool, blockNumber);
       if (read === undefined) return;
-      states.set(pool, {
-        sqrtPriceX96: read.sqrtPriceX96,
-        tick: read.tick,
-        liquidity: read.liquidity,
-        ticks: createTickTable(read.ticks.map((t) => [t.tick, t] as const)),
-      });
+      states.set(pool, buildV3State(read));
     }),
   );
   // And what it holds, at the same block (one eth_call for all of them).

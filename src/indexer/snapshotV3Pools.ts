@@ -2,7 +2,7 @@ import { readPoolBalances } from "../chain/readPoolBalances.js";
 import { readV3PoolState } from "../chain/readV3PoolState.js";
 import type { Address, Pair, PoolBalances } from "../domain/types.js";
 import type { V3State } from "../pricing/types.js";
-import { createTickTable } from "../pricing/v3/createTickTable.js";
+import { buildV3State } from "./buildV3State.js";
 import type { IndexerContext } from "./createIndexerContext.js";
 import type { V3Snapshots } from "./createV3Tracker.js";
 import { eventPool, type RangeEvent } from "./rangeEvents.js";
@@ -45,12 +45,7 @@ export async function snapshotV3Pools(
       [...wanted].map(async (pool) => {
         const read = await readV3PoolState(ctx.client, pool, before);
         if (read === undefined) return;
-        states.set(pool, {
-          sqrtPriceX96: read.sqrtPriceX96,
-          tick: read.tick,
-          liquidity: read.liquidity,
-          ticks: createTickTable(read.ticks.map((t) => [t.tick, t] as const)),
-        });
+        states.set(pool, buildV3State(read));
       }),
     ),
     readPoolBalances(ctx.client, unheld, before),

@@ -79,28 +79,21 @@ export const STATUS_OPERATION = /* GraphQL */ `
  * The fixed GraphQL operation behind GET /api/swaps_24h, executed page by page at one block (and
  * hour by hour, with `to`, when settled hours are kept on disk).
  */
-export const SWAPS_OPERATION = /* GraphQL */ `
-  query RestSwaps(
-    $network: Network!
-    $from: Timestamp!
-    $to: Timestamp
-    $first: Int!
-    $after: String
-    $atBlock: BigInt
-  ) {
-    swaps(network: $network, from: $from, to: $to, first: $first, after: $after, atBlock: $atBlock) {
-      pageInfo { hasNextPage endCursor }
-      edges { node { ${SWAP_ROW} } }
-    }
-  }
-`;
+export const SWAPS_OPERATION = swapsOperation("RestSwaps", SWAP_ROW);
 
 /**
  * The fixed GraphQL operation behind GET /api/swaps_export: the list's row and what keys and
  * dates it (log index, timestamp, sender, tracked, pools), page by page at one block.
  */
-export const EXPORT_OPERATION = /* GraphQL */ `
-  query RestSwapsExport(
+export const EXPORT_OPERATION = swapsOperation(
+  "RestSwapsExport",
+  `${SWAP_ROW} logIndex timestamp sender tracked pools`,
+);
+
+/** A keyset page of swaps with `fields` on each node: the one query both lists run. */
+function swapsOperation(name: string, fields: string): string {
+  return /* GraphQL */ `
+  query ${name}(
     $network: Network!
     $from: Timestamp!
     $to: Timestamp
@@ -110,10 +103,11 @@ export const EXPORT_OPERATION = /* GraphQL */ `
   ) {
     swaps(network: $network, from: $from, to: $to, first: $first, after: $after, atBlock: $atBlock) {
       pageInfo { hasNextPage endCursor }
-      edges { node { ${SWAP_ROW} logIndex timestamp sender tracked pools } }
+      edges { node { ${fields} } }
     }
   }
 `;
+}
 
 /**
  * The same pages with nothing but their cursors: a limited /api/swaps_24h answer finds its next
