@@ -97,6 +97,26 @@ export function findHttpError(error: unknown): HttpRequestError | RpcRequestErro
   );
 }
 
+// The connection closed under a request before any answer: the other end closed an idle
+// keep-alive connection just as the request went out on it (undici's "other side closed",
+// UND_ERR_SOCKET; ECONNRESET, EPIPE). Nothing was answered; a new connection usually is.
+const DROPPED_CODES = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
+
+/** True when a call failed because its connection closed before any answer (see DROPPED_CODES). */
+export function isDroppedConnection(error: unknown): boolean {
+  return (
+    findInChain(
+      error,
+      (e): e is { code: string } =>
+        typeof e === "object" &&
+        e !== null &&
+        "code" in e &&
+        typeof (e as { code: unknown }).code === "string" &&
+        DROPPED_CODES.has((e as { code: string }).code),
+    ) !== undefined
+  );
+}
+
 function rpcCode(error: unknown): number | undefined {
   const withCode = findInChain(
     error,

@@ -6,7 +6,7 @@ import {
   type Transport,
 } from "viem";
 import { countEvent } from "../lib/countEvent.js";
-import { errorText, isBatchTooLarge, suggestedBatchSize } from "./classifyRpcError.js";
+import { errorText, isBatchTooLarge, isDroppedConnection, suggestedBatchSize } from "./classifyRpcError.js";
 import { recordUrlFailure } from "./recordUrlFailure.js";
 import type { RequestArgs, RpcSettings, UrlHealth } from "./rpcTypes.js";
 
@@ -58,14 +58,25 @@ export function createUrlTransport(
     };
     const first = innerOf(state.batchSize);
 
-    /** One call; a batch refused for its size is sent again at once in smaller batches. */
+    /**
+     * One call; a batch refused for its size is sent again at once in smaller batches, and a call
+     * whose connection closed before any answer is sent again once, on a new connection: a server
+     * closing an idle keep-alive connection as the call went out on it is no fault of the URL
+     * (every call swapgraph sends is a read, so sending it twice is harmless).
+     */
     const send = async (args: RequestArgs, requestOptions?: EIP1193RequestOptions): Promise<unknown> => {
+      let resent = false;
       for (;;) {
         const size = isBulky(args) ? 1 : state.batchSize;
         countEvent("rpc_requests", { network, method: args.method });
         try {
           return await innerOf(size).request(args, requestOptions);
         } catch (error) {
+          if (!resent && isDroppedConnection(error) && requestOptions?.signal?.aborted !== true) {
+            resent = true;
+            countEvent("rpc_connection_resends", { network });
+            continue;
+          }
           if (size <= 1 || !isBatchTooLarge(error)) throw error;
           countEvent("rpc_errors", { network, method: args.method, kind: "batch" });
           // Every call of the refused batch gets the refusal: only the first one shrinks the size.

@@ -34,6 +34,8 @@ const EVENT_HELP: Record<EventCounter, string> = {
     "Times the eth_getLogs block range shrank because the provider refused a range (too many blocks, logs or bytes).",
   rpc_batch_splits:
     "Times a provider refused a JSON-RPC batch for its size and the client went on with smaller batches.",
+  rpc_connection_resends:
+    "JSON-RPC requests sent again at once on a new connection because their connection closed before any answer (a server closing an idle keep-alive connection as the request went out); not counted against the URL.",
   cache_hits:
     "Lookups answered by a cache (route: best routes; graphql_answer: GraphQL answers kept at the edge; rest_answer: REST answers kept at the edge; both in the one store of market answers).",
   cache_misses: "Lookups a cache could not answer.",

@@ -12,6 +12,7 @@ export const EVENT_COUNTERS = {
   rpc_rate_limit_episodes: ["network"],
   rpc_log_range_shrinks: ["network"],
   rpc_batch_splits: ["network"],
+  rpc_connection_resends: ["network"],
   cache_hits: ["cache"],
   cache_misses: ["cache"],
   http_refusals: ["reason"],

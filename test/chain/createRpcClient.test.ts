@@ -6,9 +6,16 @@ import { createRpcClient } from "../../src/chain/createRpcClient.js";
 import { RpcDeadlineError } from "../../src/chain/rpcErrors.js";
 import { findFreePort } from "../../src/devnet/anvil/findFreePort.js";
 import { type Anvil, startAnvil } from "../../src/devnet/anvil/startAnvil.js";
+import { readEventCounts } from "../../src/lib/countEvent.js";
+import { createMemoryLogger } from "../graphql/support.js";
 import { type FaultProxy, startFaultProxy } from "./faultProxy.js";
 
 const CHAIN_ID = 31337;
+
+/** A counter's total over its series. */
+function countOf(name: Parameters<typeof readEventCounts>[0]): number {
+  return readEventCounts(name).reduce((sum, series) => sum + series.value, 0);
+}
 let anvil: Anvil;
 let first: FaultProxy;
 let second: FaultProxy;
@@ -65,6 +72,30 @@ describe("createRpcClient", () => {
     await client.getBlockNumber();
     expect(performance.now() - again).toBeLessThan(250);
     expect(first.seen.length).toBe(1);
+  });
+
+  test("behavior: a connection closed before any answer is sent again once on the same URL, not blamed on it; closed twice, the URL failed", async () => {
+    const { logger, records } = createMemoryLogger("warn");
+    const resends = () => countOf("rpc_connection_resends");
+    const before = resends();
+    first.rules.push({ match: (r) => r.method === "eth_blockNumber", fault: { kind: "drop" }, times: 1 });
+    const client = createRpcClient({
+      urls: [first.url, second.url],
+      chainId: CHAIN_ID,
+      retryCount: 0,
+      log: logger,
+    });
+    expect(await client.getBlockNumber()).toBeGreaterThanOrEqual(0n);
+    expect(first.seen.map((r) => r.outcome)).toEqual(["drop", "forward"]);
+    expect(second.seen).toEqual([]);
+    expect(records).toEqual([]);
+    expect(resends()).toBe(before + 1);
+
+    first.rules.push({ match: (r) => r.method === "eth_blockNumber", fault: { kind: "drop" }, times: 2 });
+    expect(await client.getBlockNumber()).toBeGreaterThanOrEqual(0n);
+    expect(first.seen.map((r) => r.outcome)).toEqual(["drop", "forward", "drop", "drop"]);
+    expect(second.count("eth_blockNumber")).toBe(1);
+    expect(records.map((r) => r.msg)).toEqual(["rpc url failed; failing over"]);
   });
 
   test("behavior: retries recover a flaky endpoint", async () => {

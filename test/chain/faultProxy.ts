@@ -16,6 +16,8 @@ export type Fault =
   | { kind: "status"; status: number; headers?: Record<string, string>; body?: string }
   | { kind: "rpcError"; code: number; message: string; status?: number }
   | { kind: "hang" }
+  /** Closes the connection without an answer (as a server closing an idle keep-alive connection). */
+  | { kind: "drop" }
   | { kind: "body"; body: string };
 
 /** A fault injected for requests that match, at most `times` times (default: always). */
@@ -123,6 +125,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       switch (http.kind) {
         case "hang":
           return; // never answered; the socket is destroyed on close()
+        case "drop":
+          req.socket.destroy();
+          return;
         case "status":
           res.writeHead(http.status, { "content-type": "text/plain", ...http.headers });
           res.end(http.body ?? `injected ${http.status}`);
