@@ -14,6 +14,7 @@ import {
   ponderMaxRequestsPerSecondFromEnv,
   ponderSizesFromEnv,
 } from "./ponder.js";
+import { benchRateLimited } from "./rateLimited.js";
 import { benchRpcEconomy, economyBlocksFromEnv, economyShapesFromEnv } from "./rpcEconomy.js";
 import { benchScale, scaleSizesFromEnv } from "./scale.js";
 import { benchStatsCost } from "./statsCost.js";
@@ -43,6 +44,9 @@ import { benchV3 } from "./v3.js";
  * runs them alone): the stats query over HTTP against bare node:http answering its bytes, then
  * the store work of one unshared stats read (bench/statsCost.ts) on synthetic stores of
  * BENCH_STATS_SIZES trades (default 1000,100000; PostgreSQL too when BENCH_STATS_PG is its URL).
+ * Then a rate-limited provider (bench/rateLimited.ts; BENCH_RATELIMIT=0 skips it,
+ * BENCH_ONLY=rateLimited runs it alone, BENCH_RATELIMIT_CALLS=25,10 sets the limits): the demo's
+ * three networks indexed through emulators answering 429 above the limit, against no limit.
  * Last, only with BENCH_PONDER=1 (it installs Ponder from npm
  * into ~/.cache/swapgraph-bench, outside the repository), Ponder side by side with swapgraph on
  * the same chains (bench/ponder.ts; BENCH_PONDER_CHAINS=issue17,onepair,dense picks the chains,
@@ -297,6 +301,13 @@ if ((only === undefined && process.env.BENCH_STATS !== "0") || only === "stats")
     "Market stats, store work of one unshared read (the windows' aggregate and five prices), synthetic trades over 24 h, every one holding WBNB",
   );
   console.table(await benchStatsCost({ sizes, ...(pgUrl === undefined || pgUrl === "" ? {} : { pgUrl }) }));
+}
+if ((only === undefined && process.env.BENCH_RATELIMIT !== "0") || only === "rateLimited") {
+  const limits = (process.env.BENCH_RATELIMIT_CALLS ?? "25,10").split(",").map(Number);
+  console.log(
+    `Rate-limited provider: the demo's three networks indexed from scratch, one provider emulator each, without a limit and with HTTP 429 + Retry-After: 1 above ${limits.join(" and ")} calls/s per URL (aim at 25: ready under the limit, same trades, fewer than 100 warn lines)`,
+  );
+  console.table(await benchRateLimited({ limits }));
 }
 if (only !== undefined) process.exit(0);
 if (process.env.BENCH_DEXSCREENER !== "0") {

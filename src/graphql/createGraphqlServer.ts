@@ -12,6 +12,7 @@ import { findSwapgraphError } from "./errors/findSwapgraphError.js";
 import { toGraphqlError } from "./errors/toGraphqlError.js";
 import { marketStateKey } from "./marketStateKey.js";
 import { type ClientBudgetOptions, createClientBudget } from "./plugins/createClientBudget.js";
+import { createDocumentCaches } from "./plugins/createDocumentCaches.js";
 import { loadPersistedOperations } from "./plugins/loadPersistedOperations.js";
 import { rejectAs } from "./plugins/rejectAs.js";
 import { useClientBudget } from "./plugins/useClientBudget.js";
@@ -148,6 +149,8 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
     // The HTTP server parses the body and enforces the limit (GRAPHQL_LIMITS.maxRequestBodySize);
     // yoga's own limit would pipe every body through a counting stream.
     maxRequestBodySize: false,
+    // Parsed documents kept by bytes, not only by count (createDocumentCaches).
+    parserAndValidationCache: createDocumentCaches(),
     logging: toYogaLogger(logger),
     // Never the development mode's extensions.originalError, whatever NODE_ENV says.
     maskedErrors: { maskError: (error, message) => toGraphqlError(error, message), isDev: false },

@@ -3,6 +3,7 @@ import type { RpcClient } from "../chain/createRpcClient.js";
 import { readsWholeBlock, type SenderReadCosts } from "../chain/readsWholeBlock.js";
 import type { Address, BlockRef, Hash } from "../domain/types.js";
 import { BlockNotServedError, RpcError } from "../errors.js";
+import { mapWithConcurrency } from "../lib/mapWithConcurrency.js";
 import {
   bloomBits,
   bloomHasBits,
@@ -75,8 +76,13 @@ export interface ReadRangeDeps {
   known?: ReadonlyMap<bigint, BlockRead>;
 }
 
-// eth_getTransactionByHash calls in flight at once (the client batches them 100 to a request).
+// Batched calls in flight at once (eth_getTransactionByHash, headers: the client batches them 100
+// to a request): a dense range never floods the node.
 const SENDER_WINDOW = 2_000;
+// Whole blocks in flight at once, each its own request (createUrlTransport): hundreds of them at
+// once queue inside the node until each takes longer than the timeout (seen on the demo's anvil
+// under load: 430 timeouts and retries in one backfill).
+const WHOLE_BLOCKS_AT_ONCE = 16;
 
 /** Whether a logs bloom names a V2 pair's Swap or Sync (of any contract). */
 export function bloomNamesPoolLogs(bloom: string | undefined): boolean {
@@ -322,8 +328,8 @@ async function readRangeOf(
   };
 
   const [headerList, blocks, senders] = await Promise.all([
-    Promise.all([...headerNumbers].map((n) => readOrKnown(n, false))),
-    Promise.all([...whole].map((n) => readOrKnown(n, true))),
+    mapInWindows([...headerNumbers], SENDER_WINDOW, (n) => readOrKnown(n, false)),
+    mapWithConcurrency([...whole], WHOLE_BLOCKS_AT_ONCE, (n) => readOrKnown(n, true)),
     readSenders(client, byHash),
   ]);
   const headers = new Map<bigint, BlockRef>();
@@ -374,6 +380,19 @@ async function readRangeOf(
     blocksRead: { blocks: headerList.length + blocks.length, transactions },
     unconfirmed: (unconfirmed ?? []).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
   };
+}
+
+/** `read` over `items`, `window` at a time (one tick each, so that the client batches them). */
+async function mapInWindows<T, R>(
+  items: readonly T[],
+  window: number,
+  read: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += window) {
+    results.push(...(await Promise.all(items.slice(i, i + window).map(read))));
+  }
+  return results;
 }
 
 /** tx.from of each transaction, in windows so that a dense range never floods the node. */
