@@ -6,6 +6,7 @@ import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
+import { priceChangePercentage } from "../../src/graphql/queries/getMarketStats.js";
 import {
   CMC_ASSETS_SCHEMA,
   CMC_SUMMARY_SCHEMA,
@@ -24,7 +25,7 @@ import { startServer, type TestServer } from "./support.js";
 // The real path: anvil's V2 pairs and V3 pools -> indexer -> store (SQLite and PostgreSQL) ->
 // the listing endpoints over a real socket. Each figure is recomputed from the chain: prices
 // from getReserves/slot0 at the answer's block, 24-hour volumes, high and low from the pools'
-// Swap logs over the hourly window, liquidity from the GraphQL pool.
+// Swap logs of the rolling 24 hours up to the answer's block's time, liquidity from the GraphQL pool.
 const silent = { info() {}, warn() {}, error() {} };
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const pairAbi = parseAbi(["function getReserves() view returns (uint112, uint112, uint32)"]);
@@ -202,7 +203,6 @@ let chain: DevnetChainInfo;
 let config: NetworkConfig;
 
 const clientOf = () => createPublicClient({ transport: http(config.rpcUrls[0], { retryCount: 0 }) });
-const HOUR = 3600;
 
 beforeAll(async () => {
   devnet = await startTestDevnet({ seed: 37 });
@@ -381,20 +381,16 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     return out;
   }
 
-  /** The tickers and their block, read within one hour of the window (retried across an hour's edge). */
+  /**
+   * The tickers, their block and the rolling window's start: swaps with block time in
+   * (at - 24 h, at], at the answer's block's time on chain.
+   */
   async function readTickers(): Promise<{ tickers: Ticker[]; block: bigint; windowStart: number }> {
-    for (;;) {
-      const before = Math.floor(Date.now() / 1000) - 86_400;
-      const answer = await get("tickers");
-      const after = Math.floor(Date.now() / 1000) - 86_400;
-      if (Math.floor(before / HOUR) !== Math.floor(after / HOUR)) continue;
-      expect(answer.status).toBe(200);
-      return {
-        tickers: answer.body as Ticker[],
-        block: BigInt(answer.headers.get("x-indexed-block")!),
-        windowStart: before - (before % HOUR),
-      };
-    }
+    const answer = await get("tickers");
+    expect(answer.status).toBe(200);
+    const block = BigInt(answer.headers.get("x-indexed-block")!);
+    const at = Number((await clientOf().getBlock({ blockNumber: block })).timestamp);
+    return { tickers: answer.body as Ticker[], block, windowStart: at - 86_400 + 1 };
   }
 
   async function expectTickersMatchChain(
@@ -457,7 +453,7 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
           query:
-            "{ pools(network: bsc, first: 100) { edges { node { address priceChangePercentage24h stats { h24 { priceChangePercentage } } } } } }",
+            "{ pools(network: bsc, first: 100) { edges { node { address priceChangePercentage24h } } } }",
         }),
       });
       const edges = (
@@ -468,16 +464,12 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
                 node: {
                   address: string;
                   priceChangePercentage24h: string | null;
-                  stats: { h24: { priceChangePercentage: string | null } };
                 };
               }[];
             };
           };
         }
       ).data.pools.edges;
-      // The field is stats.h24's price change, read alone.
-      for (const { node } of edges)
-        expect(node.priceChangePercentage24h).toBe(node.stats.h24.priceChangePercentage);
       return new Map(edges.map(({ node }) => [node.address, node.priceChangePercentage24h]));
     };
     const changesBefore = await changes();
@@ -602,9 +594,28 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     expect(deeper).toBeGreaterThan(0);
   });
 
-  test("behavior: last prices are the pools' last swaps on chain; volumes, high and low the chain's swaps of the window", async () => {
+  test("behavior: last prices are the pools' last swaps on chain; volumes, high, low and price change the chain's swaps of the rolling 24 hours", async () => {
     const { tickers, block, windowStart } = await readTickers();
     await expectTickersMatchChain(tickers, block, windowStart);
+    // CoinMarketCap's summary at the same block: the same volumes, and the price change of the
+    // last swap at or before the block's time against the last at or before 24 hours earlier.
+    const summary = await get("summary");
+    expect(summary.headers.get("x-indexed-block")).toBe(block.toString());
+    const pools = tickers.map((t) => t.pool_id);
+    const before = await chainWindow(pools, 0n, (await firstBlockAt(windowStart, block)) - 1n);
+    const history = await chainWindow(pools, 0n, block);
+    let changed = 0;
+    tickers.forEach((ticker, i) => {
+      const row = (summary.body as Record<string, string>[])[i]!;
+      expect(row).toMatchObject({ base_volume: ticker.base_volume, quote_volume: ticker.target_volume });
+      const expected = priceChangePercentage(
+        before.get(ticker.pool_id)?.prices.at(-1),
+        history.get(ticker.pool_id)?.prices.at(-1),
+      );
+      expect(row.price_change_percent_24h ?? null, `${ticker.pool_id} price_change_percent_24h`).toBe(expected);
+      if (expected !== null) changed++;
+    });
+    expect(changed).toBeGreaterThan(0);
   });
 
   test("behavior: a mined swap moves the pool's price and volumes", async () => {
