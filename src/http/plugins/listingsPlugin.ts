@@ -6,6 +6,7 @@ import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
 import { createBlockAnswerer } from "../rest/createBlockAnswerer.js";
 import { createListingRoutes } from "../rest/createListingRoutes.js";
 import { createOrderBookRoutes, ORDER_BOOK_OPERATION } from "../rest/createOrderBookRoutes.js";
+import { PAIR_POOLS_OPERATION } from "../rest/resolvePairPool.js";
 import { createPoolTradeRoutes } from "../rest/createPoolTradeRoutes.js";
 import { LISTING_PARAMS_SCHEMA } from "../rest/listingSchemas.js";
 import { parseListingOperations } from "../rest/readListedMarkets.js";
@@ -44,6 +45,7 @@ export async function listingsPlugin(app: FastifyInstance, options: ListingsOpti
   const bookRoutes = createOrderBookRoutes({
     executor,
     operation: executor.prepare(ORDER_BOOK_OPERATION),
+    pairPools: executor.prepare(PAIR_POOLS_OPERATION),
     answer,
     paramsSchema: LISTING_PARAMS_SCHEMA,
   });

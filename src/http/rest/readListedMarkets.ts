@@ -5,6 +5,7 @@ import type {
   PreparedOperation,
 } from "../../graphql/createGraphqlExecutor.js";
 import { formatPoolRatio } from "./listingDecimals.js";
+import { pairIdsOf } from "./parsePairId.js";
 import type { FreshnessData } from "./restOperations.js";
 
 const POOLS_PAGE = 100;
@@ -51,6 +52,8 @@ export interface ListedToken {
 /** One indexed pool as the listing formats show it: base = token0, target (quote) = token1. */
 export interface ListedMarket {
   pool: string;
+  /** ticker_id / market pair: base_target, or base_target_pool where other pools hold the same tokens (pairIdsOf). */
+  pairId: string;
   base: ListedToken;
   target: ListedToken;
   /**
@@ -132,6 +135,7 @@ export async function readListedMarkets(
     after = page.pools.pageInfo.hasNextPage ? page.pools.pageInfo.endCursor : null;
   } while (after !== null);
 
+  const pairIds = pairIdsOf(nodes.values());
   const markets: ListedMarket[] = [];
   for (const pool of [...nodes.values()].sort((a, b) => (a.address < b.address ? -1 : 1))) {
     const base = pool.reserve0.token;
@@ -142,6 +146,7 @@ export async function readListedMarkets(
     const lastPrice = pool.lastTradePrice ?? state;
     markets.push({
       pool: pool.address,
+      pairId: pairIds.get(pool.address)!,
       base,
       target,
       lastPrice,
