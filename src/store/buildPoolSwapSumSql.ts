@@ -31,7 +31,11 @@ export function assertPoolSwapSumQuery(query: PoolSwapSumQuery): void {
 }
 
 /** The grouped statement: per pool, its swaps, absolute amounts summed, highest and lowest price. */
-export function buildPoolSwapSumSql(dialect: SqlDialect, network: NetworkName, query: PoolSwapSumQuery): SqlText {
+export function buildPoolSwapSumSql(
+  dialect: SqlDialect,
+  network: NetworkName,
+  query: PoolSwapSumQuery,
+): SqlText {
   const { params, p } = placeholders(dialect);
   const where = `network = ${p(network, "text")} AND timestamp > ${p(query.afterTimestamp, "int8")}
     AND block_number <= ${p(query.maxBlock, "int8")} AND type = 'swap'`;

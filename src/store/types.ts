@@ -3,10 +3,10 @@ import type {
   CandleQuery,
   CandleSumQuery,
   CandleTotals,
-  PoolSwapSumQuery,
-  PoolSwapTotals,
   LiquidityEventQuery,
   PoolEventQuery,
+  PoolSwapSumQuery,
+  PoolSwapTotals,
   TradePageQuery,
 } from "../domain/market.js";
 import type { LastPriceQuery, TradeStatsQuery, TradeWindowTotals } from "../domain/tradeStats.js";

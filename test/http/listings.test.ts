@@ -622,7 +622,9 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
         before.get(ticker.pool_id)?.prices.at(-1),
         history.get(ticker.pool_id)?.prices.at(-1),
       );
-      expect(row.price_change_percent_24h ?? null, `${ticker.pool_id} price_change_percent_24h`).toBe(expected);
+      expect(row.price_change_percent_24h ?? null, `${ticker.pool_id} price_change_percent_24h`).toBe(
+        expected,
+      );
       if (expected !== null) changed++;
     });
     expect(changed).toBeGreaterThan(0);
@@ -640,7 +642,12 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     };
     const abs = (x: bigint) => (x < 0n ? -x : x);
     const swaps: { pool: string; time: number; v0: bigint; v1: bigint }[] = [];
-    for (const log of await client.getLogs({ address: pools, event: V2_SWAP, fromBlock: 0n, toBlock: block })) {
+    for (const log of await client.getLogs({
+      address: pools,
+      event: V2_SWAP,
+      fromBlock: 0n,
+      toBlock: block,
+    })) {
       const { amount0In, amount1In, amount0Out, amount1Out } = log.args;
       swaps.push({
         pool: log.address,
@@ -650,7 +657,12 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
       });
     }
     const v3Event = chain.v3?.kind === "pancakeswap-v3" ? PANCAKE_V3_SWAP : V3_SWAP;
-    for (const log of await client.getLogs({ address: pools, event: v3Event, fromBlock: 0n, toBlock: block })) {
+    for (const log of await client.getLogs({
+      address: pools,
+      event: v3Event,
+      fromBlock: 0n,
+      toBlock: block,
+    })) {
       swaps.push({
         pool: log.address,
         time: await timeOf(log.blockNumber),
@@ -664,7 +676,10 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     const cuts = [0.1, 0.4, 0.7, 0.95].map((q) => swaps[Math.floor(q * swaps.length)]!.time);
     for (const cut of cuts.flatMap((time) => [time, time - 1])) {
       const got = await store.sumPoolSwaps(config.name, { afterTimestamp: cut, maxBlock: block });
-      const expected = new Map<string, { count: number; v0: bigint; v1: bigint; high?: bigint; low?: bigint }>();
+      const expected = new Map<
+        string,
+        { count: number; v0: bigint; v1: bigint; high?: bigint; low?: bigint }
+      >();
       for (const swap of swaps.filter((x) => x.time > cut)) {
         const entry = expected.get(swap.pool) ?? { count: 0, v0: 0n, v1: 0n };
         entry.count++;
@@ -861,7 +876,9 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     const pair = `${shared.base_currency}_${shared.target_currency}`;
     const ambiguous = await api.call(`/coingecko/bsc/historical_trades?ticker_id=${pair}`);
     expect(ambiguous.status).toBe(400);
-    expect((ambiguous.body as { error: string }).error).toMatch(/^ticker_id names [2-9] indexed pools of these tokens/);
+    expect((ambiguous.body as { error: string }).error).toMatch(
+      /^ticker_id names [2-9] indexed pools of these tokens/,
+    );
     const book = await api.call(`/cmc/bsc/orderbook/${pair}`);
     expect(book.status).toBe(400);
     expect((book.body as { error: string }).error).toMatch(/^market_pair names [2-9] indexed pools/);

@@ -48,7 +48,10 @@ export function getRollingPoolDay(
   const day = (async (): Promise<RollingPoolDay> => {
     const at = (await reader.getStoredBlock(network, block))?.timestamp ?? now;
     const after = at - DAY;
-    const totals = await reader.sumPoolSwaps(network, { afterTimestamp: Math.max(0, after), maxBlock: block });
+    const totals = await reader.sumPoolSwaps(network, {
+      afterTimestamp: Math.max(0, after),
+      maxBlock: block,
+    });
     return { block, at, after, totals };
   })();
   const kept: Memo = { key, day };

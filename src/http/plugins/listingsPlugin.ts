@@ -6,11 +6,11 @@ import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
 import { createBlockAnswerer } from "../rest/createBlockAnswerer.js";
 import { createListingRoutes } from "../rest/createListingRoutes.js";
 import { createOrderBookRoutes, ORDER_BOOK_OPERATION } from "../rest/createOrderBookRoutes.js";
-import { PAIR_POOLS_OPERATION } from "../rest/resolvePairPool.js";
 import { createPoolTradeRoutes } from "../rest/createPoolTradeRoutes.js";
 import { LISTING_PARAMS_SCHEMA } from "../rest/listingSchemas.js";
 import { parseListingOperations } from "../rest/readListedMarkets.js";
 import { parsePoolTradeOperations } from "../rest/readPoolTrades.js";
+import { PAIR_POOLS_OPERATION } from "../rest/resolvePairPool.js";
 import { parseRestOperations } from "../rest/restOperations.js";
 import { refuseOtherMethods } from "../routeConfig.js";
 

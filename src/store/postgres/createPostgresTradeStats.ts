@@ -47,7 +47,9 @@ export function createPostgresTradeStats(
     },
     async sumPoolSwaps(network, query) {
       assertPoolSwapSumQuery(query);
-      return decodePoolSwapSums(await run<PoolSwapSumRow>(sql, buildPoolSwapSumSql("postgres", network, query)));
+      return decodePoolSwapSums(
+        await run<PoolSwapSumRow>(sql, buildPoolSwapSumSql("postgres", network, query)),
+      );
     },
     async getLastPrice(network, query) {
       const { rows, close } = await sql.begin("read only", async (tx) => {

@@ -45,8 +45,14 @@ export function registerStatsFunctions(db: Database.Database): void {
     },
     result: (kept: bigint | undefined) => (kept === undefined ? null : kept.toString()),
   });
-  db.aggregate("pool_price_max", extremePrice((price, kept) => price > kept));
-  db.aggregate("pool_price_min", extremePrice((price, kept) => price < kept));
+  db.aggregate(
+    "pool_price_max",
+    extremePrice((price, kept) => price > kept),
+  );
+  db.aggregate(
+    "pool_price_min",
+    extremePrice((price, kept) => price < kept),
+  );
 }
 
 /** A swap's token1 per token0, 10^36-scaled and truncated, from its signed TEXT amounts; undefined with an empty side. */
