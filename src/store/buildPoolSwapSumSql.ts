@@ -37,8 +37,10 @@ export function buildPoolSwapSumSql(
   query: PoolSwapSumQuery,
 ): SqlText {
   const { params, p } = placeholders(dialect);
+  // `+block_number`: the window is found over the timestamp index; SQLite would otherwise walk the
+  // primary key's block range, every stored day of the network.
   const where = `network = ${p(network, "text")} AND timestamp > ${p(query.afterTimestamp, "int8")}
-    AND block_number <= ${p(query.maxBlock, "int8")} AND type = 'swap'`;
+    AND +block_number <= ${p(query.maxBlock, "int8")} AND type = 'swap'`;
   if (dialect === "sqlite") {
     return {
       text: `SELECT pool, count(*) AS swaps, big_abs_sum(amount0) AS volume0, big_abs_sum(amount1) AS volume1,
