@@ -42,7 +42,7 @@ export async function snapshotV3Pools(
   }
   const pairsOf = (pools: Iterable<Address>): Pair[] => [...pools].map((pool) => ctx.pairs.get(pool)!);
   const states = new Map<Address, V3State>();
-  const [swept, held, fresh] = await Promise.all([
+  const [swept, , held, fresh] = await Promise.all([
     sweepUnheld(ctx, seen, before),
     Promise.all(
       [...wanted].map(async (pool) => {
