@@ -13,14 +13,14 @@ import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import { createPostgresStore } from "../../src/store/postgres/createPostgresStore.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
-import { chainHead, sendSwap, startTestDevnet } from "../support/devnet.js";
+import { chainHead, sendV3Swap, startTestDevnet } from "../support/devnet.js";
 import { PG_URL, pgAvailable } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
 
 // The real path: anvil's V3 pools -> indexer -> a store whose V3 rows lost their balances, as a
 // store written before schema version 9 holds them (NULL balance0/balance1) -> a restarted
-// indexer. The first range after the restart reads the balances of every such pool, including
-// pools with no event in it (a V2 swap makes the range), and records them: each pool then holds
+// indexer. The first range after the restart reads the balances of every such pool, the one with
+// an event in it (a V3 swap makes the range) and those without, and records them: each pool then holds
 // what balanceOf says at the indexed block, and a further restart reads them back from the store.
 const silent = { info() {}, warn() {}, error() {} };
 const balanceOfAbi = parseAbi(["function balanceOf(address) view returns (uint256)"]);
@@ -135,8 +135,10 @@ describe.each(reopenableStores())("V3 balances unknown before schema version 9, 
     expect(pools.length).toBeGreaterThan(1);
     for (const pool of pools) expect(pool.v3State!.balances, pool.address).toBeUndefined();
 
-    // A V2 swap makes the next range; no V3 pool has an event in it.
-    await sendSwap(chain, { path: [chain.wrapped, chain.tokens.USDT!], amountIn: 10n ** 18n });
+    // A swap through one V3 pool makes the next range: that pool has an event in it (its balances
+    // are read as it is met), the others none (the sweep reads theirs).
+    const swapped = chain.v3!.pools[0]!;
+    await sendV3Swap(chain, { pool: swapped.address, tokenIn: swapped.token0, amountIn: 10n ** 15n });
     const head = await chainHead(chain.rpcUrl);
     await waitFor(() => running.views.status(config.name).indexedBlock === head, 60_000);
     await waitFor(() => v3Pools(running).every((pool) => pool.v3State!.balances !== undefined), 60_000);
