@@ -248,3 +248,25 @@ export type MarketEvent =
   | { type: "removed"; network: NetworkName; ancestor: bigint; trades: readonly Trade[] }
   | { type: "indexed"; network: NetworkName; block: bigint }
   | { type: "closed"; network: NetworkName };
+
+/** The swaps of every pool of a network over a time range (see MarketReader.sumPoolSwaps). */
+export interface PoolSwapSumQuery {
+  /** Swaps whose block timestamp is after this (unix seconds, exclusive). */
+  afterTimestamp: number;
+  /** Swaps at or below this block: the indexed block (its timestamp ends the range). */
+  maxBlock: bigint;
+}
+
+/**
+ * A pool's Swap logs summed over a PoolSwapSumQuery's range, exactly (smallest units): each log's
+ * token0 and token1 amounts (the absolute net amounts it names) and its executed price.
+ */
+export interface PoolSwapTotals {
+  /** Swap logs of the pool (a trade that crosses the pool twice has two). */
+  swapCount: number;
+  volume0: bigint;
+  volume1: bigint;
+  /** Highest and lowest amount1 x 10^36 / amount0 (POOL_PRICE_SCALE); undefined when no swap had both sides. */
+  high: bigint | undefined;
+  low: bigint | undefined;
+}

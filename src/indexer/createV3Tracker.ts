@@ -23,7 +23,7 @@ export interface V3Snapshots {
   states: ReadonlyMap<Address, V3State>;
   /**
    * Token balances read at `block` of pools whose state the indexer has but whose balances it
-   * does not (stored before schema version 9).
+   * does not (stored before schema version 9), with or without an event in the range.
    */
   balances?: ReadonlyMap<Address, PoolBalances>;
 }
@@ -154,7 +154,16 @@ export function createV3Tracker(
           return undefined;
       }
     },
-    prices: () => [...prices.values()],
+    prices: () => {
+      // Balances read for pools with no event in the range (snapshotV3Pools' sweep): recorded as
+      // rows of the block they were read at and published, as for pools with events.
+      for (const pool of snapshots.balances?.keys() ?? []) {
+        if (pools.get(pool)?.v3State?.balances !== undefined) continue;
+        const known = current(pool);
+        if (known.balances !== undefined) pools.update(v3PoolState(pairs.get(pool)!, known));
+      }
+      return [...prices.values()];
+    },
     ticks: () => [...ticks.values()],
   };
 }

@@ -14,7 +14,9 @@ import { eventPool, type RangeEvent } from "./rangeEvents.js";
  * and the pool's balanceOf of both tokens). A pool whose first event in the range is its
  * Initialize is created in the range: nothing to read. A pool whose state the indexer has but
  * not its balances (stored before schema version 9) has only its balances read, in one eth_call
- * for all such pools. Reads at a past block need a node that keeps that block's state.
+ * for all such pools; so has, once per process, every other such pool, with no event in the range
+ * (sweepUnheld): their balances become known at the first range instead of at their next event.
+ * Reads at a past block need a node that keeps that block's state.
  */
 export async function snapshotV3Pools(
   ctx: IndexerContext,
@@ -40,7 +42,8 @@ export async function snapshotV3Pools(
   }
   const pairsOf = (pools: Iterable<Address>): Pair[] => [...pools].map((pool) => ctx.pairs.get(pool)!);
   const states = new Map<Address, V3State>();
-  const [, held, fresh] = await Promise.all([
+  const [swept, , held, fresh] = await Promise.all([
+    sweepUnheld(ctx, seen, before),
     Promise.all(
       [...wanted].map(async (pool) => {
         const read = await readV3PoolState(ctx.client, pool, before);
@@ -55,6 +58,57 @@ export async function snapshotV3Pools(
     const state = states.get(pair.address);
     if (state !== undefined) states.set(pair.address, { ...state, balances: fresh[i]! });
   });
-  const balances = new Map<Address, PoolBalances>(unheld.map((pair, i) => [pair.address, held[i]!]));
+  const balances = new Map<Address, PoolBalances>([
+    ...swept,
+    ...unheld.map((pair, i) => [pair.address, held[i]!] as const),
+  ]);
   return { block: before, states, balances };
+}
+
+// Per indexer context: the pools whose balances a sweep could not read (not tried again until a
+// restart; their next event still reads them).
+const unreadable = new WeakMap<IndexerContext, Set<Address>>();
+
+/**
+ * The balances at `before` of the V3 pools the indexer has a state of but no balances (stored
+ * before schema version 9) and that have no event in the range (`inRange`): one capped multicall
+ * for all of them. A failed read is logged and leaves them unknown (a token that no longer
+ * answers balanceOf must not stop the range); those pools are not swept again by this process.
+ * Read balances are recorded by the range's commit (createV3Tracker), so once committed the pools
+ * are known and never swept again; a range that is read again sweeps them again.
+ */
+async function sweepUnheld(
+  ctx: IndexerContext,
+  inRange: ReadonlySet<Address>,
+  before: bigint,
+): Promise<[Address, PoolBalances][]> {
+  let failed = unreadable.get(ctx);
+  if (failed === undefined) {
+    failed = new Set();
+    unreadable.set(ctx, failed);
+  }
+  const pools: Pair[] = [];
+  for (const pool of ctx.views.getPoolIndex(ctx.network).all()) {
+    if (pool.v3State === undefined || pool.v3State.balances !== undefined) continue;
+    if (inRange.has(pool.address) || failed.has(pool.address)) continue;
+    const pair = ctx.pairs.get(pool.address);
+    if (pair?.v3 !== undefined) pools.push(pair);
+  }
+  if (pools.length === 0) return [];
+  try {
+    const read = await readPoolBalances(ctx.client, pools, before);
+    return pools.map((pair, i) => [pair.address, read[i]!]);
+  } catch (error) {
+    for (const pair of pools) failed.add(pair.address);
+    ctx.log.warn(
+      {
+        network: ctx.network,
+        pools: pools.length,
+        block: before.toString(),
+        err: error instanceof Error ? error.message : String(error),
+      },
+      "V3 pools' token balances (unknown since before schema version 9) were not read; they stay unknown until each pool's next event",
+    );
+    return [];
+  }
 }

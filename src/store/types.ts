@@ -5,6 +5,8 @@ import type {
   CandleTotals,
   LiquidityEventQuery,
   PoolEventQuery,
+  PoolSwapSumQuery,
+  PoolSwapTotals,
   TradePageQuery,
 } from "../domain/market.js";
 import type { LastPriceQuery, TradeStatsQuery, TradeWindowTotals } from "../domain/tradeStats.js";
@@ -160,6 +162,11 @@ export interface Store {
    * volume of the trades in it (buildTradeStatsSql), one aggregate over the longest window's range.
    */
   getTradeStats(network: NetworkName, query: TradeStatsQuery): Promise<TradeWindowTotals[]>;
+  /**
+   * Every pool's Swap logs over a time range (count, absolute token amounts, highest and lowest
+   * price), one grouped read over pool_events' timestamp index (buildPoolSwapSumSql).
+   */
+  sumPoolSwaps(network: NetworkName, query: PoolSwapSumQuery): Promise<Map<Address, PoolSwapTotals>>;
   /** A token's or pool's price (candle sample rules) just before an instant; undefined when it never had one. */
   getLastPrice(network: NetworkName, query: LastPriceQuery): Promise<bigint | undefined>;
   /** Records the head the writer last saw (outside ranges; one row per network). */

@@ -25,6 +25,7 @@ export type StoreReader = Pick<
   | "sumCandles"
   | "getTradeStats"
   | "getLastPrice"
+  | "sumPoolSwaps"
   | "listBlocks"
 >;
 
@@ -32,7 +33,7 @@ export type StoreReader = Pick<
 function aggregateReads(
   store: StoreReader,
   check: (network: NetworkName) => unknown,
-): Pick<MarketReader, "listCandles" | "sumCandles" | "getTradeStats" | "getLastPrice"> {
+): Pick<MarketReader, "listCandles" | "sumCandles" | "getTradeStats" | "getLastPrice" | "sumPoolSwaps"> {
   return {
     async listCandles(network, query) {
       check(network);
@@ -49,6 +50,10 @@ function aggregateReads(
     async getLastPrice(network, query) {
       check(network);
       return store.getLastPrice(network, query);
+    },
+    async sumPoolSwaps(network, query) {
+      check(network);
+      return store.sumPoolSwaps(network, query);
     },
   };
 }

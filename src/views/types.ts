@@ -9,6 +9,8 @@ import type {
   MarketEvent,
   NetworkStatus,
   PoolEventQuery,
+  PoolSwapSumQuery,
+  PoolSwapTotals,
   TradePageQuery,
   TradePosition,
 } from "../domain/market.js";
@@ -62,6 +64,8 @@ export interface MarketReader {
   sumCandles(network: NetworkName, query: CandleSumQuery): Promise<Map<Address, CandleTotals>>;
   /** Market stats windows of a token or pool, one aggregate store read (Store.getTradeStats). */
   getTradeStats(network: NetworkName, query: TradeStatsQuery): Promise<TradeWindowTotals[]>;
+  /** Every pool's swaps over a time range, one grouped store read (Store.sumPoolSwaps). */
+  sumPoolSwaps(network: NetworkName, query: PoolSwapSumQuery): Promise<Map<Address, PoolSwapTotals>>;
   /** A token's or pool's price just before an instant (Store.getLastPrice). */
   getLastPrice(network: NetworkName, query: LastPriceQuery): Promise<bigint | undefined>;
   /**

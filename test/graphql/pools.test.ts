@@ -161,15 +161,19 @@ describe.each(createTestStores())("pools on $name", (testStore: TestStore) => {
     return { pairs, reserves, priceOf, liquidityOf };
   }
 
-  /** Volume and trades per pool over the 24-hour stats window, recomputed from the stored trades. */
-  async function expectedDayStats(now: number) {
-    const from = dayStatsFrom(now);
+  /**
+   * Volume and trades per pool over the 24-hour stats window (the hourly buckets), or over the
+   * rolling window (after, block's time] when `rolling` is given, recomputed from the stored trades.
+   */
+  async function expectedDayStats(now: number, rolling?: { after: number; block: bigint }) {
+    const from = rolling === undefined ? dayStatsFrom(now) : rolling.after + 1;
     const out = new Map<
       string,
       { volume: bigint; count: number; v0: bigint; v1: bigint; prices: bigint[] }
     >();
     for (const trade of await store.listTrades(config.name, from)) {
       if (trade.marks === undefined || trade.timestamp - (trade.timestamp % 3_600) > now) continue;
+      if (rolling !== undefined && trade.blockNumber > rolling.block) continue;
       trade.marks.hops.forEach((hop, i) => {
         const pool = trade.pools[i]!;
         const entry = out.get(pool) ?? { volume: 0n, count: 0, v0: 0n, v1: 0n, prices: [] };
@@ -241,9 +245,18 @@ describe.each(createTestStores())("pools on $name", (testStore: TestStore) => {
         usd(stats.get(pool.address)?.volume ?? 0n),
         stats.get(pool.address)?.count ?? 0,
       ]);
+    }
+    // The token amounts and price range are the rolling 24 hours up to the indexed block's time:
+    // the stored trades' passes through the pool with block time in (at - 24 h, at].
+    const block = BigInt(shown[0]!.blockNumber);
+    const at = (await indexing.views.getStoredBlock(config.name, block))!.timestamp;
+    const rolling = await expectedDayStats(at, { after: at - 86_400, block });
+    let rollingTraded = 0;
+    for (const pool of shown) {
       const [d0, d1] = [pool.reserve0.token.decimals, pool.reserve1.token.decimals];
-      const entry = stats.get(pool.address);
+      const entry = rolling.get(pool.address);
       const prices = entry?.prices ?? [];
+      if (prices.length > 0) rollingTraded++;
       expect([pool.volumeToken0_24h, pool.volumeToken1_24h], pool.address).toEqual([
         formatDecimal(entry?.v0 ?? 0n, d0),
         formatDecimal(entry?.v1 ?? 0n, d1),
@@ -265,6 +278,7 @@ describe.each(createTestStores())("pools on $name", (testStore: TestStore) => {
             ],
       );
     }
+    expect(rollingTraded).toBeGreaterThan(0);
     // Where no stored trade can change any more: at or before the indexed block's time.
     const settled = await indexing.views.settledBefore(config.name);
     expect(settled).toBeDefined();

@@ -6,6 +6,7 @@ import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
+import { priceChangePercentage } from "../../src/graphql/queries/getMarketStats.js";
 import {
   CMC_ASSETS_SCHEMA,
   CMC_SUMMARY_SCHEMA,
@@ -24,7 +25,7 @@ import { startServer, type TestServer } from "./support.js";
 // The real path: anvil's V2 pairs and V3 pools -> indexer -> store (SQLite and PostgreSQL) ->
 // the listing endpoints over a real socket. Each figure is recomputed from the chain: prices
 // from getReserves/slot0 at the answer's block, 24-hour volumes, high and low from the pools'
-// Swap logs over the hourly window, liquidity from the GraphQL pool.
+// Swap logs of the rolling 24 hours up to the answer's block's time, liquidity from the GraphQL pool.
 const silent = { info() {}, warn() {}, error() {} };
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const pairAbi = parseAbi(["function getReserves() view returns (uint112, uint112, uint32)"]);
@@ -202,7 +203,6 @@ let chain: DevnetChainInfo;
 let config: NetworkConfig;
 
 const clientOf = () => createPublicClient({ transport: http(config.rpcUrls[0], { retryCount: 0 }) });
-const HOUR = 3600;
 
 beforeAll(async () => {
   devnet = await startTestDevnet({ seed: 37 });
@@ -381,20 +381,16 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     return out;
   }
 
-  /** The tickers and their block, read within one hour of the window (retried across an hour's edge). */
+  /**
+   * The tickers, their block and the rolling window's start: swaps with block time in
+   * (at - 24 h, at], at the answer's block's time on chain.
+   */
   async function readTickers(): Promise<{ tickers: Ticker[]; block: bigint; windowStart: number }> {
-    for (;;) {
-      const before = Math.floor(Date.now() / 1000) - 86_400;
-      const answer = await get("tickers");
-      const after = Math.floor(Date.now() / 1000) - 86_400;
-      if (Math.floor(before / HOUR) !== Math.floor(after / HOUR)) continue;
-      expect(answer.status).toBe(200);
-      return {
-        tickers: answer.body as Ticker[],
-        block: BigInt(answer.headers.get("x-indexed-block")!),
-        windowStart: before - (before % HOUR),
-      };
-    }
+    const answer = await get("tickers");
+    expect(answer.status).toBe(200);
+    const block = BigInt(answer.headers.get("x-indexed-block")!);
+    const at = Number((await clientOf().getBlock({ blockNumber: block })).timestamp);
+    return { tickers: answer.body as Ticker[], block, windowStart: at - 86_400 + 1 };
   }
 
   async function expectTickersMatchChain(
@@ -457,7 +453,7 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
           query:
-            "{ pools(network: bsc, first: 100) { edges { node { address priceChangePercentage24h stats { h24 { priceChangePercentage } } } } } }",
+            "{ pools(network: bsc, first: 100) { edges { node { address priceChangePercentage24h } } } }",
         }),
       });
       const edges = (
@@ -468,16 +464,12 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
                 node: {
                   address: string;
                   priceChangePercentage24h: string | null;
-                  stats: { h24: { priceChangePercentage: string | null } };
                 };
               }[];
             };
           };
         }
       ).data.pools.edges;
-      // The field is stats.h24's price change, read alone.
-      for (const { node } of edges)
-        expect(node.priceChangePercentage24h).toBe(node.stats.h24.priceChangePercentage);
       return new Map(edges.map(({ node }) => [node.address, node.priceChangePercentage24h]));
     };
     const changesBefore = await changes();
@@ -506,9 +498,19 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
       .data.pools.edges;
     expect(tickers.map((t) => t.pool_id).sort()).toEqual(pools.map((p) => p.node.address).sort());
     expect(pools.some((p) => p.node.kind === "V3")).toBe(true);
+    // ticker_id is base_target, as the standards show it; base_target_pool only where another
+    // indexed pool holds the same two tokens (here: a V2 pair and a V3 pool of one pair).
+    const holders = new Map<string, number>();
+    for (const { node } of pools) {
+      const pair = `${node.token0}_${node.token1}`;
+      holders.set(pair, (holders.get(pair) ?? 0) + 1);
+    }
+    expect([...holders.values()].some((n) => n === 1)).toBe(true);
+    expect([...holders.values()].some((n) => n > 1)).toBe(true);
     for (const { node } of pools) {
       const ticker = tickers.find((t) => t.pool_id === node.address)!;
-      expect(ticker.ticker_id).toBe(`${node.token0}_${node.token1}_${node.address}`);
+      const pair = `${node.token0}_${node.token1}`;
+      expect(ticker.ticker_id).toBe(holders.get(pair) === 1 ? pair : `${pair}_${node.address}`);
       expect([ticker.base_currency, ticker.target_currency]).toEqual([node.token0, node.token1]);
       expect(ticker.liquidity_in_usd, node.address!).toBe(node.liquidityUSD ?? "0");
     }
@@ -602,9 +604,105 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     expect(deeper).toBeGreaterThan(0);
   });
 
-  test("behavior: last prices are the pools' last swaps on chain; volumes, high and low the chain's swaps of the window", async () => {
+  test("behavior: last prices are the pools' last swaps on chain; volumes, high, low and price change the chain's swaps of the rolling 24 hours", async () => {
     const { tickers, block, windowStart } = await readTickers();
     await expectTickersMatchChain(tickers, block, windowStart);
+    // CoinMarketCap's summary at the same block: the same volumes, and the price change of the
+    // last swap at or before the block's time against the last at or before 24 hours earlier.
+    const summary = await get("summary");
+    expect(summary.headers.get("x-indexed-block")).toBe(block.toString());
+    const pools = tickers.map((t) => t.pool_id);
+    const before = await chainWindow(pools, 0n, (await firstBlockAt(windowStart, block)) - 1n);
+    const history = await chainWindow(pools, 0n, block);
+    let changed = 0;
+    tickers.forEach((ticker, i) => {
+      const row = (summary.body as Record<string, string>[])[i]!;
+      expect(row).toMatchObject({ base_volume: ticker.base_volume, quote_volume: ticker.target_volume });
+      const expected = priceChangePercentage(
+        before.get(ticker.pool_id)?.prices.at(-1),
+        history.get(ticker.pool_id)?.prices.at(-1),
+      );
+      expect(row.price_change_percent_24h ?? null, `${ticker.pool_id} price_change_percent_24h`).toBe(
+        expected,
+      );
+      if (expected !== null) changed++;
+    });
+    expect(changed).toBeGreaterThan(0);
+  });
+
+  test("behavior: the store's rolling sums are exact at any cut: a swap at the cut's second is out, one second later in", async () => {
+    const { tickers, block } = await readTickers();
+    const pools = tickers.map((t) => t.pool_id);
+    // Every Swap log up to the block with its block's time, from the chain.
+    const client = clientOf();
+    const times = new Map<bigint, number>();
+    const timeOf = async (n: bigint) => {
+      if (!times.has(n)) times.set(n, Number((await client.getBlock({ blockNumber: n })).timestamp));
+      return times.get(n)!;
+    };
+    const abs = (x: bigint) => (x < 0n ? -x : x);
+    const swaps: { pool: string; time: number; v0: bigint; v1: bigint }[] = [];
+    for (const log of await client.getLogs({
+      address: pools,
+      event: V2_SWAP,
+      fromBlock: 0n,
+      toBlock: block,
+    })) {
+      const { amount0In, amount1In, amount0Out, amount1Out } = log.args;
+      swaps.push({
+        pool: log.address,
+        time: await timeOf(log.blockNumber),
+        v0: abs(amount0In! - amount0Out!),
+        v1: abs(amount1In! - amount1Out!),
+      });
+    }
+    const v3Event = chain.v3?.kind === "pancakeswap-v3" ? PANCAKE_V3_SWAP : V3_SWAP;
+    for (const log of await client.getLogs({
+      address: pools,
+      event: v3Event,
+      fromBlock: 0n,
+      toBlock: block,
+    })) {
+      swaps.push({
+        pool: log.address,
+        time: await timeOf(log.blockNumber),
+        v0: abs(log.args.amount0!),
+        v1: abs(log.args.amount1!),
+      });
+    }
+    swaps.sort((a, b) => a.time - b.time);
+    expect(swaps.length).toBeGreaterThan(50);
+    // Cuts on swaps' own seconds across the history, and one second before each.
+    const cuts = [0.1, 0.4, 0.7, 0.95].map((q) => swaps[Math.floor(q * swaps.length)]!.time);
+    for (const cut of cuts.flatMap((time) => [time, time - 1])) {
+      const got = await store.sumPoolSwaps(config.name, { afterTimestamp: cut, maxBlock: block });
+      const expected = new Map<
+        string,
+        { count: number; v0: bigint; v1: bigint; high?: bigint; low?: bigint }
+      >();
+      for (const swap of swaps.filter((x) => x.time > cut)) {
+        const entry = expected.get(swap.pool) ?? { count: 0, v0: 0n, v1: 0n };
+        entry.count++;
+        entry.v0 += swap.v0;
+        entry.v1 += swap.v1;
+        if (swap.v0 > 0n && swap.v1 > 0n) {
+          const price = (swap.v1 * 10n ** 36n) / swap.v0;
+          if (entry.high === undefined || price > entry.high) entry.high = price;
+          if (entry.low === undefined || price < entry.low) entry.low = price;
+        }
+        expected.set(swap.pool, entry);
+      }
+      expect([...got.keys()].sort(), `after ${cut}`).toEqual([...expected.keys()].sort());
+      for (const [pool, entry] of expected) {
+        expect(got.get(pool as Address), `${pool} after ${cut}`).toEqual({
+          swapCount: entry.count,
+          volume0: entry.v0,
+          volume1: entry.v1,
+          high: entry.high,
+          low: entry.low,
+        });
+      }
+    }
   });
 
   test("behavior: a mined swap moves the pool's price and volumes", async () => {
@@ -761,17 +859,47 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     expect((before.body as { error: string }).error).toMatch(/before the stored history, which starts at/);
   });
 
-  test("error: a pair that is not an indexed pool's base_target_pool is a 400 that names the parameter", async () => {
+  test("behavior: a pair id is base_target, or base_target_pool for any pool; the old form answers the same", async () => {
     const { tickers } = await readTickers();
-    const [base, target, pool] = tickers[0]!.ticker_id.split("_");
-    const swapped = `${target}_${base}_${pool}`;
-    for (const bad of [swapped, "nope", `${base}_${target}_0x${"1".repeat(40)}`]) {
+    const short = tickers.find((t) => t.ticker_id.split("_").length === 2 && t.high !== undefined)!;
+    const long = `${short.base_currency}_${short.target_currency}_${short.pool_id}`;
+    const a = await api.call(`/coingecko/bsc/historical_trades?ticker_id=${short.ticker_id}&limit=5`);
+    const b = await api.call(`/coingecko/bsc/historical_trades?ticker_id=${long}&limit=5`);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body).toEqual(b.body);
+    const { buy, sell } = a.body as { buy: unknown[]; sell: unknown[] };
+    expect(buy.length + sell.length).toBe(5);
+    const cmc = await api.call(`/cmc/bsc/trades/${short.ticker_id.toUpperCase().replaceAll("0X", "0x")}`);
+    expect(cmc.status).toBe(200);
+    // A two-part id of tokens that several pools hold names none of them: a 400 that lists them.
+    const shared = tickers.find((t) => t.ticker_id.split("_").length === 3)!;
+    const pair = `${shared.base_currency}_${shared.target_currency}`;
+    const ambiguous = await api.call(`/coingecko/bsc/historical_trades?ticker_id=${pair}`);
+    expect(ambiguous.status).toBe(400);
+    expect((ambiguous.body as { error: string }).error).toMatch(
+      /^ticker_id names [2-9] indexed pools of these tokens/,
+    );
+    const book = await api.call(`/cmc/bsc/orderbook/${pair}`);
+    expect(book.status).toBe(400);
+    expect((book.body as { error: string }).error).toMatch(/^market_pair names [2-9] indexed pools/);
+  });
+
+  test("error: a pair that is not an indexed pool's base_target(_pool) is a 400 that names the parameter", async () => {
+    const { tickers } = await readTickers();
+    const { base_currency: base, target_currency: target, pool_id: pool } = tickers[0]!;
+    for (const bad of [
+      `${target}_${base}_${pool}`,
+      `${target}_${base}`,
+      "nope",
+      `${base}_${target}_0x${"1".repeat(40)}`,
+      `${base}_0x${"1".repeat(40)}`,
+    ]) {
       const cg = await api.call(`/coingecko/bsc/historical_trades?ticker_id=${bad}`);
       expect(cg.status, bad).toBe(400);
-      expect((cg.body as { error: string }).error).toMatch(/^ticker_id must be base_target_pool/);
+      expect((cg.body as { error: string }).error).toMatch(/^ticker_id must be base_target/);
       const cmc = await api.call(`/cmc/bsc/trades/${bad}`);
       expect(cmc.status, bad).toBe(400);
-      expect((cmc.body as { error: string }).error).toMatch(/^market_pair must be base_target_pool/);
+      expect((cmc.body as { error: string }).error).toMatch(/^market_pair must be base_target/);
     }
     const id = tickers[0]!.ticker_id;
     for (const [query, name] of [

@@ -1,6 +1,7 @@
 import type { Token } from "../../domain/types.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
 import { formatDecimal } from "./formatDecimal.js";
+import { getRollingPoolDay } from "./getRollingPoolDay.js";
 import { formatPoolPrice } from "./listCandles.js";
 import type { PoolSource } from "./listPools.js";
 
@@ -12,18 +13,19 @@ export interface PoolDayFigures {
   priceLow: string | null;
 }
 
-/** The pool's figures over the hourly window of Pool.volumeUSD24h, from its summed candles. */
+/** The pool's figures over the rolling 24 hours up to the indexed block's time, from its Swap logs. */
 export async function getPoolDayFigures(pool: PoolSource, ctx: GraphqlContext): Promise<PoolDayFigures> {
-  const stats = await ctx.poolDayStats(pool.network).load(pool.address);
+  const day = await getRollingPoolDay(ctx.reader, pool.network, ctx.now);
+  const swaps = day.totals.get(pool.address);
   const decimalsOf = async (address: PoolSource["token0"]) =>
     (ctx.peekToken(pool.network, address) ?? ((await ctx.tokens(pool.network).load(address)) as Token))
       .decimals;
   const d0 = await decimalsOf(pool.token0);
   const d1 = await decimalsOf(pool.token1);
   return {
-    volumeToken0: formatDecimal(stats.volume0, d0),
-    volumeToken1: formatDecimal(stats.volume1, d1),
-    priceHigh: stats.high === undefined ? null : formatPoolPrice(stats.high, d0, d1),
-    priceLow: stats.low === undefined ? null : formatPoolPrice(stats.low, d0, d1),
+    volumeToken0: formatDecimal(swaps?.volume0 ?? 0n, d0),
+    volumeToken1: formatDecimal(swaps?.volume1 ?? 0n, d1),
+    priceHigh: swaps?.high === undefined ? null : formatPoolPrice(swaps.high, d0, d1),
+    priceLow: swaps?.low === undefined ? null : formatPoolPrice(swaps.low, d0, d1),
   };
 }

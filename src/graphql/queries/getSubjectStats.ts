@@ -7,12 +7,12 @@ import {
   priceChangePercentage,
   tokenStatsSubject,
 } from "./getMarketStats.js";
+import { getRollingPoolDay } from "./getRollingPoolDay.js";
 import { formatPoolPrice } from "./listCandles.js";
 import type { PoolSource } from "./listPools.js";
 import type { TokenSource } from "./listTokens.js";
 
 const USD_DECIMALS = 18;
-const DAY = 86_400;
 
 /** Token.stats: the token's market stats, prices in USD. */
 export async function getTokenStats(token: TokenSource, ctx: GraphqlContext) {
@@ -21,19 +21,23 @@ export async function getTokenStats(token: TokenSource, ctx: GraphqlContext) {
   return formatMarketStats(data, (price) => formatDecimal(price, USD_DECIMALS));
 }
 
-/** Pool.priceChangePercentage24h: stats.h24.priceChangePercentage from its two price look-ups alone. */
+/**
+ * Pool.priceChangePercentage24h over the rolling 24 hours of the pool's other 24-hour figures
+ * (getRollingPoolDay: (at - 24 h, at], at the indexed block's time): the last price at or before
+ * `at` (the last trade's) against the last at or before at - 24 h. Two price look-ups.
+ */
 export async function getPoolPriceChange24h(pool: PoolSource, ctx: GraphqlContext): Promise<string | null> {
   const { network } = pool;
   assertNetworkReady(ctx.reader, network, ctx.nowMs);
-  const maxBlock = ctx.reader.status(network).indexedBlock ?? 0n;
-  const priceAt = (beforeTimestamp: number) =>
+  const day = await getRollingPoolDay(ctx.reader, network, ctx.now);
+  const priceAt = (atOrBefore: number) =>
     ctx.reader.getLastPrice(network, {
       subject: { kind: "pool", pool: pool.address },
       withNative: false,
-      beforeTimestamp,
-      maxBlock,
+      beforeTimestamp: atOrBefore + 1,
+      maxBlock: day.block,
     });
-  const [open, price] = await Promise.all([priceAt(ctx.now - DAY), priceAt(ctx.now)]);
+  const [open, price] = await Promise.all([priceAt(day.after), priceAt(day.at)]);
   return priceChangePercentage(open, price);
 }
 

@@ -10,6 +10,7 @@ import { createPoolTradeRoutes } from "../rest/createPoolTradeRoutes.js";
 import { LISTING_PARAMS_SCHEMA } from "../rest/listingSchemas.js";
 import { parseListingOperations } from "../rest/readListedMarkets.js";
 import { parsePoolTradeOperations } from "../rest/readPoolTrades.js";
+import { PAIR_POOLS_OPERATION } from "../rest/resolvePairPool.js";
 import { parseRestOperations } from "../rest/restOperations.js";
 import { refuseOtherMethods } from "../routeConfig.js";
 
@@ -44,6 +45,7 @@ export async function listingsPlugin(app: FastifyInstance, options: ListingsOpti
   const bookRoutes = createOrderBookRoutes({
     executor,
     operation: executor.prepare(ORDER_BOOK_OPERATION),
+    pairPools: executor.prepare(PAIR_POOLS_OPERATION),
     answer,
     paramsSchema: LISTING_PARAMS_SCHEMA,
   });

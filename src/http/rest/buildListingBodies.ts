@@ -3,13 +3,13 @@ import type { ListedMarket } from "./readListedMarkets.js";
 /*
  * The listing formats' bodies from the listed markets (pure). Base = the pool's token0, target
  * (CoinMarketCap: quote) = token1, prices in token1 per whole token0; a pair is one pool, named
- * base_target_pool by contract addresses (a pair of tokens can have several pools: DEXes, fee
- * tiers).
+ * base_target by contract addresses, or base_target_pool where a pair of tokens has several pools
+ * (DEXes, fee tiers): ListedMarket.pairId.
  */
 
-/** The pair's id in every format: base_target_pool, contract addresses. */
-export function tickerIdOf(market: Pick<ListedMarket, "base" | "target" | "pool">): string {
-  return `${market.base.address}_${market.target.address}_${market.pool}`;
+/** The pair's id in every format (ListedMarket.pairId). */
+export function tickerIdOf(market: Pick<ListedMarket, "pairId">): string {
+  return market.pairId;
 }
 
 /** CoinGecko /pairs. */

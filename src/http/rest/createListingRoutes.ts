@@ -18,8 +18,6 @@ import {
 } from "./listingSchemas.js";
 import { type ListedMarket, type ListingOperations, readListedMarkets } from "./readListedMarkets.js";
 
-const HOUR_MS = 3_600_000;
-
 /** One listing endpoint: its path (with :network), what it answers, and the schema of its body. */
 export interface ListingRoute {
   path: string;
@@ -49,8 +47,8 @@ export const LISTING_ENDPOINTS: {
     path: "/coingecko/:network/tickers",
     summary: "CoinGecko: tickers",
     description:
-      "CoinGecko's DEX /tickers: each pool's price (its state at the indexed block), 24-hour base and " +
-      "target volumes, high and low (the hourly pool candles from the hour holding 24 hours ago), and " +
+      "CoinGecko's DEX /tickers: each pool's last traded price, base and target volumes, high and low " +
+      "over the rolling 24 hours up to the indexed block's time (its Swap logs in (t - 24 h, t]), and " +
       "liquidity_in_usd (Pool.liquidityUSD).",
     bodySchema: COINGECKO_TICKERS_SCHEMA,
     build: buildCoingeckoTickers,
@@ -59,7 +57,8 @@ export const LISTING_ENDPOINTS: {
     path: "/cmc/:network/summary",
     summary: "CoinMarketCap: summary",
     description:
-      "CoinMarketCap's summary: each pool's last price, 24-hour volumes, highest and lowest price.",
+      "CoinMarketCap's summary: each pool's last price, volumes, price change, highest and lowest price " +
+      "over the rolling 24 hours up to the indexed block's time.",
     bodySchema: CMC_SUMMARY_SCHEMA,
     build: buildCmcSummary,
   },
@@ -81,7 +80,7 @@ export const LISTING_ENDPOINTS: {
 
 /**
  * The listing endpoints (CoinGecko's and CoinMarketCap's DEX formats) over the listed markets,
- * each answer kept per network, indexed block and hour (the 24-hour window moves by the hour).
+ * each answer kept per network and indexed block (the rolling 24 hours end at the block's time).
  */
 export function createListingRoutes(options: {
   executor: GraphqlExecutor;
@@ -99,7 +98,7 @@ export function createListingRoutes(options: {
       const session = executor.session();
       return answer(request, reply, {
         network,
-        key: `listing\n${path}\n${network}\n${Math.floor(session.nowMs / HOUR_MS)}`,
+        key: `listing\n${path}\n${network}`,
         session,
         render: async () => {
           const { markets, networkStatus } = await readListedMarkets(session, operations, network);

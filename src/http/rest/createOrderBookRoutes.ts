@@ -5,6 +5,7 @@ import type { GraphqlExecutor, PreparedOperation } from "../../graphql/createGra
 import type { BlockAnswerer } from "./createBlockAnswerer.js";
 import { fromUnits } from "./listingDecimals.js";
 import { parsePairId, wrongPairId } from "./parsePairId.js";
+import { resolvePairPool } from "./resolvePairPool.js";
 import type { FreshnessData } from "./restOperations.js";
 
 /** The fixed GraphQL operation behind both order books: the pool's curve as levels (Pool.orderBook). */
@@ -88,7 +89,9 @@ export const COINGECKO_ORDERBOOK_QUERY_SCHEMA = {
   properties: {
     ticker_id: {
       type: "string",
-      description: "The pair: base_target_pool (the contract addresses of token0, token1 and the pool).",
+      description:
+        "The pair: base_target (the contract addresses of the pool's token0 and token1), or base_target_pool " +
+        "where several indexed pools hold those tokens (/pairs lists each id); base_target_pool is accepted for any pool.",
     },
     ...LEVELS_QUERY,
   },
@@ -118,10 +121,12 @@ export const CMC_ORDERBOOK_QUERY_SCHEMA = {
 export function createOrderBookRoutes(options: {
   executor: GraphqlExecutor;
   operation: PreparedOperation;
+  /** PAIR_POOLS_OPERATION, prepared: what a two-part pair id is resolved with. */
+  pairPools: PreparedOperation;
   answer: BlockAnswerer;
   paramsSchema: object;
 }): OrderBookRoute[] {
-  const { executor, operation, answer, paramsSchema } = options;
+  const { executor, operation, pairPools, answer, paramsSchema } = options;
 
   /** The book of `pairId` as [[price, amount], ...] sides, at the indexed block. */
   async function render(
@@ -138,13 +143,16 @@ export function createOrderBookRoutes(options: {
     shape: (book: { bids: string[][]; asks: string[][] }, timestamp: number, pairId: string) => unknown,
   ) {
     const { network, pairId, param } = args;
-    const { base, target, pool } = parsePairId(pairId, param);
+    // The form is checked before anything is read; the pool of a two-part id is looked up.
+    parsePairId(pairId, param);
     const levels = args.top === true ? 1 : levelsOf(args.depth);
     const range = rangeOf(args.range);
     const session = executor.session();
+    const { base, target, pool } = await resolvePairPool(session, pairPools, network, pairId, param);
+    const asked = pairId.toLowerCase();
     return answer(request, reply, {
       network,
-      key: `orderbook\n${param}\n${network}\n${base}_${target}_${pool}\n${levels}\n${range}\n${args.top === true}`,
+      key: `orderbook\n${param}\n${network}\n${asked}\n${levels}\n${range}\n${args.top === true}`,
       session,
       render: async () => {
         const data = await session.run<OrderBookData>(operation, { network, pool, levels, range });
@@ -157,7 +165,7 @@ export function createOrderBookRoutes(options: {
           value: shape(
             { bids: side(found.orderBook.bids), asks: side(found.orderBook.asks) },
             session.nowMs,
-            `${base}_${target}_${pool}`,
+            asked,
           ),
           networkStatus: data.networkStatus,
         };

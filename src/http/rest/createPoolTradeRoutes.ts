@@ -234,7 +234,9 @@ export const HISTORICAL_TRADES_QUERY_SCHEMA = {
   properties: {
     ticker_id: {
       type: "string",
-      description: "The pair: base_target_pool (the contract addresses of token0, token1 and the pool).",
+      description:
+        "The pair: base_target (the contract addresses of the pool's token0 and token1), or base_target_pool " +
+        "where several indexed pools hold those tokens (/pairs lists each id); base_target_pool is accepted for any pool.",
     },
     type: { type: "string", enum: ["buy", "sell"], description: "Only buys or only sells." },
     limit: {

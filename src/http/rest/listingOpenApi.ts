@@ -47,7 +47,9 @@ function tradePaths(): Record<string, Record<string, unknown>> {
       schema,
     }),
   );
-  const pair = "base_target_pool: the contract addresses of an indexed pool's token0, token1 and the pool";
+  const pair =
+    "base_target: the contract addresses of an indexed pool's token0 and token1, or base_target_pool (the " +
+    "pool's address added) where several indexed pools hold those tokens; base_target_pool is accepted for any pool";
   return {
     "/coingecko/{network}/historical_trades": {
       get: {
@@ -149,7 +151,8 @@ function bookPaths(): Record<string, Record<string, unknown>> {
             in: "path",
             required: true,
             description:
-              "The pair, base_target_pool: the contract addresses of an indexed pool's token0, token1 and the pool.",
+              "The pair, base_target: the contract addresses of an indexed pool's token0 and token1, or " +
+              "base_target_pool where several indexed pools hold those tokens (accepted for any pool).",
             schema: { type: "string" },
           },
           ...queryParameters(CMC_ORDERBOOK_QUERY_SCHEMA),
@@ -173,7 +176,8 @@ export function buildListingOpenApiPaths(): Record<string, Record<string, unknow
           summary: endpoint.summary,
           description:
             `${endpoint.description} Base is the pool's token0 and target (quote) its token1; a pair is one ` +
-            "pool, named base_target_pool by contract addresses. Kept per indexed block and hour.",
+            "pool, named base_target by contract addresses (base_target_pool where several pools hold the same " +
+            "tokens), with pool_id the pool's address. Kept per indexed block.",
           parameters,
           responses: {
             "200": {

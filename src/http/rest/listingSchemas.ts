@@ -17,8 +17,8 @@ const DECIMAL = {
 /** A decimal as swapgraph sends it: a plain decimal string, exact, no trailing zeros. */
 export const EXACT_DECIMAL = { type: "string", pattern: "^(0|[1-9][0-9]*)(\\.[0-9]*[1-9])?$" } as const;
 const ADDRESS = { type: "string", pattern: "^0x[0-9a-f]{40}$" } as const;
-/** base_target_pool: contract addresses of token0 and token1 and the pool's, underscore-delimited. */
-export const TICKER_ID_PATTERN = "^0x[0-9a-f]{40}_0x[0-9a-f]{40}_0x[0-9a-f]{40}$";
+/** base_target (contract addresses of token0 and token1), or base_target_pool where pools share the tokens. */
+export const TICKER_ID_PATTERN = "^0x[0-9a-f]{40}_0x[0-9a-f]{40}(_0x[0-9a-f]{40})?$";
 
 /** Path parameters of every listing endpoint. */
 export const LISTING_PARAMS_SCHEMA = {

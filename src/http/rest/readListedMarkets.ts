@@ -5,6 +5,7 @@ import type {
   PreparedOperation,
 } from "../../graphql/createGraphqlExecutor.js";
 import { formatPoolRatio } from "./listingDecimals.js";
+import { pairIdsOf } from "./parsePairId.js";
 import type { FreshnessData } from "./restOperations.js";
 
 const POOLS_PAGE = 100;
@@ -17,7 +18,7 @@ export const LISTING_POOLS_OPERATION = /* GraphQL */ `
       pageInfo { hasNextPage endCursor }
       edges {
         node {
-          address kind token0 token1 sqrtPriceX96 liquidityUSD tradeCount24h
+          address kind token0 token1 sqrtPriceX96 liquidityUSD
           volumeToken0_24h volumeToken1_24h priceHigh24h priceLow24h priceChangePercentage24h lastTradePrice
           reserve0 { amount token { address name symbol decimals } }
           reserve1 { amount token { address name symbol decimals } }
@@ -51,6 +52,8 @@ export interface ListedToken {
 /** One indexed pool as the listing formats show it: base = token0, target (quote) = token1. */
 export interface ListedMarket {
   pool: string;
+  /** ticker_id / market pair: base_target, or base_target_pool where other pools hold the same tokens (pairIdsOf). */
+  pairId: string;
   base: ListedToken;
   target: ListedToken;
   /**
@@ -58,9 +61,9 @@ export interface ListedMarket {
    * price (reserves or sqrtPriceX96) at the indexed block when the stored window holds no trade.
    */
   lastPrice: string;
-  /** token0 (whole tokens) swapped through the pool over the window. */
+  /** token0 (whole tokens) swapped through the pool over the rolling 24 hours (Pool.volumeToken0_24h). */
   baseVolume: string;
-  /** token1 (whole tokens) swapped through the pool over the window. */
+  /** token1 (whole tokens) likewise (Pool.volumeToken1_24h). */
   targetVolume: string;
   /** Highest and lowest executed price of the window's swaps; absent without a priced swap. */
   high?: string;
@@ -69,7 +72,6 @@ export interface ListedMarket {
   priceChange24h?: string;
   /** Pool.liquidityUSD, "0" when neither token has a USD price. */
   liquidityUsd: string;
-  tradeCount: number;
   /** Pool.orderBook's best prices: the first unit bought from / sold to the pool, fee included. */
   lowestAsk?: string;
   highestBid?: string;
@@ -82,7 +84,6 @@ interface PoolNode {
   token1: string;
   sqrtPriceX96: string | null;
   liquidityUSD: string | null;
-  tradeCount24h: number;
   volumeToken0_24h: string;
   volumeToken1_24h: string;
   priceHigh24h: string | null;
@@ -111,8 +112,9 @@ function statePrice(pool: PoolNode, d0: number, d1: number): string | undefined 
 
 /**
  * Every indexed pool of `network` with a price, as the listing endpoints show it: the pools
- * query's pages (state and liquidity from memory; token volumes and price range over the hourly
- * candles of Pool.volumeUSD24h's window, summed for all pools in one read) and their tokens.
+ * query's pages (state and liquidity from memory; token volumes and price range over the rolling
+ * 24 hours up to the indexed block's time, every pool's from one grouped read of the window's Swap
+ * logs: getRollingPoolDay) and their tokens.
  */
 export async function readListedMarkets(
   session: GraphqlSession,
@@ -133,6 +135,7 @@ export async function readListedMarkets(
     after = page.pools.pageInfo.hasNextPage ? page.pools.pageInfo.endCursor : null;
   } while (after !== null);
 
+  const pairIds = pairIdsOf(nodes.values());
   const markets: ListedMarket[] = [];
   for (const pool of [...nodes.values()].sort((a, b) => (a.address < b.address ? -1 : 1))) {
     const base = pool.reserve0.token;
@@ -143,13 +146,13 @@ export async function readListedMarkets(
     const lastPrice = pool.lastTradePrice ?? state;
     markets.push({
       pool: pool.address,
+      pairId: pairIds.get(pool.address)!,
       base,
       target,
       lastPrice,
       liquidityUsd: pool.liquidityUSD ?? "0",
       baseVolume: pool.volumeToken0_24h,
       targetVolume: pool.volumeToken1_24h,
-      tradeCount: pool.tradeCount24h,
       ...(pool.priceHigh24h === null ? {} : { high: pool.priceHigh24h }),
       ...(pool.priceLow24h === null ? {} : { low: pool.priceLow24h }),
       ...(pool.priceChangePercentage24h === null ? {} : { priceChange24h: pool.priceChangePercentage24h }),

@@ -5,7 +5,8 @@ import type {
   PreparedOperation,
 } from "../../graphql/createGraphqlExecutor.js";
 import { formatPoolRatio, fromUnits } from "./listingDecimals.js";
-import { parsePairId, wrongPairId } from "./parsePairId.js";
+import { wrongPairId } from "./parsePairId.js";
+import { PAIR_POOLS_OPERATION, resolvePairPool } from "./resolvePairPool.js";
 import type { FreshnessData } from "./restOperations.js";
 
 /** The fixed GraphQL operation that pins a pool's trades: the indexed block and the pool's tokens. */
@@ -45,6 +46,8 @@ export interface PoolTradeOperations {
   start: PreparedOperation;
   swaps: PreparedOperation;
   decimals: PreparedOperation;
+  /** What a two-part pair id is resolved with (PAIR_POOLS_OPERATION). */
+  pairPools: PreparedOperation;
 }
 
 /** Parses, validates and compiles the trade operations once, at start. */
@@ -53,6 +56,7 @@ export function parsePoolTradeOperations(executor: Pick<GraphqlExecutor, "prepar
     start: executor.prepare(POOL_TRADES_START_OPERATION),
     swaps: executor.prepare(POOL_SWAPS_OPERATION),
     decimals: executor.prepare(TOKEN_DECIMALS_OPERATION),
+    pairPools: executor.prepare(PAIR_POOLS_OPERATION),
   };
 }
 
@@ -97,7 +101,7 @@ export interface PoolTradeSource {
 
 /**
  * Opens a pool's trades by its pair id (`param` names the parameter in errors): 400 for an id
- * that is not base_target_pool of an indexed pool, 503 when the network does not serve.
+ * that names no indexed pool (base_target or base_target_pool), 503 when the network does not serve.
  */
 export async function openPoolTrades(
   session: GraphqlSession,
@@ -106,7 +110,7 @@ export async function openPoolTrades(
   pairId: string,
   param: string,
 ): Promise<PoolTradeSource> {
-  const { base, target, pool } = parsePairId(pairId, param);
+  const { base, target, pool } = await resolvePairPool(session, operations.pairPools, network, pairId, param);
   const wrongId = () => wrongPairId(param);
   const start = await session.run<
     FreshnessData & {

@@ -1,4 +1,10 @@
 import type postgres from "postgres";
+import {
+  assertPoolSwapSumQuery,
+  buildPoolSwapSumSql,
+  decodePoolSwapSums,
+  type PoolSwapSumRow,
+} from "../buildPoolSwapSumSql.js";
 import { buildTradeWindowSql, decodeTradeWindow, type SqlText } from "../buildTradePageSql.js";
 import {
   assertTradeStatsQuery,
@@ -18,7 +24,9 @@ const pgParams = (statement: SqlText): (string | number)[] =>
   statement.params.map((value) => (typeof value === "bigint" ? value.toString() : value));
 
 /** The PostgreSQL reads behind market stats (see buildTradeStatsSql). */
-export function createPostgresTradeStats(sql: postgres.Sql): Pick<Store, "getTradeStats" | "getLastPrice"> {
+export function createPostgresTradeStats(
+  sql: postgres.Sql,
+): Pick<Store, "getTradeStats" | "getLastPrice" | "sumPoolSwaps"> {
   const run = async <T>(tx: postgres.TransactionSql | postgres.Sql, statement: SqlText) =>
     (await tx.unsafe(statement.text, pgParams(statement), { prepare: true })) as unknown as T[];
   const windowOf = async (tx: postgres.TransactionSql, network: string, from: number, to: number) => {
@@ -36,6 +44,12 @@ export function createPostgresTradeStats(sql: postgres.Sql): Pick<Store, "getTra
         return statement === undefined ? undefined : (await run<Record<string, unknown>>(tx, statement))[0];
       });
       return decodeTradeStats(row, query.fromTimestamps);
+    },
+    async sumPoolSwaps(network, query) {
+      assertPoolSwapSumQuery(query);
+      return decodePoolSwapSums(
+        await run<PoolSwapSumRow>(sql, buildPoolSwapSumSql("postgres", network, query)),
+      );
     },
     async getLastPrice(network, query) {
       const { rows, close } = await sql.begin("read only", async (tx) => {

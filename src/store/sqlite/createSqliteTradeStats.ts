@@ -1,4 +1,10 @@
 import type Database from "better-sqlite3";
+import {
+  assertPoolSwapSumQuery,
+  buildPoolSwapSumSql,
+  decodePoolSwapSums,
+  type PoolSwapSumRow,
+} from "../buildPoolSwapSumSql.js";
 import { buildTradeWindowSql, decodeTradeWindow, type SqlText } from "../buildTradePageSql.js";
 import {
   assertTradeStatsQuery,
@@ -16,7 +22,9 @@ import { createStatementCache } from "./createStatementCache.js";
 type WindowRow = Parameters<typeof decodeTradeWindow>[0];
 
 /** The SQLite reads behind market stats (see buildTradeStatsSql). */
-export function createSqliteTradeStats(db: Database.Database): Pick<Store, "getTradeStats" | "getLastPrice"> {
+export function createSqliteTradeStats(
+  db: Database.Database,
+): Pick<Store, "getTradeStats" | "getLastPrice" | "sumPoolSwaps"> {
   // A handful of statement shapes (per subject kind and window count), each prepared once.
   const cache = createStatementCache(db);
   const prepared = (statement: SqlText) => cache(statement.text);
@@ -32,6 +40,11 @@ export function createSqliteTradeStats(db: Database.Database): Pick<Store, "getT
       const statement = buildTradeStatsSql("sqlite", network, query, window);
       const row = statement === undefined ? undefined : prepared(statement).get(...statement.params);
       return decodeTradeStats(row as Record<string, unknown> | undefined, query.fromTimestamps);
+    },
+    async sumPoolSwaps(network, query) {
+      assertPoolSwapSumQuery(query);
+      const statement = buildPoolSwapSumSql("sqlite", network, query);
+      return decodePoolSwapSums(prepared(statement).all(...statement.params) as PoolSwapSumRow[]);
     },
     async getLastPrice(network, query) {
       const window = windowOf(network, minuteStart(query), query.beforeTimestamp);

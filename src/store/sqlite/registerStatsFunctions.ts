@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { POOL_PRICE_SCALE } from "../../domain/market.js";
 
 /**
  * The direction of a trade's first crossing of `pool`, from its pools list and encoded marks
@@ -24,4 +25,40 @@ export function registerStatsFunctions(db: Database.Database): void {
       value === null || value === undefined ? total : (total ?? 0n) + BigInt(value as string),
     result: (total: bigint | undefined) => (total === undefined ? null : total.toString()),
   });
+  // A pool's swaps (buildPoolSwapSumSql): absolute signed amounts summed, and the extreme prices.
+  db.aggregate("big_abs_sum", {
+    start: () => undefined as bigint | undefined,
+    step: (total: bigint | undefined, value: unknown) => {
+      if (value === null || value === undefined) return total;
+      const amount = BigInt(value as string);
+      return (total ?? 0n) + (amount < 0n ? -amount : amount);
+    },
+    result: (total: bigint | undefined) => (total === undefined ? null : total.toString()),
+  });
+  const extremePrice = (keep: (price: bigint, kept: bigint) => boolean) => ({
+    varargs: true,
+    start: () => undefined as bigint | undefined,
+    // Two arguments (amount0, amount1); better-sqlite3's types know one.
+    step: (kept: bigint | undefined, ...amounts: unknown[]) => {
+      const price = swapPrice(amounts[0], amounts[1]);
+      return price === undefined || (kept !== undefined && !keep(price, kept)) ? kept : price;
+    },
+    result: (kept: bigint | undefined) => (kept === undefined ? null : kept.toString()),
+  });
+  db.aggregate(
+    "pool_price_max",
+    extremePrice((price, kept) => price > kept),
+  );
+  db.aggregate(
+    "pool_price_min",
+    extremePrice((price, kept) => price < kept),
+  );
+}
+
+/** A swap's token1 per token0, 10^36-scaled and truncated, from its signed TEXT amounts; undefined with an empty side. */
+function swapPrice(amount0: unknown, amount1: unknown): bigint | undefined {
+  if (typeof amount0 !== "string" || typeof amount1 !== "string") return undefined;
+  const abs = (x: bigint) => (x < 0n ? -x : x);
+  const [a0, a1] = [abs(BigInt(amount0)), abs(BigInt(amount1))];
+  return a0 === 0n || a1 === 0n ? undefined : (a1 * POOL_PRICE_SCALE) / a0;
 }
