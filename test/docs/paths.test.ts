@@ -42,7 +42,9 @@ describe("the documents' names", () => {
       scripts: Record<string, string>;
     };
     const missing = Object.fromEntries(
-      DOCUMENTS.map((file) => [file, missingNames(file, scripts)]).filter(([, names]) => names.length > 0),
+      DOCUMENTS.map((file) => [file, missingNames(file, scripts)] as const).filter(
+        ([, names]) => names.length > 0,
+      ),
     );
     expect(missing).toEqual({});
   });
