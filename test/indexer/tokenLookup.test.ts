@@ -224,17 +224,14 @@ describe("token lookups by address", () => {
   test("behavior: 300 distinct addresses cost one call each and write nothing to the store", async () => {
     const before = await storeRows();
     const addresses = Array.from({ length: 300 }, codeless);
-    const started = performance.now();
     // 25 at a time: what a busy API sees; the lookup queue holds them all.
     for (let i = 0; i < addresses.length; i += 25) {
       const answers = await Promise.all(addresses.slice(i, i + 25).map((address) => quote(address)));
       expect(answers.map((a) => a.status)).toEqual(Array(answers.length).fill(400));
     }
-    const ms = performance.now() - started;
     expect(callsAboutEach(addresses)).toEqual(Array(300).fill(1));
     expect(await storeRows()).toEqual(before);
     expect(addresses.some((address) => indexing.views.getToken("bsc", address) !== undefined)).toBe(false);
-    expect(ms).toBeLessThan(30_000);
     // The head poll has its lane: it never went quiet, no URL was blamed, nothing failed over.
     expectUrlsHealthy();
   });
