@@ -148,7 +148,17 @@ function createDiscoveryClient(config: NetworkConfig, log: IndexerLogger): RpcCl
     requestsPerSecond: config.rpc.requestsPerSecond,
     lane: "lookup",
     log,
+    ...retryTimings(config),
   });
+}
+
+/** The configured retry delay and URL cooldown (the client's defaults when unset). */
+function retryTimings(config: NetworkConfig): { retryDelayMs?: number; cooldownMs?: number } {
+  const { retryDelayMs, cooldownMs } = config.rpc;
+  return {
+    ...(retryDelayMs === undefined ? {} : { retryDelayMs }),
+    ...(cooldownMs === undefined ? {} : { cooldownMs }),
+  };
 }
 
 /**
@@ -169,6 +179,7 @@ function createIndexerClient(
     timeoutMs: config.rpc.timeoutMs,
     requestsPerSecond: config.rpc.requestsPerSecond,
     log,
+    ...retryTimings(config),
   });
 }
 

@@ -97,6 +97,8 @@ export const networkConfigSchema = z
         costModel: z.enum(["computeUnits", "bytes", "calls"]).default("computeUnits"),
         computeUnits: z.record(z.string().regex(/^[a-z]+_[A-Za-z]+$/), z.number().min(0)).optional(),
         maxLogAddresses: z.number().int().min(0).max(100_000).default(4_000),
+        retryDelayMs: z.number().int().min(1).max(60_000).default(250),
+        cooldownMs: z.number().int().min(1).max(600_000).default(5_000),
       })
       .strict()
       .default({}),

@@ -98,6 +98,13 @@ export interface NetworkConfig {
      * Default 4,000 (loadConfig).
      */
     maxLogAddresses?: number | undefined;
+    /**
+     * First wait before a failed call is tried again, in ms; it doubles per retry. The indexer's
+     * loop backs off from it too, doubling per failed round up to 20 times it. Default 250 (loadConfig).
+     */
+    retryDelayMs?: number | undefined;
+    /** How long a URL that failed (timeout, refusal, 5xx) is skipped, in ms; it doubles while it keeps failing. Default 5,000 (loadConfig). */
+    cooldownMs?: number | undefined;
   };
 }
 

@@ -112,7 +112,7 @@ async function loop(ctx: IndexerContext): Promise<void> {
       // fresh, the network is not degraded; the next turn, or the next node, has the block.
       if (error instanceof BlockNotServedError && dataIsFresh(ctx)) {
         log.info({ network, failures, err: message }, "a node is behind the head; reading again");
-        if (!ctx.stopping) await ctx.sleeper.sleep(Math.min(5_000, 250 * 2 ** Math.min(failures, 7)));
+        if (!ctx.stopping) await ctx.sleeper.sleep(loopBackoffMs(ctx, failures));
         continue;
       }
       log.warn(
@@ -130,9 +130,18 @@ async function loop(ctx: IndexerContext): Promise<void> {
       // Public (GraphQL status): a few safe words, never the raw error (URL, request body).
       if (failures >= 3) views.setStatus(network, { error: summarizeFailure(error) });
       // The client already retried with backoff: the loop itself comes back within seconds of a recovery.
-      if (!ctx.stopping) await ctx.sleeper.sleep(Math.min(5_000, 250 * 2 ** Math.min(failures, 7)));
+      if (!ctx.stopping) await ctx.sleeper.sleep(loopBackoffMs(ctx, failures));
     }
   }
+}
+
+/**
+ * The loop's wait after its `failures`-th failure in a row: from twice the RPC retry delay
+ * (0.5 s by default), doubling, at most 20 times that delay (5 s by default).
+ */
+function loopBackoffMs(ctx: IndexerContext, failures: number): number {
+  const base = ctx.config.rpc.retryDelayMs ?? 250;
+  return Math.min(20 * base, base * 2 ** Math.min(failures, 7));
 }
 
 /** True while the data served is within the staleness limit: the indexed block equalled the head lately. */

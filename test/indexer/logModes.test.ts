@@ -139,7 +139,8 @@ function isCreationLookup(params: unknown[]): boolean {
 
 const CREATION_TOPICS = [toEventSelector(pairCreatedEventAbi), toEventSelector(poolCreatedEventAbi)];
 
-const rpcOf = (url: string) => createPublicClient({ transport: http(url) });
+// Receipts awaited at 50 ms polls, not viem's 4 s default (anvil mines each transaction at once).
+const rpcOf = (url: string) => createPublicClient({ transport: http(url), pollingInterval: 50 });
 
 describe("logs by topic or by the pools' addresses", () => {
   const runs: Run[] = [];

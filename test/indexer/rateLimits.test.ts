@@ -95,7 +95,8 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "swapgraph-ratelimits-"));
   devnet = await startDevnet({
     profile: "bsc-shaped",
-    blocks: 20,
+    // Ten full blocks (~200 trades): enough calls that either limit is met and held for seconds.
+    blocks: 10,
     traders: 40,
     networks: ["bsc"],
     liveIntervalMs: 0,
