@@ -1,5 +1,4 @@
 import { pino } from "pino";
-import { createPublicClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { encodeSwapCursor } from "../../src/api/swapCursor.js";
 import type { NetworkConfig } from "../../src/config/types.js";
