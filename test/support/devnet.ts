@@ -24,7 +24,8 @@ export interface StartTestDevnetOptions extends StartDevnetOptions {
   /**
    * Default true: built once per run and loaded from the run's cache by every file asking for the
    * same options (test/support/devnetCache.ts); false builds a fresh one (a test of the builder
-   * itself). A devnet that trades live is never cached, nor any with SWAPGRAPH_TEST_DEVNET_CACHE=off.
+   * itself). A devnet that trades live or has over 1,000 swaps a network is never cached, nor any
+   * with SWAPGRAPH_TEST_DEVNET_CACHE=off.
    */
   cache?: boolean;
 }
@@ -46,7 +47,11 @@ export function startTestDevnet(options: StartTestDevnetOptions = {}): Promise<D
   };
   // SWAPGRAPH_TEST_DEVNET_CACHE=off builds every devnet afresh (to tell a cache fault from a test's).
   const cacheDir = process.env.SWAPGRAPH_TEST_DEVNET_CACHE === "off" ? undefined : inject("devnetCacheDir");
-  if (!cache || cacheDir === undefined || (full.liveIntervalMs ?? 0) > 0) return startDevnet(full);
+  // A long chain's whole-state dump (every block's state) takes longer to write and load than a
+  // build (3,000 swaps: over 20 s to load); a scale profile is a test of its own build.
+  const cacheable = (full.swapsPerNetwork ?? 3000) <= 1_000 && full.profile === undefined;
+  if (!cache || !cacheable || cacheDir === undefined || (full.liveIntervalMs ?? 0) > 0)
+    return startDevnet(full);
   return startCachedDevnet(cacheDir, full, startDevnet);
 }
 
