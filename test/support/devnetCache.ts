@@ -194,7 +194,12 @@ async function loadDevnet(entry: string, dataDir: string): Promise<Devnet> {
     shape.anvils.map((anvil, index) => {
       // The genesis timestamp is in the state; the accounts (and so the unlocked traders) are not.
       const { genesisTimestamp: _genesis, dumpStatePath: _dump, ...rest } = anvil;
-      return startAnvil({ ...rest, loadStatePath: join(entry, `chain-${index}.json`) });
+      // Reading a 165 MB state takes ~1-4 s here, far longer with CPU hogs on both cores: generous.
+      return startAnvil({
+        ...rest,
+        loadStatePath: join(entry, `chain-${index}.json`),
+        startTimeoutMs: 120_000,
+      });
     }),
   );
   const anvils = settled.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
