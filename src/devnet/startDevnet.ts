@@ -172,31 +172,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     throw failed.reason;
   }
 
-  const configs = handles.map((h) => {
-    const config = buildNetworkConfig(h.market, presetOf(h.info.network), h.info.rpcUrl, {
-      // The config counts whole days: a fractional history fits in the next one up.
-      windowDays: Math.ceil(days),
-      listTimestamp: endTimestamp,
-    });
-    // The 0.25% DEX of the chain cases is configured; their Uniswap fork deliberately is not.
-    const fee25 = h.info.chainCases?.fee25;
-    const dexes = [
-      ...config.dexes,
-      ...(fee25 === undefined
-        ? []
-        : [
-            {
-              name: fee25.name,
-              kind: "uniswap-v2" as const,
-              factory: fee25.factory,
-              router: fee25.router,
-              feeBps: fee25.feeBps,
-            },
-          ]),
-      ...(h.info.v3 === undefined ? [] : [buildV3DexConfig(h.info.v3)]),
-    ];
-    return { ...config, dexes };
-  });
+  const configs = handles.map((h) => buildChainConfig(h, presetOf(h.info.network), days, endTimestamp));
   const manifestPath = resolve(dataDir, "manifest.json");
   const live: LiveTrading[] = [];
   const stopLive = async () => {
@@ -228,6 +204,38 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     stopLive,
     stop,
   };
+}
+
+/** One chain's network config: the preset's DEXes, the chain cases' 0.25% DEX and its V3 DEX. */
+function buildChainConfig(
+  h: DevnetChainHandle,
+  preset: DevnetPreset,
+  days: number,
+  endTimestamp: number,
+): NetworkConfig {
+  const config = buildNetworkConfig(h.market, preset, h.info.rpcUrl, {
+    // The config counts whole days: a fractional history fits in the next one up.
+    windowDays: Math.ceil(days),
+    listTimestamp: endTimestamp,
+  });
+  // The 0.25% DEX of the chain cases is configured; their Uniswap fork deliberately is not.
+  const fee25 = h.info.chainCases?.fee25;
+  const dexes = [
+    ...config.dexes,
+    ...(fee25 === undefined
+      ? []
+      : [
+          {
+            name: fee25.name,
+            kind: "uniswap-v2" as const,
+            factory: fee25.factory,
+            router: fee25.router,
+            feeBps: fee25.feeBps,
+          },
+        ]),
+    ...(h.info.v3 === undefined ? [] : [buildV3DexConfig(h.info.v3)]),
+  ];
+  return { ...config, dexes };
 }
 
 /** The block mix, block count and covered days of a bsc-shaped devnet from startDevnet's options. */
