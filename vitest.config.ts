@@ -84,7 +84,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "integration", include: ["test/**/*.test.ts"], exclude: UNIT_FILES },
+        test: {
+          name: "integration",
+          include: ["test/**/*.test.ts"],
+          exclude: UNIT_FILES,
+          // One devnet cache per run: a devnet is built once and loaded by every file that asks
+          // for the same options (test/support/devnetCache.ts).
+          globalSetup: ["test/support/devnetCacheSetup.ts"],
+        },
       },
     ],
   },

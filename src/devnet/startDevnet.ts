@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import type { NetworkConfig } from "../config/types.js";
 import { NETWORKS, type NetworkName } from "../domain/types.js";
+import type { StartAnvilOptions } from "./anvil/startAnvil.js";
 import { buildNetworkConfig } from "./buildNetworkConfig.js";
 import { loadDevnetContracts } from "./deploy/loadDevnetContracts.js";
 import type { LiveTrading } from "./market/startLiveTrading.js";
@@ -73,6 +74,11 @@ export interface StartDevnetOptions {
   v3?: boolean;
   /** Share of the traders' trades also sent through the V3 pools, per V2 trade (default 0.15). */
   v3Share?: number;
+  /**
+   * When given, each chain's anvil writes its whole state, every block's included, to
+   * `<dumpStateDir>/<network>.json` when stopped: `startAnvil({ loadStatePath })` starts it again.
+   */
+  dumpStateDir?: string;
   log?: (message: string) => void;
 }
 
@@ -83,6 +89,8 @@ export interface Devnet {
   /** Absolute path of manifest.json: `{"networks": NetworkConfig[]}` with bigints as strings. */
   manifestPath: string;
   chains: DevnetChainInfo[];
+  /** How each chain's anvil was started (same order as `chains`): a saved state reloads with these. */
+  anvils: StartAnvilOptions[];
   timings: { totalMs: number };
   /** Starts live trading on every chain (no-op while it runs), e.g. after `liveIntervalMs: 0`. */
   startLive(intervalMs: number): void;
@@ -149,6 +157,9 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
         artifacts,
         ...(withV3 ? { v3: v3Contracts } : {}),
         ...(options.v3Share === undefined ? {} : { v3Share: options.v3Share }),
+        ...(options.dumpStateDir === undefined
+          ? {}
+          : { dumpStatePath: resolve(options.dumpStateDir, `${network}.json`) }),
         log,
       }),
     ),
@@ -161,31 +172,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     throw failed.reason;
   }
 
-  const configs = handles.map((h) => {
-    const config = buildNetworkConfig(h.market, presetOf(h.info.network), h.info.rpcUrl, {
-      // The config counts whole days: a fractional history fits in the next one up.
-      windowDays: Math.ceil(days),
-      listTimestamp: endTimestamp,
-    });
-    // The 0.25% DEX of the chain cases is configured; their Uniswap fork deliberately is not.
-    const fee25 = h.info.chainCases?.fee25;
-    const dexes = [
-      ...config.dexes,
-      ...(fee25 === undefined
-        ? []
-        : [
-            {
-              name: fee25.name,
-              kind: "uniswap-v2" as const,
-              factory: fee25.factory,
-              router: fee25.router,
-              feeBps: fee25.feeBps,
-            },
-          ]),
-      ...(h.info.v3 === undefined ? [] : [buildV3DexConfig(h.info.v3)]),
-    ];
-    return { ...config, dexes };
-  });
+  const configs = handles.map((h) => buildChainConfig(h, presetOf(h.info.network), days, endTimestamp));
   const manifestPath = resolve(dataDir, "manifest.json");
   const live: LiveTrading[] = [];
   const stopLive = async () => {
@@ -211,11 +198,44 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     networks: configs,
     manifestPath,
     chains: handles.map((h) => h.info),
+    anvils: handles.map((h) => h.anvilOptions),
     timings: { totalMs: Math.round(performance.now() - started) },
     startLive,
     stopLive,
     stop,
   };
+}
+
+/** One chain's network config: the preset's DEXes, the chain cases' 0.25% DEX and its V3 DEX. */
+function buildChainConfig(
+  h: DevnetChainHandle,
+  preset: DevnetPreset,
+  days: number,
+  endTimestamp: number,
+): NetworkConfig {
+  const config = buildNetworkConfig(h.market, preset, h.info.rpcUrl, {
+    // The config counts whole days: a fractional history fits in the next one up.
+    windowDays: Math.ceil(days),
+    listTimestamp: endTimestamp,
+  });
+  // The 0.25% DEX of the chain cases is configured; their Uniswap fork deliberately is not.
+  const fee25 = h.info.chainCases?.fee25;
+  const dexes = [
+    ...config.dexes,
+    ...(fee25 === undefined
+      ? []
+      : [
+          {
+            name: fee25.name,
+            kind: "uniswap-v2" as const,
+            factory: fee25.factory,
+            router: fee25.router,
+            feeBps: fee25.feeBps,
+          },
+        ]),
+    ...(h.info.v3 === undefined ? [] : [buildV3DexConfig(h.info.v3)]),
+  ];
+  return { ...config, dexes };
 }
 
 /** The block mix, block count and covered days of a bsc-shaped devnet from startDevnet's options. */

@@ -1,7 +1,7 @@
 import { type Address, type Hash, toHex } from "viem";
 import type { NetworkName } from "../domain/types.js";
 import { type ChainWriter, createChainWriter } from "./anvil/createChainWriter.js";
-import { type Anvil, startAnvil } from "./anvil/startAnvil.js";
+import { type Anvil, type StartAnvilOptions, startAnvil } from "./anvil/startAnvil.js";
 import type { BusyHistorySummary } from "./cases/busyBlockTypes.js";
 import type { ChainCasesInfo } from "./cases/createChainCaseSimulation.js";
 import type { HostileTokenAddresses } from "./cases/deployHostileTokens.js";
@@ -100,6 +100,8 @@ export interface DevnetChainHandle {
   flow: MarketFlow;
   writer: ChainWriter;
   anvil: Anvil;
+  /** How its anvil was started: a chain loaded from a saved state needs the same accounts. */
+  anvilOptions: StartAnvilOptions;
   /** Starts trading at the current time every `intervalMs` on average. */
   startLiveTrading(intervalMs: number, log?: (message: string) => void): LiveTrading;
 }
@@ -132,6 +134,8 @@ export interface StartDevnetChainOptions {
   v3?: () => Promise<V3Contracts>;
   /** Share of the traders' trades also sent through the V3 pools (see createV3Flow). */
   v3Share?: number;
+  /** Where anvil writes the chain's whole state when stopped (see StartAnvilOptions). */
+  dumpStatePath?: string;
   log?: (message: string) => void;
 }
 
@@ -156,14 +160,16 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
   const nativePrice = parseUsd(preset.native.priceUsd);
 
   let started = performance.now();
-  const anvil = await startAnvil({
+  const anvilOptions: StartAnvilOptions = {
     chainId: preset.chainId,
     // The deployer, the traders, the arbitrageur and the wash trader.
     accounts: options.traders + 3,
     balance: TRADER_NATIVE_USD / nativePrice + 1n,
     mnemonicSeed: mixSeed(options.seed, preset.chainId, 0),
     genesisTimestamp: genesis,
-  });
+    ...(options.dumpStatePath === undefined ? {} : { dumpStatePath: options.dumpStatePath }),
+  };
+  const anvil = await startAnvil(anvilOptions);
   const anvilMs = Math.round(performance.now() - started);
   try {
     started = performance.now();
@@ -239,6 +245,7 @@ export async function startDevnetChain(options: StartDevnetChainOptions): Promis
       flow,
       writer,
       anvil,
+      anvilOptions,
       startLiveTrading: (intervalMs, liveLog) =>
         startLiveTrading(writer, {
           generator: createTradeGenerator(

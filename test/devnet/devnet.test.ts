@@ -30,7 +30,8 @@ function makeClient(rpcUrl: string) {
 }
 
 beforeAll(async () => {
-  devnet = await startTestDevnet({ seed: 7 });
+  // Built here, never loaded from the run's cache: this file tests the builder (and live trading).
+  devnet = await startTestDevnet({ seed: 7, cache: false });
   chain = devnet.chains[0] as DevnetChainInfo;
   config = devnet.networks[0] as NetworkConfig;
   client = makeClient(chain.rpcUrl);
@@ -248,7 +249,7 @@ describe("startDevnet", () => {
   });
 
   test("behavior: the same seed rebuilds the same swaps", async () => {
-    const again = await startTestDevnet({ seed: 7 });
+    const again = await startTestDevnet({ seed: 7, cache: false });
     try {
       const otherChain = again.chains[0] as DevnetChainInfo;
       expect(otherChain.tokens).toEqual(chain.tokens);

@@ -70,7 +70,7 @@ function priceOfSqrt(sqrtPriceX96: bigint): number {
 }
 
 beforeAll(async () => {
-  devnet = await startTestDevnet({ networks: ["bsc", "eth", "polygon"], seed: 11 });
+  devnet = await startTestDevnet({ networks: ["bsc", "eth", "polygon"], seed: 11, cache: false });
 });
 
 afterAll(async () => {

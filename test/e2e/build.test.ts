@@ -14,10 +14,12 @@ let app: string;
 // node_modules, and no src/ (so `npm start`'s launcher can only run the build).
 beforeAll(() => {
   app = mkdtempSync(join(tmpdir(), "swapgraph-build-"));
-  const built = spawnSync(process.execPath, ["scripts/build.mjs", "--out-dir", join(app, "dist")], {
-    cwd: root,
-    encoding: "utf8",
-  });
+  // Without its type check (`npm run check` does that): the same output, ~20 s less under load.
+  const built = spawnSync(
+    process.execPath,
+    ["scripts/build.mjs", "--out-dir", join(app, "dist"), "--no-check"],
+    { cwd: root, encoding: "utf8" },
+  );
   if (built.status !== 0) throw new Error(`npm run build failed:\n${built.stdout}\n${built.stderr}`);
   for (const path of ["package.json", "schema", "config", "scripts/start.mjs"]) {
     cpSync(join(root, path), join(app, path), { recursive: true });

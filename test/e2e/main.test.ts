@@ -3,8 +3,9 @@ import { connect, createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
+import type { Devnet } from "../../src/devnet/startDevnet.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
+import { startTestDevnet } from "../support/devnet.js";
 import { spawnSwapgraph } from "../support/spawnSwapgraph.js";
 import { subscribeSse } from "../support/sse.js";
 import { waitFor } from "../support/waitFor.js";
@@ -31,13 +32,8 @@ async function startMain(env: Record<string, string>, args: string[], entry?: st
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "swapgraph-main-"));
-  devnet = await startDevnet({
-    networks: ["bsc"],
-    swapsPerNetwork: 200,
-    liveIntervalMs: 0,
-    dataDir,
-    seed: 3,
-  });
+  // The suite's shared one-network devnet (300 swaps), loaded from the run's cache when built.
+  devnet = await startTestDevnet({ seed: 23, dataDir });
 });
 
 afterAll(async () => {

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
+import type { Devnet } from "../../src/devnet/startDevnet.js";
 import { type FaultProxy, startFaultProxy } from "../chain/faultProxy.js";
+import { startTestDevnet } from "../support/devnet.js";
 import { spawnSwapgraph } from "../support/spawnSwapgraph.js";
 import { waitFor } from "../support/waitFor.js";
 
@@ -17,7 +18,8 @@ let dataDir: string;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "swapgraph-secrets-"));
-  devnet = await startDevnet({ networks: ["bsc"], swapsPerNetwork: 40, liveIntervalMs: 0, dataDir, seed: 5 });
+  // The suite's small devnet (40 swaps by 8 traders), loaded from the run's cache when built.
+  devnet = await startTestDevnet({ swapsPerNetwork: 40, traders: 8, dataDir });
   // anvil answers 404 on any path but /: the proxy forwards whatever the path to the chain.
   proxy = await startFaultProxy(devnet.networks[0]!.rpcUrls[0]!);
 });

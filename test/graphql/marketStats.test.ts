@@ -15,7 +15,7 @@ import { sendSwap, startTestDevnet } from "../support/devnet.js";
 import { compareOrder, recomputeCandles, samplesOf } from "../support/recomputeCandles.js";
 import { spyReader } from "../support/spyReader.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
-import { waitFor } from "../support/waitFor.js";
+import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 import { readAllPages } from "./readConnection.js";
 import { gql } from "./support.js";
 
@@ -60,7 +60,7 @@ let config: NetworkConfig;
 const clientOf = () => createPublicClient({ transport: http(config.rpcUrls[0], { retryCount: 0 }) });
 
 beforeAll(async () => {
-  devnet = await startTestDevnet({ seed: 31, v3: false });
+  devnet = await startTestDevnet({ seed: 23, v3: false });
   chain = devnet.chains[0]!;
   config = { ...devnet.networks[0]!, pollIntervalMs: 100 };
 }, 120_000);
@@ -190,11 +190,7 @@ describe.each(createTestStores())("market stats on $name", (testStore: TestStore
   });
 
   async function caughtUp(): Promise<void> {
-    await waitFor(async () => {
-      const status = indexing.views.status(config.name);
-      const head = await clientOf().getBlockNumber({ cacheTime: 0 });
-      return status.ready && status.indexedBlock === head;
-    }, 120_000);
+    await waitUntilIndexed(indexing.views, config.name, { to: { rpcUrl: chain.rpcUrl } });
   }
 
   const wrapped = () => config.native.wrapped;

@@ -17,7 +17,7 @@ import type { Store } from "../../src/store/types.js";
 import { sendSwap, startTestDevnet } from "../support/devnet.js";
 import { pricingParamsOf } from "../support/pricingParams.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
-import { waitFor } from "../support/waitFor.js";
+import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 import { readAllPages, readPage } from "./readConnection.js";
 import { gql } from "./support.js";
 
@@ -99,11 +99,7 @@ describe.each(createTestStores())("pools on $name", (testStore: TestStore) => {
   });
 
   async function caughtUp(): Promise<void> {
-    await waitFor(async () => {
-      const status = indexing.views.status(config.name);
-      const head = await clientOf().getBlockNumber({ cacheTime: 0 });
-      return status.ready && status.indexedBlock === head;
-    }, 120_000);
+    await waitUntilIndexed(indexing.views, config.name, { to: { rpcUrl: chain.rpcUrl } });
   }
 
   test("behavior: the in-process executor (compiled, as REST and the listings run operations) answers pools with their reserves' tokens as GraphQL does", async () => {

@@ -29,6 +29,7 @@ import { BSC, createFixtureReader, nextTxHash, POOLS, TRADERS } from "../support
 import { type SseResult, type SseSubscription, subscribeSse } from "../support/sse.js";
 import { PG_URL, pgAvailable } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
+import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 
 // The real path: anvil -> indexer (SQLite writer; PostgreSQL writer + an API replica following
 // it) -> live views -> yoga behind the Fastify edge -> SSE over a real socket.
@@ -116,14 +117,12 @@ function expected(trade: Trade): FeedSwap {
 
 async function caughtUp(entry: Served): Promise<void> {
   const head = await chainHead();
-  await waitFor(
-    () => {
-      const status = entry.indexing.views.status("bsc");
-      return status.ready && status.indexedBlock === head && entry.indexing.views.poolsBlock("bsc") === head;
-    },
-    60_000,
-    `${entry.name} at block ${head}`,
-  );
+  await waitUntilIndexed(entry.indexing.views, "bsc", {
+    to: head,
+    also: () => entry.indexing.views.poolsBlock("bsc") === head,
+    timeoutMs: 60_000,
+    what: `${entry.name} at block ${head}`,
+  });
 }
 
 const chainHead = () => headOf(chain.rpcUrl);

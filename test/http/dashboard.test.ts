@@ -16,7 +16,7 @@ import type { Candle, DailyVolume, FeedSwap, PoolInfo } from "../../web/src/api.
 import { formatDecimal, formatPercent, formatUsd, fromUnits } from "../../web/src/format.js";
 import { chromiumAvailable, launchBrowser, type PageVisit, type TestBrowser } from "../support/browser.js";
 import { chainHead as headOf, revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
-import { waitFor } from "../support/waitFor.js";
+import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 import { createTestServer, rawRequest } from "./support.js";
 
 // The real path: anvil -> indexer (SQLite) -> the HTTP server -> the dashboard Vite built from
@@ -83,7 +83,7 @@ beforeAll(async () => {
   // The build and the chain at once: two cores, two different kinds of work.
   const [, started] = await Promise.all([
     buildDashboard({ outDir: dashboardDir, quiet: true }),
-    startTestDevnet({ seed: 41 }),
+    startTestDevnet({ seed: 23 }),
   ]);
   devnet = started;
   chain = devnet.chains[0]!;
@@ -97,15 +97,10 @@ beforeAll(async () => {
   });
   ({ server, base } = await listen());
   indexing.start();
-  const head = await chainHead();
-  await waitFor(
-    () => {
-      const status = indexing.views.status("bsc");
-      return status.ready && status.indexedBlock === head;
-    },
-    60_000,
-    "the indexer at the chain head",
-  );
+  await waitUntilIndexed(indexing.views, "bsc", {
+    to: await chainHead(),
+    what: "the indexer at the chain head",
+  });
   if (chromiumAvailable) {
     browser = await launchBrowser();
     // The feed holds a stream open: the page is never network-idle. It says when it is ready.
@@ -429,12 +424,12 @@ describe.skipIf(!chromiumAvailable)("the dashboard across a server restart", () 
     let page: PageVisit | undefined;
     try {
       indexingA.start();
-      const head = await chainHead();
-      await waitFor(
-        () => indexingA.views.status("bsc").indexedBlock === head,
-        60_000,
-        "server A at the head",
-      );
+      await waitUntilIndexed(indexingA.views, "bsc", {
+        to: await chainHead(),
+        ready: false,
+        timeoutMs: 60_000,
+        what: "server A at the head",
+      });
       page = await browser.visit(`http://127.0.0.1:${port}/`, { waitUntil: "load" });
       const state = () =>
         page!.page.evaluate(() => {
@@ -458,11 +453,12 @@ describe.skipIf(!chromiumAvailable)("the dashboard across a server restart", () 
         trader: chain.traders[7]!,
       });
       const missedHead = await chainHead();
-      await waitFor(
-        () => indexing.views.status("bsc").indexedBlock === missedHead,
-        30_000,
-        "server B's indexer",
-      );
+      await waitUntilIndexed(indexing.views, "bsc", {
+        to: missedHead,
+        ready: false,
+        timeoutMs: 30_000,
+        what: "server B's indexer",
+      });
 
       ({ server: serverB } = await createTestServer(indexing.views, { logger: quiet, dashboardDir }));
       await new Promise<void>((resolve) => serverB!.listen(port, "127.0.0.1", resolve));

@@ -64,7 +64,8 @@ let indexing: Indexing;
 let server: TestServer;
 
 beforeAll(async () => {
-  devnet = await startTestDevnet({ swapsPerNetwork: 3_000 });
+  // 30 swaps a block: the same 3,000 swaps in fewer, fuller blocks build in about half the time.
+  devnet = await startTestDevnet({ swapsPerNetwork: 3_000, swapsPerBlock: 30 });
   store = createSqliteStore({ path: ":memory:" });
   await store.migrate();
   indexing = createIndexing({ networks: devnet.networks, store, log: silent });

@@ -11,26 +11,48 @@ import {
   http,
   maxUint256,
 } from "viem";
+import { inject } from "vitest";
 import { devnetTokenAbi, uniswapV2RouterAbi } from "../../src/devnet/deploy/devnetAbis.js";
 import { type Devnet, type StartDevnetOptions, startDevnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import { devnetV3RouterAbi } from "../../src/devnet/v3/v3Abis.js";
 import { NATIVE } from "../../src/domain/types.js";
+import { startCachedDevnet } from "./devnetCache.js";
+
+/** Options of startTestDevnet: startDevnet's, and whether the run's devnet cache may serve it. */
+export interface StartTestDevnetOptions extends StartDevnetOptions {
+  /**
+   * Default true: built once per run and loaded from the run's cache by every file asking for the
+   * same options (test/support/devnetCache.ts); false builds a fresh one (a test of the builder
+   * itself). A devnet that trades live or has over 1,000 swaps a network is never cached, nor any
+   * with SWAPGRAPH_TEST_DEVNET_CACHE=off.
+   */
+  cache?: boolean;
+}
 
 /**
- * Starts a small, fast devnet for a test file: one network (bsc), 300 swaps by 60 traders over
- * 7 days, no live trading, its manifest in a fresh temp dir. Share one per test file and isolate
- * tests with snapshot/revert.
+ * A small, fast devnet for a test file: one network (bsc), 300 swaps by 60 traders over 7 days,
+ * no live trading, its manifest in a fresh temp dir. Share one per test file and isolate tests
+ * with snapshot/revert (a file never changes a cached devnet's saved state, only its own anvil).
  */
-export function startTestDevnet(options: StartDevnetOptions = {}): Promise<Devnet> {
-  return startDevnet({
+export function startTestDevnet(options: StartTestDevnetOptions = {}): Promise<Devnet> {
+  const { cache = true, ...rest } = options;
+  const full: StartDevnetOptions & { dataDir: string } = {
     networks: ["bsc"],
     swapsPerNetwork: 300,
     traders: 60,
     liveIntervalMs: 0,
-    dataDir: mkdtempSync(join(tmpdir(), "swapgraph-devnet-")),
-    ...options,
-  });
+    ...rest,
+    dataDir: rest.dataDir ?? mkdtempSync(join(tmpdir(), "swapgraph-devnet-")),
+  };
+  // SWAPGRAPH_TEST_DEVNET_CACHE=off builds every devnet afresh (to tell a cache fault from a test's).
+  const cacheDir = process.env.SWAPGRAPH_TEST_DEVNET_CACHE === "off" ? undefined : inject("devnetCacheDir");
+  // A long chain's whole-state dump (every block's state) takes longer to write and load than a
+  // build (3,000 swaps: over 20 s to load); a scale profile is a test of its own build.
+  const cacheable = (full.swapsPerNetwork ?? 3000) <= 1_000 && full.profile === undefined;
+  if (!cache || !cacheable || cacheDir === undefined || (full.liveIntervalMs ?? 0) > 0)
+    return startDevnet(full);
+  return startCachedDevnet(cacheDir, full, startDevnet);
 }
 
 const clients = new Map<string, ReturnType<typeof createAnvilClient>>();

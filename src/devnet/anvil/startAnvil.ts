@@ -22,6 +22,17 @@ export interface StartAnvilOptions {
   genesisTimestamp?: number;
   /** Block gas limit (default 300M, so setup and busy history blocks fit). */
   gasLimit?: bigint;
+  /**
+   * A state saved with `anvil_dumpState` (gunzipped JSON file): the chain starts with its blocks,
+   * transactions and accounts, and mines on from the wall clock.
+   */
+  loadStatePath?: string;
+  /**
+   * Where anvil writes its state when it stops, every block's state included
+   * (`--preserve-historical-states`), so a chain loaded from it still answers calls at old blocks
+   * (`anvil_dumpState` leaves those out: such calls then fail with BlockOutOfRangeError).
+   */
+  dumpStatePath?: string;
   /** How long to wait for the first eth_chainId answer (default 20 s). */
   startTimeoutMs?: number;
 }
@@ -80,6 +91,9 @@ async function launch(options: StartAnvilOptions, port: number): Promise<Anvil> 
   if (options.balance !== undefined) args.push("--balance", options.balance.toString());
   if (options.mnemonicSeed !== undefined) args.push("--mnemonic-seed-unsafe", String(options.mnemonicSeed));
   if (options.genesisTimestamp !== undefined) args.push("--timestamp", String(options.genesisTimestamp));
+  if (options.loadStatePath !== undefined) args.push("--load-state", options.loadStatePath);
+  if (options.dumpStatePath !== undefined)
+    args.push("--dump-state", options.dumpStatePath, "--preserve-historical-states");
 
   const child = spawn(resolveAnvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"] });
   running.add(child);
@@ -109,7 +123,11 @@ async function launch(options: StartAnvilOptions, port: number): Promise<Anvil> 
       watchdog?.kill("SIGKILL");
       if (child.exitCode === null && child.signalCode === null && spawnError === undefined) {
         child.kill("SIGTERM");
-        const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
+        // Writing a state dump on the way out takes a while on a long chain.
+        const timer = setTimeout(
+          () => child.kill("SIGKILL"),
+          options.dumpStatePath === undefined ? 3000 : 120_000,
+        );
         await exited;
         clearTimeout(timer);
       }
