@@ -65,6 +65,13 @@ export function buildNetworkConfig(
     pollIntervalMs: 500,
     maxLogRange: 2000,
     maxStalenessSeconds: 600,
-    rpc: { timeoutMs: 10_000, requestsPerSecond: 0, costModel: "computeUnits", maxLogAddresses: 4_000 },
+    rpc: {
+      timeoutMs: 10_000,
+      requestsPerSecond: 0,
+      costModel: "computeUnits",
+      maxLogAddresses: 4_000,
+      retryDelayMs: 250,
+      cooldownMs: 5_000,
+    },
   };
 }
