@@ -73,7 +73,8 @@ async function run(
         warnLines++;
         const { msg } = JSON.parse(line) as { msg?: string };
         messages.set(msg ?? "", (messages.get(msg ?? "") ?? 0) + 1);
-        if (process.env.BENCH_RATELIMIT_WARNINGS === "1" && (messages.get(msg ?? "") ?? 0) <= 3) process.stdout.write(line);
+        if (process.env.BENCH_RATELIMIT_WARNINGS === "1" && (messages.get(msg ?? "") ?? 0) <= 3)
+          process.stdout.write(line);
       },
     },
   );

@@ -46,7 +46,8 @@ import { benchV3 } from "./v3.js";
  * BENCH_STATS_SIZES trades (default 1000,100000; PostgreSQL too when BENCH_STATS_PG is its URL).
  * Then a rate-limited provider (bench/rateLimited.ts; BENCH_RATELIMIT=0 skips it,
  * BENCH_ONLY=rateLimited runs it alone, BENCH_RATELIMIT_CALLS=25,10 sets the limits): the demo's
- * three networks indexed through emulators answering 429 above the limit, against no limit.
+ * three networks indexed through emulators answering 429 above the limit, against no limit
+ * (BENCH_RATELIMIT_WARNINGS=1 prints each run's warn lines by message, the first three of each).
  * Last, only with BENCH_PONDER=1 (it installs Ponder from npm
  * into ~/.cache/swapgraph-bench, outside the repository), Ponder side by side with swapgraph on
  * the same chains (bench/ponder.ts; BENCH_PONDER_CHAINS=issue17,onepair,dense picks the chains,
