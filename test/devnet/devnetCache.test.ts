@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
 import { chainHead, sendSwap } from "../support/devnet.js";
-import { devnetCacheKey, startCachedDevnet } from "../support/devnetCache.js";
+import { devnetCacheKey, rpc, startCachedDevnet } from "../support/devnetCache.js";
 
 // The suite's devnet cache (test/support/devnetCache.ts): a loaded devnet must be the built one.
 const OPTIONS = { networks: ["bsc" as const], swapsPerNetwork: 40, traders: 8, liveIntervalMs: 0, seed: 3 };
@@ -14,17 +14,6 @@ let built: Devnet;
 let loaded: Devnet;
 const logsOfBuilt: unknown[] = [];
 const callsOfBuilt: unknown[] = [];
-
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error !== undefined) throw new Error(body.error.message);
-  return body.result;
-}
 
 /** getReserves of the first pool at blocks 3 and the head: a loaded chain must answer old blocks too. */
 const reserveCalls = (devnet: Devnet) =>

@@ -169,7 +169,7 @@ async function buildAndSave(
 }
 
 /** One JSON-RPC call's result (anvil's own methods, which viem's clients do not all type). */
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
+export async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
   const response = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json" },
