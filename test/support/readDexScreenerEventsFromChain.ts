@@ -84,7 +84,11 @@ export async function readDexScreenerEventsFromChain(
   fromBlock: bigint,
   toBlock: bigint,
 ): Promise<{ events: ChainDexEvent[]; pools: Map<Address, ChainPool> }> {
-  const client = createPublicClient({ transport: http(config.rpcUrls[0], { retryCount: 0 }) });
+  // JSON-RPC batches: a transaction's signer and a block's time are asked for all at once below
+  // (one at a time, a demo history's ~1,000 events took seconds of round trips).
+  const client = createPublicClient({
+    transport: http(config.rpcUrls[0], { retryCount: 0, timeout: 120_000, batch: { batchSize: 500 } }),
+  });
   const pools = await readPools(config);
   const decimals = new Map<Address, number>();
   const decimalsOf = async (token: Address) => {
@@ -105,6 +109,14 @@ export async function readDexScreenerEventsFromChain(
   );
   const signers = new Map<Hash, string>();
   const timestamps = new Map<bigint, number>();
+  const hashes = [...new Set(logs.map((log) => lower<Hash>(log.transactionHash!)))];
+  const blockNumbers = [...new Set(logs.map((log) => log.blockNumber!))];
+  const [transactions, blocks] = await Promise.all([
+    Promise.all(hashes.map((hash) => client.getTransaction({ hash }))),
+    Promise.all(blockNumbers.map((blockNumber) => client.getBlock({ blockNumber }))),
+  ]);
+  for (const [i, hash] of hashes.entries()) signers.set(hash, transactions[i]!.from);
+  for (const block of blocks) timestamps.set(block.number, Number(block.timestamp));
   const syncs = new Map<string, { reserve0: bigint; reserve1: bigint }>();
   const events: ChainDexEvent[] = [];
   for (const log of logs) {
@@ -133,11 +145,6 @@ export async function readDexScreenerEventsFromChain(
       raw0 = a.amount0!;
       raw1 = a.amount1!;
     } else continue;
-    if (!signers.has(txHash)) signers.set(txHash, (await client.getTransaction({ hash: txHash })).from);
-    if (!timestamps.has(log.blockNumber!)) {
-      const block = await client.getBlock({ blockNumber: log.blockNumber! });
-      timestamps.set(log.blockNumber!, Number(block.timestamp));
-    }
     events.push({
       block: { blockNumber: Number(log.blockNumber), blockTimestamp: timestamps.get(log.blockNumber!)! },
       eventType: type,
@@ -173,10 +180,10 @@ async function readV3BalanceSteps(
   toBlock: bigint,
 ): Promise<Map<Address, BalanceStep[]>> {
   const steps = new Map<Address, BalanceStep[]>();
-  for (const pool of pools) {
-    const moves: { blockNumber: bigint; logIndex: number; side: 0 | 1; amount: bigint }[] = [];
-    for (const [side, token] of [pool.token0, pool.token1].entries()) {
-      for (const args of [{ to: pool.address }, { from: pool.address }]) {
+  // Every pool's four Transfer queries at once (one JSON-RPC batch).
+  const reads = pools.flatMap((pool) =>
+    [pool.token0, pool.token1].flatMap((token, side) =>
+      [{ to: pool.address }, { from: pool.address }].map(async (args) => {
         const logs = await client.getLogs({
           address: token,
           event: transferAbi[0],
@@ -184,17 +191,19 @@ async function readV3BalanceSteps(
           fromBlock: 0n,
           toBlock,
         });
-        for (const log of logs) {
-          const value = log.args.value!;
-          moves.push({
-            blockNumber: log.blockNumber!,
-            logIndex: log.logIndex!,
-            side: side as 0 | 1,
-            amount: "to" in args ? value : -value,
-          });
-        }
-      }
-    }
+        return logs.map((log) => ({
+          pool: pool.address,
+          blockNumber: log.blockNumber!,
+          logIndex: log.logIndex!,
+          side: side as 0 | 1,
+          amount: "to" in args ? log.args.value! : -log.args.value!,
+        }));
+      }),
+    ),
+  );
+  const allMoves = (await Promise.all(reads)).flat();
+  for (const pool of pools) {
+    const moves = allMoves.filter((move) => move.pool === pool.address);
     moves.sort((a, b) =>
       a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
     );
