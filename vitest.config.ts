@@ -17,6 +17,7 @@ const UNIT_FILES = [
   "test/chain/classifyRpcError.test.ts",
   "test/chain/cleanTokenText.test.ts",
   "test/chain/decodeCappedMulticall.test.ts",
+  "test/chain/recordUrlFailure.test.ts",
   "test/chain/summarizeFailure.test.ts",
   "test/config/dexPresets.test.ts",
   "test/config/expandDexPreset.test.ts",

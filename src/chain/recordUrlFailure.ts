@@ -4,7 +4,8 @@ import { classifyRpcError, errorText, isRateLimited } from "./classifyRpcError.j
 import { retryAfterMs } from "./retryAfterMs.js";
 import type { RpcSettings, UrlHealth } from "./rpcTypes.js";
 
-const MAX_COOLDOWN_MS = 60_000;
+/** A failing URL's cooldown doubles up to this many times its base (60 s at the default 5 s). */
+const MAX_COOLDOWN_FACTOR = 12;
 
 /**
  * Counts a failed request to one URL and, when the URL is to blame (a timeout or a transient
@@ -32,7 +33,7 @@ export function recordUrlFailure(
   if (timedOut || kind === "transient") {
     state.failures++;
     const wait = retryAfterMs(error);
-    const backoff = Math.min(cooldownMs * 2 ** (state.failures - 1), MAX_COOLDOWN_MS);
+    const backoff = Math.min(cooldownMs * 2 ** (state.failures - 1), cooldownMs * MAX_COOLDOWN_FACTOR);
     state.downUntil = Date.now() + Math.max(backoff, Math.min(wait ?? 0, maxRetryDelayMs));
     state.retryAfterUntil = wait === undefined ? 0 : Date.now() + Math.min(wait, maxRetryDelayMs);
     log?.warn(

@@ -816,8 +816,8 @@ describe("indexer restarts and reorgs", () => {
       const during = await store.listTrades(config.name, 0);
       expect(during.some((t) => mined.includes(t.txHash))).toBe(false);
       await proxy.open();
-      // Generous: the URL's cooldown doubles with every refused attempt (up to 60 s), and a
-      // loaded machine makes the outage, and so the last cooldown, longer.
+      // Generous: the URL's cooldown doubles with every refused attempt (up to 12 times its
+      // 0.1 s base here), and a loaded machine makes the outage, and so the last cooldown, longer.
       await waitFor(
         async () => {
           const stored = await store.listTrades(config.name, 0);
