@@ -21,7 +21,10 @@ export interface CappedCall {
  */
 export type CappedCallResult = { ok: true; data: Hex; size: number } | { ok: false };
 
-/** The constructor of src/chain/contracts/CappedMulticall.sol (a test compares it with the artifact). */
+/**
+ * The constructor of src/chain/contracts/CappedMulticall.sol (a test compares it with the artifact).
+ * @internal exported for tests, which call the contract with it.
+ */
 export const cappedMulticallAbi = parseAbi([
   "constructor((address target, uint256 gas, uint256 maxReturnBytes, bytes data)[] calls)",
 ]);

@@ -6,7 +6,7 @@ import type { RpcClient } from "./createRpcClient.js";
 import { decodeCallResult } from "./decodeCallResult.js";
 
 /** An initialized tick of a V3 pool as its `ticks(i)` holds it. */
-export interface V3TickState {
+interface V3TickState {
   tick: number;
   /** int128 */
   liquidityNet: bigint;

@@ -26,10 +26,6 @@ import type {
 } from "../domain/types.js";
 
 export type {
-  Candle,
-  CandleQuery,
-  LiquidityEventPosition,
-  LiquidityEventQuery,
   TradePageQuery,
   TradePosition,
 } from "../domain/market.js";
