@@ -152,7 +152,7 @@ export interface TradeRow {
   tracked: boolean | Int;
   pools: string;
   log_index: Int;
-  /** Only where a statement reads it (candle recomputes, listTrades): null before candles existed. */
+  /** Only where a statement reads it (candle recomputes, a pool's trade pages): null before candles existed. */
   marks?: string | null;
 }
 
