@@ -2,8 +2,8 @@ import { type Address, encodeFunctionData, type Hex, hexToBytes } from "viem";
 import type { Token } from "../domain/types.js";
 import { InvalidTokenMetadataError, NotErc20Error } from "../errors.js";
 import { erc20Abi } from "./abis.js";
-import type { CappedCallResult } from "./cappedMulticall.js";
 import { cleanTokenText } from "./cleanTokenText.js";
+import type { CappedCallResult } from "./decodeCappedMulticall.js";
 import type { BatchedRead } from "./runBatchedReads.js";
 
 /**

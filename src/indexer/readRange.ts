@@ -1,9 +1,11 @@
 import { formatLog, type Hex, type Log, numberToHex, type RpcLog } from "viem";
 import type { RpcClient } from "../chain/createRpcClient.js";
 import { readsWholeBlock, type SenderReadCosts } from "../chain/readsWholeBlock.js";
-import type { Address, BlockRef, Hash } from "../domain/types.js";
+import type { Address, BlockRef, Hash, NetworkName, Pair } from "../domain/types.js";
 import { BlockNotServedError, RpcError } from "../errors.js";
 import { mapWithConcurrency } from "../lib/mapWithConcurrency.js";
+import type { PoolIndex, PricingParams } from "../pricing/types.js";
+import type { V3Snapshots } from "./createV3Tracker.js";
 import {
   decodePoolLog,
   decodeWrappedLog,
@@ -16,6 +18,19 @@ import {
 } from "./rangeEvents.js";
 
 export type { RangeEvent } from "./rangeEvents.js";
+
+/** The input of decodeRange besides the range itself. */
+export interface DecodeContext {
+  network: NetworkName;
+  /** Accepted pairs by address (every pair the range's events name is among them). */
+  pairs: ReadonlyMap<Address, Pair>;
+  /** The pool graph as of the range's start; every Sync of the range is applied to it in order. */
+  pools: PoolIndex;
+  pricing: PricingParams;
+  wrappedNative: Address;
+  /** V3 pools first met in this range that existed before it: their state just before it. */
+  v3Snapshots?: V3Snapshots;
+}
 
 /** What one read of blocks [from, to] brought back: the input of validate and decode. */
 export interface RangeRead {
