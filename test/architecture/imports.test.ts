@@ -5,11 +5,11 @@ import { describe, expect, test } from "vitest";
 
 const SRC = new URL("../../src", import.meta.url).pathname;
 
-// Imports flow one way (STYLE.md), type-only imports included: a type names what it needs as
-// much as a value does. Lower ranks never import higher ones; equal ranks may, as long as no
-// circle forms, between folders or between files (checked on their own below). A folder under
-// src/ is a part named after it; files at the top are the composition root, except the error
-// module. A new folder needs a rank here.
+// Imports flow one way (the house style: ../shared/STYLE.md, outside the repository), type-only
+// imports included: a type names what it needs as much as a value does. Lower ranks never import
+// higher ones; equal ranks may, as long as no circle forms, between folders or between files
+// (checked on their own below). A folder under src/ is a part named after it; files at the top
+// are the composition root, except the error module. A new folder needs a rank here.
 const RANK: Record<string, number> = {
   // Imports nothing from other parts.
   domain: 0,
