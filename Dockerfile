@@ -27,7 +27,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# The dashboard served at `/`, found from dist/rest/ as ../../web/dist/.
+# The dashboard served at `/`, found from dist/http/plugins/ as ../../../web/dist/.
 COPY --from=build /app/web/dist ./web/dist
 COPY package.json ./
 COPY scripts/start.mjs ./scripts/start.mjs

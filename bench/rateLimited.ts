@@ -12,6 +12,7 @@ import { startDevnet } from "../src/devnet/startDevnet.js";
 import { RPC_PACES } from "../src/lib/rpcPaces.js";
 import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../src/store/types.js";
+import { listAllTrades } from "../test/support/listAllTrades.js";
 
 /** One row of the rate-limit table: one run of the demo's networks through the emulators. */
 export interface RateLimitedRow {
@@ -34,7 +35,7 @@ interface RunResult {
 async function tradeKeys(store: Store, networks: readonly NetworkConfig[]): Promise<Set<string>> {
   const keys = new Set<string>();
   for (const network of networks) {
-    for (const trade of await store.listTrades(network.name, 0)) {
+    for (const trade of await listAllTrades(store, network.name, 0)) {
       keys.add(`${network.name}:${trade.txHash}:${trade.logIndex}`);
     }
   }

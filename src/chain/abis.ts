@@ -1,6 +1,9 @@
 import { parseAbi } from "viem";
 
-/** Events of a Uniswap-V2-style pair that the indexer decodes. */
+/**
+ * Events of a Uniswap-V2-style pair that the indexer decodes.
+ * @internal exported for tests and the bench, which read pair logs with it.
+ */
 export const pairEventsAbi = parseAbi([
   "event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)",
   "event Sync(uint112 reserve0, uint112 reserve1)",

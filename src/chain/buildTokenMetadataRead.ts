@@ -2,8 +2,8 @@ import { type Address, encodeFunctionData, type Hex, hexToBytes } from "viem";
 import type { Token } from "../domain/types.js";
 import { InvalidTokenMetadataError, NotErc20Error } from "../errors.js";
 import { erc20Abi } from "./abis.js";
-import type { CappedCallResult } from "./cappedMulticall.js";
 import { cleanTokenText } from "./cleanTokenText.js";
+import type { CappedCallResult } from "./decodeCappedMulticall.js";
 import type { BatchedRead } from "./runBatchedReads.js";
 
 /**
@@ -16,20 +16,23 @@ export const METADATA_GAS = 150_000n;
  * Longest symbol and name served, in code points after cleaning; longer ones are cut (with "…")
  * rather than refused, as ERC-20 makes both optional and free-form. 32 is the longest symbol the
  * API accepts as input; 64 holds every real token name we know of.
+ * @internal exported for tests, which pin this limit.
  */
 export const MAX_SYMBOL_LENGTH = 32;
+/** @internal exported for tests, which pin this limit. */
 export const MAX_NAME_LENGTH = 64;
 /**
  * Highest decimals accepted. Real tokens use 0 to 24 (a few 27 or 30); past 33 not even one whole
  * token fits in a Uniswap V2 reserve (uint112, ~5.2e33 units), so a price would be meaningless.
  */
-export const MAX_DECIMALS = 36;
+const MAX_DECIMALS = 36;
 // Bytes of a returned string that are decoded at all: room for MAX_NAME_LENGTH 4-byte code points
 // and the junk cleaning removes. The rest of an oversized answer is never turned into a string.
 const MAX_TEXT_BYTES = 1024;
 /**
  * Bytes of a name() or symbol() answer that leave the node: the ABI head (offset and length
  * words) and MAX_TEXT_BYTES of text. A longer answer is cut there and its text decoded from them.
+ * @internal exported for tests, which pin this limit.
  */
 export const TEXT_ANSWER_BYTES = 64 + MAX_TEXT_BYTES;
 

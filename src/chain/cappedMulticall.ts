@@ -1,27 +1,14 @@
 import { readFileSync } from "node:fs";
-import { type Address, encodeDeployData, type Hex, parseAbi } from "viem";
+import { encodeDeployData, type Hex, parseAbi } from "viem";
 import { RpcError } from "../errors.js";
 import type { RpcClient } from "./createRpcClient.js";
-import { decodeCappedMulticall } from "./decodeCappedMulticall.js";
+import { type CappedCall, type CappedCallResult, decodeCappedMulticall } from "./decodeCappedMulticall.js";
 import { callRaw } from "./tryReadContract.js";
 
-/** One read-only call run by cappedMulticall. */
-export interface CappedCall {
-  to: Address;
-  data: Hex;
-  /** Gas the call may burn: what an untrusted contract may cost. */
-  gas: bigint;
-  /** Bytes of its answer that are kept; the rest never leaves the node. */
-  maxReturnBytes: number;
-}
-
 /**
- * Outcome of a capped call: its answer's first `maxReturnBytes` bytes and its full size, or a
- * failure (reverted, ran out of its gas, or hit an invalid opcode).
+ * The constructor of src/chain/contracts/CappedMulticall.sol (a test compares it with the artifact).
+ * @internal exported for tests, which call the contract with it.
  */
-export type CappedCallResult = { ok: true; data: Hex; size: number } | { ok: false };
-
-/** The constructor of src/chain/contracts/CappedMulticall.sol (a test compares it with the artifact). */
 export const cappedMulticallAbi = parseAbi([
   "constructor((address target, uint256 gas, uint256 maxReturnBytes, bytes data)[] calls)",
 ]);

@@ -37,7 +37,10 @@ export interface LogFetcherOptions extends LogFilter {
   log?: RpcLogger;
 }
 
-/** Logs of the blocks [fromBlock, toBlock], complete: the next chunk starts at toBlock + 1. */
+/**
+ * Logs of the blocks [fromBlock, toBlock], complete: the next chunk starts at toBlock + 1.
+ * @internal exported for tests, which type their fakes with it.
+ */
 export interface LogChunk {
   fromBlock: bigint;
   toBlock: bigint;

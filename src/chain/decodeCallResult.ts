@@ -1,5 +1,5 @@
 import { type Abi, type ContractFunctionName, decodeFunctionResult } from "viem";
-import type { CappedCallResult } from "./cappedMulticall.js";
+import type { CappedCallResult } from "./decodeCappedMulticall.js";
 
 /**
  * A capped call's answer decoded as `functionName` returns it, as tryReadContract decodes an

@@ -1,5 +1,20 @@
-import { decodeAbiParameters, type Hex, parseAbiParameters } from "viem";
-import type { CappedCall, CappedCallResult } from "./cappedMulticall.js";
+import { type Address, decodeAbiParameters, type Hex, parseAbiParameters } from "viem";
+
+/** One read-only call run by cappedMulticall. */
+export interface CappedCall {
+  to: Address;
+  data: Hex;
+  /** Gas the call may burn: what an untrusted contract may cost. */
+  gas: bigint;
+  /** Bytes of its answer that are kept; the rest never leaves the node. */
+  maxReturnBytes: number;
+}
+
+/**
+ * Outcome of a capped call: its answer's first `maxReturnBytes` bytes and its full size, or a
+ * failure (reverted, ran out of its gas, or hit an invalid opcode).
+ */
+export type CappedCallResult = { ok: true; data: Hex; size: number } | { ok: false };
 
 const ANSWER = parseAbiParameters("(bool success, uint256 size, bytes data)[]");
 

@@ -3,9 +3,9 @@ import type { Pair } from "../domain/types.js";
 import { pairAbi } from "./abis.js";
 import { buildPairAddressRead } from "./buildPairAddressRead.js";
 import { METADATA_GAS } from "./buildTokenMetadataRead.js";
-import type { CappedCall } from "./cappedMulticall.js";
 import type { RpcClient } from "./createRpcClient.js";
 import { decodeCallResult } from "./decodeCallResult.js";
+import type { CappedCall } from "./decodeCappedMulticall.js";
 import type { FactoryRef } from "./readPairInfo.js";
 import { type BatchedRead, runBatchedReads } from "./runBatchedReads.js";
 

@@ -2,9 +2,9 @@ import { type Address, encodeFunctionData } from "viem";
 import type { Pair } from "../domain/types.js";
 import { v3PoolAbi } from "./abis.js";
 import { METADATA_GAS } from "./buildTokenMetadataRead.js";
-import type { CappedCall } from "./cappedMulticall.js";
 import type { RpcClient } from "./createRpcClient.js";
 import { decodeCallResult } from "./decodeCallResult.js";
+import type { CappedCall } from "./decodeCappedMulticall.js";
 import { type BatchedRead, runBatchedReads } from "./runBatchedReads.js";
 
 /** A configured V3 factory (Uniswap V3 or PancakeSwap V3): its DEX's name and address. */

@@ -1,12 +1,13 @@
 import { type Address, encodeFunctionData } from "viem";
 import { RpcError } from "../errors.js";
 import { v3PoolAbi } from "./abis.js";
-import { type CappedCall, type CappedCallResult, cappedMulticall } from "./cappedMulticall.js";
+import { cappedMulticall } from "./cappedMulticall.js";
 import type { RpcClient } from "./createRpcClient.js";
 import { decodeCallResult } from "./decodeCallResult.js";
+import type { CappedCall, CappedCallResult } from "./decodeCappedMulticall.js";
 
 /** An initialized tick of a V3 pool as its `ticks(i)` holds it. */
-export interface V3TickState {
+interface V3TickState {
   tick: number;
   /** int128 */
   liquidityNet: bigint;

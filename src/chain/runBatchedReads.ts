@@ -1,5 +1,6 @@
-import { type CappedCall, type CappedCallResult, cappedMulticall } from "./cappedMulticall.js";
+import { cappedMulticall } from "./cappedMulticall.js";
 import type { RpcClient } from "./createRpcClient.js";
+import type { CappedCall, CappedCallResult } from "./decodeCappedMulticall.js";
 
 /** A read made of capped calls, and how their results decode into its value. */
 export interface BatchedRead<T> {

@@ -94,7 +94,10 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Validates configuration JSON (a file's or the devnet manifest's) into network configs. */
+/**
+ * Validates configuration JSON (a file's or the devnet manifest's) into network configs.
+ * @internal exported for tests, which call this step alone.
+ */
 export function parseConfigJson(
   json: unknown,
   source: string,

@@ -49,7 +49,7 @@ const blockNumber = z
   .transform((value) => BigInt(value));
 
 /** The JSON shape of one network in a configuration file or the devnet manifest. */
-export const networkConfigSchema = z
+const networkConfigSchema = z
   .object({
     name: z.enum(NETWORKS),
     chainId: z.number().int().positive(),

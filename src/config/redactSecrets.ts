@@ -7,6 +7,7 @@ const TRAILING = /[.,;:!?)\]}]+$/;
  * A URL with its secrets masked: the password of its user info and, for http(s) and ws(s), the
  * whole path, query and fragment (hosted RPC providers put API keys there: /v3/KEY, ?apikey=).
  * Other schemes (postgres://) keep their path (the database name) but not their query.
+ * @internal exported for tests, which call this step alone.
  */
 export function redactUrl(url: string): string {
   let parsed: URL;

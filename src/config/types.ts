@@ -11,7 +11,7 @@ export interface TokenListEntry {
 }
 
 /** A token list in the token-lists standard format. */
-export interface TokenList {
+interface TokenList {
   name: string;
   timestamp: string;
   version: { major: number; minor: number; patch: number };

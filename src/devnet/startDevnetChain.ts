@@ -28,7 +28,7 @@ import { parseUsd } from "./usdToUnits.js";
 import { buildV3Info, type DevnetV3Info, type StartedV3Market, startV3Market } from "./v3/startV3Market.js";
 
 /** A pool of a devnet chain, as plain data. */
-export interface DevnetPoolInfo {
+interface DevnetPoolInfo {
   dex: string;
   address: Address;
   symbols: [string, string];
@@ -39,7 +39,7 @@ export interface DevnetPoolInfo {
 }
 
 /** What a BSC-shaped chain has and did besides the market (all addresses lowercase). */
-export interface BusyChainInfo {
+interface BusyChainInfo {
   mix: BlockMix;
   /** The unconfigured Uniswap V2 fork and its many pools: their swaps must never be indexed. */
   foreign: { factory: Address; router: Address; pools: Address[] };

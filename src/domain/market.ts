@@ -79,7 +79,7 @@ export interface TradePageQuery {
 }
 
 /** A position in the (blockNumber, logIndex) order of liquidity events: the keyset of their pages. */
-export interface LiquidityEventPosition {
+interface LiquidityEventPosition {
   blockNumber: bigint;
   logIndex: number;
 }

@@ -23,7 +23,7 @@ import { useQuietValidation } from "./plugins/useQuietValidation.js";
 import { buildSchema } from "./schema/buildSchema.js";
 
 /** The node:http objects yoga receives as server context. */
-export interface NodeServerContext {
+interface NodeServerContext {
   req: IncomingMessage;
   res: ServerResponse;
   /** Who the per-client budget charges (the HTTP edge's request.ip); absent: one shared client. */
@@ -106,9 +106,9 @@ function toYogaLogger(child: Logger): YogaLogger {
 }
 
 /** extensions.code of the refusals of the limits above (COST_LIMIT is useCostLimit's). */
-export const TOKEN_LIMIT_CODE = "TOKEN_LIMIT";
-export const DEPTH_LIMIT_CODE = "DEPTH_LIMIT";
-export const ALIAS_LIMIT_CODE = "ALIAS_LIMIT";
+const TOKEN_LIMIT_CODE = "TOKEN_LIMIT";
+const DEPTH_LIMIT_CODE = "DEPTH_LIMIT";
+const ALIAS_LIMIT_CODE = "ALIAS_LIMIT";
 
 // The persisted-operations plugin's refusal, with its message and code, as an HTTP 400.
 function persistedRefusal(message: string, code: string) {

@@ -5,6 +5,7 @@ import { BadRequestError } from "../errors.js";
  * arguments are all scalars, so real variables are one level deep; the bounds leave room for
  * clients that send a little more, and stop what would only cost the server (a 45,000-deep
  * nesting overflows the stack of every recursive walk, graphql-js's coercion included).
+ * @internal exported for tests, which pin these limits.
  */
 export const GRAPHQL_JSON_LIMITS = {
   /** Objects and arrays inside one another, the outer object counting as 1. */

@@ -1,7 +1,7 @@
 import { createLruCache } from "../lib/createLruCache.js";
 
 /** What the store counts of a kept answer: its bytes (and their gzip once made). */
-export interface KeptBytes {
+interface KeptBytes {
   body: Buffer;
   gzipped?: Buffer;
 }

@@ -7,10 +7,10 @@ import type { Address, RpcCostModel } from "../domain/types.js";
 import { bloomBits, bloomHasBits, type RangeEventSet, V2_EVENT_SET } from "./rangeEvents.js";
 
 /** How a range's logs are asked for: every contract's by topic, or the factories' pools' by address. */
-export type LogMode = "topics" | "addresses";
+type LogMode = "topics" | "addresses";
 
 /** What the choice between the modes weighs. Pure input of chooseLogMode. */
-export interface LogModeInput {
+interface LogModeInput {
   model: RpcCostModel;
   /** eth_getLogs calls one range needs by address (the address list in chunks). */
   addressCalls: number;
@@ -27,6 +27,7 @@ export interface LogModeInput {
  * capped by length instead). By calls and compute units (eth_getLogs is priced per call)
  * addresses win at a ratio of at most 1 (at 1 they cost the same and never bring more bytes);
  * by bytes they win whenever they leave foreign logs out. Pure.
+ * @internal exported for tests, which call this step alone.
  */
 export function chooseLogMode(input: LogModeInput): LogMode {
   const ratio = input.addressCalls * (input.spanCapped ? 1 : 1 - input.foreignShare);

@@ -1,9 +1,6 @@
 import type {
-  Address,
   Hash,
   LiquidityEvent,
-  NetworkName,
-  Pair,
   PairReserves,
   PoolBalances,
   PoolEvent,
@@ -14,28 +11,14 @@ import type {
 } from "../domain/types.js";
 import { NATIVE } from "../domain/types.js";
 import { getTokenPriceUsd } from "../pricing/getTokenPriceUsd.js";
-import type { PoolIndex, PricingParams } from "../pricing/types.js";
 import { valueTradeUsd } from "../pricing/valueTradeUsd.js";
 import { buildPoolEvents } from "./buildPoolEvents.js";
 import { buildTrade, type SwapEvent, swapSides } from "./buildTrades.js";
-import { createV3Tracker, type V3Snapshots } from "./createV3Tracker.js";
+import { createV3Tracker } from "./createV3Tracker.js";
 import { groupSwapChains } from "./groupSwapChains.js";
 import { matchNativeSides, type WrapEvent } from "./matchNativeSides.js";
-import type { RangeEvent, RangeRead } from "./readRange.js";
+import type { DecodeContext, RangeEvent, RangeRead } from "./readRange.js";
 import { valueLiquidityEvent } from "./valueLiquidityEvent.js";
-
-/** The input of decodeRange besides the range itself. */
-export interface DecodeContext {
-  network: NetworkName;
-  /** Accepted pairs by address (every pair the range's events name is among them). */
-  pairs: ReadonlyMap<Address, Pair>;
-  /** The pool graph as of the range's start; every Sync of the range is applied to it in order. */
-  pools: PoolIndex;
-  pricing: PricingParams;
-  wrappedNative: Address;
-  /** V3 pools first met in this range that existed before it: their state just before it. */
-  v3Snapshots?: V3Snapshots;
-}
 
 /** What a validated range becomes: what the store commits. */
 export interface DecodedRange {

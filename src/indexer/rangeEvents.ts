@@ -20,14 +20,14 @@ export interface LogPosition {
 }
 
 /** What a V3 Swap log says of the pool after it. */
-export interface V3SwapState {
+interface V3SwapState {
   sqrtPriceX96: bigint;
   liquidity: bigint;
   tick: number;
 }
 
 /** A V3 Mint or Burn: liquidity added to or removed from a position. */
-export interface V3LiquidityChange {
+interface V3LiquidityChange {
   pool: Address;
   /** The position's owner (for a mint through a position manager, the manager). */
   owner: Address;
@@ -90,7 +90,7 @@ const V3_FLASH = toEventSelector(v3PoolEventsAbi[6]);
 const PANCAKE_V3_SWAP = toEventSelector(pancakeV3SwapEventAbi);
 
 /** Topics of the events wrapped-coin logs are read for. */
-export const WRAPPED_TOPICS: readonly Hex[] = [DEPOSIT, WITHDRAWAL];
+const WRAPPED_TOPICS: readonly Hex[] = [DEPOSIT, WITHDRAWAL];
 /** Topics a pool of any configured kind logs: its emitter must be checked against the factories. */
 const V2_POOL_TOPICS: readonly Hex[] = [SWAP, SYNC, V2_MINT, V2_BURN];
 // Collect, CollectProtocol and Flash move a pool's token balances only: read so that the balances
@@ -191,7 +191,7 @@ function int24Of(value: bigint): number {
 }
 
 /** The address in an indexed topic (lowercase), or undefined when the topic is not one. */
-export function topicAddress(topic: Hex | undefined): Address | undefined {
+function topicAddress(topic: Hex | undefined): Address | undefined {
   return topic === undefined || topic.length !== 66 ? undefined : lower<Address>(`0x${topic.slice(26)}`);
 }
 

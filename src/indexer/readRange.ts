@@ -1,12 +1,12 @@
 import { formatLog, type Hex, type Log, numberToHex, type RpcLog } from "viem";
 import type { RpcClient } from "../chain/createRpcClient.js";
 import { readsWholeBlock, type SenderReadCosts } from "../chain/readsWholeBlock.js";
-import type { Address, BlockRef, Hash } from "../domain/types.js";
+import type { Address, BlockRef, Hash, NetworkName, Pair } from "../domain/types.js";
 import { BlockNotServedError, RpcError } from "../errors.js";
 import { mapWithConcurrency } from "../lib/mapWithConcurrency.js";
+import type { PoolIndex, PricingParams } from "../pricing/types.js";
+import type { V3Snapshots } from "./createV3Tracker.js";
 import {
-  bloomBits,
-  bloomHasBits,
   decodePoolLog,
   decodeWrappedLog,
   isWrappedTopic,
@@ -18,7 +18,19 @@ import {
 } from "./rangeEvents.js";
 
 export type { RangeEvent } from "./rangeEvents.js";
-export { bloomBits, bloomHasBits } from "./rangeEvents.js";
+
+/** The input of decodeRange besides the range itself. */
+export interface DecodeContext {
+  network: NetworkName;
+  /** Accepted pairs by address (every pair the range's events name is among them). */
+  pairs: ReadonlyMap<Address, Pair>;
+  /** The pool graph as of the range's start; every Sync of the range is applied to it in order. */
+  pools: PoolIndex;
+  pricing: PricingParams;
+  wrappedNative: Address;
+  /** V3 pools first met in this range that existed before it: their state just before it. */
+  v3Snapshots?: V3Snapshots;
+}
 
 /** What one read of blocks [from, to] brought back: the input of validate and decode. */
 export interface RangeRead {
@@ -83,14 +95,6 @@ const SENDER_WINDOW = 2_000;
 // once queue inside the node until each takes longer than the timeout (seen on the demo's anvil
 // under load: 430 timeouts and retries in one backfill).
 const WHOLE_BLOCKS_AT_ONCE = 16;
-
-/** Whether a logs bloom names a V2 pair's Swap or Sync (of any contract). */
-export function bloomNamesPoolLogs(bloom: string | undefined): boolean {
-  return V2_EVENT_SET.bloomNamesPoolLogs(bloom);
-}
-
-/** The topic0 OR-list of a V2 network's ranges: the pairs' and the wrapped coin's events. */
-export const RANGE_EVENT_TOPICS: readonly Hex[] = V2_EVENT_SET.topics;
 
 const lower = <T extends string>(value: string): T => value.toLowerCase() as T;
 
@@ -204,16 +208,6 @@ function position(item: Log): LogPosition | undefined {
     txHash: lower<Hash>(item.transactionHash),
     txIndex: item.transactionIndex ?? 0,
   };
-}
-
-/**
- * Whether a block's logs bloom says it may hold a log with `topic` (false when there is no
- * bloom to tell). A node behind its load balancer's head answers eth_getLogs with nothing for
- * the blocks it lacks; a header from an up-to-date node whose bloom holds the Swap or Sync topic
- * shows that the answer was incomplete.
- */
-export function bloomMayHold(bloom: string | undefined, topic: Hex): boolean {
-  return bloomHasBits(bloom, bloomBits(topic));
 }
 
 interface DecodedLogs {

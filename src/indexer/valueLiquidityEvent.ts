@@ -1,9 +1,8 @@
 import type { LiquidityEvent } from "../domain/types.js";
 import { getTokenPriceUsd } from "../pricing/getTokenPriceUsd.js";
 import { amountToUsd } from "../pricing/usdMath.js";
-import type { DecodeContext } from "./decodeRange.js";
 import type { RangeEvent } from "./rangeEvents.js";
-import type { RangeRead } from "./readRange.js";
+import type { DecodeContext, RangeRead } from "./readRange.js";
 
 /**
  * A V2 or V3 Mint or Burn as a liquidity event: its signer, its block's time, and both amounts valued

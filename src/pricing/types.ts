@@ -1,4 +1,4 @@
-import type { Address, Pair, PoolBalances, Token } from "../domain/types.js";
+import type { Address, Pair, PoolBalances } from "../domain/types.js";
 import type { ReadonlyTickTable } from "./v3/createTickTable.js";
 
 /**
@@ -62,8 +62,6 @@ export interface PricingParams {
   /** Decimals of every token that may appear in a pool (needed to compare values across tokens). */
   decimals: (token: Address) => number | undefined;
 }
-
-export type { Token };
 
 /** Pools indexed by token: the graph routing and USD pricing walk. Built by createPoolIndex. */
 export interface PoolIndex {

@@ -63,7 +63,7 @@ export interface CandleSample {
 }
 
 /** The identity of a candle row (series and bucket) as a map key. */
-export function candleKey(kind: CandleKind, subject: string, interval: number, start: number): string {
+function candleKey(kind: CandleKind, subject: string, interval: number, start: number): string {
   return `${kind}:${subject}:${interval}:${start}`;
 }
 
@@ -156,7 +156,7 @@ const min = (a: bigint | undefined, b: bigint | undefined) =>
  * `earlier` precedes every trade of `later`: exact for all fields, so buckets can grow by
  * appending and coarse buckets can be rolled up from fine ones. Keeps `earlier`'s start.
  */
-export function mergeCandles<T extends Candle>(earlier: T, later: Candle): T {
+function mergeCandles<T extends Candle>(earlier: T, later: Candle): T {
   return {
     ...earlier,
     open: earlier.open ?? later.open,
@@ -186,7 +186,7 @@ export function sumCandleRows(
 export const SUM_CANDLES_CHUNK = 500;
 
 /** The interval the candles_hourly index holds: what a sumCandles query without subjects reads. */
-export const HOURLY = 3_600;
+const HOURLY = 3_600;
 
 /** Throws BadRequestError for an unknown interval or a bad range of a sumCandles query. */
 export function assertCandleSumQuery(query: CandleSumQuery): void {
@@ -338,7 +338,7 @@ export function canAppendCandles(
 }
 
 /** The largest page listCandles returns. */
-export const MAX_CANDLE_PAGE = 10_000;
+const MAX_CANDLE_PAGE = 10_000;
 
 /** Throws BadRequestError for an unknown interval, a limit outside 1..10,000 or a negative time. */
 export function assertCandleQuery(query: CandleQuery): void {

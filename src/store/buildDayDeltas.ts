@@ -1,5 +1,5 @@
 /** Seconds in a UTC day: day numbers are floor(timestamp / DAY_SECONDS). */
-export const DAY_SECONDS = 86_400;
+const DAY_SECONDS = 86_400;
 
 /** The UTC day number of a unix timestamp (seconds). */
 export function dayOf(timestamp: number): number {

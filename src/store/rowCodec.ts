@@ -22,7 +22,7 @@ export function encodePools(pools: readonly Address[]): string {
 }
 
 /** Inverse of `encodePools`. */
-export function decodePools(text: string): Address[] {
+function decodePools(text: string): Address[] {
   return text === "" ? [] : (text.split(",") as Address[]);
 }
 
@@ -45,7 +45,7 @@ export function encodeMarks(trade: Pick<Trade, "amountIn" | "amountOut">, marks:
 }
 
 /** Inverse of `encodeMarks`. */
-export function decodeMarks(text: string, trade: Pick<Trade, "amountIn" | "amountOut">): TradeMarks {
+function decodeMarks(text: string, trade: Pick<Trade, "amountIn" | "amountOut">): TradeMarks {
   const [priceIn = "", priceOut = "", native = "", hopText = ""] = text.split("|");
   const hops: TradeHop[] = [];
   const parts = hopText === "" ? [] : hopText.split(";");
@@ -152,7 +152,7 @@ export interface TradeRow {
   tracked: boolean | Int;
   pools: string;
   log_index: Int;
-  /** Only where a statement reads it (candle recomputes, listTrades): null before candles existed. */
+  /** Only where a statement reads it (candle recomputes, a pool's trade pages): null before candles existed. */
   marks?: string | null;
 }
 

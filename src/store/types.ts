@@ -26,10 +26,6 @@ import type {
 } from "../domain/types.js";
 
 export type {
-  Candle,
-  CandleQuery,
-  LiquidityEventPosition,
-  LiquidityEventQuery,
   TradePageQuery,
   TradePosition,
 } from "../domain/market.js";
@@ -145,10 +141,11 @@ export interface Store {
 
   /** Stored blocks at or above `fromBlock`, ascending by number. */
   listBlocks(network: NetworkName, fromBlock?: bigint): Promise<BlockRef[]>;
-  /** Trades with timestamp >= sinceTimestamp, ascending by (blockNumber, txIndex, logIndex). Tests and tools only: unbounded. */
-  listTrades(network: NetworkName, sinceTimestamp: number): Promise<StoredTrade[]>;
-  /** One page of trades ascending by (blockNumber, txIndex, logIndex), read over an index (what the API lists). */
-  listTradePage(network: NetworkName, query: TradePageQuery): Promise<Trade[]>;
+  /**
+   * One page of trades ascending by (blockNumber, txIndex, logIndex), read over an index (what the
+   * API lists); with their seq, and with their marks when the page is a pool's.
+   */
+  listTradePage(network: NetworkName, query: TradePageQuery): Promise<StoredTrade[]>;
   /** Trades with timestamp >= sinceTimestamp (an index count, for metrics). */
   countTrades(network: NetworkName, sinceTimestamp: number): Promise<number>;
   /** Daily aggregates of the days fromDay..toDay inclusive (day numbers) that have trades, any order. */

@@ -4,7 +4,7 @@ import type { NetworkFeed } from "./createNetworkFeed.js";
 import type { FeedRules } from "./types.js";
 
 /** Trades per store read and per `added` event. */
-export const FEED_PAGE = 1_000;
+const FEED_PAGE = 1_000;
 // Trades kept to name in a `removed` event: a reorg deeper than the finality depth halts the
 // indexer, so only the last finalityDepth blocks' trades can be withdrawn (BSC: ~64 blocks of
 // ~10 trades). The cap bounds memory if a network is configured with a huge depth.

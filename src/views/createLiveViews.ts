@@ -59,7 +59,7 @@ function aggregateReads(
 }
 
 /** Discovers an unknown token address (reads the chain): supplied by the network's indexer. */
-export type TokenResolver = (address: Address) => Promise<Token>;
+type TokenResolver = (address: Address) => Promise<Token>;
 
 /** The write side of the live views: only the indexer calls these. */
 export interface LiveViews extends MarketReader {

@@ -108,7 +108,10 @@ export interface MarketReader {
   feedPosition(network: NetworkName): TradePosition | undefined;
 }
 
-/** The store reads the trade feed needs: trade pages and the stored block hashes (reorg checks). */
+/**
+ * The store reads the trade feed needs: trade pages and the stored block hashes (reorg checks).
+ * @internal exported for tests, which type their fakes with it.
+ */
 export interface FeedSource {
   listTradePage(network: NetworkName, query: TradePageQuery): Promise<readonly Trade[]>;
   listBlocks(network: NetworkName, fromBlock?: bigint): Promise<BlockRef[]>;

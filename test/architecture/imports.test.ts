@@ -5,10 +5,11 @@ import { describe, expect, test } from "vitest";
 
 const SRC = new URL("../../src", import.meta.url).pathname;
 
-// Imports flow one way (STYLE.md), type-only imports included: a type names what it needs as
-// much as a value does. Lower ranks never import higher ones; equal ranks may, as long as no
-// circle forms (checked on its own below). A folder under src/ is a part named after it; files
-// at the top are the composition root, except the error module. A new folder needs a rank here.
+// Imports flow one way (the house style: ../shared/STYLE.md, outside the repository), type-only
+// imports included: a type names what it needs as much as a value does. Lower ranks never import
+// higher ones; equal ranks may, as long as no circle forms, between folders or between files
+// (checked on their own below). A folder under src/ is a part named after it; files at the top
+// are the composition root, except the error module. A new folder needs a rank here.
 const RANK: Record<string, number> = {
   // Imports nothing from other parts.
   domain: 0,
@@ -107,12 +108,15 @@ function moduleReferences(file: string): { specifier: string; typeOnly: boolean 
 
 let parsed: Edge[] | undefined;
 
-/** The part-to-part references of every source file (parsed once: the compiler is slow on large files). */
-function edges(): Edge[] {
+/**
+ * The file-to-file references of every source file, relative to src/ (`./x.js` names x.ts; parsed
+ * once: the compiler is slow on large files).
+ */
+function fileEdges(): Edge[] {
   parsed ??= sourceFiles(SRC).flatMap((file) =>
     moduleReferences(file).map(({ specifier, typeOnly }) => ({
-      from: partOf(file),
-      to: partOf(join(file, "..", specifier)),
+      from: relative(SRC, file),
+      to: relative(SRC, join(file, "..", specifier.replace(/\.js$/, ".ts"))),
       typeOnly,
       file: relative(SRC, file),
     })),
@@ -120,12 +124,18 @@ function edges(): Edge[] {
   return parsed;
 }
 
+/** The part-to-part references of every source file. */
+function edges(): Edge[] {
+  return fileEdges().map((e) => ({ ...e, from: partOf(join(SRC, e.from)), to: partOf(join(SRC, e.to)) }));
+}
+
 const describeEdge = (e: Edge) => `${e.file} -> ${e.to}${e.typeOnly ? " (type-only)" : ""}`;
 
 /**
- * The circles of the folder graph, one per strongly connected component of more than one folder
- * (Tarjan), each written as the folders in order with a file that makes each step, e.g.
- * `domain -> config (domain/market.ts) -> domain (config/types.ts)`.
+ * The circles of a graph of folders or files, one per strongly connected component of more than
+ * one node (Tarjan), each written as the nodes in order with the file that makes each step, e.g.
+ * `domain -> config (domain/market.ts) -> domain (config/types.ts)` (between files, the file is
+ * the step's start: `a.ts -> b.ts -> a.ts (type-only)`).
  */
 function findCircles(all: readonly Edge[]): string[] {
   const between = all.filter((e) => e.from !== e.to);
@@ -171,9 +181,9 @@ function findCircles(all: readonly Edge[]): string[] {
       if (back !== undefined) {
         const path = [back];
         for (let at = node; at !== start; at = via.get(at)!.from) path.unshift(via.get(at)!);
-        return [start, ...path.map((e) => `${e.to} (${e.file}${e.typeOnly ? ", type-only" : ""})`)].join(
-          " -> ",
-        );
+        const how = (e: Edge) =>
+          [e.file === e.from ? [] : [e.file], e.typeOnly ? ["type-only"] : []].flat().join(", ");
+        return [start, ...path.map((e) => (how(e) === "" ? e.to : `${e.to} (${how(e)})`))].join(" -> ");
       }
       for (const e of steps) {
         if (e.to !== start && !via.has(e.to)) {
@@ -218,6 +228,21 @@ describe("architecture", () => {
       "config -> domain (config/types.ts) -> config (domain/market.ts, type-only)",
       "pricing -> views (pricing/b.ts, type-only) -> store (views/createLiveViews.ts, type-only) -> pricing (store/a.ts)",
     ]);
+  });
+
+  test("behavior: no circle between files, type-only imports included", () => {
+    const all = fileEdges();
+    expect(all.length).toBeGreaterThan(100);
+    expect(findCircles(all)).toEqual([]);
+  });
+
+  test("behavior: the circle check sees a circle of files made of a type-only import", () => {
+    const made: Edge[] = [
+      { from: "chain/a.ts", to: "chain/b.ts", typeOnly: false, file: "chain/a.ts" },
+      { from: "chain/b.ts", to: "chain/a.ts", typeOnly: true, file: "chain/b.ts" },
+      { from: "chain/b.ts", to: "errors.ts", typeOnly: false, file: "chain/b.ts" },
+    ];
+    expect(findCircles(made)).toEqual(["chain/a.ts -> chain/b.ts -> chain/a.ts (type-only)"]);
   });
 
   test("behavior: domain imports nothing from any other part, types included", () => {

@@ -1,7 +1,7 @@
 import { type Address, encodeAbiParameters, type Hex, parseAbiParameters, size, zeroAddress } from "viem";
 import { describe, expect, test } from "vitest";
 import { buildPairCheckRead } from "../../src/chain/buildPairCheckRead.js";
-import type { CappedCallResult } from "../../src/chain/cappedMulticall.js";
+import type { CappedCallResult } from "../../src/chain/decodeCappedMulticall.js";
 
 const PAIR: Address = "0x00000000000000000000000000000000000fa1e0";
 const FACTORY: Address = "0x00000000000000000000000000000000000fac01";

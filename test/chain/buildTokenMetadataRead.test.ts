@@ -7,7 +7,7 @@ import {
   METADATA_GAS,
   TEXT_ANSWER_BYTES,
 } from "../../src/chain/buildTokenMetadataRead.js";
-import type { CappedCallResult } from "../../src/chain/cappedMulticall.js";
+import type { CappedCallResult } from "../../src/chain/decodeCappedMulticall.js";
 import { InvalidTokenMetadataError, NotErc20Error } from "../../src/errors.js";
 
 const TOKEN = "0x00000000000000000000000000000000000c0de1";

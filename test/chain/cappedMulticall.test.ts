@@ -1,8 +1,9 @@
 import { type Address, encodeFunctionData, type Hex, size } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { erc20Abi } from "../../src/chain/abis.js";
-import { type CappedCall, cappedMulticall } from "../../src/chain/cappedMulticall.js";
+import { cappedMulticall } from "../../src/chain/cappedMulticall.js";
 import { createRpcClient, type RpcClient } from "../../src/chain/createRpcClient.js";
+import type { CappedCall } from "../../src/chain/decodeCappedMulticall.js";
 import { createChainWriter } from "../../src/devnet/anvil/createChainWriter.js";
 import { type Anvil, startAnvil } from "../../src/devnet/anvil/startAnvil.js";
 import {

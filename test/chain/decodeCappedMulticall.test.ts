@@ -1,6 +1,6 @@
 import { encodeAbiParameters, type Hex, parseAbiParameters, size, slice } from "viem";
 import { describe, expect, test } from "vitest";
-import type { CappedCall } from "../../src/chain/cappedMulticall.js";
+import type { CappedCall } from "../../src/chain/decodeCappedMulticall.js";
 import { decodeCappedMulticall } from "../../src/chain/decodeCappedMulticall.js";
 
 const ANSWER = parseAbiParameters("(bool success, uint256 size, bytes data)[]");

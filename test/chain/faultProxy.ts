@@ -12,7 +12,7 @@ export interface SeenRequest {
 }
 
 /** What a matching rule makes the proxy do instead of forwarding. */
-export type Fault =
+type Fault =
   | { kind: "status"; status: number; headers?: Record<string, string>; body?: string }
   | { kind: "rpcError"; code: number; message: string; status?: number }
   | { kind: "hang" }

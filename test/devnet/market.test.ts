@@ -33,12 +33,12 @@ import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import { parseUsd } from "../../src/devnet/usdToUnits.js";
 import { NETWORKS, USD_SCALE } from "../../src/domain/types.js";
 import { createPoolIndex } from "../../src/pricing/createPoolIndex.js";
-import { findBestRoute } from "../../src/pricing/findBestRoute.js";
 import { getAmountOut } from "../../src/pricing/getAmountOut.js";
 import { getTokenPriceUsd } from "../../src/pricing/getTokenPriceUsd.js";
 import type { PoolIndex, PoolState, PricingParams } from "../../src/pricing/types.js";
 import { valueTradeUsd } from "../../src/pricing/valueTradeUsd.js";
 import { mine, revert, snapshot } from "../support/devnet.js";
+import { findBestRoute } from "../support/findBestRoute.js";
 
 const syncEvent = parseAbiItem("event Sync(uint112 reserve0, uint112 reserve1)");
 const factoryAbi = parseAbi([

@@ -3,10 +3,10 @@ import { readFileSync } from "node:fs";
 import { parse, print } from "graphql";
 
 /** Where every example is written: the demo's address as `npm start` prints it. */
-export const DEMO_BASE = "http://127.0.0.1:4000";
+const DEMO_BASE = "http://127.0.0.1:4000";
 
 /** Where an example sits, for test names and failures. */
-export interface ExampleSource {
+interface ExampleSource {
   file: string;
   line: number;
 }
@@ -28,7 +28,7 @@ export interface CurlExample extends ExampleSource {
 }
 
 /** One operation of a `graphql` block. */
-export interface GraphqlExample extends ExampleSource {
+interface GraphqlExample extends ExampleSource {
   document: string;
 }
 
@@ -40,7 +40,7 @@ export interface ConfigFileExample extends ExampleSource {
 }
 
 /** A `... npm start -- --config NAME` line: the environment it sets and the file it names. */
-export interface ConfigCommandExample extends ExampleSource {
+interface ConfigCommandExample extends ExampleSource {
   command: string;
   env: Record<string, string>;
   config: string;

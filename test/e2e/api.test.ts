@@ -17,6 +17,7 @@ import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 import { createTestServer } from "../http/support.js";
 import { sendSwap, sendV3Swap } from "../support/devnet.js";
+import { listAllTrades } from "../support/listAllTrades.js";
 import { readTradesFromReceipts } from "../support/readTradesFromReceipts.js";
 import { expectCandlesEqualRecompute } from "../support/recomputeCandles.js";
 import {
@@ -420,7 +421,7 @@ describe("GET /api/swaps_24h and /api/trade_volume_usd_7d on the demo chains", (
 describe("V3 trades in the market views on the demo chains", () => {
   test("behavior: candles of every token and pool, V3 pools included, equal a recompute from the stored trades", async () => {
     for (const network of ["bsc", "eth"] as const) {
-      const trades = await store.listTrades(network, 0);
+      const trades = await listAllTrades(store, network, 0);
       const v3Pools = new Set(chainOf(network).v3!.pools.map((p) => p.address.toLowerCase()));
       // Not vacuous: V3 trades are in, alone and chained with V2 pools.
       const throughV3 = trades.filter((t) => t.pools.some((pool) => v3Pools.has(pool)));
@@ -439,7 +440,7 @@ describe("V3 trades in the market views on the demo chains", () => {
     const now = Math.floor(Date.now() / 1000);
     // The hourly buckets from the hour holding 24 hours ago (see Pool.volumeUSD24h).
     const since = Math.floor((now - 86_400) / 3600) * 3600;
-    const trades = (await store.listTrades(network, since)).filter((t) => t.timestamp >= since);
+    const trades = (await listAllTrades(store, network, since)).filter((t) => t.timestamp >= since);
     for (const pool of chainOf(network).v3!.pools) {
       const address = pool.address.toLowerCase();
       const result = await graphql(

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import { startTestDevnet } from "../support/devnet.js";
+import { listAllTrades } from "../support/listAllTrades.js";
 import { spawnSwapgraph } from "../support/spawnSwapgraph.js";
 import { subscribeSse } from "../support/sse.js";
 import { waitFor } from "../support/waitFor.js";
@@ -70,7 +71,7 @@ describe("the swapgraph process", () => {
       // The store on disk holds the trades and the checkpoint.
       const store = createSqliteStore({ path: join(dataDir, "store", "swapgraph.sqlite") });
       await store.migrate();
-      const trades = await store.listTrades("bsc", 0);
+      const trades = await listAllTrades(store, "bsc", 0);
       const checkpoint = await store.getCheckpoint("bsc");
       await store.close();
       expect(trades.length).toBeGreaterThan(150);

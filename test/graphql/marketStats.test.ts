@@ -12,6 +12,7 @@ import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
 import { formatPoolPrice } from "../../src/graphql/queries/listCandles.js";
 import type { Store } from "../../src/store/types.js";
 import { sendSwap, startTestDevnet } from "../support/devnet.js";
+import { listAllTrades } from "../support/listAllTrades.js";
 import { compareOrder, recomputeCandles, samplesOf } from "../support/recomputeCandles.js";
 import { spyReader } from "../support/spyReader.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
@@ -250,7 +251,7 @@ describe.each(createTestStores())("market stats on $name", (testStore: TestStore
       reserve1: { token: { decimals: number } };
       stats: ShownStats;
     }>(yoga, POOLS, "pools", {}, 50);
-    const trades = await store.listTrades(config.name, 0);
+    const trades = await listAllTrades(store, config.name, 0);
     const head = await clientOf().getBlockNumber({ cacheTime: 0 });
     for (const { address, stats } of tokens) {
       expect(BigInt(stats.blockNumber)).toBe(head);
@@ -293,7 +294,7 @@ describe.each(createTestStores())("market stats on $name", (testStore: TestStore
     const trader = chain.traders[7]!;
     const hash = await sendSwap(chain, { path: ["", "USDT"], amountIn: 10n ** 17n, trader });
     await caughtUp();
-    const trades = await store.listTrades(config.name, 0);
+    const trades = await listAllTrades(store, config.name, 0);
     const swap = trades.find((t) => t.txHash === hash.toLowerCase())!;
     // The windows end at the request's second, exclusive: a swap of this very second is in none
     // yet (a chain whose clock runs ahead of this one's, as a loaded devnet's may, makes that
@@ -361,7 +362,7 @@ describe.each(createTestStores())("market stats on $name", (testStore: TestStore
       edges { cursor node { txHash logIndex volumeUSD } } pageInfo { hasNextPage endCursor } } }`;
 
   test("behavior: swaps with minVolumeUSD page through exactly the stored trades worth at least that", async () => {
-    const trades = await store.listTrades(config.name, 0);
+    const trades = await listAllTrades(store, config.name, 0);
     const sorted = trades.map((t) => t.volumeUsd).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const median = sorted[Math.floor(sorted.length / 2)]!;
     for (const min of [median, median + 1n, 0n]) {
@@ -413,7 +414,7 @@ describe.each(createTestStores())("market stats on $name", (testStore: TestStore
   };
 
   test("behavior: 4- and 12-hour candles of a token and a pool are the hourly candles recomputed from the stored trades, folded at UTC multiples", async () => {
-    const trades = await store.listTrades(config.name, 0);
+    const trades = await listAllTrades(store, config.name, 0);
     const recomputed = recomputeCandles(trades);
     const token = wrapped();
     const tokenHours = recomputed.get(`token:${token}:3600`)!;
@@ -451,7 +452,7 @@ describe.each(createTestStores())("market stats on $name", (testStore: TestStore
   });
 
   test("behavior: before counts back from an instant, and fill lists every bucket with the previous close carried", async () => {
-    const trades = await store.listTrades(config.name, 0);
+    const trades = await listAllTrades(store, config.name, 0);
     const hours = recomputeCandles(trades).get(`token:${wrapped()}:3600`)!;
     const show = (c: Candle) => shownCandle(c, (p) => formatDecimal(p, 18), 18, 18);
     // before: the 30 hourly intervals before the 10th-newest bucket's start.

@@ -15,6 +15,7 @@ import { createPoolIndex } from "../../src/pricing/createPoolIndex.js";
 import { getTokenPriceUsd } from "../../src/pricing/getTokenPriceUsd.js";
 import type { Store } from "../../src/store/types.js";
 import { sendSwap, startTestDevnet } from "../support/devnet.js";
+import { listAllTrades } from "../support/listAllTrades.js";
 import { pricingParamsOf } from "../support/pricingParams.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
 import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
@@ -167,7 +168,7 @@ describe.each(createTestStores())("pools on $name", (testStore: TestStore) => {
       string,
       { volume: bigint; count: number; v0: bigint; v1: bigint; prices: bigint[] }
     >();
-    for (const trade of await store.listTrades(config.name, from)) {
+    for (const trade of await listAllTrades(store, config.name, from)) {
       if (trade.marks === undefined || trade.timestamp - (trade.timestamp % 3_600) > now) continue;
       if (rolling !== undefined && trade.blockNumber > rolling.block) continue;
       trade.marks.hops.forEach((hop, i) => {
@@ -309,7 +310,7 @@ describe.each(createTestStores())("pools on $name", (testStore: TestStore) => {
     const { value: after } = await withinOneWindow(
       async () => (await gql(yoga, poolQuery, { a: target.address })).body.data?.pool as ShownPool,
     );
-    const swap = (await store.listTrades(config.name, 0)).find((t) => t.txHash === hash.toLowerCase())!;
+    const swap = (await listAllTrades(store, config.name, 0)).find((t) => t.txHash === hash.toLowerCase())!;
     expect(swap.pools).toEqual([target.address]);
     expect(after.tradeCount24h).toBe(target.tradeCount24h + 1);
     const scaled = (text: string) => {

@@ -26,6 +26,7 @@ import {
   startTestDevnet,
 } from "../support/devnet.js";
 import { BSC, createFixtureReader, nextTxHash, POOLS, TRADERS } from "../support/fixtureReader.js";
+import { listAllTrades } from "../support/listAllTrades.js";
 import { type SseResult, type SseSubscription, subscribeSse } from "../support/sse.js";
 import { PG_URL, pgAvailable } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
@@ -189,7 +190,7 @@ describe("Subscription.swaps over SSE", () => {
         `${served[i]!.name} feed`,
       );
     }
-    const stored = (await served[0]!.store.listTrades("bsc", 0)).filter((trade) => trade.txHash === hash);
+    const stored = (await listAllTrades(served[0]!.store, "bsc", 0)).filter((trade) => trade.txHash === hash);
     expect(stored).toHaveLength(1);
     for (const subscription of subscriptions) {
       const event = feedOf(subscription).find((e) => e.swaps.some((swap) => swap.txHash === hash))!;
@@ -290,7 +291,7 @@ describe("Subscription.swaps over SSE", () => {
       expect(after.filter((hash) => (orphaned as string[]).includes(hash))).toEqual([]);
     }
     // What was finally sent equals the store's trades of those blocks.
-    const stored = (await served[0]!.store.listTrades("bsc", 0)).filter(
+    const stored = (await listAllTrades(served[0]!.store, "bsc", 0)).filter(
       (trade) => trade.blockNumber > ancestor,
     );
     expect(stored.map((trade) => trade.txHash)).toEqual(canonical);
@@ -324,7 +325,9 @@ describe("Subscription.swaps over SSE", () => {
       }),
     ];
     for (const entry of served) await caughtUp(entry);
-    const stored = (await served[0]!.store.listTrades("bsc", 0)).filter((trade) => trade.blockNumber > from);
+    const stored = (await listAllTrades(served[0]!.store, "bsc", 0)).filter(
+      (trade) => trade.blockNumber > from,
+    );
     expect(stored.map((trade) => trade.txHash)).toEqual(missed);
     const query = `subscription($after: BigInt, $t: String) { swaps(network: bsc, afterBlock: $after, trader: $t) { ${SWAP_FIELDS} } }`;
     const resumed = await Promise.all(

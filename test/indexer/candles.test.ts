@@ -8,6 +8,7 @@ import { createPoolIndex } from "../../src/pricing/createPoolIndex.js";
 import { getTokenPriceUsd } from "../../src/pricing/getTokenPriceUsd.js";
 import type { Store } from "../../src/store/types.js";
 import { revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
+import { listAllTrades } from "../support/listAllTrades.js";
 import { pricingParamsOf } from "../support/pricingParams.js";
 import { expectCandlesEqualRecompute, recomputeCandles, seriesOf } from "../support/recomputeCandles.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
@@ -142,7 +143,7 @@ describe.each(createTestStores())("candles on $name", (testStore: TestStore) => 
   });
 
   test("behavior: every candle of every token and pool equals a recompute from the stored trades", async () => {
-    const trades = await store.listTrades(config.name, 0);
+    const trades = await listAllTrades(store, config.name, 0);
     expect(trades.length).toBeGreaterThan(300);
     for (const trade of trades) expect(trade.marks?.hops).toHaveLength(trade.pools.length);
     // Read through the reader the API uses.
@@ -157,12 +158,12 @@ describe.each(createTestStores())("candles on $name", (testStore: TestStore) => 
   });
 
   test("behavior: each trade's candle prices are the pricing rules' after its transaction, its hops its pools' Swap logs", async () => {
-    await expectMarksFollowChainAndRules(store, await store.listTrades(config.name, 0));
+    await expectMarksFollowChainAndRules(store, await listAllTrades(store, config.name, 0));
   });
 
   test("behavior: a reorg leaves the candles equal to a recompute from the new chain's trades", async () => {
     const chain = devnet.chains[0]!;
-    const before = (await store.listTrades(config.name, 0)).length;
+    const before = (await listAllTrades(store, config.name, 0)).length;
     const id = await snapshot(chain.rpcUrl);
     const base = await clientOf().getBlockNumber({ cacheTime: 0 });
     // A large sale of the native coin: a deep low in the wrapped token's candles.
@@ -170,7 +171,7 @@ describe.each(createTestStores())("candles on $name", (testStore: TestStore) => 
       await sendSwap(chain, { path: ["", "USDT"], amountIn: 200n * 10n ** 18n, trader: chain.traders[1]! }),
     ].map((hash) => hash.toLowerCase());
     await waitFor(async () => (await store.getCheckpoint(config.name))?.blockNumber === base + 1n, 30_000);
-    const withOrphan = await store.listTrades(config.name, 0);
+    const withOrphan = await listAllTrades(store, config.name, 0);
     expect(withOrphan.filter((t) => orphaned.includes(t.txHash))).toHaveLength(1);
     await expectCandlesEqualRecompute(indexing.views, config.name, withOrphan);
 
@@ -180,10 +181,10 @@ describe.each(createTestStores())("candles on $name", (testStore: TestStore) => 
       await sendSwap(chain, { path: ["", "USDT"], amountIn: 10n ** 17n, trader: chain.traders[3]! }),
     ].map((hash) => hash.toLowerCase());
     await waitFor(async () => {
-      const above = (await store.listTrades(config.name, 0)).filter((t) => t.blockNumber > base);
+      const above = (await listAllTrades(store, config.name, 0)).filter((t) => t.blockNumber > base);
       return above.map((t) => t.txHash).join() === canonical.join();
     }, 30_000);
-    const trades = await store.listTrades(config.name, 0);
+    const trades = await listAllTrades(store, config.name, 0);
     expect(trades).toHaveLength(before + 2);
     // The orphaned trade's series are checked too: none of its buckets may outlive it.
     await expectCandlesEqualRecompute(

@@ -34,6 +34,7 @@ import type { Store } from "../../src/store/types.js";
 import type { MarketReader } from "../../src/views/types.js";
 import { type FaultRule, getLogsSpan, startFaultProxy } from "../chain/faultProxy.js";
 import { sendSwap } from "../support/devnet.js";
+import { listAllTrades } from "../support/listAllTrades.js";
 import {
   type ChainTrade,
   projectChainTrades,
@@ -174,7 +175,7 @@ async function listAll(reader: MarketReader, network: NetworkName, pageSize = 97
 
 /** The store's daily aggregates must equal a recompute from its trades. */
 async function expectAggregatesMatchTrades(store: Store, network: NetworkName): Promise<void> {
-  const trades = await store.listTrades(network, 0);
+  const trades = await listAllTrades(store, network, 0);
   const days = new Map<number, { volume: bigint; trades: number; untracked: number; senders: Set<string> }>();
   for (const t of trades) {
     const day = Math.floor(t.timestamp / 86_400);
@@ -299,7 +300,7 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
 
   test("behavior: indexed trades equal an independent reading of the receipts, every real-chain case included", async () => {
     const expected = await deriveTrades(config, NOW - 7 * 86_400);
-    const stored = await store.listTrades(config.name, 0);
+    const stored = await listAllTrades(store, config.name, 0);
     expect(expected.length).toBeGreaterThan(300);
     expect(projectChainTrades(stored)).toEqual(expected);
     // The API's reader pages through the same trades, in the same order, pages ending inside
@@ -314,7 +315,7 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
   });
 
   test("behavior: a multi-hop transaction is one trade; native-coin sides show as native", async () => {
-    const stored = await store.listTrades(config.name, 0);
+    const stored = await listAllTrades(store, config.name, 0);
     const multiHop = stored.filter((t) => t.pools.length >= 2);
     expect(multiHop.length).toBeGreaterThan(10);
     expect(new Set(stored.map((t) => `${t.txHash}:${t.logIndex}`)).size).toBe(stored.length);
@@ -333,7 +334,7 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
     const logs = await clientOf(config).getLogs({ address: fork.pools[0], event: swapEvent, fromBlock: 0n });
     expect(logs.length).toBe(txs.fork.length);
     expect(logs.length).toBeGreaterThan(30);
-    const stored = await store.listTrades(config.name, 0);
+    const stored = await listAllTrades(store, config.name, 0);
     const forkTxs = new Set(txs.fork);
     expect(stored.filter((t) => forkTxs.has(t.txHash) || t.pools.includes(fork.pools[0]!))).toEqual([]);
     // With only V2 DEXes, logs are asked by the configured factories' pools' addresses and the
@@ -349,7 +350,7 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
 
   test("behavior: swaps called on a pair directly are trades of the account that signed them", async () => {
     const { txs } = cases();
-    const stored = await store.listTrades(config.name, 0);
+    const stored = await listAllTrades(store, config.name, 0);
     const client = clientOf(config);
     expect(txs.direct.length).toBeGreaterThan(30);
     for (const hash of txs.direct) {
@@ -366,7 +367,7 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
 
   test("behavior: an aggregator transaction holds one trade per independent route, a chained route is one", async () => {
     const { txs, aggregator } = cases();
-    const stored = await store.listTrades(config.name, 0);
+    const stored = await listAllTrades(store, config.name, 0);
     expect(txs.aggregator.length).toBeGreaterThan(30);
     for (const hash of txs.aggregator) {
       const trades = stored.filter((t) => t.txHash === hash);
@@ -396,7 +397,7 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
 
   test("behavior: in an aggregator transaction that wraps and unwraps the native coin, only the trades it paid for are native", async () => {
     const { txs, aggregator } = cases();
-    const stored = await store.listTrades(config.name, 0);
+    const stored = await listAllTrades(store, config.name, 0);
     const wrapped = config.native.wrapped;
     const client = clientOf(config);
     for (const hash of txs.aggregator) {
@@ -417,7 +418,7 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
 
   test("behavior: fee-on-transfer trades carry what the pools took in and sent out", async () => {
     const { txs, taxToken } = cases();
-    const stored = await store.listTrades(config.name, 0);
+    const stored = await listAllTrades(store, config.name, 0);
     const client = clientOf(config);
     expect(txs.feeOnTransfer.length).toBeGreaterThan(30);
     let sells = 0;
@@ -458,7 +459,7 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
     const { createdPools } = cases();
     // The unpriced pair, the 0.25%-only token's pool, and two listed tokens' pool opened off the market.
     expect(createdPools.length).toBe(3);
-    const stored = await store.listTrades(config.name, 0);
+    const stored = await listAllTrades(store, config.name, 0);
     const created = await clientOf(config).getLogs({ event: pairCreatedAbi[0], fromBlock: 0n });
     for (const pool of createdPools) {
       const event = created.find((l) => l.args.pair?.toLowerCase() === pool.address)!;
@@ -480,7 +481,7 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
     const chain = devnet.chains[0]!;
     const info = cases().createdPools.find((p) => p.offMarketUntil !== undefined)!;
     const { referenceUsd, arbitragedAt } = info;
-    const stored = await store.listTrades(config.name, 0);
+    const stored = await listAllTrades(store, config.name, 0);
     const inPool = stored.filter((t) => t.pools.includes(info.address));
     const offMarket = inPool.filter((t) => t.timestamp < arbitragedAt!);
     expect(offMarket.length).toBeGreaterThanOrEqual(4);
@@ -540,7 +541,7 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
         expect(getAmountOut(amount, pool.reserve0, pool.reserve1, 30)).toBeLessThan(out!);
       }
     }
-    const stored = await store.listTrades(config.name, 0);
+    const stored = await listAllTrades(store, config.name, 0);
     expect(stored.filter((t) => t.pools.some((p) => fee25!.pools.includes(p))).length).toBeGreaterThan(40);
     // A token pooled only on the 0.25% DEX quotes exactly what that router gives.
     const sellAmount = 12_345n * 10n ** 18n;
@@ -563,7 +564,7 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
 
   test("behavior: trades between two unpriced tokens are indexed, untracked and worth 0", async () => {
     const { txs, unpriced } = cases();
-    const stored = await store.listTrades(config.name, 0);
+    const stored = await listAllTrades(store, config.name, 0);
     const between = stored.filter(
       (t) =>
         unpriced.tokens.includes(t.tokenIn as Address) && unpriced.tokens.includes(t.tokenOut as Address),
@@ -577,7 +578,7 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
 
   test("behavior: trades in the thin pool and the wash pool do not inflate volume", async () => {
     const chain = devnet.chains[0]!;
-    const stored = await store.listTrades(config.name, 0);
+    const stored = await listAllTrades(store, config.name, 0);
     const thin = stored.filter((t) => t.pools.includes(chain.thinPool));
     const washed = stored.filter((t) => t.sender === chain.washTrader);
     expect(thin.length).toBeGreaterThan(0);
@@ -624,7 +625,7 @@ describe.each(createTestStores())("indexer on $name", (testStore: TestStore) => 
 
   test("behavior: daily volumes are the exact sums of the day's trades", async () => {
     const days = await indexing.views.listDailyVolumes(config.name, 7, NOW);
-    const trades = await store.listTrades(config.name, 0);
+    const trades = await listAllTrades(store, config.name, 0);
     await expectAggregatesMatchTrades(store, config.name);
     expect(days).toHaveLength(7);
     for (const day of days) {
@@ -672,7 +673,7 @@ describe("indexer restarts and reorgs", () => {
     await runUntilReady(second, small);
     await second.stop();
     const expected = await deriveTrades(config, NOW - 7 * 86_400);
-    expect(projectChainTrades(await reopened.listTrades(config.name, 0))).toEqual(expected);
+    expect(projectChainTrades(await listAllTrades(reopened, config.name, 0))).toEqual(expected);
     await expectAggregatesMatchTrades(reopened, config.name);
     await reopened.close();
   });
@@ -715,7 +716,7 @@ describe("indexer restarts and reorgs", () => {
     });
     try {
       await runUntilReady(indexing, config, 45_000);
-      expect(projectChainTrades(await store.listTrades(config.name, 0))).toEqual(
+      expect(projectChainTrades(await listAllTrades(store, config.name, 0))).toEqual(
         await deriveTrades(config, NOW - 7 * 86_400),
       );
       // The faults were really served: ranges were refused, requests failed and were retried.
@@ -813,20 +814,20 @@ describe("indexer restarts and reorgs", () => {
       const status = indexing.views.status(config.name);
       expect(status).toMatchObject({ ready: true, halted: false, degraded: true });
       // Nothing of the outage's blocks was indexed while the RPC refused.
-      const during = await store.listTrades(config.name, 0);
+      const during = await listAllTrades(store, config.name, 0);
       expect(during.some((t) => mined.includes(t.txHash))).toBe(false);
       await proxy.open();
       // Generous: the URL's cooldown doubles with every refused attempt (up to 12 times its
       // 0.1 s base here), and a loaded machine makes the outage, and so the last cooldown, longer.
       await waitFor(
         async () => {
-          const stored = await store.listTrades(config.name, 0);
+          const stored = await listAllTrades(store, config.name, 0);
           return mined.every((hash) => stored.some((t) => t.txHash === hash));
         },
         60_000,
         "the outage's trades indexed",
       );
-      expect(projectChainTrades(await store.listTrades(config.name, 0))).toEqual(
+      expect(projectChainTrades(await listAllTrades(store, config.name, 0))).toEqual(
         await deriveTrades(config, NOW - 7 * 86_400),
       );
       await expectAggregatesMatchTrades(store, config.name);
@@ -881,7 +882,7 @@ describe("indexer restarts and reorgs", () => {
 
       // From now on its swaps are indexed like any other pool's.
       const hash = (await sendSwap(chain, { path: ["", "MOON"], amountIn: 10n ** 17n })).toLowerCase();
-      await waitFor(async () => (await store.listTrades(config.name, 0)).some((t) => t.txHash === hash));
+      await waitFor(async () => (await listAllTrades(store, config.name, 0)).some((t) => t.txHash === hash));
       const [n0, n1] = await reserves();
       expect([index.get(pools[0]!.address)!.reserve0, index.get(pools[0]!.address)!.reserve1]).toEqual([
         n0,
@@ -970,7 +971,7 @@ describe("indexer restarts and reorgs", () => {
     ];
     await waitFor(async () => (await store.getCheckpoint(config.name))?.blockNumber === base + 2n, 30_000);
     expect(
-      (await store.listTrades(config.name, 0)).filter((t) => t.blockNumber > base).map((t) => t.txHash),
+      (await listAllTrades(store, config.name, 0)).filter((t) => t.blockNumber > base).map((t) => t.txHash),
     ).toEqual(orphaned);
 
     await rpc(config, "evm_revert", [snapshot]);
@@ -980,7 +981,7 @@ describe("indexer restarts and reorgs", () => {
       ...(await mineSwaps(config, traders.slice(8, 9), [8n * 10n ** 17n])),
     ];
     await waitFor(async () => (await store.getCheckpoint(config.name))?.blockNumber === base + 3n, 30_000);
-    const after = (await store.listTrades(config.name, 0)).filter((t) => t.blockNumber > base);
+    const after = (await listAllTrades(store, config.name, 0)).filter((t) => t.blockNumber > base);
     expect(after.map((t) => t.txHash)).toEqual(canonical);
     expect(after.map((t) => t.amountIn)).toEqual([5n, 6n, 7n, 8n].map((n) => n * 10n ** 17n));
     const listed = (await listAll(indexing.views, config.name)).filter((t) => t.blockNumber > base);
@@ -991,7 +992,7 @@ describe("indexer restarts and reorgs", () => {
     // The rolled-back trades left the daily aggregates with them.
     await expectAggregatesMatchTrades(store, config.name);
     // The indexed result equals an independent reading of the new chain.
-    expect(projectChainTrades(await store.listTrades(config.name, 0))).toEqual(
+    expect(projectChainTrades(await listAllTrades(store, config.name, 0))).toEqual(
       await deriveTrades(config, NOW - 7 * 86_400),
     );
     await indexing.stop();

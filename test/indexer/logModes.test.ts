@@ -34,6 +34,7 @@ import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 import { type FaultProxy, getLogsSpan, startFaultProxy } from "../chain/faultProxy.js";
 import { chainHead, testClient } from "../support/devnet.js";
+import { listAllTrades } from "../support/listAllTrades.js";
 import { waitFor } from "../support/waitFor.js";
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -158,9 +159,9 @@ describe("logs by topic or by the pools' addresses", () => {
     const byTopic = await index({ maxLogAddresses: 0 });
     runs.push(byTopic);
 
-    const trades = await byAddress.store.listTrades(config.name, 0);
+    const trades = await listAllTrades(byAddress.store, config.name, 0);
     expect(trades.length).toBeGreaterThanOrEqual(6 * 20);
-    expect(await byTopic.store.listTrades(config.name, 0)).toEqual(trades);
+    expect(await listAllTrades(byTopic.store, config.name, 0)).toEqual(trades);
 
     const foreign = new Set(chain.busy!.foreign.pools);
     expect(byAddress.rangeReads.length).toBeGreaterThan(0);
@@ -244,10 +245,10 @@ describe("logs by topic or by the pools' addresses", () => {
         })
       ).toLowerCase() as Address;
       await waitFor(
-        async () => (await run.store.listTrades(config.name, 0)).some((t) => t.txHash === swap),
+        async () => (await listAllTrades(run.store, config.name, 0)).some((t) => t.txHash === swap),
         60_000,
       );
-      const trade = (await run.store.listTrades(config.name, 0)).find((t) => t.txHash === swap)!;
+      const trade = (await listAllTrades(run.store, config.name, 0)).find((t) => t.txHash === swap)!;
       expect(trade.pools).toEqual([pool]);
       expect(trade.sender).toBe(trader.toLowerCase());
       // The new pool's logs were asked for by its address alone: Swap and Sync since its creation.

@@ -21,6 +21,7 @@ import { RPC_PACES } from "../../src/lib/rpcPaces.js";
 import { createPostgresStore } from "../../src/store/postgres/createPostgresStore.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { DayAggregate, Store } from "../../src/store/types.js";
+import { listAllTrades } from "../support/listAllTrades.js";
 import {
   type ChainTrade,
   projectChainTrades,
@@ -138,7 +139,7 @@ async function startRun(
     },
     async indexed() {
       return {
-        trades: projectChainTrades(await store.listTrades(NETWORK, 0)),
+        trades: projectChainTrades(await listAllTrades(store, NETWORK, 0)),
         days: await store.listDayAggregates(NETWORK, 0, 2 ** 31),
       };
     },

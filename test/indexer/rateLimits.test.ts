@@ -18,6 +18,7 @@ import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 import { buildRateLimitNote } from "../../src/views/buildRateLimitNote.js";
 import { createMemoryLogger } from "../graphql/support.js";
+import { listAllTrades } from "../support/listAllTrades.js";
 import { type ChainTrade, projectChainTrades } from "../support/readTradesFromReceipts.js";
 import { waitFor } from "../support/waitFor.js";
 
@@ -69,7 +70,7 @@ async function startRun(faults: ProviderFaults): Promise<Run> {
     records,
     warnings: () => records.filter((r) => (r.level as number) >= 40),
     async trades() {
-      return new Map(projectChainTrades(await store.listTrades(NETWORK, 0)).map((t) => [keyOf(t), t]));
+      return new Map(projectChainTrades(await listAllTrades(store, NETWORK, 0)).map((t) => [keyOf(t), t]));
     },
     async end() {
       await indexing.stop();

@@ -11,6 +11,7 @@ import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
 import { createPostgresStore } from "../../src/store/postgres/createPostgresStore.js";
 import type { Store } from "../../src/store/types.js";
 import { sendSwap } from "../support/devnet.js";
+import { listAllTrades } from "../support/listAllTrades.js";
 import { PG_URL, pgAvailable } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
 
@@ -119,7 +120,7 @@ describe.skipIf(!pgAvailable)("several processes on one PostgreSQL", () => {
     a.start();
     await waitFor(() => allReady(a) && a.indexers.size === 3, 90_000, "writer ready on every network");
     for (const cfg of configs) {
-      expect((await storeA.listTrades(cfg.name, 0)).length).toBeGreaterThan(100);
+      expect((await listAllTrades(storeA, cfg.name, 0)).length).toBeGreaterThan(100);
       const days = await a.views.listDailyVolumes(cfg.name, 7, Math.floor(Date.now() / 1000));
       expect(days.reduce((sum, day) => sum + day.tradeCount, 0)).toBeGreaterThan(100);
     }
@@ -199,7 +200,7 @@ describe.skipIf(!pgAvailable)("several processes on one PostgreSQL", () => {
       "indexed by B",
     );
     expect(c.indexers.size).toBe(0);
-    const stored = new Set((await storeB.listTrades(config.name, 0)).map((t) => t.txHash));
+    const stored = new Set((await listAllTrades(storeB, config.name, 0)).map((t) => t.txHash));
     expect(stored).toEqual(await hashesOf(b));
   });
 });

@@ -19,6 +19,7 @@ import {
   type V3Fixture,
   type V3PoolRef,
 } from "../pricing/v3/v3Fixture.js";
+import { listAllTrades } from "../support/listAllTrades.js";
 import { projectChainTrades, readTradesFromReceipts } from "../support/readTradesFromReceipts.js";
 import { createTestStores } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
@@ -240,7 +241,7 @@ describe.each(stores.map((s) => [s.name, s] as const))(
 
     test("behavior: every V3 trade re-derived from the receipts alone equals the store", async () => {
       const chain = await readTradesFromReceipts(config(), 0);
-      const stored = await store.listTrades("eth", 0);
+      const stored = await listAllTrades(store, "eth", 0);
       expect(chain.length).toBe(6);
       expect(projectChainTrades(stored)).toEqual(chain);
     });
@@ -427,7 +428,7 @@ describe("a reorg across a tick crossing", () => {
         ]);
       }
       await replica.stop();
-      expect(projectChainTrades(await store.listTrades("eth", 0))).toEqual(
+      expect(projectChainTrades(await listAllTrades(store, "eth", 0))).toEqual(
         await readTradesFromReceipts(configOf(), 0),
       );
     } finally {

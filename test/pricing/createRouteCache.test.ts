@@ -2,9 +2,9 @@ import { describe, expect, test } from "vitest";
 import type { Address } from "../../src/domain/types.js";
 import { createPoolIndex } from "../../src/pricing/createPoolIndex.js";
 import { createRouteCache } from "../../src/pricing/createRouteCache.js";
-import { findBestRoute } from "../../src/pricing/findBestRoute.js";
 import { findQuoteRoutes } from "../../src/pricing/findQuoteRoutes.js";
 import type { PoolState } from "../../src/pricing/types.js";
+import { findBestRoute } from "../support/findBestRoute.js";
 
 const a = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
 const pool = (n: number, token0: Address, token1: Address, r0: bigint, r1: bigint): PoolState => ({

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import type { Address } from "../../src/domain/types.js";
 import { createPoolIndex } from "../../src/pricing/createPoolIndex.js";
-import { findBestRoute } from "../../src/pricing/findBestRoute.js";
 import { findQuoteRoutes } from "../../src/pricing/findQuoteRoutes.js";
 import type { PoolIndex } from "../../src/pricing/types.js";
+import { findBestRoute } from "../support/findBestRoute.js";
 import { LINK, makePool, UNI, USDC, units, WBTC, WETH } from "./fixtures.js";
 
 const BASES = new Set<Address>([WETH, USDC, WBTC]);

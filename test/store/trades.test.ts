@@ -3,6 +3,7 @@ import type { TradePageQuery } from "../../src/domain/market.js";
 import type { TokenRef, Trade, TradeHop } from "../../src/domain/types.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { RangeBatch, StoredTrade } from "../../src/store/types.js";
+import { listAllTrades } from "../support/listAllTrades.js";
 import { describeStores } from "../support/storeBackends.js";
 import {
   ALL_DAYS,
@@ -76,7 +77,7 @@ describeStores("store trades", ({ backend, fresh }) => {
     };
     await store.commitRange("bsc", batch);
 
-    const stored = await store.listTrades("bsc", 0);
+    const stored = await listAllTrades(store, "bsc", 0);
     expect(withoutSeq(stored)).toEqual(
       [...trades].sort((a, b) => Number(a.blockNumber - b.blockNumber) || a.txIndex - b.txIndex),
     );
@@ -87,7 +88,7 @@ describeStores("store trades", ({ backend, fresh }) => {
     expect(await store.listReserves("bsc")).toEqual(batch.reserves);
     // Networks do not see each other's rows.
     expect(await store.getCheckpoint("eth")).toBeUndefined();
-    expect(await store.listTrades("eth", 0)).toEqual([]);
+    expect(await listAllTrades(store, "eth", 0)).toEqual([]);
     expect(await store.listPairs("eth")).toEqual([]);
   });
 
@@ -100,9 +101,9 @@ describeStores("store trades", ({ backend, fresh }) => {
       makeTrade(3, 10n, { txIndex: 5 }),
     ];
     await store.commitRange("bsc", makeBatch(trades, range(10n, 12n)));
-    const all = await store.listTrades("bsc", 0);
+    const all = await listAllTrades(store, "bsc", 0);
     expect(all.map((t) => t.txHash)).toEqual([3, 1, 2, 0].map((i) => hash(0x1000 + i)));
-    const since = await store.listTrades("bsc", T0 + 11 * 3);
+    const since = await listAllTrades(store, "bsc", T0 + 11 * 3);
     expect(since.map((t) => t.blockNumber)).toEqual([11n, 12n, 12n]);
     expect((await store.listBlocks("bsc", 11n)).map((b) => b.number)).toEqual([11n, 12n]);
   });
@@ -111,7 +112,7 @@ describeStores("store trades", ({ backend, fresh }) => {
     const store = await fresh();
     const first = [makeTrade(0, 20n), makeTrade(1, 21n)];
     await store.commitRange("bsc", makeBatch(first, [20n, 21n]));
-    const before = await store.listTrades("bsc", 0);
+    const before = await listAllTrades(store, "bsc", 0);
 
     const again = [makeTrade(0, 20n, { amountIn: 777n }), makeTrade(1, 21n)];
     const batch = makeBatch(
@@ -122,7 +123,7 @@ describeStores("store trades", ({ backend, fresh }) => {
     await store.commitRange("bsc", batch);
     await store.commitRange("bsc", { ...batch, checkpoint: { blockNumber: 21n, blockHash: hash(0x21) } });
 
-    const after = await store.listTrades("bsc", 0);
+    const after = await listAllTrades(store, "bsc", 0);
     expect(withoutSeq(after)).toEqual(again);
     expect(await store.listBlocks("bsc")).toHaveLength(2);
     expect(await store.listPairs("bsc")).toHaveLength(1);
@@ -147,7 +148,7 @@ describeStores("store trades", ({ backend, fresh }) => {
       makeTrade(1, 31n, { txIndex: 3, logIndex: 20, timestamp: D0 + HOUR }),
     ];
     await store.commitRange("bsc", makeBatch(trades, [31n]));
-    const stored = await store.listTrades("bsc", 0);
+    const stored = await listAllTrades(store, "bsc", 0);
     expect(withoutSeq(stored)).toEqual(
       [...trades].sort((a, b) => Number(a.blockNumber - b.blockNumber) || a.txIndex - b.txIndex),
     );
@@ -171,12 +172,12 @@ describeStores("store trades", ({ backend, fresh }) => {
       makeTrade(10, 31n, { txHash: tx, txIndex: 2, logIndex: 4, sender, timestamp: D0 + HOUR }),
     ];
     await store.commitRange("bsc", makeBatch(merged, [31n]));
-    const after = withoutSeq(await store.listTrades("bsc", 0));
+    const after = withoutSeq(await listAllTrades(store, "bsc", 0));
     expect(after).toEqual([trades[0], merged[0], trades[4]]);
     expect(await store.listDayAggregates("bsc", ...ALL_DAYS)).toEqual(recomputeDays(after));
     // The same trade twice in one batch is a bug: refused whole.
     await expect(store.commitRange("bsc", makeBatch([merged[0]!, merged[0]!], [31n]))).rejects.toThrow();
-    expect(withoutSeq(await store.listTrades("bsc", 0))).toEqual(after);
+    expect(withoutSeq(await listAllTrades(store, "bsc", 0))).toEqual(after);
   });
 
   test("error: a commit that fails mid-batch leaves nothing half-written", async () => {
@@ -188,7 +189,7 @@ describeStores("store trades", ({ backend, fresh }) => {
     );
     await store.commitRange("bsc", good);
 
-    const seqBefore = (await store.listTrades("bsc", 0))[0]!.seq;
+    const seqBefore = (await listAllTrades(store, "bsc", 0))[0]!.seq;
 
     // The batch replaces the stored trade (its old row is deleted first), then lists one transaction twice:
     // the (network, tx_hash) key fails after other rows already went in.
@@ -213,7 +214,7 @@ describeStores("store trades", ({ backend, fresh }) => {
     await expect(store.commitRange("bsc", bad)).rejects.toThrow(/unique|duplicate/i);
 
     expect(await store.getCheckpoint("bsc")).toEqual(good.checkpoint);
-    const kept = await store.listTrades("bsc", 0);
+    const kept = await listAllTrades(store, "bsc", 0);
     expect(withoutSeq(kept)).toEqual(good.trades);
     expect(kept[0]!.seq).toBe(seqBefore);
     expect(await store.listBlocks("bsc")).toEqual(good.blocks);
@@ -222,7 +223,7 @@ describeStores("store trades", ({ backend, fresh }) => {
 
     // The store is still usable after the failure.
     await store.commitRange("bsc", makeBatch([makeTrade(1, 71n)], [71n]));
-    expect(await store.listTrades("bsc", 0)).toHaveLength(2);
+    expect(await listAllTrades(store, "bsc", 0)).toHaveLength(2);
   });
 
   test("behavior: listTradePage pages equal the filtered full list for every filter and page size", async () => {
@@ -254,7 +255,7 @@ describeStores("store trades", ({ backend, fresh }) => {
         [1_010n],
       ),
     );
-    const stored = await store.listTrades("bsc", 0);
+    const stored = await listAllTrades(store, "bsc", 0);
     expect(stored).toHaveLength(trades.length);
 
     // Both window ends fall on a timestamp two blocks share: both blocks are in.
@@ -344,7 +345,7 @@ describeStores("store trades", ({ backend, fresh }) => {
       }
     }
     await store.commitRange("bsc", makeBatch(trades, range(2_000n, 2_029n)));
-    const stored = await store.listTrades("bsc", 0);
+    const stored = await listAllTrades(store, "bsc", 0);
     expect(stored).toHaveLength(trades.length);
     for (const pool of [POOL_A, POOL_B, POOL_C, addr(0xd4)])
       for (const maxBlock of [undefined, 2_020n])
@@ -503,7 +504,7 @@ describeStores("store trades", ({ backend, fresh }) => {
 
     const since = T0 + span - DAY;
     const t1 = performance.now();
-    const window = await store.listTrades("bsc", since);
+    const window = await listAllTrades(store, "bsc", since);
     const readMs = performance.now() - t1;
 
     const expected = trades.filter((t) => t.timestamp >= since);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 
 /** Debian's chromium (`apt-get install chromium`; .ci/run installs it). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** False only when chromium is missing outside CI; under CI=true the page tests run (and fail) regardless. */
 export const chromiumAvailable = existsSync(CHROMIUM) || process.env.CI === "true";
@@ -30,7 +30,7 @@ export interface PageVisit {
 }
 
 /** Options of TestBrowser.visit. */
-export interface VisitOptions {
+interface VisitOptions {
   /**
    * When the visit counts as loaded (default "networkidle"). A page holding a stream open (an
    * EventSource) is never network-idle: use "load" and await its own readiness.

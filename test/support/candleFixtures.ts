@@ -5,9 +5,9 @@ import { addr, D0, makeTrade, POOL_A, POOL_B, POOL_C, TRADERS } from "./storeFix
 // Candle tests: tokens A, B, C and the wrapped native W; pools A/B (POOL_A), B/W (POOL_B), W/C (POOL_C).
 export const TOKEN_A = addr(0x70);
 export const TOKEN_B = addr(0x71);
-export const WRAPPED = addr(0x72);
-export const TOKEN_C = addr(0x73);
-export const E18 = 10n ** 18n;
+const WRAPPED = addr(0x72);
+const TOKEN_C = addr(0x73);
+const E18 = 10n ** 18n;
 /** Blocks about ten minutes apart, with a jitter that moves some across minute boundaries. */
 export const candleTime = (block: bigint) => D0 + Number(block) * 600 + Number(block % 7n) * 13;
 

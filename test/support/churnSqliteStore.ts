@@ -15,7 +15,7 @@ let garbage = 0;
 for (let round = 0; round < rounds; round++) {
   const store = createSqliteStore({ path: join(dir, `round-${round % 4}.sqlite`) });
   await store.migrate();
-  await store.listTrades("bsc", 0);
+  await store.listTradePage("bsc", { fromTimestamp: 0, limit: 100 });
   await store.getCheckpoint("bsc");
   await store.close();
   // Garbage between the rounds, across timer turns: the collector runs outside any JS call too.

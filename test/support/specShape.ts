@@ -15,7 +15,7 @@ const SWAP_KEYS = ["tx_hash", "block_number", "sell_token", "buy_token", "trade_
 const DAY_KEYS = ["date", "address_count", "trade_volume_usd"];
 const INTEGER = /^(0|[1-9]\d*)$/;
 /** A plain decimal: no exponent, no sign, no leading zeros, no trailing zeros after the point. */
-export const PLAIN_DECIMAL = /^(0|[1-9]\d*)(\.\d*[1-9])?$/;
+const PLAIN_DECIMAL = /^(0|[1-9]\d*)(\.\d*[1-9])?$/;
 const TOKEN_ADDRESS = /^(0x[0-9a-f]{40})?$/;
 const TX_HASH = /^0x[0-9a-f]{64}$/;
 const AMOUNT_DECIMAL = /^(0|[1-9]\d*)\.\d{8}$/;
@@ -91,20 +91,6 @@ function checkTokenAmount(value: unknown, where: string, problems: Problems): vo
     if (decimal !== expected)
       problems.push(`${where}.amount_decimal: ${decimal}, expected ${expected} (truncated)`);
   }
-}
-
-/** Token metadata (quote sell_token / buy_token). */
-export function assertSpecShapeToken(value: unknown, where = "token"): void {
-  const problems: Problems = [];
-  checkToken(value, where, problems);
-  report(problems, where);
-}
-
-/** Token with amount (swap sell_token / buy_token), amount_decimal checked against amount and decimals. */
-export function assertSpecShapeTokenAmount(value: unknown, where = "token"): void {
-  const problems: Problems = [];
-  checkTokenAmount(value, where, problems);
-  report(problems, where);
 }
 
 /** A /api/quote success body: {"result": {network, sell_token, buy_token, price}}. */

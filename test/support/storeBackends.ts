@@ -44,17 +44,15 @@ export interface TestDatabase {
 }
 
 /** A pairs row of schema version 5 (no V3 spec). */
-export const V5_PAIR_COLUMNS = "network, address, dex, factory, token0, token1, fee_bps";
-export const v5PairValues = (p: Pair) =>
-  ["bsc", p.address, p.dex, p.factory, p.token0, p.token1, p.feeBps] as const;
+const V5_PAIR_COLUMNS = "network, address, dex, factory, token0, token1, fee_bps";
+const v5PairValues = (p: Pair) => ["bsc", p.address, p.dex, p.factory, p.token0, p.token1, p.feeBps] as const;
 
 /** A pairs row and a v3_prices row of schema version 8 (no creation, no balances). */
-export const V8_PAIR_COLUMNS =
-  "network, address, dex, factory, token0, token1, fee_bps, v3_fee, v3_tick_spacing";
-export const v8PairValues = (p: Pair) =>
+const V8_PAIR_COLUMNS = "network, address, dex, factory, token0, token1, fee_bps, v3_fee, v3_tick_spacing";
+const v8PairValues = (p: Pair) =>
   ["bsc", p.address, p.dex, p.factory, p.token0, p.token1, p.feeBps, p.v3!.fee, p.v3!.tickSpacing] as const;
-export const V8_PRICE_COLUMNS = "network, pool, block_number, log_index, sqrt_price_x96, tick, liquidity";
-export const v8PriceValues = (p: V3PoolPrice) =>
+const V8_PRICE_COLUMNS = "network, pool, block_number, log_index, sqrt_price_x96, tick, liquidity";
+const v8PriceValues = (p: V3PoolPrice) =>
   [
     "bsc",
     p.pool,
@@ -66,7 +64,7 @@ export const v8PriceValues = (p: V3PoolPrice) =>
   ] as const;
 
 /** A candles row of schema version 4 (no volume_usd). */
-export interface V4Candle {
+interface V4Candle {
   kind: 0 | 1;
   subject: string;
   width: number;
@@ -74,13 +72,13 @@ export interface V4Candle {
   volume: bigint;
   quoteVolume: bigint;
 }
-export const V4_CANDLE_COLUMNS = "network, kind, subject, width, start, volume, quote_volume, trade_count";
-export const v4Values = (c: V4Candle) =>
+const V4_CANDLE_COLUMNS = "network, kind, subject, width, start, volume, quote_volume, trade_count";
+const v4Values = (c: V4Candle) =>
   ["bsc", c.kind, c.subject, c.width, c.start, c.volume.toString(), c.quoteVolume.toString(), 1] as const;
 
-export const V1_TRADE_COLUMNS =
+const V1_TRADE_COLUMNS =
   "network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in, token_out, amount_out, volume_usd, tracked, pools";
-export const v1Values = (t: Trade) =>
+const v1Values = (t: Trade) =>
   [
     t.network,
     t.txHash,
@@ -100,7 +98,7 @@ export const v1Values = (t: Trade) =>
 /** A trades row of schema version 7: version 1's columns and the log index. */
 const V7_TRADE_COLUMNS = `${V1_TRADE_COLUMNS}, log_index`;
 
-export interface Backend {
+interface Backend {
   name: string;
   /** Two stores opened on one TestDatabase share their data. */
   shared: boolean;
@@ -110,7 +108,7 @@ export interface Backend {
   teardown(): Promise<void>;
 }
 
-export function sqliteMemoryBackend(): Backend {
+function sqliteMemoryBackend(): Backend {
   return {
     name: "sqlite :memory:",
     shared: false,
@@ -160,7 +158,7 @@ async function postgresAtVersion(
   }
 }
 
-export function sqliteFileBackend(): Backend {
+function sqliteFileBackend(): Backend {
   let dir = "";
   let count = 0;
   return {
@@ -235,7 +233,7 @@ export function sqliteFileBackend(): Backend {
   };
 }
 
-export function postgresBackend(): Backend {
+function postgresBackend(): Backend {
   const run = randomBytes(4).toString("hex");
   const schemas: string[] = [];
   return {

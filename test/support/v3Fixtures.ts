@@ -14,7 +14,7 @@ export const MAX_UINT160 = 2n ** 160n - 1n;
 export const MIN_INT128 = -(2n ** 127n);
 
 /** A V3 pool of (token0, token1) with a fee in pips. */
-export function v3Pair(address: Address, token0: Address, token1: Address, fee = 3_000): Pair {
+function v3Pair(address: Address, token0: Address, token1: Address, fee = 3_000): Pair {
   return {
     address,
     dex: "uniswap-v3",

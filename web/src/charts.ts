@@ -20,7 +20,7 @@ function toNumbers(values: (string | null)[]): (number | null)[] {
 const bars = (uPlot.paths.bars as NonNullable<typeof uPlot.paths.bars>)({ size: [0.6, 64] });
 
 /** Unix seconds of a YYYY-MM-DD date's UTC midnight. */
-export function dayStart(date: string): number {
+function dayStart(date: string): number {
   return Date.parse(`${date}T00:00:00Z`) / 1000;
 }
 

@@ -28,7 +28,10 @@ export const directPairAbi = parseAbi([
   "function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes data)",
 ]);
 
-/** UniswapV2Factory's PairCreated event. */
+/**
+ * UniswapV2Factory's PairCreated event.
+ * @internal exported for tests, which read the devnet's logs with it.
+ */
 export const pairCreatedAbi = parseAbi([
   "event PairCreated(address indexed token0, address indexed token1, address pair, uint256 allPairsLength)",
 ]);

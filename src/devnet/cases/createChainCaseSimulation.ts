@@ -12,7 +12,10 @@ import type { ChainCases } from "./deployChainCases.js";
 import { planCasePoolCreations } from "./planCasePoolCreations.js";
 import { planCaseTrades } from "./planCaseTrades.js";
 
-/** A pool created during the week (addresses lowercase). */
+/**
+ * A pool created during the week (addresses lowercase).
+ * @internal exported for tests, which type their fakes with it.
+ */
 export interface CreatedPoolInfo {
   address: Address;
   dex: string;

@@ -14,7 +14,10 @@ import type { ChainWriter, TxRequest } from "../anvil/createChainWriter.js";
 import { uniswapV2RouterAbi } from "../deploy/devnetAbis.js";
 import type { DevnetDex } from "../devnetTypes.js";
 
-/** HostileToken.sol: a working ERC-20 whose metadata attacks its readers. */
+/**
+ * HostileToken.sol: a working ERC-20 whose metadata attacks its readers.
+ * @internal exported for tests, which call the devnet's tokens with it.
+ */
 export const hostileTokenAbi = parseAbi([
   "constructor(uint8 kind_, string name_, string symbol_, uint256 initialSupply)",
   "function name() view returns (string)",

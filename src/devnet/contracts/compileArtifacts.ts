@@ -135,7 +135,7 @@ const FEE_25: Patch[] = [
 type Sources = Record<string, { content: string }>;
 
 /** Names of the artifacts in src/chain/artifacts/. */
-export type ChainArtifactName = (typeof CHAIN)[number];
+type ChainArtifactName = (typeof CHAIN)[number];
 
 /** Every committed artifact, by the folder it is committed in. */
 export interface CompiledArtifacts {

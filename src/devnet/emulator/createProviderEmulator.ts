@@ -17,10 +17,14 @@ import { type RateBucket, refuseRequest } from "./refuseRequest.js";
  * 2025 table charges 20 for block, transaction and receipt reads and 60 for eth_getLogs.
  * Methods missing here cost DEFAULT_COMPUTE_UNITS. The indexer's cost model prices reads by the
  * same table (src/chain/readsWholeBlock.ts): one table, not two.
+ * @internal exported for tests, which price calls with it.
  */
 export const COMMON_COMPUTE_UNITS: Readonly<Record<string, number>> = PROVIDER_COMPUTE_UNITS;
 
-/** Compute units of a method COMMON_COMPUTE_UNITS does not list. */
+/**
+ * Compute units of a method COMMON_COMPUTE_UNITS does not list.
+ * @internal exported for tests, which price calls with it.
+ */
 export const DEFAULT_COMPUTE_UNITS = 20;
 
 /** A JSON-RPC HTTP endpoint in front of a node that counts, prices and misbehaves like a hosted provider. */

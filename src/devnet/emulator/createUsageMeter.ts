@@ -1,7 +1,7 @@
 import type { ProviderFaultName } from "./providerFaults.js";
 
 /** What one method cost. */
-export interface MethodUsage {
+interface MethodUsage {
   /** Calls the node answered (errors included; refused ones not). */
   calls: number;
   /** Of those, answered with a JSON-RPC error. */

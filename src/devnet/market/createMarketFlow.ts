@@ -9,7 +9,7 @@ import type { PlannedTrade } from "./createTradeGenerator.js";
 import { createWashTrader, type WashTrader } from "./createWashTrader.js";
 
 /** The trades that react to a block's flow, to be mined in the same block after it. */
-export interface FollowUp {
+interface FollowUp {
   wash: PlannedTrade[];
   arbitrage: PlannedTrade[];
 }

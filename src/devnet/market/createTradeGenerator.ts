@@ -4,7 +4,7 @@ import type { DevnetMarket, DevnetPool, DevnetToken } from "../devnetTypes.js";
 import { usdToUnits } from "../usdToUnits.js";
 
 /** Which router function a trade calls. */
-export type TradeKind = "tokensForTokens" | "ethForTokens" | "tokensForEth";
+type TradeKind = "tokensForTokens" | "ethForTokens" | "tokensForEth";
 
 /** One swap a trader will send through a router. */
 export interface PlannedTrade {

@@ -1,7 +1,7 @@
 import type { NetworkName } from "../../domain/types.js";
 
 /** An ERC-20 the devnet deploys, with its real-world metadata and a realistic USD price. */
-export interface DevnetTokenSpec {
+interface DevnetTokenSpec {
   symbol: string;
   name: string;
   decimals: number;

@@ -16,14 +16,14 @@ export interface RangeShape {
 }
 
 /** Full range: the pool's lowest to highest usable tick. */
-export const FULL_RANGE: RangeShape = { below: Number.POSITIVE_INFINITY, above: Number.POSITIVE_INFINITY };
+const FULL_RANGE: RangeShape = { below: Number.POSITIVE_INFINITY, above: Number.POSITIVE_INFINITY };
 
 /**
  * The setup's positions of a regular pool, as shares of its TVL: full range and wide ranges of the
  * deployer, narrow ones around the price by two providers, one out of range on each side (only
  * token0 above the price, only token1 below), so ticks are initialized on both sides of the price.
  */
-export const SETUP_RANGES: readonly { owner: number; share: number; shape: RangeShape }[] = [
+const SETUP_RANGES: readonly { owner: number; share: number; shape: RangeShape }[] = [
   { owner: 0, share: 0.35, shape: FULL_RANGE },
   { owner: 0, share: 0.25, shape: { below: 0.25, above: 0.25 } },
   { owner: 1, share: 0.2, shape: { below: 0.015, above: 0.015 } },

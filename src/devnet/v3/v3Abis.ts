@@ -35,12 +35,18 @@ export const v3PoolAbi = parseAbi([
   "event Burn(address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
 ]);
 
-/** Uniswap V3's Swap event. */
+/**
+ * Uniswap V3's Swap event.
+ * @internal exported for tests, which read the devnet's logs with it.
+ */
 export const uniswapV3SwapEvent = parseAbiItem(
   "event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)",
 );
 
-/** PancakeSwap V3's Swap event: two more fields (the protocol fees), hence another topic. */
+/**
+ * PancakeSwap V3's Swap event: two more fields (the protocol fees), hence another topic.
+ * @internal exported for tests, which read the devnet's logs with it.
+ */
 export const pancakeV3SwapEvent = parseAbiItem(
   "event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick, uint128 protocolFeesToken0, uint128 protocolFeesToken1)",
 );
@@ -55,7 +61,10 @@ export const devnetV3RouterAbi = parseAbi([
   "function mint(address pool, address recipient, int24 tickLower, int24 tickUpper, uint128 liquidity) returns (uint256 amount0, uint256 amount1)",
 ]);
 
-/** Uniswap's QuoterV2 interface, which DevnetV3Quoter.sol implements too. */
+/**
+ * Uniswap's QuoterV2 interface, which DevnetV3Quoter.sol implements too.
+ * @internal exported for tests, which ask the devnet's quoter with it.
+ */
 export const quoterV2Abi = parseAbi([
   "struct QuoteExactInputSingleParams { address tokenIn; address tokenOut; uint256 amountIn; uint24 fee; uint160 sqrtPriceLimitX96; }",
   "function quoteExactInputSingle(QuoteExactInputSingleParams params) returns (uint256 amountOut, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)",

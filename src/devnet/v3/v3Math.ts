@@ -3,10 +3,16 @@ import { MAX_TICK, MIN_TICK } from "../../pricing/v3/getSqrtRatioAtTick.js";
 // The pools' own TickMath, as the indexer computes it (one port, src/pricing/v3).
 export { getSqrtRatioAtTick, MAX_TICK, MIN_TICK } from "../../pricing/v3/getSqrtRatioAtTick.js";
 
-/** 2^96: V3 prices are square roots in Q64.96 fixed point. */
+/**
+ * 2^96: V3 prices are square roots in Q64.96 fixed point.
+ * @internal exported for the V3 math tests.
+ */
 export const Q96 = 1n << 96n;
 
-/** Integer square root (floor). */
+/**
+ * Integer square root (floor).
+ * @internal exported for tests, which call this step alone.
+ */
 export function sqrtBigint(value: bigint): bigint {
   if (value < 0n) throw new Error("v3: square root of a negative number");
   if (value < 2n) return value;

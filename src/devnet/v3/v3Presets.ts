@@ -1,7 +1,7 @@
 import type { NetworkName } from "../../domain/types.js";
 
 /** A concentrated-liquidity pool the devnet opens: `tvlUsd` whole dollars over its positions. */
-export interface V3PoolSpec {
+interface V3PoolSpec {
   a: string;
   b: string;
   /** Fee in hundredths of a bip (500 = 0.05%). */

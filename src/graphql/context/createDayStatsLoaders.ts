@@ -17,6 +17,7 @@ const DAY = 86_400;
 /**
  * Start of the 24-hour stats window at `now` (unix seconds): the hourly bucket holding now - 24 h.
  * The window therefore spans 24 to 25 hours, whole hourly buckets up to now.
+ * @internal exported for tests, which call this step alone.
  */
 export function dayStatsFrom(now: number): number {
   return Math.floor((now - DAY) / HOUR) * HOUR;

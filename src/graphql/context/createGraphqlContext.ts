@@ -11,7 +11,7 @@ import {
 import { createTokenLoader } from "./createTokenLoader.js";
 
 /** A token with the network it was loaded on. */
-export type NetworkToken = Token & { network: NetworkName };
+type NetworkToken = Token & { network: NetworkName };
 
 /** What every resolver gets: the reader, per-request loaders and the request's clock. */
 export interface GraphqlContext {

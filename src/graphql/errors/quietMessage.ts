@@ -1,7 +1,10 @@
 /** What replaces a suggestion (the text GraphQL Armor's block-field-suggestions writes). */
-export const SUGGESTION_MASK = "[Suggestion hidden]";
+const SUGGESTION_MASK = "[Suggestion hidden]";
 
-/** Longest quoted value an error message repeats, in characters; the rest is cut. */
+/**
+ * Longest quoted value an error message repeats, in characters; the rest is cut.
+ * @internal exported for tests, which pin this limit.
+ */
 export const MAX_QUOTED_CHARS = 64;
 
 // graphql-js writes suggestions as ` Did you mean "a"?`, ` Did you mean "a" or "b"?` and

@@ -6,7 +6,7 @@ import { quietError } from "./quietError.js";
 import { quietMessage } from "./quietMessage.js";
 
 /** The message every unexpected error is replaced with. */
-export const MASKED_MESSAGE = "Unexpected error.";
+const MASKED_MESSAGE = "Unexpected error.";
 
 /**
  * The one GraphQL error formatter: a SwapgraphError becomes a GraphQL error with

@@ -28,7 +28,7 @@ const DEPTH_FACTOR = 1.5;
  * The argument that sets how many items a field returns, per field coordinate. Other list
  * fields are bounded by configuration (networks, route hops), not by the caller.
  */
-export const PAGE_SIZE_ARGUMENTS: Readonly<Record<string, string>> = {
+const PAGE_SIZE_ARGUMENTS: Readonly<Record<string, string>> = {
   "Query.swaps": "first",
   "Query.poolSwaps": "first",
   "Query.liquidityEvents": "first",
@@ -45,7 +45,7 @@ export const PAGE_SIZE_ARGUMENTS: Readonly<Record<string, string>> = {
  * change: two price look-ups; its last trade price: one): their own cost, added to
  * the object cost and multiplied like it by the page sizes above them.
  */
-export const READ_COSTS: Readonly<Record<string, number>> = {
+const READ_COSTS: Readonly<Record<string, number>> = {
   "Token.stats": 200,
   "Pool.stats": 200,
   "Pool.priceChangePercentage24h": 10,

@@ -46,6 +46,7 @@ export interface ClientBudgetOptions {
 /**
  * One decision about one operation: it must wait ("queue", for `waitMs` of budget and then a
  * free slot), it starts ("start", after `waitedMs`), or it is refused ("refuse", with its 429).
+ * @internal exported for tests, which type what they record with it.
  */
 export type ClientBudgetEvent =
   | { type: "queue"; client: string; cost: number; waitMs: number }

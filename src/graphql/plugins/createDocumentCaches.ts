@@ -7,7 +7,10 @@ const AST_BYTES_PER_SOURCE_CHAR = 100;
 // A parse error keeps little besides the source text (its key): a message and a location.
 const ERROR_BYTES = 2_048;
 
-/** Byte bounds of the parsed-document caches (createDocumentCaches). */
+/**
+ * Byte bounds of the parsed-document caches (createDocumentCaches).
+ * @internal exported for tests, which pin these limits.
+ */
 export const DOCUMENT_CACHE_LIMITS = {
   maxEntries: 1_024,
   documentBytes: 32 * 1024 * 1024,

@@ -4,7 +4,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type GraphQLSchema, parse, validate } from "graphql";
 
-/** Where the published operations live: one `.graphql` file per operation. */
+/**
+ * Where the published operations live: one `.graphql` file per operation.
+ * @internal exported for tests, which read the operations it holds.
+ */
 export const OPERATIONS_DIR = fileURLToPath(new URL("../../../schema/operations/", import.meta.url));
 
 /** A published operation: its name, its text and the id clients send instead of the text. */

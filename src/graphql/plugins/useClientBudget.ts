@@ -4,7 +4,10 @@ import { toGraphqlError } from "../errors/toGraphqlError.js";
 import type { ClientBudget } from "./createClientBudget.js";
 import { getOperationCost } from "./getOperationCost.js";
 
-/** The client of in-process calls (`yoga.fetch`) and of anything without a client key: one budget for all. */
+/**
+ * The client of in-process calls (`yoga.fetch`) and of anything without a client key: one budget for all.
+ * @internal exported for tests, which name the shared budget with it.
+ */
 export const SHARED_CLIENT = "shared";
 
 // The HTTP edge puts the client's address (the rate limit's key) into yoga's server context.

@@ -3,7 +3,7 @@ import type { Plugin } from "graphql-yoga";
 import { getOperationCost } from "./getOperationCost.js";
 
 /** The extensions.code of a refused operation. */
-export const COST_LIMIT_CODE = "COST_LIMIT";
+const COST_LIMIT_CODE = "COST_LIMIT";
 
 /** Options of useCostLimit. */
 export interface CostLimitOptions {

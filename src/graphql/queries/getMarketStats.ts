@@ -6,7 +6,7 @@ import { assertNetworkReady } from "./assertNetworkReady.js";
 import { formatDecimal } from "./formatDecimal.js";
 
 /** The trailing windows of market stats (GeckoTerminal's m5, h1, h6, h24), in seconds. */
-export const STATS_WINDOWS = [
+const STATS_WINDOWS = [
   { name: "M5", field: "m5", seconds: 300 },
   { name: "H1", field: "h1", seconds: 3_600 },
   { name: "H6", field: "h6", seconds: 21_600 },

@@ -7,7 +7,7 @@ import { formatPoolPrice } from "./listCandles.js";
 import type { PoolSource } from "./listPools.js";
 
 /** Most levels a side of a book may have. */
-export const MAX_BOOK_LEVELS = 500;
+const MAX_BOOK_LEVELS = 500;
 const PERCENT = /^(0|[1-9][0-9]?)(\.[0-9]{1,4})?$/;
 
 /** Arguments of Pool.orderBook (null where GraphQL passes an explicit null). */

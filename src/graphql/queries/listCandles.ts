@@ -35,7 +35,7 @@ export interface CandleOutput {
 }
 
 /** Largest page: a day of 5-minute candles, or 1,000 minutes. */
-export const MAX_CANDLES_PAGE = 1000;
+const MAX_CANDLES_PAGE = 1000;
 const USD_DECIMALS = 18;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 // Pool prices are smallest units of token1 per smallest unit of token0, scaled by 10^36.

@@ -10,7 +10,7 @@ import { decodeRankCursor, type Ranked, type RankedPage, rankedPage } from "./ra
 import { parseTokenInput, resolveToken } from "./resolveToken.js";
 
 /** How the pools query orders: the GraphQL enum's values. */
-export type PoolOrder = "LIQUIDITY" | "VOLUME_24H";
+type PoolOrder = "LIQUIDITY" | "VOLUME_24H";
 
 /** Arguments of the pools query (null where GraphQL passes an explicit null). */
 export interface PoolsArgs {
@@ -29,7 +29,7 @@ export type PoolSource = PoolState & { network: NetworkName };
 export type PoolPage = RankedPage<PoolSource>;
 
 /** Largest page. */
-export const MAX_POOLS_PAGE = 100;
+const MAX_POOLS_PAGE = 100;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /**

@@ -35,6 +35,7 @@ const USD_DECIMALS = 18;
 /**
  * A minimum USD value (a Decimal) as the 10^18-scaled integer trades' volumeUsd is kept in: digits
  * past the 18th round up, so "at least the value" stays exact. Throws 400 for a negative value.
+ * @internal exported for tests, which call this step alone.
  */
 export function parseMinVolumeUsd(value: string): bigint {
   if (value.startsWith("-")) throw new BadRequestError("minVolumeUSD must not be negative.");

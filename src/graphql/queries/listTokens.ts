@@ -7,7 +7,7 @@ import { getTokenValuation } from "./getTokenValuation.js";
 import { decodeRankCursor, type Ranked, type RankedPage, rankedPage } from "./rankedPage.js";
 
 /** How the tokens query orders: the GraphQL enum's values. */
-export type TokenOrder = "VOLUME_24H" | "LIQUIDITY";
+type TokenOrder = "VOLUME_24H" | "LIQUIDITY";
 
 /** Arguments of the tokens query (null where GraphQL passes an explicit null). */
 export interface TokensArgs {
@@ -24,7 +24,7 @@ export type TokenSource = Token & { network: NetworkName };
 export type TokenPage = RankedPage<TokenSource>;
 
 /** Largest page: the stats of a page are computed per token. */
-export const MAX_TOKENS_PAGE = 100;
+const MAX_TOKENS_PAGE = 100;
 
 /**
  * One page of the network's known tokens (token list and discovered ERC-20s; the native coin is

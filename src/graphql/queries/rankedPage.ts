@@ -23,7 +23,7 @@ export interface RankedPage<T> {
 const CURSOR = /^([A-Z0-9_]{1,30}):(-1|\d{1,90}):(0x[0-9a-f]{40})$/;
 
 /** The opaque cursor of a position in an order (base64url of "ORDER:key:address"). */
-export function encodeRankCursor(order: string, position: RankPosition): string {
+function encodeRankCursor(order: string, position: RankPosition): string {
   return Buffer.from(`${order}:${position.key}:${position.address}`).toString("base64url");
 }
 

@@ -13,7 +13,7 @@ const HOUR = 3_600;
 const STORE_PAGE = 10_000;
 
 /** Widths the candles query folds from hourly candles (4 and 12 hours), in seconds. */
-export const AGGREGATED_INTERVALS = [14_400, 43_200] as const;
+const AGGREGATED_INTERVALS = [14_400, 43_200] as const;
 export type AggregatedInterval = (typeof AGGREGATED_INTERVALS)[number];
 
 /** What readCandleBuckets reads: buckets from the one holding `from`, starting before `to`, at most `first`. */
@@ -77,6 +77,7 @@ export async function readCandleBuckets(
  * Candles folded into buckets of `interval` seconds (a multiple of theirs), ascending: open is the
  * first priced open, close the last priced close, high and low the extremes, volumes and counts
  * summed (volumeUsd unknown when any part is).
+ * @internal exported for tests, which call this step alone.
  */
 export function foldCandles(candles: readonly Candle[], interval: number): Candle[] {
   const out: Candle[] = [];

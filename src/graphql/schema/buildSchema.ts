@@ -7,7 +7,7 @@ import { resolvers } from "./resolvers.js";
 const SCHEMA_DIR = new URL("../../../schema/", import.meta.url);
 
 /** The SDL of schema/*.graphql, the API's source of truth, in file-name order. */
-export function loadTypeDefs(): string[] {
+function loadTypeDefs(): string[] {
   return readdirSync(SCHEMA_DIR)
     .filter((name) => name.endsWith(".graphql"))
     .sort()

@@ -21,7 +21,10 @@ function matches(trade: Trade, filter: { token?: TokenRef; sender?: Address }): 
   return true;
 }
 
-/** Most swaps a subscription resumed with `afterBlock` is sent from the store before it goes live. */
+/**
+ * Most swaps a subscription resumed with `afterBlock` is sent from the store before it goes live.
+ * @internal exported for tests, which pin this limit.
+ */
 export const MAX_REPLAYED_SWAPS = 10_000;
 const REPLAY_PAGE = 1_000;
 

@@ -4,7 +4,10 @@ import type { NetworkName } from "../../domain/types.js";
 import { SlowSubscriberError } from "../../errors.js";
 import type { MarketReader } from "../../views/types.js";
 
-/** Events a subscriber may fall behind by before it is ended: a stalled client never grows the server. */
+/**
+ * Events a subscriber may fall behind by before it is ended: a stalled client never grows the server.
+ * @internal exported for tests, which pin this limit.
+ */
 export const MAX_PENDING_EVENTS = 256;
 /** Subscription.networkStatus is re-sent at least this often, new blocks or not. */
 export const STATUS_HEARTBEAT_MS = 5_000;

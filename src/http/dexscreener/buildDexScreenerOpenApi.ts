@@ -10,6 +10,7 @@ import {
 
 // The spec's own example answers (DEX Screener Adapter Specs v1.1): the document shows them, and
 // a test validates each against its schema.
+/** @internal exported for tests, which run the examples. */
 export const SPEC_EXAMPLES = {
   latestBlock: { block: { blockNumber: 100, blockTimestamp: 1698126147 } },
   asset: {

@@ -14,7 +14,7 @@ import { MAX_EVENT_BLOCKS } from "./dexScreenerSchemas.js";
 import { checksummed, type PoolDecimals, renderPoolEvent } from "./renderPoolEvent.js";
 
 /** Events read from the store per page while an events answer is made. */
-export const EVENTS_PAGE_SIZE = 1_000;
+const EVENTS_PAGE_SIZE = 1_000;
 /** The largest streamed events answer kept for its indexed block (bytes). */
 const MAX_KEPT_EVENTS_BYTES = 8 * 1024 * 1024;
 

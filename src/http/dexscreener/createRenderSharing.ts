@@ -6,7 +6,7 @@ import type { FastifyReply } from "fastify";
 const SHARED_RENDER_STALL_MS = 1_000;
 
 /** The request making an answer: it tells its waiters when it moves on and when it is done. */
-export interface Rendering {
+interface Rendering {
   /** A piece was made: the waiters wait on. */
   progress(): void;
   /** Made (kept or not), failed, or the client left: the waiters stop waiting. */

@@ -28,7 +28,7 @@ const ABSENT = { not: {} } as const;
 const METADATA = { type: "object", additionalProperties: { type: "string" } } as const;
 
 /** Block: a number and unix seconds (not milliseconds). */
-export const DEX_SCREENER_BLOCK_SCHEMA = {
+const DEX_SCREENER_BLOCK_SCHEMA = {
   type: "object",
   required: ["blockNumber", "blockTimestamp"],
   additionalProperties: false,

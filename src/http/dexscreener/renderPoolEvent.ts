@@ -43,7 +43,7 @@ const abs = (value: bigint): bigint => (value < 0n ? -value : value);
  * took per asset0, both decimalized, truncated to 50 decimal places. Undefined when it would
  * print as 0 (the indexer halts on priceNative=0).
  */
-export function priceNative(amount0: bigint, amount1: bigint, pool: PoolDecimals): string | undefined {
+function priceNative(amount0: bigint, amount1: bigint, pool: PoolDecimals): string | undefined {
   const numerator = abs(amount1) * ten(pool.decimals0 + PRICE_DIGITS);
   const denominator = abs(amount0) * ten(pool.decimals1);
   if (denominator === 0n) return undefined;

@@ -1,6 +1,9 @@
 import { escapeHtml } from "./escapeHtml.js";
 
-/** Example requests the landing page links to (they answer on the demo and on any bsc/eth setup). */
+/**
+ * Example requests the landing page links to (they answer on the demo and on any bsc/eth setup).
+ * @internal exported for tests, which run the examples.
+ */
 export const LANDING_EXAMPLES = [
   {
     href: "/api/quote?sellToken=BNB&buyToken=USDT",

@@ -12,10 +12,10 @@ import { type Asset, asset, sendAsset } from "../sendAsset.js";
  * Where `npm run build` (scripts/buildDashboard.mjs) puts the dashboard: web/dist/ at the project
  * root, found from this file in src/http/plugins/ and in dist/http/plugins/ alike.
  */
-export const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
+const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
 
 /** The prefix of the dashboard's built files (Vite's assetsDir; the page links them as ./assets/). */
-export const DASHBOARD_ASSETS_PATH = "/assets";
+const DASHBOARD_ASSETS_PATH = "/assets";
 
 // The page names its scripts and styles by content hash: they never change under one URL.
 const IMMUTABLE = "public, max-age=31536000, immutable";

@@ -8,9 +8,9 @@ import { type Asset, asset, lazyFile, sendAsset } from "../sendAsset.js";
 const require = createRequire(import.meta.url);
 
 /** Where the OpenAPI document is served. */
-export const OPENAPI_PATH = "/openapi.json";
+const OPENAPI_PATH = "/openapi.json";
 /** Where the API reference page is served. */
-export const DOCS_PATH = "/docs";
+const DOCS_PATH = "/docs";
 
 // Pages are small and change with a deployment: revalidate every time. The script's URL names
 // its version, so browsers may keep it for a year.

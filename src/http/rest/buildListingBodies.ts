@@ -8,7 +8,7 @@ import type { ListedMarket } from "./readListedMarkets.js";
  */
 
 /** The pair's id in every format (ListedMarket.pairId). */
-export function tickerIdOf(market: Pick<ListedMarket, "pairId">): string {
+function tickerIdOf(market: Pick<ListedMarket, "pairId">): string {
   return market.pairId;
 }
 

@@ -8,7 +8,7 @@ import { freshnessHeaders } from "./freshnessHeaders.js";
 import type { FreshnessData, RestOperations } from "./restOperations.js";
 
 /** A REST answer made from GraphQL: the public JSON and the freshness it was made at. */
-export interface RenderedAnswer {
+interface RenderedAnswer {
   value: unknown;
   networkStatus: FreshnessData["networkStatus"];
 }

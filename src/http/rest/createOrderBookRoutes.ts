@@ -24,11 +24,11 @@ export const ORDER_BOOK_OPERATION = /* GraphQL */ `
 `;
 
 /** Default `depth`: CoinGecko asks for at least 100 (50 a side); CoinMarketCap's example is 100 too. */
-export const DEFAULT_BOOK_DEPTH = 100;
+const DEFAULT_BOOK_DEPTH = 100;
 /** Largest `depth`, and what `depth=0` (the standards' "full depth") gives: 500 levels a side. */
-export const MAX_BOOK_DEPTH = 1000;
+const MAX_BOOK_DEPTH = 1000;
 /** Default `range`: the +-2% of the mid price that CoinGecko's depth figures measure. */
-export const DEFAULT_BOOK_RANGE = "2";
+const DEFAULT_BOOK_RANGE = "2";
 
 interface OrderBookData extends FreshnessData {
   pool: {

@@ -11,7 +11,7 @@ import { sendListStream } from "./sendListStream.js";
 
 const DAY = 86_400;
 /** Largest `limit` of historical_trades (its newest trades are held in memory). */
-export const MAX_TRADES_LIMIT = 10_000;
+const MAX_TRADES_LIMIT = 10_000;
 const STALL_MS = 60_000;
 
 /** A pool-trades route: its path, the JSON Schemas of its parameters, and its handler. */

@@ -12,7 +12,10 @@ import {
 import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 
-/** An hour of a network's /api/swaps_24h list as kept on disk: its elements, joined by commas. */
+/**
+ * An hour of a network's /api/swaps_24h list as kept on disk: its elements, joined by commas.
+ * @internal exported for tests, which type their fakes with it.
+ */
 export interface KeptHour {
   network: string;
   start: number;
@@ -23,7 +26,7 @@ export interface KeptHour {
 }
 
 /** Writes one hour's elements while the list streams; nothing is kept unless committed. */
-export interface HourWriter {
+interface HourWriter {
   /** Appends the bytes of `rows` more elements (without a separating comma: the writer adds it). */
   append(elements: Uint8Array, rows: number): void;
   /** Keeps the hour (replacing any copy of it). */

@@ -6,7 +6,10 @@ export interface TokenFields {
   address: string;
 }
 
-/** A side of a swap in a GraphQL result (`sell` or `buy`). */
+/**
+ * A side of a swap in a GraphQL result (`sell` or `buy`).
+ * @internal exported for tests and the bench, which type their rows with it.
+ */
 export interface AmountFields {
   token: TokenFields;
   amount: string;

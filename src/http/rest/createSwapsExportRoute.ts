@@ -26,7 +26,7 @@ export interface SwapsExportOptions {
 }
 
 /** The media type of the export: one JSON object per line (NDJSON). */
-export const NDJSON_TYPE = "application/x-ndjson; charset=utf-8";
+const NDJSON_TYPE = "application/x-ndjson; charset=utf-8";
 
 const ROUTE = "/api/swaps_export";
 

@@ -7,7 +7,10 @@ import { CMC_TRADES_SCHEMA, COINGECKO_TRADES_SCHEMA } from "./listingTradeSchema
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
-/** "/coingecko/:network/pairs" as OpenAPI writes it: "/coingecko/{network}/pairs". */
+/**
+ * "/coingecko/:network/pairs" as OpenAPI writes it: "/coingecko/{network}/pairs".
+ * @internal exported for tests, which call this step alone.
+ */
 export function openApiPathOf(path: string): string {
   return path.replace(/:([A-Za-z_]+)/g, "{$1}");
 }

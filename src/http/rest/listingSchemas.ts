@@ -15,10 +15,10 @@ const DECIMAL = {
   oneOf: [{ type: "number" }, { type: "string", pattern: "^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$" }],
 } as const;
 /** A decimal as swapgraph sends it: a plain decimal string, exact, no trailing zeros. */
-export const EXACT_DECIMAL = { type: "string", pattern: "^(0|[1-9][0-9]*)(\\.[0-9]*[1-9])?$" } as const;
+const EXACT_DECIMAL = { type: "string", pattern: "^(0|[1-9][0-9]*)(\\.[0-9]*[1-9])?$" } as const;
 const ADDRESS = { type: "string", pattern: "^0x[0-9a-f]{40}$" } as const;
 /** base_target (contract addresses of token0 and token1), or base_target_pool where pools share the tokens. */
-export const TICKER_ID_PATTERN = "^0x[0-9a-f]{40}_0x[0-9a-f]{40}(_0x[0-9a-f]{40})?$";
+const TICKER_ID_PATTERN = "^0x[0-9a-f]{40}_0x[0-9a-f]{40}(_0x[0-9a-f]{40})?$";
 
 /** Path parameters of every listing endpoint. */
 export const LISTING_PARAMS_SCHEMA = {
@@ -150,7 +150,10 @@ export const CMC_TICKER_SCHEMA = {
   },
 } as const;
 
-/** What swapgraph itself sends, beyond the formats: exact strings and addresses everywhere. */
+/**
+ * What swapgraph itself sends, beyond the formats: exact strings and addresses everywhere.
+ * @internal exported for tests, which check the bodies against it.
+ */
 export const SWAPGRAPH_TICKER_SCHEMA = {
   type: "object",
   properties: {

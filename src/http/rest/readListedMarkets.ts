@@ -11,7 +11,7 @@ import type { FreshnessData } from "./restOperations.js";
 const POOLS_PAGE = 100;
 
 /** The fixed GraphQL operation that lists a network's pools (a page) for the listing endpoints. */
-export const LISTING_POOLS_OPERATION = /* GraphQL */ `
+const LISTING_POOLS_OPERATION = /* GraphQL */ `
   query ListingPools($network: Network!, $first: Int!, $after: String) {
     networkStatus(network: $network) { indexedBlock dataAgeSeconds }
     pools(network: $network, first: $first, after: $after) {
@@ -42,7 +42,7 @@ export function parseListingOperations(executor: Pick<GraphqlExecutor, "prepare"
 }
 
 /** A token of a listed pool. */
-export interface ListedToken {
+interface ListedToken {
   address: string;
   name: string;
   symbol: string;

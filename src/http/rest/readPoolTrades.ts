@@ -10,7 +10,7 @@ import { PAIR_POOLS_OPERATION, resolvePairPool } from "./resolvePairPool.js";
 import type { FreshnessData } from "./restOperations.js";
 
 /** The fixed GraphQL operation that pins a pool's trades: the indexed block and the pool's tokens. */
-export const POOL_TRADES_START_OPERATION = /* GraphQL */ `
+const POOL_TRADES_START_OPERATION = /* GraphQL */ `
   query ListingPoolTradesStart($network: Network!, $pool: String!) {
     networkStatus(network: $network) { indexedBlock dataAgeSeconds historyFrom }
     pool(network: $network, address: $pool) { token0 token1 }
@@ -18,7 +18,7 @@ export const POOL_TRADES_START_OPERATION = /* GraphQL */ `
 `;
 
 /** The fixed GraphQL operation behind a pool's trades, read page by page at one block. */
-export const POOL_SWAPS_OPERATION = /* GraphQL */ `
+const POOL_SWAPS_OPERATION = /* GraphQL */ `
   query ListingPoolSwaps(
     $network: Network!
     $pool: String!

@@ -47,7 +47,7 @@ export interface DailyVolumesData extends FreshnessData {
 const FRESHNESS = "networkStatus(network: $network) { indexedBlock dataAgeSeconds }";
 
 /** The fixed GraphQL operation behind GET /api/quote. */
-export const QUOTE_OPERATION = /* GraphQL */ `
+const QUOTE_OPERATION = /* GraphQL */ `
   query RestQuote($network: Network!, $sellToken: String!, $buyToken: String!) {
     ${FRESHNESS}
     quote(network: $network, sellToken: $sellToken, buyToken: $buyToken) {
@@ -69,7 +69,7 @@ const SWAP_ROW = `
 `;
 
 /** The fixed GraphQL operation that pins GET /api/swaps_24h: the indexed block at request start. */
-export const STATUS_OPERATION = /* GraphQL */ `
+const STATUS_OPERATION = /* GraphQL */ `
   query RestStatus($network: Network!) {
     networkStatus(network: $network) { indexedBlock dataAgeSeconds serving pollIntervalMs }
   }
@@ -78,6 +78,7 @@ export const STATUS_OPERATION = /* GraphQL */ `
 /**
  * The fixed GraphQL operation behind GET /api/swaps_24h, executed page by page at one block (and
  * hour by hour, with `to`, when settled hours are kept on disk).
+ * @internal exported for the bench: bench/listServer.ts sends it.
  */
 export const SWAPS_OPERATION = swapsOperation("RestSwaps", SWAP_ROW);
 
@@ -85,7 +86,7 @@ export const SWAPS_OPERATION = swapsOperation("RestSwaps", SWAP_ROW);
  * The fixed GraphQL operation behind GET /api/swaps_export: the list's row and what keys and
  * dates it (log index, timestamp, sender, tracked, pools), page by page at one block.
  */
-export const EXPORT_OPERATION = swapsOperation(
+const EXPORT_OPERATION = swapsOperation(
   "RestSwapsExport",
   `${SWAP_ROW} logIndex timestamp sender tracked pools`,
 );
@@ -113,7 +114,7 @@ function swapsOperation(name: string, fields: string): string {
  * The same pages with nothing but their cursors: a limited /api/swaps_24h answer finds its next
  * cursor with it before the headers go out, without formatting (or holding) the swaps twice.
  */
-export const SWAP_CURSORS_OPERATION = /* GraphQL */ `
+const SWAP_CURSORS_OPERATION = /* GraphQL */ `
   query RestSwapCursors($network: Network!, $from: Timestamp!, $first: Int!, $after: String, $atBlock: BigInt) {
     swaps(network: $network, from: $from, first: $first, after: $after, atBlock: $atBlock) {
       pageInfo { hasNextPage endCursor }
@@ -122,7 +123,7 @@ export const SWAP_CURSORS_OPERATION = /* GraphQL */ `
 `;
 
 /** The fixed GraphQL operation behind GET /api/trade_volume_usd_7d. */
-export const DAILY_VOLUMES_OPERATION = /* GraphQL */ `
+const DAILY_VOLUMES_OPERATION = /* GraphQL */ `
   query RestDailyVolumes($network: Network!) {
     ${FRESHNESS}
     dailyVolumes(network: $network, days: 7) { date addressCount volumeUSD }

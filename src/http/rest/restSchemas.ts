@@ -12,20 +12,20 @@ import { MAX_SWAPS_LIMIT } from "./restLimits.js";
 /** A base-10 integer string without sign or leading zeros. */
 export const INTEGER_STRING_PATTERN = "^(0|[1-9][0-9]*)$";
 /** A plain decimal string: no exponent, no sign, no leading zeros, no trailing zeros after the point. */
-export const PLAIN_DECIMAL_PATTERN = "^(0|[1-9][0-9]*)(\\.[0-9]*[1-9])?$";
+const PLAIN_DECIMAL_PATTERN = "^(0|[1-9][0-9]*)(\\.[0-9]*[1-9])?$";
 /** amount_decimal: truncated to exactly 8 digits after the point. */
-export const AMOUNT_DECIMAL_PATTERN = "^(0|[1-9][0-9]*)\\.[0-9]{8}$";
+const AMOUNT_DECIMAL_PATTERN = "^(0|[1-9][0-9]*)\\.[0-9]{8}$";
 /** A token address: lowercase 0x hex, or "" for the chain's native coin. */
-export const TOKEN_ADDRESS_PATTERN = "^(0x[0-9a-f]{40})?$";
+const TOKEN_ADDRESS_PATTERN = "^(0x[0-9a-f]{40})?$";
 /** A transaction hash: lowercase 0x hex. */
-export const TX_HASH_PATTERN = "^0x[0-9a-f]{64}$";
+const TX_HASH_PATTERN = "^0x[0-9a-f]{64}$";
 /** A UTC calendar date. */
-export const DATE_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
+const DATE_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
 
 // ---- query parameters ----
 
 /** The `network` query parameter of every endpoint. */
-export const NETWORK_PARAM_SCHEMA = {
+const NETWORK_PARAM_SCHEMA = {
   type: "string",
   enum: NETWORKS,
   default: "bsc",
@@ -35,7 +35,7 @@ export const NETWORK_PARAM_SCHEMA = {
 } as const;
 
 /** sellToken / buyToken of /api/quote. */
-export const TOKEN_PARAM_SCHEMA = {
+const TOKEN_PARAM_SCHEMA = {
   type: "string",
   minLength: 1,
   description:
@@ -46,7 +46,7 @@ export const TOKEN_PARAM_SCHEMA = {
 } as const;
 
 /** `limit` of /api/swaps_24h (an extension of the contract). */
-export const LIMIT_PARAM_SCHEMA = {
+const LIMIT_PARAM_SCHEMA = {
   type: "integer",
   minimum: 1,
   maximum: MAX_SWAPS_LIMIT,
@@ -54,7 +54,7 @@ export const LIMIT_PARAM_SCHEMA = {
 } as const;
 
 /** `cursor` of /api/swaps_24h (an extension of the contract). */
-export const CURSOR_PARAM_SCHEMA = {
+const CURSOR_PARAM_SCHEMA = {
   type: "string",
   maxLength: 80,
   pattern: "^[A-Za-z0-9_-]+$",

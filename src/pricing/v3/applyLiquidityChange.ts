@@ -3,7 +3,7 @@ import type { ReadonlyTickTable } from "./createTickTable.js";
 import { MAX_TICK, MIN_TICK } from "./getSqrtRatioAtTick.js";
 
 /** A tick's liquidity after a change; liquidityGross 0 means the tick is no longer initialized. */
-export interface TickLiquidityAfter {
+interface TickLiquidityAfter {
   tick: number;
   liquidityNet: bigint;
   liquidityGross: bigint;

@@ -7,7 +7,7 @@ export interface TickInfo {
 }
 
 /** The next tick a swap step goes to, as TickBitmap.nextInitializedTickWithinOneWord answers. */
-export interface NextTick {
+interface NextTick {
   next: number;
   /** False when `next` is only the end of the bitmap word (no initialized tick before it). */
   initialized: boolean;

@@ -33,28 +33,3 @@ export function getAmount1Delta(
     sqrtRatioAX96 > sqrtRatioBX96 ? sqrtRatioAX96 - sqrtRatioBX96 : sqrtRatioBX96 - sqrtRatioAX96;
   return roundUp ? mulDivRoundingUp(liquidity, difference, Q96) : mulDiv(liquidity, difference, Q96);
 }
-
-/**
- * The signed getAmount0Delta of a liquidity change (int128): what a Mint owes the pool (positive,
- * rounded up) or a Burn takes out (negative, rounded down).
- */
-export function getAmount0DeltaSigned(
-  sqrtRatioAX96: bigint,
-  sqrtRatioBX96: bigint,
-  liquidity: bigint,
-): bigint {
-  return liquidity < 0n
-    ? -getAmount0Delta(sqrtRatioAX96, sqrtRatioBX96, -liquidity, false)
-    : getAmount0Delta(sqrtRatioAX96, sqrtRatioBX96, liquidity, true);
-}
-
-/** The signed getAmount1Delta of a liquidity change, rounded as getAmount0DeltaSigned. */
-export function getAmount1DeltaSigned(
-  sqrtRatioAX96: bigint,
-  sqrtRatioBX96: bigint,
-  liquidity: bigint,
-): bigint {
-  return liquidity < 0n
-    ? -getAmount1Delta(sqrtRatioAX96, sqrtRatioBX96, -liquidity, false)
-    : getAmount1Delta(sqrtRatioAX96, sqrtRatioBX96, liquidity, true);
-}

@@ -63,7 +63,7 @@ export function createPostgresTrades(
   pages: postgres.Sql,
 ): {
   steps: Pick<AsyncWriteHandlers<PostgresWrite>, TradeStepTypes>;
-  methods: Pick<Store, "listTrades" | "listTradePage" | "countTrades">;
+  methods: Pick<Store, "listTradePage" | "countTrades">;
 } {
   return {
     steps: {
@@ -132,15 +132,6 @@ export function createPostgresTrades(
       },
     },
     methods: {
-      async listTrades(network, sinceTimestamp) {
-        const rows = await sql<
-          TradeRow[]
-        >`SELECT seq, network, tx_hash, block_number, timestamp, tx_index, sender, token_in, amount_in,
-          token_out, amount_out, volume_usd, tracked, pools, log_index, marks FROM trades
-          WHERE network = ${network} AND timestamp >= ${sinceTimestamp}::int8
-          ORDER BY block_number, tx_index, log_index, seq`;
-        return rows.map(decodeTrade);
-      },
       async listTradePage(network, query) {
         assertTradePageQuery(query);
         // Two statements on the page sessions (see createPostgresStore), no transaction around them:

@@ -77,10 +77,6 @@ function prepareTradeStatements(db: Database.Database) {
     countTrades: db.prepare<[string, number], { n: bigint }>(
       "SELECT count(*) AS n FROM trades WHERE network = ? AND timestamp >= ?",
     ),
-    listTrades: db.prepare<[string, number], TradeRow>(
-      `SELECT ${TRADE_COLUMNS}, marks FROM trades WHERE network = ? AND timestamp >= ?
-       ORDER BY block_number, tx_index, log_index, seq`,
-    ),
   };
 }
 
@@ -95,7 +91,7 @@ type TradeStepTypes =
 /** The SQLite trades table: the write steps on it and the reads of trades. */
 export function createSqliteTrades(db: Database.Database): {
   steps: Pick<WriteHandlers<NetworkName>, TradeStepTypes>;
-  methods: Pick<Store, "listTrades" | "listTradePage" | "countTrades">;
+  methods: Pick<Store, "listTradePage" | "countTrades">;
 } {
   // Prepared on first use, after migrate() created the table.
   let statements: ReturnType<typeof prepareTradeStatements> | undefined;
@@ -173,9 +169,6 @@ export function createSqliteTrades(db: Database.Database): {
         s().listTradesBetween.all(network, from, to).map(decodeTrade),
     },
     methods: {
-      async listTrades(network, sinceTimestamp) {
-        return s().listTrades.all(network, sinceTimestamp).map(decodeTrade);
-      },
       async listTradePage(network, query) {
         assertTradePageQuery(query);
         const probe = buildTradeWindowSql("sqlite", network, query.fromTimestamp, query.toTimestamp);

@@ -6,6 +6,7 @@ import { POOL_PRICE_SCALE } from "../../domain/market.js";
  * (rowCodec.encodeMarks: the fourth `|` field holds the hops, `;`-separated, each starting with
  * 1 when token0 went in): "1", "0", or NULL without marks. PostgreSQL says the same with
  * split_part (buildTradeStatsSql).
+ * @internal exported for tests, which call this step alone.
  */
 export function hopZeroForOne(pools: unknown, marks: unknown, pool: unknown): string | null {
   if (typeof pools !== "string" || typeof marks !== "string" || typeof pool !== "string") return null;

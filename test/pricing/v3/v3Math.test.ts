@@ -3,12 +3,7 @@ import { addDelta } from "../../../src/pricing/v3/addDelta.js";
 import { applyLiquidityChange } from "../../../src/pricing/v3/applyLiquidityChange.js";
 import { computeSwapStep } from "../../../src/pricing/v3/computeSwapStep.js";
 import { createTickTable } from "../../../src/pricing/v3/createTickTable.js";
-import {
-  getAmount0Delta,
-  getAmount0DeltaSigned,
-  getAmount1Delta,
-  getAmount1DeltaSigned,
-} from "../../../src/pricing/v3/getAmountDelta.js";
+import { getAmount0Delta, getAmount1Delta } from "../../../src/pricing/v3/getAmountDelta.js";
 import {
   getNextSqrtPriceFromInput,
   getNextSqrtPriceFromOutput,
@@ -143,9 +138,6 @@ describe("SqrtPriceMath and SwapMath", () => {
     expect(getAmount0Delta(lower, upper, 10n ** 18n, false)).toBe(90909090909090909n);
     expect(getAmount1Delta(lower, upper, 10n ** 18n, true)).toBe(100000000000000000n);
     expect(getAmount1Delta(upper, lower, 10n ** 18n, false)).toBe(99999999999999999n);
-    expect(getAmount0DeltaSigned(lower, upper, 10n ** 18n)).toBe(90909090909090910n);
-    expect(getAmount0DeltaSigned(lower, upper, -(10n ** 18n))).toBe(-90909090909090909n);
-    expect(getAmount1DeltaSigned(lower, upper, -(10n ** 18n))).toBe(-99999999999999999n);
   });
 
   test("behavior: computeSwapStep takes the fee on top when the target is reached, the rest of the input when not", () => {

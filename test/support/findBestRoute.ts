@@ -1,6 +1,6 @@
-import type { Address } from "../domain/types.js";
-import { searchRoutes } from "./searchRoutes.js";
-import type { PoolIndex, Route } from "./types.js";
+import type { Address } from "../../src/domain/types.js";
+import { searchRoutes } from "../../src/pricing/searchRoutes.js";
+import type { PoolIndex, Route } from "../../src/pricing/types.js";
 
 /** Arguments of findBestRoute. */
 export interface FindBestRouteArgs {
@@ -16,6 +16,8 @@ export interface FindBestRouteArgs {
 }
 
 /**
+ * The route search for one amount, as the pricing tests pin it (the product asks searchRoutes
+ * through findQuoteRoutes, for a quote's amount and one whole token at once).
  * Best exact-input route from `sell` to `buy` over token paths of up to `maxHops` hops whose
  * intermediate tokens are distinct base tokens, across every indexed DEX; undefined when no
  * path gives a positive output.
