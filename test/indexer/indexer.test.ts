@@ -68,16 +68,35 @@ function clientOf(cfg: NetworkConfig) {
   return createPublicClient({ transport: http(cfg.rpcUrls[0]) });
 }
 
+/** Readings of the chain by what they read and the chain's head block hash: the same chain, the same reading. */
+const readings = new Map<string, Promise<unknown>>();
+
+/** `read()` once per chain state: both stores' tests, and tests that leave the chain as it was, share it. */
+async function readOnce<T>(cfg: NetworkConfig, what: string, read: () => Promise<T>): Promise<T> {
+  const { hash } = await clientOf(cfg).getBlock({ blockTag: "latest" });
+  const key = `${cfg.rpcUrls[0]}:${what}:${hash}`;
+  let reading = readings.get(key);
+  if (reading === undefined) {
+    reading = read();
+    readings.set(key, reading);
+  }
+  return reading as Promise<T>;
+}
+
 /** The trades of the chain read independently of the indexer, from receipts alone (see readTradesFromReceipts). */
 function deriveTrades(cfg: NetworkConfig, fromTimestamp: number): Promise<ChainTrade[]> {
-  return readTradesFromReceipts(cfg, fromTimestamp);
+  return readOnce(cfg, `trades:${fromTimestamp}`, () => readTradesFromReceipts(cfg, fromTimestamp));
 }
 
 /**
  * A second independent reading of the plain router swaps: from each router transaction's
  * calldata (what the trader asked for) and its receipt's token transfers (what the trader got).
  */
-async function readRouterCalls(cfg: NetworkConfig, fromTimestamp: number): Promise<RouterCall[]> {
+function readRouterCalls(cfg: NetworkConfig, fromTimestamp: number): Promise<RouterCall[]> {
+  return readOnce(cfg, `routerCalls:${fromTimestamp}`, () => readRouterCallsNow(cfg, fromTimestamp));
+}
+
+async function readRouterCallsNow(cfg: NetworkConfig, fromTimestamp: number): Promise<RouterCall[]> {
   const client = clientOf(cfg);
   const routers = new Set(cfg.dexes.map((dex) => dex.router));
   const head = await client.getBlockNumber({ cacheTime: 0 });
