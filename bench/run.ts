@@ -25,7 +25,7 @@ import { benchV3 } from "./v3.js";
 /**
  * `npm run bench`: every figure is printed next to a reference measured in the same run on the
  * same machine: the REST and GraphQL quote against a bare node:http server answering the same
- * bytes, SSE fan-out against one subscriber, and the backfill against the chain's raw eth_getLogs
+ * bytes (BENCH_ONLY=http runs that table alone), SSE fan-out against one subscriber, and the backfill against the chain's raw eth_getLogs
  * rate, and the whole /api/swaps_24h list against the store's raw page read of the same rows
  * (bench/list.ts; BENCH_LIST=0 skips it, BENCH_LIST_SIZE sets its trades, default 100,000). Then
  * the RPC economy part (bench/rpcEconomy.ts: calls, compute units and bytes per trade of a full
@@ -201,7 +201,8 @@ if (
   only === "fairness" ||
   only === "paging" ||
   only === "stats" ||
-  only === "httpFairness"
+  only === "httpFairness" ||
+  only === "http"
 ) {
   const servers = await startServers();
   try {
@@ -211,7 +212,7 @@ if (
       );
       console.table(await benchStatsHttp(servers));
     }
-    if (only === undefined) {
+    if (only === undefined || only === "http") {
       console.log(
         `HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process`,
       );
