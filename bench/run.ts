@@ -25,7 +25,7 @@ import { benchV3 } from "./v3.js";
 /**
  * `npm run bench`: every figure is printed next to a reference measured in the same run on the
  * same machine: the REST and GraphQL quote against a bare node:http server answering the same
- * bytes, SSE fan-out against one subscriber, and the backfill against the chain's raw eth_getLogs
+ * bytes (BENCH_ONLY=http runs that table alone), SSE fan-out against one subscriber, and the backfill against the chain's raw eth_getLogs
  * rate, and the whole /api/swaps_24h list against the store's raw page read of the same rows
  * (bench/list.ts; BENCH_LIST=0 skips it, BENCH_LIST_SIZE sets its trades, default 100,000). Then
  * the RPC economy part (bench/rpcEconomy.ts: calls, compute units and bytes per trade of a full
@@ -85,6 +85,10 @@ interface Servers {
   swapgraphUrl: string;
   /** The same API with the per-client GraphQL budget (`budget`). */
   budgetUrl: string;
+  /** The same API with a list budget the bench's one client cannot spend. */
+  listUrl: string;
+  /** Bytes of the demo's /api/swaps_24h at start. */
+  listBytes: number;
   budget: { costPerSecond: number; costBurst: number; concurrency: number };
   bareUrl: string;
   swap: BenchSwapTarget;
@@ -118,7 +122,7 @@ async function startServers(): Promise<Servers> {
     });
   const started = JSON.parse(await nextLine()) as Pick<
     Servers,
-    "swapgraphUrl" | "budgetUrl" | "budget" | "bareUrl" | "swap"
+    "swapgraphUrl" | "budgetUrl" | "listUrl" | "listBytes" | "budget" | "bareUrl" | "swap"
   >;
   return {
     ...started,
@@ -159,7 +163,7 @@ async function benchStatsHttp({ swapgraphUrl, bareUrl }: Servers): Promise<Row[]
   return rows.map((row) => ({ ...row, "vs bare": (row["req/s"] / bare).toFixed(2) }));
 }
 
-async function benchHttp({ swapgraphUrl, bareUrl }: Servers): Promise<Row[]> {
+async function benchHttp({ swapgraphUrl, listUrl, bareUrl }: Servers): Promise<Row[]> {
   const graphqlBody = JSON.stringify({
     query:
       'query { quote(network: bsc, sellToken: "CAKE", buyToken: "USDT") { price sellToken { symbol } buyToken { symbol } } }',
@@ -183,7 +187,11 @@ async function benchHttp({ swapgraphUrl, bareUrl }: Servers): Promise<Row[]> {
       headers: { "content-type": "application/json" },
       body: graphqlBody,
     }),
-    await load("GET /api/swaps_24h (REST)", { url: `${swapgraphUrl}/api/swaps_24h` }),
+    // What the list's size alone costs: bare node:http answering the list's bytes.
+    await load("bare node:http, the list's bytes", { url: `${bareUrl}/api/swaps_24h` }),
+    // On a server whose list budget this one client cannot spend: the default budget would
+    // refuse it (429) within a second, and the row would count refusals.
+    await load("GET /api/swaps_24h (REST)", { url: `${listUrl}/api/swaps_24h` }),
     // Never cached (a sliding 24-hour window): every request sums the hourly candles of all pools.
     await load("POST /graphql pools by 24h volume (first 20)", {
       url: `${swapgraphUrl}/graphql`,
@@ -201,7 +209,8 @@ if (
   only === "fairness" ||
   only === "paging" ||
   only === "stats" ||
-  only === "httpFairness"
+  only === "httpFairness" ||
+  only === "http"
 ) {
   const servers = await startServers();
   try {
@@ -211,9 +220,9 @@ if (
       );
       console.table(await benchStatsHttp(servers));
     }
-    if (only === undefined) {
+    if (only === undefined || only === "http") {
       console.log(
-        `HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process`,
+        `HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process; the demo's /api/swaps_24h is ${servers.listBytes.toLocaleString("en-US")} bytes`,
       );
       console.table(await benchHttp(servers));
     }

@@ -62,6 +62,18 @@ const { server: budgeted } = await createHttpServer({
 });
 await new Promise<void>((resolve) => budgeted.listen(0, "127.0.0.1", resolve));
 const budgetUrl = `http://127.0.0.1:${(budgeted.address() as AddressInfo).port}`;
+// The same API with a list budget (bench/run.ts's /api/swaps_24h row) that the bench's one client
+// cannot spend: the row measures the list route with the budget's hook at work but never refusing
+// (on the server above the default budget refuses that client within a second, 429s all along).
+const { server: listServer } = await createHttpServer({
+  reader: indexing.views,
+  executor,
+  graphql: createGraphqlServer({ reader: indexing.views, schema, logger: silent }),
+  logger: silent,
+  listBudget: { bytesPerSecond: 2 ** 40, burstBytes: 2 ** 40 },
+});
+await new Promise<void>((resolve) => listServer.listen(0, "127.0.0.1", resolve));
+const listUrl = `http://127.0.0.1:${(listServer.address() as AddressInfo).port}`;
 for (;;) {
   // A kept-alive socket the server closed as it was reused fails a poll: that is "not yet".
   const ready = await fetch(`${swapgraphUrl}/ready`).then(
@@ -81,8 +93,14 @@ const statsAnswer = await fetch(`${swapgraphUrl}/graphql`, {
   body: JSON.stringify({ query: STATS_QUERY }),
 });
 const statsBytes = Buffer.from(await statsAnswer.arrayBuffer());
+// And, at /api/swaps_24h, the bytes of the demo's swap list (as it was at start: its window moves).
+const listBytes = Buffer.from(await (await fetch(`${listUrl}/api/swaps_24h`)).arrayBuffer());
 const bare = createServer((req, res) => {
-  const body = req.url?.startsWith("/stats") ? statsBytes : bytes;
+  const body = req.url?.startsWith("/stats")
+    ? statsBytes
+    : req.url?.startsWith("/api/swaps_24h")
+      ? listBytes
+      : bytes;
   res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": body.length });
   res.end(body);
 });
@@ -113,13 +131,13 @@ const swap = {
   trader: devnet.chains[0]!.traders[0],
 };
 process.stdout.write(
-  `${JSON.stringify({ swapgraphUrl, budgetUrl, budget, bareUrl, quoteBytes: bytes.length, statsBytes: statsBytes.length, swap })}\n`,
+  `${JSON.stringify({ swapgraphUrl, budgetUrl, listUrl, budget, bareUrl, quoteBytes: bytes.length, statsBytes: statsBytes.length, listBytes: listBytes.length, swap })}\n`,
 );
 
 const stop = async () => {
   await stopProfile?.();
   bare.close();
-  for (const server of [swapgraph, budgeted]) {
+  for (const server of [swapgraph, budgeted, listServer]) {
     server.closeAllConnections();
     server.close();
   }

@@ -23,10 +23,20 @@ export interface ConnectionCapOptions {
 /** What the cap knows of one served connection. */
 interface Served {
   address: string;
-  /** The request it is receiving or answering now (none: idle, or its headers are still coming). */
+  /**
+   * The request it received last (none: its first request's headers are still coming); once its
+   * answer has gone out (see answering) the connection is idle.
+   */
   current: { req: IncomingMessage; res: ServerResponse } | undefined;
   /** Gone from the count already (evicted): its 'close' must not count it out twice. */
   released: boolean;
+}
+
+// The request a connection is receiving or answering now, if any. Read when a slot is wanted,
+// not kept up to date on every answer (no listener per request on the request path).
+function answering(state: Served): { req: IncomingMessage; res: ServerResponse } | undefined {
+  const current = state.current;
+  return current === undefined || current.res.writableFinished || current.res.destroyed ? undefined : current;
 }
 
 // A request whose body has not arrived whole yet: an upload the server only waits on.
@@ -105,7 +115,7 @@ export function capConnections(server: Server, options: ConnectionCapOptions): v
     const { socket, state } = victim;
     release(socket);
     countEvent("http_refusals", { reason: "connection_yielded" });
-    const res = state.current?.res;
+    const res = answering(state)?.res;
     if (res === undefined || res.headersSent) {
       socket.destroy();
       return;
@@ -119,12 +129,7 @@ export function capConnections(server: Server, options: ConnectionCapOptions): v
 
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const state = served.get(req.socket as Socket);
-    if (state === undefined) return;
-    const current = { req, res };
-    state.current = current;
-    res.once("close", () => {
-      if (state.current === current) state.current = undefined;
-    });
+    if (state !== undefined) state.current = { req, res };
   });
 
   server.on("connection", (socket: Socket) => {
@@ -190,8 +195,9 @@ function victimFor(
     for (const socket of sockets) {
       const state = served.get(socket);
       if (state === undefined) continue;
-      if (state.current === undefined) idle ??= { socket, state };
-      else if (!state.current.res.headersSent && isUploading(state.current.req)) return { socket, state };
+      const current = answering(state);
+      if (current === undefined) idle ??= { socket, state };
+      else if (!current.res.headersSent && isUploading(current.req)) return { socket, state };
     }
     if (idle !== undefined) return idle;
   }

@@ -184,7 +184,15 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     }),
   );
   const listBudget = options.listBudget ?? LIST_BUDGET_DEFAULTS;
-  if (listBudget.bytesPerSecond > 0) app.addHook("onRequest", createListBudget(listBudget));
+  if (listBudget.bytesPerSecond > 0) {
+    // Route-scoped: only the list routes (config `listBudget`) run it, after the hooks above.
+    const chargeList = createListBudget(listBudget);
+    app.addHook("onRoute", (route) => {
+      if (route.config?.listBudget !== true) return;
+      const own = route.onRequest === undefined ? [] : [route.onRequest].flat();
+      route.onRequest = [chargeList, ...own];
+    });
+  }
   await app.register(fastifyCompress, COMPRESS_OPTIONS);
   if (rateLimit !== undefined) {
     const burst = Math.max(1, rateLimit.burst ?? rateLimit.perSecond);

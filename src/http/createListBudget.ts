@@ -40,10 +40,11 @@ interface ClientState {
 const MIB = 1024 * 1024;
 
 /**
- * The request hook of the per-client list budget: the routes whose config says `listBudget`
- * (whole lists: /api/swaps_24h, a pool's trades, DEX Screener's events) charge the bytes their
- * answer sent to the client's token bucket, the same bucket (reserveCost) GraphQL's client budget
- * charges query cost to. A list's size is only known once it went out, so the charge comes after
+ * The request hook of the per-client list budget, which createHttpServer gives the routes whose
+ * config says `listBudget` alone (other requests never meet it): those routes (whole lists:
+ * /api/swaps_24h, a pool's trades, DEX Screener's events) charge the bytes their answer sent
+ * to the client's token bucket, the same bucket (reserveCost) GraphQL's client budget charges
+ * query cost to. A list's size is only known once it went out, so the charge comes after
  * the answer, and the bucket may go into debt: the client's next list request is a 429 with
  * Retry-After until its bucket refilled to zero. Any one answer is always sent whole. A client
  * that asks again before its Retry-After has the refusal held `holdMs` first, so that refusals
@@ -68,7 +69,6 @@ export function createListBudget(options: ListBudgetOptions): onRequestAsyncHook
   }
 
   return async (request, reply) => {
-    if (request.routeOptions.config.listBudget !== true) return;
     const client = request.ip;
     const state = stateOf(client);
     // Cost 0 is admitted once the bucket is out of debt; otherwise waitMs says when it will be.

@@ -11,7 +11,7 @@ export function buildNetworkStatus(
   nowMs: number,
 ): NetworkStatus {
   // Degraded is a matter of time: a hanging RPC never reports a failure, its answers just stop.
-  const quietMs = Math.max(3 * config.pollIntervalMs, config.rpc.timeoutMs);
+  const quietMs = quietAfterMs(config);
   const quietFor = status.headCheckedAt === undefined ? 0 : nowMs - status.headCheckedAt;
   const silent = status.headCheckedAt !== undefined && quietFor > quietMs;
   const { indexedBlock, headBlock } = status;
@@ -29,4 +29,23 @@ export function buildNetworkStatus(
       status.error ??
       (silent ? `No answer for the chain head for ${Math.round(quietFor / 1000)} s.` : undefined),
   };
+}
+
+// How long the head may go unchecked before the network counts as degraded.
+function quietAfterMs(config: NetworkConfig): number {
+  return Math.max(3 * config.pollIntervalMs, config.rpc.timeoutMs);
+}
+
+/**
+ * Until when (unix ms) buildNetworkStatus of `status` gives what it gives at `nowMs`: until the
+ * head has gone quiet, or -Infinity once it has (the error then counts the seconds).
+ */
+export function networkStatusStableUntil(
+  status: ReportedStatus,
+  config: NetworkConfig,
+  nowMs: number,
+): number {
+  if (status.headCheckedAt === undefined) return Number.POSITIVE_INFINITY;
+  const quietAtMs = status.headCheckedAt + quietAfterMs(config);
+  return nowMs > quietAtMs ? Number.NEGATIVE_INFINITY : quietAtMs;
 }

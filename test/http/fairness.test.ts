@@ -188,6 +188,33 @@ describe("fair shares of the HTTP edge", () => {
     );
   });
 
+  test("behavior: when the server is full, an idle connection of an address holding more gives way to a newcomer", async () => {
+    const port = portOf(capped);
+    const yieldedBefore = refusals("connection_yielded");
+    // Four addresses fill the cap with connections that each had an answer and now sit idle, kept alive.
+    const idle = [8, 9, 10, 11].flatMap((n) => Array.from({ length: 4 }, () => open(port, `127.0.0.${n}`)));
+    await Promise.all(idle.map((client) => client.connected));
+    for (const client of idle) client.socket.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
+    try {
+      await waitFor(
+        () => idle.every((client) => statusLines(client.text()).length === 1),
+        10_000,
+        "an answer on each connection",
+      );
+      const answer = await send(capped, "/health", { localAddress: "127.0.0.12" });
+      expect(answer.status).toBe(200);
+      expect(refusals("connection_yielded") - yieldedBefore).toBe(1);
+      await waitFor(() => idle.some((client) => client.closed()), 10_000, "an idle connection closed");
+    } finally {
+      for (const client of idle) client.socket.destroy();
+    }
+    await waitFor(
+      () => new Promise((resolve) => capped.server.getConnections((_, count) => resolve(count === 0))),
+      10_000,
+      "connections released",
+    );
+  });
+
   test("behavior: one address past its share gets the JSON 503 and is closed; another address is served", async () => {
     const port = portOf(capped);
     const held = Array.from({ length: 4 }, () => open(port, "127.0.0.7"));

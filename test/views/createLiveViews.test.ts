@@ -1,4 +1,4 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import type { Address, Hash, Trade } from "../../src/domain/types.js";
 import { USD_SCALE } from "../../src/domain/types.js";
@@ -146,6 +146,29 @@ describe("createLiveViews", () => {
     views.setStatus("bsc", { headCheckedAt: Date.now(), error: "RPC unavailable: refused" });
     expect(views.status("bsc").degraded).toBe(true);
     await store.close();
+  });
+
+  test("behavior: a status read again is the same until the head goes quiet, then degraded without a new report", async () => {
+    const store = await openStore();
+    const views = createLiveViews([config], store);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      views.setStatus("bsc", { headCheckedAt: Date.now(), ready: true });
+      const first = views.status("bsc");
+      expect(first.degraded).toBe(false);
+      expect(views.status("bsc")).toBe(first);
+      // Nothing reported since: only the clock moved past the quiet limit (10 s here).
+      vi.setSystemTime(Date.now() + 10_500);
+      expect(views.status("bsc")).toMatchObject({
+        degraded: true,
+        error: expect.stringMatching(/^No answer for the chain head for 1[01] s\.$/),
+      });
+      vi.setSystemTime(Date.now() + 2_000);
+      expect(views.status("bsc").error).toMatch(/^No answer for the chain head for 1[23] s\.$/);
+    } finally {
+      vi.useRealTimers();
+      await store.close();
+    }
   });
 
   test("args: symbols resolve through the token list of the network's own chain and the native aliases", () => {

@@ -80,10 +80,14 @@ export function createGraphqlContext(
   };
 }
 
-/** A value per network, created on first use (a request's loaders). */
+/**
+ * A value per network, created on first use (a request's loaders). The map too: most requests
+ * (a kept answer's status read) use none of them.
+ */
 function perNetwork<T>(create: (network: NetworkName) => T): (network: NetworkName) => T {
-  const made = new Map<NetworkName, T>();
+  let made: Map<NetworkName, T> | undefined;
   return (network) => {
+    made ??= new Map();
     let value = made.get(network);
     if (value === undefined) {
       value = create(network);

@@ -35,6 +35,8 @@ export async function graphqlPlugin(
   options: { graphql: GraphqlServer; answers?: AnswerStore },
 ): Promise<void> {
   const { graphql, answers } = options;
+  // Read once: yoga's server is a Proxy whose every property read binds a new function.
+  const marketState = answers === undefined ? undefined : graphql.marketState;
   app.route({
     method: ["GET", "POST"],
     url: GRAPHQL_PATH,
@@ -42,7 +44,7 @@ export async function graphqlPlugin(
       // Every shape of body is answered: one yoga cannot use (null, a primitive, an array, an
       // empty object) would otherwise leave its adapter waiting on a stream Fastify has read.
       checkGraphqlRequest({ method: request.method, body: request.body, query: request.query });
-      const state = answers === undefined ? undefined : graphql.marketState();
+      const state = marketState?.();
       const key = `graphql\n${request.method}\n${request.headers.accept ?? ""}\n${
         request.method === "POST" ? JSON.stringify(request.body) : request.url
       }`;
