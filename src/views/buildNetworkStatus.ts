@@ -5,7 +5,7 @@ import type { NetworkStatus } from "../domain/market.js";
 export type ReportedStatus = Omit<NetworkStatus, "lagBlocks" | "degraded">;
 
 /** The status the API shows: the reported one with its lag, and degraded once the head has gone quiet at `nowMs`. */
-export function buildNetworkStatus(
+function buildNetworkStatus(
   status: ReportedStatus,
   config: NetworkConfig,
   nowMs: number,
@@ -40,7 +40,7 @@ function quietAfterMs(config: NetworkConfig): number {
  * Until when (unix ms) buildNetworkStatus of `status` gives what it gives at `nowMs`: until the
  * head has gone quiet, or -Infinity once it has (the error then counts the seconds).
  */
-export function networkStatusStableUntil(
+function networkStatusStableUntil(
   status: ReportedStatus,
   config: NetworkConfig,
   nowMs: number,
@@ -48,4 +48,24 @@ export function networkStatusStableUntil(
   if (status.headCheckedAt === undefined) return Number.POSITIVE_INFINITY;
   const quietAtMs = status.headCheckedAt + quietAfterMs(config);
   return nowMs > quietAtMs ? Number.NEGATIVE_INFINITY : quietAtMs;
+}
+
+/**
+ * buildNetworkStatus kept per network: the same object while the reported status is the same and
+ * time has not changed it (every request reads the status, some more than once).
+ */
+export function createStatusKeeper(): (
+  network: string,
+  reported: ReportedStatus,
+  config: NetworkConfig,
+) => NetworkStatus {
+  const built = new Map<string, { reported: ReportedStatus; status: NetworkStatus; untilMs: number }>();
+  return (network, reported, config) => {
+    const nowMs = Date.now();
+    const kept = built.get(network);
+    if (kept !== undefined && kept.reported === reported && nowMs <= kept.untilMs) return kept.status;
+    const status = buildNetworkStatus(reported, config, nowMs);
+    built.set(network, { reported, status, untilMs: networkStatusStableUntil(reported, config, nowMs) });
+    return status;
+  };
 }

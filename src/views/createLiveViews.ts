@@ -1,12 +1,11 @@
 import type { NetworkConfig } from "../config/types.js";
-import type { NetworkStatus } from "../domain/market.js";
 import type { Address, Checkpoint, NetworkName, Token } from "../domain/types.js";
 import { NetworkNotConfiguredError, NotReadyError } from "../errors.js";
 import { createPoolIndex } from "../pricing/createPoolIndex.js";
 import type { PoolState } from "../pricing/types.js";
 import type { Store } from "../store/types.js";
 import { buildDailyVolumes } from "./buildDailyVolumes.js";
-import { buildNetworkStatus, networkStatusStableUntil, type ReportedStatus } from "./buildNetworkStatus.js";
+import { createStatusKeeper, type ReportedStatus } from "./buildNetworkStatus.js";
 import { createNetworkView, type NetworkView } from "./createNetworkView.js";
 import { createPoolEventReads, type SupplyReader } from "./createPoolEventReads.js";
 import { createTradeFeed, type TradeFeed } from "./createTradeFeed.js";
@@ -95,9 +94,7 @@ export function createLiveViews(
     configs.map((config) => [config.name, createNetworkView(config)]),
   );
   const resolvers = new Map<NetworkName, TokenResolver>();
-  // The status as the API shows it, per network: the same object while the reported status is
-  // the same and time has not changed it (every request reads it, some more than once).
-  const built = new Map<NetworkName, { reported: ReportedStatus; status: NetworkStatus; untilMs: number }>();
+  const statusOf = createStatusKeeper();
   const feed = createTradeFeed({
     source: store,
     finalityDepth: (network) => get(network).config.finalityDepth,
@@ -116,16 +113,7 @@ export function createLiveViews(
     getConfig: (network) => get(network).config,
     status(network) {
       const { status, config } = get(network);
-      const nowMs = Date.now();
-      const kept = built.get(network);
-      if (kept !== undefined && kept.reported === status && nowMs <= kept.untilMs) return kept.status;
-      const result = buildNetworkStatus(status, config, nowMs);
-      built.set(network, {
-        reported: status,
-        status: result,
-        untilMs: networkStatusStableUntil(status, config, nowMs),
-      });
-      return result;
+      return statusOf(network, status, config);
     },
 
     async listTrades(network, query) {
