@@ -5,11 +5,7 @@ import type { NetworkStatus } from "../domain/market.js";
 export type ReportedStatus = Omit<NetworkStatus, "lagBlocks" | "degraded">;
 
 /** The status the API shows: the reported one with its lag, and degraded once the head has gone quiet at `nowMs`. */
-function buildNetworkStatus(
-  status: ReportedStatus,
-  config: NetworkConfig,
-  nowMs: number,
-): NetworkStatus {
+function buildNetworkStatus(status: ReportedStatus, config: NetworkConfig, nowMs: number): NetworkStatus {
   // Degraded is a matter of time: a hanging RPC never reports a failure, its answers just stop.
   const quietMs = quietAfterMs(config);
   const quietFor = status.headCheckedAt === undefined ? 0 : nowMs - status.headCheckedAt;
@@ -40,11 +36,7 @@ function quietAfterMs(config: NetworkConfig): number {
  * Until when (unix ms) buildNetworkStatus of `status` gives what it gives at `nowMs`: until the
  * head has gone quiet, or -Infinity once it has (the error then counts the seconds).
  */
-function networkStatusStableUntil(
-  status: ReportedStatus,
-  config: NetworkConfig,
-  nowMs: number,
-): number {
+function networkStatusStableUntil(status: ReportedStatus, config: NetworkConfig, nowMs: number): number {
   if (status.headCheckedAt === undefined) return Number.POSITIVE_INFINITY;
   const quietAtMs = status.headCheckedAt + quietAfterMs(config);
   return nowMs > quietAtMs ? Number.NEGATIVE_INFINITY : quietAtMs;
