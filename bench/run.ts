@@ -17,6 +17,7 @@ import {
 import { benchRateLimited } from "./rateLimited.js";
 import { benchRpcEconomy, economyBlocksFromEnv, economyShapesFromEnv } from "./rpcEconomy.js";
 import { benchScale, scaleSizesFromEnv } from "./scale.js";
+import { benchStart } from "./start.js";
 import { benchStatsCost } from "./statsCost.js";
 import { STATS_QUERY } from "./statsQuery.js";
 import { type BenchSwapTarget, benchSubscriptions } from "./subscriptions.js";
@@ -24,7 +25,9 @@ import { benchV3 } from "./v3.js";
 
 /**
  * `npm run bench`: every figure is printed next to a reference measured in the same run on the
- * same machine: the REST and GraphQL quote against a bare node:http server answering the same
+ * same machine. First the start (bench/start.ts; BENCH_START=0 skips it, BENCH_ONLY=start runs it
+ * alone, BENCH_START_RUNS sets its runs, default 5): `npm start -- --config` of the build to the
+ * serving banner against bare Node's start to a listening node:http server, alternated. Then the REST and GraphQL quote against a bare node:http server answering the same
  * bytes (BENCH_ONLY=http runs that table alone), SSE fan-out against one subscriber, and the backfill against the chain's raw eth_getLogs
  * rate, and the whole /api/swaps_24h list against the store's raw page read of the same rows
  * (bench/list.ts; BENCH_LIST=0 skips it, BENCH_LIST_SIZE sets its trades, default 100,000). Then
@@ -204,6 +207,14 @@ async function benchHttp({ swapgraphUrl, listUrl, bareUrl }: Servers): Promise<R
   return rows.map((row) => ({ ...row, "vs bare": (row["req/s"] / bare).toFixed(2) }));
 }
 
+if ((only === undefined && process.env.BENCH_START !== "0") || only === "start") {
+  const runs = Number(process.env.BENCH_START_RUNS ?? 5);
+  console.log(
+    `\nstart: npm start -- --config config/mainnet.json (dist/) to the serving banner, against node -e to a listening node:http server, alternated, ${runs} runs`,
+  );
+  console.table(await benchStart({ runs }));
+  if (only === "start") process.exit(0);
+}
 if (
   process.env.BENCH_HTTP !== "0" ||
   only === "fairness" ||

@@ -28,6 +28,8 @@ export interface SwapgraphProcess {
   waitForReady(timeoutMs: number): Promise<number>;
   /** Resident set size from /proc/<pid>/status, in bytes (undefined off Linux). */
   rssBytes(): number | undefined;
+  /** CPU time (user + system, every thread) from /proc/<pid>/stat, in ms (undefined off Linux). */
+  cpuMs(): number | undefined;
   /** SIGTERM, then SIGKILL after 5 s; safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -69,10 +71,14 @@ export function killSwapgraphProcesses(): void {
   for (const child of running) child.kill("SIGKILL");
 }
 
-/** Starts swapgraph on a free port with its SQLite store in `dataDir`, indexing what `configPath` names. */
+/**
+ * Starts swapgraph on a free port with its SQLite store in `dataDir`, indexing what `configPath`
+ * names; `env` adds variables (the configuration's SWAPGRAPH_RPC_<NETWORK> overrides).
+ */
 export async function startSwapgraphProcess(options: {
   configPath: string;
   dataDir: string;
+  env?: Record<string, string>;
 }): Promise<SwapgraphProcess> {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
@@ -87,6 +93,7 @@ export async function startSwapgraphProcess(options: {
     PORT: String(port),
     SWAPGRAPH_DATA_DIR: options.dataDir,
     LOG_LEVEL: "info",
+    ...options.env,
   });
   ensureBuilt();
   const spawnedAt = performance.now();
@@ -170,9 +177,21 @@ export async function startSwapgraphProcess(options: {
         return undefined;
       }
     },
+    cpuMs() {
+      try {
+        // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+        const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+        return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+      } catch {
+        return undefined;
+      }
+    },
     stop,
   };
 }
+
+// Linux's USER_HZ: /proc/<pid>/stat counts CPU time in hundredths of a second.
+const CLOCK_TICKS = 100;
 
 /** The HTTP status of a GET (0 when nothing answers). */
 function statusOf(url: string): Promise<number> {

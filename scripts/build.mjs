@@ -1,6 +1,11 @@
-// `npm run build`: TypeScript to JavaScript in dist/ (tsconfig.build.json), plus the files the code
-// reads next to itself (the devnet's contract artifacts). dist/ mirrors src/, so paths the code
-// resolves from its own location (../../schema/, ../../package.json) hold for both.
+// `npm run build`: the type check (tsc, tsconfig.build.json), then src/start.ts and everything it
+// imports, node_modules included, bundled by esbuild into dist/start.js and the chunks its dynamic
+// imports load (the embedded demo's devnet, GraphiQL's page): one file to load and compile instead
+// of about 1,070 ES modules and the CommonJS ones, which was most of the start's time (docs/benchmarks.md, Start). Native
+// and optional packages stay in node_modules. Plus the files the code reads next to itself (the
+// devnet's contract artifacts), copied to the same places under dist/ as under src/. Each source
+// file's `import.meta.url` is rewritten to the URL of its place in that mirror, so the paths the
+// code resolves from its own location (../../schema/, ../../package.json) hold for both.
 // src/devnet/contracts/ (Solidity sources and the `npm run contracts` compiler) is development only.
 // Then the dashboard (web/ -> web/dist/, scripts/buildDashboard.mjs), which the server finds from
 // its own location (dist/http/plugins/ -> ../../../web/dist/): beside the output's parent, web/dist/ by default.
@@ -9,8 +14,9 @@
 // `npm run check` type-checks the same sources.
 import { spawnSync } from "node:child_process";
 import { cpSync, rmSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildDashboard } from "./buildDashboard.mjs";
 
@@ -18,25 +24,54 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const flag = process.argv.indexOf("--out-dir");
 const outDir = resolve(flag >= 0 ? process.argv[flag + 1] : join(root, "dist"));
 
+const sources = join(root, "src");
+const devOnly = join(sources, "devnet", "contracts");
 rmSync(outDir, { recursive: true, force: true });
-const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-const compiled = spawnSync(
-  process.execPath,
-  [
-    tsc,
-    "-p",
-    join(root, "tsconfig.build.json"),
-    "--outDir",
-    outDir,
-    ...(process.argv.includes("--no-check") ? ["--noCheck"] : []),
-  ],
-  {
+if (!process.argv.includes("--no-check")) {
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  const checked = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json"), "--noEmit"], {
     stdio: "inherit",
+  });
+  if (checked.status !== 0) process.exit(checked.status ?? 1);
+}
+// esbuild comes with tsx (a dependency), at the version tsx pins.
+const { build } = await import(createRequire(createRequire(import.meta.url).resolve("tsx")).resolve("esbuild"));
+await build({
+  entryPoints: [join(sources, "start.ts")],
+  outdir: outDir,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  // Chunks beside start.js: the rewritten import.meta.url below is relative to dist/ itself.
+  chunkNames: "[name]-[hash]",
+  sourcemap: "linked",
+  // Mappings only: stack traces still name src/ files and lines, and the map stays small.
+  sourcesContent: false,
+  // A native addon (found through its own path) and ws's optional native helpers.
+  external: ["better-sqlite3", "bufferutil", "utf-8-validate"],
+  // The CommonJS packages in an ES module bundle require Node's built-ins.
+  banner: {
+    js: 'import { createRequire as createRequireOfBundle } from "node:module";\nconst require = createRequireOfBundle(import.meta.url);',
   },
-);
-if (compiled.status !== 0) process.exit(compiled.status ?? 1);
-const devOnly = join(root, "src", "devnet", "contracts");
-cpSync(join(root, "src"), outDir, {
+  logLevel: "warning",
+  plugins: [
+    {
+      name: "own-location",
+      setup(bundler) {
+        bundler.onLoad({ filter: /\.ts$/ }, async (args) => {
+          const text = await readFile(args.path, "utf8");
+          if (!args.path.startsWith(sources + "/")) return { contents: text, loader: "ts" };
+          const place = `./${relative(sources, args.path).replace(/\.ts$/, ".js")}`;
+          const url = `new URL(${JSON.stringify(place)}, import.meta.url).href`;
+          return { contents: text.replaceAll("import.meta.url", url), loader: "ts" };
+        });
+      },
+    },
+  ],
+});
+cpSync(sources, outDir, {
   recursive: true,
   filter: (source) => source !== devOnly && (statSync(source).isDirectory() || !source.endsWith(".ts")),
 });

@@ -8,7 +8,7 @@ import { findSwapgraphError } from "./errors/findSwapgraphError.js";
 /** A fixed operation, parsed, validated and compiled once (see GraphqlExecutor.prepare). */
 export interface PreparedOperation {
   readonly document: DocumentNode;
-  /** The operation compiled to a function of (root, context, variables) by graphql-jit. */
+  /** The operation compiled to a function of (root, context, variables) by graphql-jit, on first use. */
   readonly compiled: CompiledQuery;
 }
 
@@ -24,7 +24,10 @@ export interface GraphqlSession {
 
 /** Executes fixed operations in-process against the schema the GraphQL endpoint serves. */
 export interface GraphqlExecutor {
-  /** Parses, validates and compiles an operation once (at start: one that drifted from the schema fails then). */
+  /**
+   * Parses and validates an operation once (at start: one that drifted from the schema fails
+   * then); the same text prepared again is the same operation. It is compiled on first use.
+   */
   prepare(source: string): PreparedOperation;
   /** Opens the session of one request. */
   session(nowMs?: number): GraphqlSession;
@@ -49,17 +52,34 @@ export function createGraphqlExecutor(options: {
   logger?: Logger;
 }): GraphqlExecutor {
   const { reader, schema, logger } = options;
+  const prepared = new Map<string, PreparedOperation>();
   return {
     prepare(source) {
+      const known = prepared.get(source);
+      if (known !== undefined) return known;
       const document = parse(source);
       const errors = validate(schema, document);
       // Compiled code does not validate: a document that drifted from the schema must fail at start.
       if (errors.length > 0) throw new Error(`An operation does not match the schema: ${errors[0]!.message}`);
-      const compiled = compileQuery(schema, document);
-      if (!isCompiledQuery(compiled)) {
-        throw new Error(`An operation does not compile: ${compiled.errors?.[0]?.message ?? "unknown error"}`);
-      }
-      return { document, compiled };
+      // Compiling (graphql-jit) is most of preparing: done when the operation first runs, so the
+      // start does not pay for the routes nobody asked for yet.
+      let compiled: CompiledQuery | undefined;
+      const operation: PreparedOperation = {
+        document,
+        get compiled() {
+          if (compiled !== undefined) return compiled;
+          const result = compileQuery(schema, document);
+          if (!isCompiledQuery(result)) {
+            throw new Error(
+              `An operation does not compile: ${result.errors?.[0]?.message ?? "unknown error"}`,
+            );
+          }
+          compiled = result;
+          return compiled;
+        },
+      };
+      prepared.set(source, operation);
+      return operation;
     },
     session(nowMs = Date.now()) {
       const context = createGraphqlContext(reader, logger === undefined ? { nowMs } : { logger, nowMs });
