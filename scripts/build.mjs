@@ -34,8 +34,8 @@ if (!process.argv.includes("--no-check")) {
   });
   if (checked.status !== 0) process.exit(checked.status ?? 1);
 }
-// esbuild comes with tsx (a dependency), at the version tsx pins.
-const { build } = await import(createRequire(createRequire(import.meta.url).resolve("tsx")).resolve("esbuild"));
+// esbuild: a dev dependency at the version tsx and vite pin (one copy installed).
+const { build } = await import("esbuild");
 await build({
   entryPoints: [join(sources, "start.ts")],
   outdir: outDir,
