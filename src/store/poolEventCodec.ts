@@ -3,6 +3,8 @@ import type { Address, NetworkName, PoolEvent } from "../domain/types.js";
 import { BadRequestError, SwapgraphError } from "../errors.js";
 import { MAX_TRADE_PAGE, placeholders, type SqlDialect, type SqlText } from "./buildTradePageSql.js";
 import { decodeEventPosition, type Int } from "./rowCodec.js";
+import { columnNames } from "./tables/buildTableSql.js";
+import { POOL_EVENTS } from "./tables/describedTables.js";
 
 /** A pool_events row as both drivers return it (see rowCodec.ts). */
 export interface PoolEventRow {
@@ -22,8 +24,7 @@ export interface PoolEventRow {
 }
 
 /** The pool_events columns, in PoolEventRow order. */
-export const POOL_EVENT_COLUMNS =
-  "network, block_number, log_index, tx_hash, timestamp, tx_index, pool, type, maker, amount0, amount1, reserve0, reserve1";
+const POOL_EVENT_COLUMNS = `network, ${columnNames(POOL_EVENTS)}`;
 
 /** A pool_events row as a PoolEvent. */
 export function decodePoolEvent(row: PoolEventRow): PoolEvent {

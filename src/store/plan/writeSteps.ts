@@ -102,8 +102,9 @@ export interface WriteAnswers {
   readFinerCandles: readonly CandleRow[];
 }
 
-type WriteStepType = WriteStep["type"];
-type WriteStepOf<T extends WriteStepType> = Extract<WriteStep, { type: T }>;
+export type WriteStepType = WriteStep["type"];
+/** The step of a type. */
+export type WriteStepOf<T extends WriteStepType> = Extract<WriteStep, { type: T }>;
 type WriteAnswerOf<T extends WriteStepType> = T extends keyof WriteAnswers ? WriteAnswers[T] : undefined;
 
 /** A write's steps in order; each read step is resumed with the engine's answer. */

@@ -10,12 +10,9 @@ import type { Store } from "../types.js";
 import { createPostgresCandles } from "./createPostgresCandles.js";
 import { createPostgresCursor } from "./createPostgresCursor.js";
 import { createPostgresDayVolumes } from "./createPostgresDayVolumes.js";
-import { createPostgresLiquidityEvents } from "./createPostgresLiquidityEvents.js";
-import { createPostgresPoolEvents } from "./createPostgresPoolEvents.js";
-import { createPostgresPools } from "./createPostgresPools.js";
+import { createPostgresTables } from "./createPostgresTables.js";
 import { createPostgresTradeStats } from "./createPostgresTradeStats.js";
 import { createPostgresTrades } from "./createPostgresTrades.js";
-import { createPostgresV3Pools } from "./createPostgresV3Pools.js";
 import { createWriterLock } from "./createWriterLock.js";
 import { migratePostgres } from "./migratePostgres.js";
 import type { PostgresWrite } from "./postgresWrite.js";
@@ -73,19 +70,13 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
   const dayVolumes = createPostgresDayVolumes(sql);
   const candles = createPostgresCandles(sql);
   const cursor = createPostgresCursor(sql, lock.assertWriter);
-  const pools = createPostgresPools(sql);
-  const v3Pools = createPostgresV3Pools(sql);
-  const liquidityEvents = createPostgresLiquidityEvents(pages);
-  const poolEvents = createPostgresPoolEvents(sql);
+  const tables = createPostgresTables(sql, pages);
   const steps: AsyncWriteHandlers<PostgresWrite> = {
     ...trades.steps,
     ...dayVolumes.steps,
     ...candles.steps,
     ...cursor.steps,
-    ...pools.steps,
-    ...v3Pools.steps,
-    ...liquidityEvents.steps,
-    ...poolEvents.steps,
+    ...tables.steps,
   };
   // Every write is one plan run in one transaction, refused when the network's writer lock was lost.
   const write = (network: NetworkName, plan: WritePlan) =>
@@ -127,10 +118,7 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     ...dayVolumes.methods,
     ...candles.methods,
     ...cursor.methods,
-    ...pools.methods,
-    ...v3Pools.methods,
-    ...liquidityEvents.methods,
+    ...tables.methods,
     ...createPostgresTradeStats(sql),
-    ...poolEvents.methods,
   };
 }

@@ -5,19 +5,14 @@ import {
   buildTradePageSql,
   buildTradeWindowSql,
   decodeTradeWindow,
-  type SqlText,
   TRADE_COLUMNS,
 } from "../buildTradePageSql.js";
 import type { AsyncWriteHandlers } from "../plan/writeSteps.js";
 import { decodeTrade, decodeTradeValues, encodeMarks, encodePools, type TradeRow } from "../rowCodec.js";
 import type { Store, StoredTrade } from "../types.js";
 import { nullableTextArray, plainArray, textArray } from "./arrayLiterals.js";
+import { pgParams } from "./createPostgresReader.js";
 import type { PostgresWrite } from "./postgresWrite.js";
-
-/** Parameters as postgres.js takes them: bigints as decimal text (the statement casts them to int8). */
-function pgParams(statement: SqlText): (string | number)[] {
-  return statement.params.map((value) => (typeof value === "bigint" ? value.toString() : value));
-}
 
 /** The tx_hash array literal of a batch's trades, made once for its delete and its insert. */
 function txHashes(write: PostgresWrite, trades: readonly Trade[]): string {
