@@ -1,22 +1,19 @@
 import type { LiquidityEventQuery } from "../domain/market.js";
 import type { NetworkName } from "../domain/types.js";
-import { BadRequestError } from "../errors.js";
-import { MAX_TRADE_PAGE, placeholders, type SqlDialect, type SqlText } from "./buildTradePageSql.js";
+import {
+  assertPageLimit,
+  assertPagePosition,
+  placeholders,
+  type SqlDialect,
+  type SqlText,
+} from "./buildTradePageSql.js";
 import { LIQUIDITY_EVENT_COLUMNS } from "./v3RowCodec.js";
 
 /** Throws BadRequestError for a limit outside 1..10,000 or a malformed position. */
 export function assertLiquidityEventQuery(query: LiquidityEventQuery): void {
   const { limit, after } = query;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_TRADE_PAGE) {
-    throw new BadRequestError("Invalid liquidity event page limit.", {
-      details: `got ${limit}, expected an integer from 1 to ${MAX_TRADE_PAGE}`,
-    });
-  }
-  if (after !== undefined && (!Number.isInteger(after.logIndex) || after.logIndex < 0)) {
-    throw new BadRequestError("Invalid liquidity event page position.", {
-      details: `got logIndex ${after.logIndex}, expected a non-negative integer`,
-    });
-  }
+  assertPageLimit("liquidity event", limit);
+  if (after !== undefined) assertPagePosition("liquidity event", { logIndex: after.logIndex });
 }
 
 /**

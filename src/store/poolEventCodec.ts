@@ -1,20 +1,19 @@
 import type { PoolEventQuery } from "../domain/market.js";
 import type { Address, NetworkName, PoolEvent } from "../domain/types.js";
 import { BadRequestError, SwapgraphError } from "../errors.js";
-import { MAX_TRADE_PAGE, placeholders, type SqlDialect, type SqlText } from "./buildTradePageSql.js";
-import { decodeEventPosition, type Int } from "./rowCodec.js";
+import {
+  assertPageLimit,
+  assertPagePosition,
+  placeholders,
+  type SqlDialect,
+  type SqlText,
+} from "./buildTradePageSql.js";
+import { decodeEventPosition, type EventPositionRow } from "./rowCodec.js";
 import { columnNames } from "./tables/buildTableSql.js";
 import { POOL_EVENTS } from "./tables/describedTables.js";
 
 /** A pool_events row as both drivers return it (see rowCodec.ts). */
-export interface PoolEventRow {
-  network: string;
-  block_number: Int;
-  log_index: Int;
-  tx_hash: string;
-  timestamp: Int;
-  tx_index: Int;
-  pool: string;
+export interface PoolEventRow extends EventPositionRow {
   type: string;
   maker: string;
   amount0: string;
@@ -55,21 +54,13 @@ export function assertPoolEventNetworks(network: NetworkName, events: readonly P
 /** Throws BadRequestError for a limit outside 1..10,000, a reversed range or a malformed position. */
 export function assertPoolEventQuery(query: PoolEventQuery): void {
   const { limit, after, fromBlock, toBlock } = query;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_TRADE_PAGE) {
-    throw new BadRequestError("Invalid pool event page limit.", {
-      details: `got ${limit}, expected an integer from 1 to ${MAX_TRADE_PAGE}`,
-    });
-  }
+  assertPageLimit("pool event", limit);
   if (fromBlock < 0n || toBlock < fromBlock) {
     throw new BadRequestError("Invalid pool event block range.", {
       details: `got ${fromBlock}..${toBlock}, expected 0 <= fromBlock <= toBlock`,
     });
   }
-  if (after !== undefined && (!Number.isInteger(after.logIndex) || after.logIndex < 0)) {
-    throw new BadRequestError("Invalid pool event page position.", {
-      details: `got logIndex ${after.logIndex}, expected a non-negative integer`,
-    });
-  }
+  if (after !== undefined) assertPagePosition("pool event", { logIndex: after.logIndex });
 }
 
 /** One keyset page of pool events in a block range, ascending by (block_number, log_index): a walk of the primary key. */

@@ -1,5 +1,5 @@
 import type { Address, LiquidityEvent, V3PoolPrice, V3TickLiquidity } from "../domain/types.js";
-import { decodeEventPosition, type Int } from "./rowCodec.js";
+import { decodeEventPosition, type EventPositionRow, type Int } from "./rowCodec.js";
 import { columnNames } from "./tables/buildTableSql.js";
 import { LIQUIDITY_EVENTS } from "./tables/describedTables.js";
 
@@ -26,14 +26,7 @@ export interface V3TickRow {
   liquidity_gross: string;
 }
 
-export interface LiquidityEventRow {
-  network: string;
-  block_number: Int;
-  log_index: Int;
-  tx_hash: string;
-  timestamp: Int;
-  tx_index: Int;
-  pool: string;
+export interface LiquidityEventRow extends EventPositionRow {
   type: string;
   sender: string;
   owner: string;

@@ -91,6 +91,15 @@ export type WriteStep =
   | { type: "deletePoolEventsAbove"; blockNumber: bigint }
   | { type: "deletePoolEventsBefore"; timestamp: number };
 
+/** The steps on the trades tables (trades and their trade_pools index rows). */
+export type TradeStepType =
+  | "deleteTradesOf"
+  | "deleteTradesAbove"
+  | "deleteTradesBefore"
+  | "readLastPosition"
+  | "insertTrades"
+  | "readTradesBetween";
+
 /** What an engine answers to the steps that read; every other step answers nothing. */
 export interface WriteAnswers {
   deleteTradesOf: readonly Trade[];

@@ -1,6 +1,7 @@
 import postgres from "postgres";
 import type { NetworkName } from "../../domain/types.js";
 import { ConfigError } from "../../errors.js";
+import { buildTradeReads } from "../buildTradeReads.js";
 import { buildCommitPlan } from "../plan/buildCommitPlan.js";
 import { buildPrunePlan } from "../plan/buildPrunePlan.js";
 import { buildRollbackPlan } from "../plan/buildRollbackPlan.js";
@@ -10,8 +11,8 @@ import type { Store } from "../types.js";
 import { createPostgresCandles } from "./createPostgresCandles.js";
 import { createPostgresCursor } from "./createPostgresCursor.js";
 import { createPostgresDayVolumes } from "./createPostgresDayVolumes.js";
+import { createPostgresReadRunner } from "./createPostgresReadRunner.js";
 import { createPostgresTables } from "./createPostgresTables.js";
-import { createPostgresTradeStats } from "./createPostgresTradeStats.js";
 import { createPostgresTrades } from "./createPostgresTrades.js";
 import { createWriterLock } from "./createWriterLock.js";
 import { migratePostgres } from "./migratePostgres.js";
@@ -66,7 +67,7 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
   });
 
   const lock = createWriterLock(sql, schema);
-  const trades = createPostgresTrades(sql, pages);
+  const trades = createPostgresTrades(sql);
   const dayVolumes = createPostgresDayVolumes(sql);
   const candles = createPostgresCandles(sql);
   const cursor = createPostgresCursor(sql, lock.assertWriter);
@@ -119,6 +120,6 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     ...candles.methods,
     ...cursor.methods,
     ...tables.methods,
-    ...createPostgresTradeStats(sql),
+    ...buildTradeReads("postgres", createPostgresReadRunner(sql, pages)),
   };
 }

@@ -3,9 +3,8 @@ import type { SqlText } from "../buildTradePageSql.js";
 import { lastByKey } from "../rowCodec.js";
 import { buildTableMethods } from "../tables/buildTableMethods.js";
 import {
-  buildDeleteAboveSql,
-  buildDeleteBeforeSql,
   buildDeleteBlocksSql,
+  buildDeletePastSql,
   buildInsertSql,
   buildPruneBelowSql,
   postgresArray,
@@ -54,9 +53,9 @@ export function createPostgresTables(sql: postgres.Sql, pages: postgres.Sql) {
       await insert(write, table, items);
     },
     deleteAbove: ({ tx, network }, table, blockNumber) =>
-      exec(tx, buildDeleteAboveSql("postgres", table, network, blockNumber)),
+      exec(tx, buildDeletePastSql("postgres", table, network, table.block!, ">", blockNumber)),
     deleteBefore: ({ tx, network }, table, bound) =>
-      exec(tx, buildDeleteBeforeSql("postgres", table, network, bound)),
+      exec(tx, buildDeletePastSql("postgres", table, network, table.before!, "<", bound)),
     pruneBelow: ({ tx, network }, table, blockNumber) =>
       exec(tx, buildPruneBelowSql("postgres", table, network, blockNumber)),
     async writeAlone(network, write) {

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { NetworkName } from "../../domain/types.js";
+import { buildTradeReads } from "../buildTradeReads.js";
 import { buildCommitPlan } from "../plan/buildCommitPlan.js";
 import { buildPrunePlan } from "../plan/buildPrunePlan.js";
 import { buildRollbackPlan } from "../plan/buildRollbackPlan.js";
@@ -10,8 +11,8 @@ import type { Store } from "../types.js";
 import { createSqliteCandles } from "./createSqliteCandles.js";
 import { createSqliteCursor } from "./createSqliteCursor.js";
 import { createSqliteDayVolumes } from "./createSqliteDayVolumes.js";
+import { createSqliteReadRunner } from "./createSqliteReadRunner.js";
 import { createSqliteTables } from "./createSqliteTables.js";
-import { createSqliteTradeStats } from "./createSqliteTradeStats.js";
 import { createSqliteTrades } from "./createSqliteTrades.js";
 import { migrateSqlite } from "./migrateSqlite.js";
 import { openSqliteDatabase } from "./openSqliteDatabase.js";
@@ -87,6 +88,6 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     ...candles.methods,
     ...cursor.methods,
     ...tables.methods,
-    ...createSqliteTradeStats(db),
+    ...buildTradeReads("sqlite", createSqliteReadRunner(db)),
   };
 }

@@ -3,9 +3,8 @@ import type { NetworkName } from "../../domain/types.js";
 import type { SqlText } from "../buildTradePageSql.js";
 import { buildTableMethods } from "../tables/buildTableMethods.js";
 import {
-  buildDeleteAboveSql,
-  buildDeleteBeforeSql,
   buildDeleteBlocksSql,
+  buildDeletePastSql,
   buildInsertSql,
   buildPruneBelowSql,
   sqliteValue,
@@ -52,10 +51,10 @@ export function createSqliteTables(db: Database.Database) {
       insert(network, table, items);
     },
     deleteAbove(network, table, blockNumber) {
-      run(buildDeleteAboveSql("sqlite", table, network, blockNumber));
+      run(buildDeletePastSql("sqlite", table, network, table.block!, ">", blockNumber));
     },
     deleteBefore(network, table, bound) {
-      run(buildDeleteBeforeSql("sqlite", table, network, bound));
+      run(buildDeletePastSql("sqlite", table, network, table.before!, "<", bound));
     },
     pruneBelow(network, table, blockNumber) {
       run(buildPruneBelowSql("sqlite", table, network, blockNumber));

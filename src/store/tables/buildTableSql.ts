@@ -64,27 +64,20 @@ export function buildDeleteBlocksSql(dialect: SqlDialect, table: Table<never>): 
   return `DELETE FROM ${table.name} WHERE network = ${dialect === "sqlite" ? "?" : "$1::text"} AND ${match}`;
 }
 
-/** Deletes the rows above a block (a rollback to its ancestor). */
-export function buildDeleteAboveSql(
+/**
+ * Deletes a network's rows whose `column` is past a bound: above it (`>`: the rows above a
+ * rollback's ancestor) or below it (`<`: what prune drops).
+ */
+export function buildDeletePastSql(
   dialect: SqlDialect,
   table: Table<never>,
   network: NetworkName,
-  blockNumber: bigint,
-): SqlText {
-  const { params, p } = placeholders(dialect);
-  const text = `DELETE FROM ${table.name} WHERE network = ${p(network, "text")} AND ${table.block!} > ${p(blockNumber, "int8")}`;
-  return { text, params };
-}
-
-/** Deletes the rows whose `before` column is below the bound (prune). */
-export function buildDeleteBeforeSql(
-  dialect: SqlDialect,
-  table: Table<never>,
-  network: NetworkName,
+  column: string,
+  side: ">" | "<",
   bound: number | bigint,
 ): SqlText {
   const { params, p } = placeholders(dialect);
-  const text = `DELETE FROM ${table.name} WHERE network = ${p(network, "text")} AND ${table.before!} < ${p(bound, "int8")}`;
+  const text = `DELETE FROM ${table.name} WHERE network = ${p(network, "text")} AND ${column} ${side} ${p(bound, "int8")}`;
   return { text, params };
 }
 
