@@ -2,8 +2,11 @@ import type { NetworkName } from "../domain/types.js";
 import { BadRequestError } from "../errors.js";
 import type { TradePageQuery, TradePosition } from "./types.js";
 
-/** The largest page listTradePage returns. */
-const MAX_TRADE_PAGE = 10_000;
+/**
+ * The largest page listTradePage returns.
+ * @internal exported for tests, which read whole stores page by page.
+ */
+export const MAX_TRADE_PAGE = 10_000;
 
 export type SqlDialect = "sqlite" | "postgres";
 
