@@ -1,7 +1,5 @@
 import type { Address, LiquidityEvent, V3PoolPrice, V3TickLiquidity } from "../domain/types.js";
 import { decodeEventPosition, type EventPositionRow, type Int } from "./rowCodec.js";
-import { columnNames } from "./tables/buildTableSql.js";
-import { LIQUIDITY_EVENTS } from "./tables/describedTables.js";
 
 // Rows of the V3 tables as both drivers return them (see rowCodec.ts): INTEGER/int8 as bigint or
 // string, int4 as number, decimal TEXT/NUMERIC as string.
@@ -37,9 +35,6 @@ export interface LiquidityEventRow extends EventPositionRow {
   tick_upper: Int | null;
   amount_usd: string;
 }
-
-/** The liquidity_events columns, in LiquidityEventRow order. */
-export const LIQUIDITY_EVENT_COLUMNS = `network, ${columnNames(LIQUIDITY_EVENTS)}`;
 
 /** A v3_prices row as a V3PoolPrice. */
 export function decodeV3Price(row: V3PriceRow): V3PoolPrice {

@@ -1,11 +1,12 @@
 import type { Address, NetworkName } from "../../domain/types.js";
-import { assertLiquidityEventQuery, buildLiquidityEventPageSql } from "../buildLiquidityEventPageSql.js";
+
 import {
+  assertLiquidityEventQuery,
   assertPoolEventQuery,
+  buildLiquidityEventPageSql,
   buildPoolEventPageSql,
-  decodePoolEvent,
-  type PoolEventRow,
-} from "../poolEventCodec.js";
+} from "../buildEventPageSql.js";
+import { decodePoolEvent, type PoolEventRow } from "../poolEventCodec.js";
 import {
   type BlockRow,
   decodeBlock,
