@@ -59,7 +59,7 @@ export function createPostgresTables(sql: postgres.Sql, pages: postgres.Sql) {
     pruneBelow: ({ tx, network }, table, blockNumber) =>
       exec(tx, buildPruneBelowSql("postgres", table, network, blockNumber)),
     async writeAlone(network, write) {
-      await sql.begin((tx) => write({ tx, network: network as PostgresWrite["network"] }));
+      await sql.begin((tx) => write({ tx, network }));
     },
   };
   return {

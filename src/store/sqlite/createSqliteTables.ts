@@ -60,7 +60,7 @@ export function createSqliteTables(db: Database.Database) {
       run(buildPruneBelowSql("sqlite", table, network, blockNumber));
     },
     async writeAlone(network, write) {
-      alone.immediate(write, network as NetworkName);
+      alone.immediate(write, network);
     },
   };
   const read: TableReader = {

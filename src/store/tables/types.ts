@@ -1,3 +1,4 @@
+import type { NetworkName } from "../../domain/types.js";
 import type { SqlDialect, SqlText } from "../buildTradePageSql.js";
 
 /**
@@ -69,7 +70,7 @@ export interface TableWriter<Context, Done> {
   /** Deletes the rows below a block that a newer row of their series replaces (see Table.series). */
   pruneBelow<Item>(context: Context, table: Table<Item>, blockNumber: bigint): Done;
   /** Runs `write` in a transaction of its own (writes outside ranges, such as token metadata). */
-  writeAlone(network: string, write: (context: Context) => Done): Promise<void>;
+  writeAlone(network: NetworkName, write: (context: Context) => Done): Promise<void>;
 }
 
 /** One engine's reads of generated statements (rows as its driver returns them: see rowCodec.ts). */
