@@ -31,15 +31,11 @@ export function createPostgresTables(sql: postgres.Sql, pages: postgres.Sql) {
   ): Promise<undefined> => {
     // PostgreSQL refuses an upsert that touches one row twice: the last of a key wins, as on SQLite.
     const { key, columns } = table;
+    const keyed = key === undefined ? [] : columns.filter((column) => key.includes(column.name));
     const items =
       key === undefined
         ? given
-        : lastByKey(given, (item) =>
-            columns
-              .filter((column) => key.includes(column.name))
-              .map((column) => String(column.value(item)))
-              .join(":"),
-          );
+        : lastByKey(given, (item) => keyed.map((column) => String(column.value(item))).join(":"));
     if (items.length === 0) return;
     const arrays = columns.map((column) => postgresArray(column, items));
     await tx.unsafe(buildInsertSql("postgres", table), [network, ...arrays], { prepare: true });
