@@ -2,7 +2,10 @@ import type { NetworkName } from "../domain/types.js";
 import { BadRequestError } from "../errors.js";
 import type { TradePageQuery, TradePosition } from "./types.js";
 
-/** The largest page listTradePage returns. */
+/**
+ * The largest page listTradePage returns.
+ * @internal exported for tests, which read whole stores page by page.
+ */
 export const MAX_TRADE_PAGE = 10_000;
 
 export type SqlDialect = "sqlite" | "postgres";
@@ -35,24 +38,31 @@ export function qualified(columns: string): string {
     .join(", ");
 }
 
-/** Throws BadRequestError for a limit outside 1..10,000 or a malformed position. */
-export function assertTradePageQuery(query: TradePageQuery): void {
-  const { limit, after } = query;
+/** Throws BadRequestError for a page limit outside 1..10,000; `what` names the page ("trade"). */
+export function assertPageLimit(what: string, limit: number): void {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_TRADE_PAGE) {
-    throw new BadRequestError("Invalid trade page limit.", {
+    throw new BadRequestError(`Invalid ${what} page limit.`, {
       details: `got ${limit}, expected an integer from 1 to ${MAX_TRADE_PAGE}`,
     });
   }
-  if (after !== undefined && (!Number.isInteger(after.txIndex) || after.txIndex < 0)) {
-    throw new BadRequestError("Invalid trade page position.", {
-      details: `got txIndex ${after.txIndex}, expected a non-negative integer`,
-    });
+}
+
+/** Throws BadRequestError for a position index (in the order given) that is not a non-negative integer. */
+export function assertPagePosition(what: string, indexes: Readonly<Record<string, number>>): void {
+  for (const [name, index] of Object.entries(indexes)) {
+    if (!Number.isInteger(index) || index < 0) {
+      throw new BadRequestError(`Invalid ${what} page position.`, {
+        details: `got ${name} ${index}, expected a non-negative integer`,
+      });
+    }
   }
-  if (after !== undefined && (!Number.isInteger(after.logIndex) || after.logIndex < 0)) {
-    throw new BadRequestError("Invalid trade page position.", {
-      details: `got logIndex ${after.logIndex}, expected a non-negative integer`,
-    });
-  }
+}
+
+/** Throws BadRequestError for a limit outside 1..10,000 or a malformed position. */
+export function assertTradePageQuery(query: TradePageQuery): void {
+  const { limit, after } = query;
+  assertPageLimit("trade", limit);
+  if (after !== undefined) assertPagePosition("trade", { txIndex: after.txIndex, logIndex: after.logIndex });
 }
 
 /** A statement's parameter list and `p(value, type)`, which adds a value and returns its placeholder. */

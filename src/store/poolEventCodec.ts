@@ -1,18 +1,9 @@
-import type { PoolEventQuery } from "../domain/market.js";
 import type { Address, NetworkName, PoolEvent } from "../domain/types.js";
-import { BadRequestError, SwapgraphError } from "../errors.js";
-import { MAX_TRADE_PAGE, placeholders, type SqlDialect, type SqlText } from "./buildTradePageSql.js";
-import { decodeEventPosition, type Int } from "./rowCodec.js";
+import { SwapgraphError } from "../errors.js";
+import { decodeEventPosition, type EventPositionRow } from "./rowCodec.js";
 
 /** A pool_events row as both drivers return it (see rowCodec.ts). */
-export interface PoolEventRow {
-  network: string;
-  block_number: Int;
-  log_index: Int;
-  tx_hash: string;
-  timestamp: Int;
-  tx_index: Int;
-  pool: string;
+export interface PoolEventRow extends EventPositionRow {
   type: string;
   maker: string;
   amount0: string;
@@ -20,10 +11,6 @@ export interface PoolEventRow {
   reserve0: string | null;
   reserve1: string | null;
 }
-
-/** The pool_events columns, in PoolEventRow order. */
-export const POOL_EVENT_COLUMNS =
-  "network, block_number, log_index, tx_hash, timestamp, tx_index, pool, type, maker, amount0, amount1, reserve0, reserve1";
 
 /** A pool_events row as a PoolEvent. */
 export function decodePoolEvent(row: PoolEventRow): PoolEvent {
@@ -49,45 +36,4 @@ export function assertPoolEventNetworks(network: NetworkName, events: readonly P
       });
     }
   }
-}
-
-/** Throws BadRequestError for a limit outside 1..10,000, a reversed range or a malformed position. */
-export function assertPoolEventQuery(query: PoolEventQuery): void {
-  const { limit, after, fromBlock, toBlock } = query;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_TRADE_PAGE) {
-    throw new BadRequestError("Invalid pool event page limit.", {
-      details: `got ${limit}, expected an integer from 1 to ${MAX_TRADE_PAGE}`,
-    });
-  }
-  if (fromBlock < 0n || toBlock < fromBlock) {
-    throw new BadRequestError("Invalid pool event block range.", {
-      details: `got ${fromBlock}..${toBlock}, expected 0 <= fromBlock <= toBlock`,
-    });
-  }
-  if (after !== undefined && (!Number.isInteger(after.logIndex) || after.logIndex < 0)) {
-    throw new BadRequestError("Invalid pool event page position.", {
-      details: `got logIndex ${after.logIndex}, expected a non-negative integer`,
-    });
-  }
-}
-
-/** One keyset page of pool events in a block range, ascending by (block_number, log_index): a walk of the primary key. */
-export function buildPoolEventPageSql(
-  dialect: SqlDialect,
-  network: NetworkName,
-  query: PoolEventQuery,
-): SqlText {
-  const { params, p } = placeholders(dialect);
-  const { after } = query;
-  const conditions = [
-    `network = ${p(network, "text")}`,
-    `block_number >= ${p(query.fromBlock, "int8")}`,
-    `block_number <= ${p(query.toBlock, "int8")}`,
-    after === undefined
-      ? ""
-      : `(block_number, log_index) > (${p(after.blockNumber, "int8")}, ${p(after.logIndex, "int4")})`,
-  ].filter((condition) => condition !== "");
-  const text = `SELECT ${POOL_EVENT_COLUMNS} FROM pool_events WHERE ${conditions.join("\n  AND ")}
-    ORDER BY block_number, log_index LIMIT ${p(query.limit, "int4")}`;
-  return { text, params };
 }

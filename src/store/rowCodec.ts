@@ -179,10 +179,6 @@ export interface PairRow {
   created_tx: string | null;
 }
 
-/** The pairs columns, in PairRow order. */
-export const PAIR_COLUMNS =
-  "address, dex, factory, token0, token1, fee_bps, v3_fee, v3_tick_spacing, created_block, created_timestamp, created_tx";
-
 export interface ReservesRow {
   pair: string;
   block_number: Int;

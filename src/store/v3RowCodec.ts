@@ -1,5 +1,5 @@
 import type { Address, LiquidityEvent, V3PoolPrice, V3TickLiquidity } from "../domain/types.js";
-import { decodeEventPosition, type Int } from "./rowCodec.js";
+import { decodeEventPosition, type EventPositionRow, type Int } from "./rowCodec.js";
 
 // Rows of the V3 tables as both drivers return them (see rowCodec.ts): INTEGER/int8 as bigint or
 // string, int4 as number, decimal TEXT/NUMERIC as string.
@@ -24,14 +24,7 @@ export interface V3TickRow {
   liquidity_gross: string;
 }
 
-export interface LiquidityEventRow {
-  network: string;
-  block_number: Int;
-  log_index: Int;
-  tx_hash: string;
-  timestamp: Int;
-  tx_index: Int;
-  pool: string;
+export interface LiquidityEventRow extends EventPositionRow {
   type: string;
   sender: string;
   owner: string;
@@ -42,10 +35,6 @@ export interface LiquidityEventRow {
   tick_upper: Int | null;
   amount_usd: string;
 }
-
-/** The liquidity_events columns, in LiquidityEventRow order. */
-export const LIQUIDITY_EVENT_COLUMNS =
-  "network, block_number, log_index, tx_hash, timestamp, tx_index, pool, type, sender, owner, amount0, amount1, liquidity, tick_lower, tick_upper, amount_usd";
 
 /** A v3_prices row as a V3PoolPrice. */
 export function decodeV3Price(row: V3PriceRow): V3PoolPrice {

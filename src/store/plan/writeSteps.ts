@@ -91,6 +91,15 @@ export type WriteStep =
   | { type: "deletePoolEventsAbove"; blockNumber: bigint }
   | { type: "deletePoolEventsBefore"; timestamp: number };
 
+/** The steps on the trades tables (trades and their trade_pools index rows). */
+export type TradeStepType =
+  | "deleteTradesOf"
+  | "deleteTradesAbove"
+  | "deleteTradesBefore"
+  | "readLastPosition"
+  | "insertTrades"
+  | "readTradesBetween";
+
 /** What an engine answers to the steps that read; every other step answers nothing. */
 export interface WriteAnswers {
   deleteTradesOf: readonly Trade[];
@@ -102,8 +111,9 @@ export interface WriteAnswers {
   readFinerCandles: readonly CandleRow[];
 }
 
-type WriteStepType = WriteStep["type"];
-type WriteStepOf<T extends WriteStepType> = Extract<WriteStep, { type: T }>;
+export type WriteStepType = WriteStep["type"];
+/** The step of a type. */
+export type WriteStepOf<T extends WriteStepType> = Extract<WriteStep, { type: T }>;
 type WriteAnswerOf<T extends WriteStepType> = T extends keyof WriteAnswers ? WriteAnswers[T] : undefined;
 
 /** A write's steps in order; each read step is resumed with the engine's answer. */

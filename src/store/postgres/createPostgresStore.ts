@@ -1,6 +1,7 @@
 import postgres from "postgres";
 import type { NetworkName } from "../../domain/types.js";
 import { ConfigError } from "../../errors.js";
+import { buildTradeReads } from "../buildTradeReads.js";
 import { buildCommitPlan } from "../plan/buildCommitPlan.js";
 import { buildPrunePlan } from "../plan/buildPrunePlan.js";
 import { buildRollbackPlan } from "../plan/buildRollbackPlan.js";
@@ -10,12 +11,9 @@ import type { Store } from "../types.js";
 import { createPostgresCandles } from "./createPostgresCandles.js";
 import { createPostgresCursor } from "./createPostgresCursor.js";
 import { createPostgresDayVolumes } from "./createPostgresDayVolumes.js";
-import { createPostgresLiquidityEvents } from "./createPostgresLiquidityEvents.js";
-import { createPostgresPoolEvents } from "./createPostgresPoolEvents.js";
-import { createPostgresPools } from "./createPostgresPools.js";
-import { createPostgresTradeStats } from "./createPostgresTradeStats.js";
+import { createPostgresReadRunner } from "./createPostgresReadRunner.js";
+import { createPostgresTables } from "./createPostgresTables.js";
 import { createPostgresTrades } from "./createPostgresTrades.js";
-import { createPostgresV3Pools } from "./createPostgresV3Pools.js";
 import { createWriterLock } from "./createWriterLock.js";
 import { migratePostgres } from "./migratePostgres.js";
 import type { PostgresWrite } from "./postgresWrite.js";
@@ -69,23 +67,17 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
   });
 
   const lock = createWriterLock(sql, schema);
-  const trades = createPostgresTrades(sql, pages);
+  const trades = createPostgresTrades(sql);
   const dayVolumes = createPostgresDayVolumes(sql);
   const candles = createPostgresCandles(sql);
   const cursor = createPostgresCursor(sql, lock.assertWriter);
-  const pools = createPostgresPools(sql);
-  const v3Pools = createPostgresV3Pools(sql);
-  const liquidityEvents = createPostgresLiquidityEvents(pages);
-  const poolEvents = createPostgresPoolEvents(sql);
+  const tables = createPostgresTables(sql, pages);
   const steps: AsyncWriteHandlers<PostgresWrite> = {
     ...trades.steps,
     ...dayVolumes.steps,
     ...candles.steps,
     ...cursor.steps,
-    ...pools.steps,
-    ...v3Pools.steps,
-    ...liquidityEvents.steps,
-    ...poolEvents.steps,
+    ...tables.steps,
   };
   // Every write is one plan run in one transaction, refused when the network's writer lock was lost.
   const write = (network: NetworkName, plan: WritePlan) =>
@@ -127,10 +119,7 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     ...dayVolumes.methods,
     ...candles.methods,
     ...cursor.methods,
-    ...pools.methods,
-    ...v3Pools.methods,
-    ...liquidityEvents.methods,
-    ...createPostgresTradeStats(sql),
-    ...poolEvents.methods,
+    ...tables.methods,
+    ...buildTradeReads("postgres", createPostgresReadRunner(sql, pages)),
   };
 }

@@ -1,23 +1,11 @@
 import type postgres from "postgres";
 import type { Trade } from "../../domain/types.js";
-import {
-  assertTradePageQuery,
-  buildTradePageSql,
-  buildTradeWindowSql,
-  decodeTradeWindow,
-  type SqlText,
-  TRADE_COLUMNS,
-} from "../buildTradePageSql.js";
-import type { AsyncWriteHandlers } from "../plan/writeSteps.js";
-import { decodeTrade, decodeTradeValues, encodeMarks, encodePools, type TradeRow } from "../rowCodec.js";
+import { TRADE_COLUMNS } from "../buildTradePageSql.js";
+import type { AsyncWriteHandlers, TradeStepType } from "../plan/writeSteps.js";
+import { decodeTrade, encodeMarks, encodePools, type TradeRow } from "../rowCodec.js";
 import type { Store, StoredTrade } from "../types.js";
 import { nullableTextArray, plainArray, textArray } from "./arrayLiterals.js";
 import type { PostgresWrite } from "./postgresWrite.js";
-
-/** Parameters as postgres.js takes them: bigints as decimal text (the statement casts them to int8). */
-function pgParams(statement: SqlText): (string | number)[] {
-  return statement.params.map((value) => (typeof value === "bigint" ? value.toString() : value));
-}
 
 /** The tx_hash array literal of a batch's trades, made once for its delete and its insert. */
 function txHashes(write: PostgresWrite, trades: readonly Trade[]): string {
@@ -46,24 +34,10 @@ async function unindex(tx: postgres.TransactionSql, network: string, removed: re
       ${plainArray(rows.map((row) => row.t.seq))}::int8[]))`;
 }
 
-type TradeStepTypes =
-  | "deleteTradesOf"
-  | "deleteTradesAbove"
-  | "deleteTradesBefore"
-  | "readLastPosition"
-  | "insertTrades"
-  | "readTradesBetween";
-
-/**
- * The PostgreSQL trades table: the write steps on it (one bulk statement each) and the reads of
- * trades; `pages` is the pool of sessions that read keyset pages (see createPostgresStore).
- */
-export function createPostgresTrades(
-  sql: postgres.Sql,
-  pages: postgres.Sql,
-): {
-  steps: Pick<AsyncWriteHandlers<PostgresWrite>, TradeStepTypes>;
-  methods: Pick<Store, "listTradePage" | "countTrades">;
+/** The PostgreSQL trades table: the write steps on it (one bulk statement each) and its count (pages: buildTradeReads). */
+export function createPostgresTrades(sql: postgres.Sql): {
+  steps: Pick<AsyncWriteHandlers<PostgresWrite>, TradeStepType>;
+  methods: Pick<Store, "countTrades">;
 } {
   return {
     steps: {
@@ -132,27 +106,6 @@ export function createPostgresTrades(
       },
     },
     methods: {
-      async listTradePage(network, query) {
-        assertTradePageQuery(query);
-        // Two statements on the page sessions (see createPostgresStore), no transaction around them:
-        // a transaction and its SET LOCALs cost three more round trips than the page itself.
-        const probe = buildTradeWindowSql("postgres", network, query.fromTimestamp, query.toTimestamp);
-        const [bounds] = await pages.unsafe<Parameters<typeof decodeTradeWindow>[0][]>(
-          probe.text,
-          pgParams(probe),
-          { prepare: true },
-        );
-        const page = buildTradePageSql(
-          "postgres",
-          network,
-          query,
-          decodeTradeWindow(bounds!, query.toTimestamp),
-        );
-        if (page === undefined) return [];
-        // Rows as arrays of their values, as on SQLite (see decodeTradeValues).
-        const rows = await pages.unsafe(page.text, pgParams(page), { prepare: true }).values();
-        return rows.map(decodeTradeValues);
-      },
       async countTrades(network, sinceTimestamp) {
         const [row] = await sql<{ n: string }[]>`
           SELECT count(*) AS n FROM trades WHERE network = ${network} AND timestamp >= ${sinceTimestamp}::int8`;

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { Hash, NetworkName } from "../../domain/types.js";
 import type { WriteHandlers } from "../plan/writeSteps.js";
-import { type BlockRow, decodeBlock, decodeHead, type HeadRow } from "../rowCodec.js";
+import { decodeHead, type HeadRow } from "../rowCodec.js";
 import type { Store } from "../types.js";
 
 // better-sqlite3 with safeIntegers: every INTEGER is a bigint.
@@ -19,16 +19,6 @@ function prepareCursorStatements(db: Database.Database) {
       `INSERT INTO checkpoints (network, block_number, block_hash) VALUES (?, ?, ?)
        ON CONFLICT (network) DO UPDATE SET block_number = excluded.block_number, block_hash = excluded.block_hash`,
     ),
-    upsertBlock: db.prepare<[string, bigint, string, string, number]>(
-      `INSERT INTO blocks (network, number, hash, parent_hash, timestamp) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (network, number) DO UPDATE SET hash = excluded.hash, parent_hash = excluded.parent_hash,
-         timestamp = excluded.timestamp`,
-    ),
-    deleteBlocksAbove: db.prepare<[string, bigint]>("DELETE FROM blocks WHERE network = ? AND number > ?"),
-    deleteBlocksBelow: db.prepare<[string, bigint]>("DELETE FROM blocks WHERE network = ? AND number < ?"),
-    listBlocks: db.prepare<[string, bigint], BlockRow>(
-      "SELECT number, hash, parent_hash, timestamp FROM blocks WHERE network = ? AND number >= ? ORDER BY number",
-    ),
     upsertHead: db.prepare<[string, bigint, number, number | null]>(
       `INSERT INTO heads (network, head_block, checked_at, synced_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (network) DO UPDATE SET head_block = excluded.head_block, checked_at = excluded.checked_at,
@@ -40,28 +30,16 @@ function prepareCursorStatements(db: Database.Database) {
   };
 }
 
-/** The SQLite tables of where a network stands: its checkpoint, stored blocks and head. */
+/** The SQLite tables of where a network stands: its checkpoint and head (its blocks: createSqliteTables). */
 export function createSqliteCursor(db: Database.Database): {
-  steps: Pick<
-    WriteHandlers<NetworkName>,
-    "upsertBlocks" | "deleteBlocksAbove" | "deleteBlocksBelow" | "setCheckpoint"
-  >;
-  methods: Pick<Store, "getCheckpoint" | "listBlocks" | "saveHead" | "getHead">;
+  steps: Pick<WriteHandlers<NetworkName>, "setCheckpoint">;
+  methods: Pick<Store, "getCheckpoint" | "saveHead" | "getHead">;
 } {
   // Prepared on first use, after migrate() created the tables.
   let statements: ReturnType<typeof prepareCursorStatements> | undefined;
   const s = () => (statements ??= prepareCursorStatements(db));
   return {
     steps: {
-      upsertBlocks(network, { blocks }) {
-        for (const b of blocks) s().upsertBlock.run(network, b.number, b.hash, b.parentHash, b.timestamp);
-      },
-      deleteBlocksAbove(network, { blockNumber }) {
-        s().deleteBlocksAbove.run(network, blockNumber);
-      },
-      deleteBlocksBelow(network, { blockNumber }) {
-        s().deleteBlocksBelow.run(network, blockNumber);
-      },
       setCheckpoint(network, { checkpoint }) {
         s().upsertCheckpoint.run(network, checkpoint.blockNumber, checkpoint.blockHash);
       },
@@ -72,9 +50,6 @@ export function createSqliteCursor(db: Database.Database): {
         return row === undefined
           ? undefined
           : { blockNumber: row.block_number, blockHash: row.block_hash as Hash };
-      },
-      async listBlocks(network, fromBlock = 0n) {
-        return s().listBlocks.all(network, fromBlock).map(decodeBlock);
       },
       async saveHead(network, head) {
         s().upsertHead.run(network, head.headBlock, head.checkedAt, head.syncedAt ?? null);

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { NetworkName } from "../../domain/types.js";
+import { buildTradeReads } from "../buildTradeReads.js";
 import { buildCommitPlan } from "../plan/buildCommitPlan.js";
 import { buildPrunePlan } from "../plan/buildPrunePlan.js";
 import { buildRollbackPlan } from "../plan/buildRollbackPlan.js";
@@ -10,12 +11,9 @@ import type { Store } from "../types.js";
 import { createSqliteCandles } from "./createSqliteCandles.js";
 import { createSqliteCursor } from "./createSqliteCursor.js";
 import { createSqliteDayVolumes } from "./createSqliteDayVolumes.js";
-import { createSqliteLiquidityEvents } from "./createSqliteLiquidityEvents.js";
-import { createSqlitePoolEvents } from "./createSqlitePoolEvents.js";
-import { createSqlitePools } from "./createSqlitePools.js";
-import { createSqliteTradeStats } from "./createSqliteTradeStats.js";
+import { createSqliteReadRunner } from "./createSqliteReadRunner.js";
+import { createSqliteTables } from "./createSqliteTables.js";
 import { createSqliteTrades } from "./createSqliteTrades.js";
-import { createSqliteV3Pools } from "./createSqliteV3Pools.js";
 import { migrateSqlite } from "./migrateSqlite.js";
 import { openSqliteDatabase } from "./openSqliteDatabase.js";
 import { registerBigFunctions } from "./registerBigFunctions.js";
@@ -45,19 +43,13 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   const dayVolumes = createSqliteDayVolumes(db);
   const candles = createSqliteCandles(db);
   const cursor = createSqliteCursor(db);
-  const pools = createSqlitePools(db);
-  const v3Pools = createSqliteV3Pools(db);
-  const liquidityEvents = createSqliteLiquidityEvents(db);
-  const poolEvents = createSqlitePoolEvents(db);
+  const tables = createSqliteTables(db);
   const steps: WriteHandlers<NetworkName> = {
     ...trades.steps,
     ...dayVolumes.steps,
     ...candles.steps,
     ...cursor.steps,
-    ...pools.steps,
-    ...v3Pools.steps,
-    ...liquidityEvents.steps,
-    ...poolEvents.steps,
+    ...tables.steps,
   };
   // Every write is one plan run in one IMMEDIATE transaction (the write lock taken first).
   const write = db.transaction((network: NetworkName, plan: WritePlan) =>
@@ -95,10 +87,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     ...dayVolumes.methods,
     ...candles.methods,
     ...cursor.methods,
-    ...pools.methods,
-    ...v3Pools.methods,
-    ...liquidityEvents.methods,
-    ...createSqliteTradeStats(db),
-    ...poolEvents.methods,
+    ...tables.methods,
+    ...buildTradeReads("sqlite", createSqliteReadRunner(db)),
   };
 }

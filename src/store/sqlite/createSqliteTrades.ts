@@ -1,16 +1,9 @@
 import type Database from "better-sqlite3";
 import type { NetworkName, Trade } from "../../domain/types.js";
-import {
-  assertTradePageQuery,
-  buildTradePageSql,
-  buildTradeWindowSql,
-  decodeTradeWindow,
-  TRADE_COLUMNS,
-} from "../buildTradePageSql.js";
-import type { WriteHandlers } from "../plan/writeSteps.js";
-import { decodeTrade, decodeTradeValues, encodeMarks, encodePools, type TradeRow } from "../rowCodec.js";
+import { TRADE_COLUMNS } from "../buildTradePageSql.js";
+import type { TradeStepType, WriteHandlers } from "../plan/writeSteps.js";
+import { decodeTrade, encodeMarks, encodePools, type TradeRow } from "../rowCodec.js";
 import type { Store, StoredTrade } from "../types.js";
-import { createStatementCache } from "./createStatementCache.js";
 
 /** What a deleted trade row hands back: its day aggregate and candle contributions. */
 const REMOVED = `RETURNING ${TRADE_COLUMNS}, marks`;
@@ -80,25 +73,14 @@ function prepareTradeStatements(db: Database.Database) {
   };
 }
 
-type TradeStepTypes =
-  | "deleteTradesOf"
-  | "deleteTradesAbove"
-  | "deleteTradesBefore"
-  | "readLastPosition"
-  | "insertTrades"
-  | "readTradesBetween";
-
-/** The SQLite trades table: the write steps on it and the reads of trades. */
+/** The SQLite trades table: the write steps on it and its count (pages: buildTradeReads). */
 export function createSqliteTrades(db: Database.Database): {
-  steps: Pick<WriteHandlers<NetworkName>, TradeStepTypes>;
-  methods: Pick<Store, "listTradePage" | "countTrades">;
+  steps: Pick<WriteHandlers<NetworkName>, TradeStepType>;
+  methods: Pick<Store, "countTrades">;
 } {
   // Prepared on first use, after migrate() created the table.
   let statements: ReturnType<typeof prepareTradeStatements> | undefined;
   const s = () => (statements ??= prepareTradeStatements(db));
-
-  // Page statements vary with the filters given: a handful of shapes, each prepared once.
-  const prepared = createStatementCache(db);
 
   const insert = (statement: Database.Statement<TradeValues>, network: NetworkName, t: Trade) =>
     statement.run(
@@ -169,19 +151,6 @@ export function createSqliteTrades(db: Database.Database): {
         s().listTradesBetween.all(network, from, to).map(decodeTrade),
     },
     methods: {
-      async listTradePage(network, query) {
-        assertTradePageQuery(query);
-        const probe = buildTradeWindowSql("sqlite", network, query.fromTimestamp, query.toTimestamp);
-        const bounds = prepared(probe.text).get(...probe.params) as Parameters<typeof decodeTradeWindow>[0];
-        const page = buildTradePageSql(
-          "sqlite",
-          network,
-          query,
-          decodeTradeWindow(bounds, query.toTimestamp),
-        );
-        if (page === undefined) return [];
-        return (prepared(page.text, true).all(...page.params) as unknown[][]).map(decodeTradeValues);
-      },
       async countTrades(network, sinceTimestamp) {
         return Number(s().countTrades.get(network, sinceTimestamp)!.n);
       },

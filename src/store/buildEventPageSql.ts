@@ -1,22 +1,25 @@
-import type { LiquidityEventQuery } from "../domain/market.js";
+import type { LiquidityEventQuery, PoolEventQuery } from "../domain/market.js";
 import type { NetworkName } from "../domain/types.js";
 import { BadRequestError } from "../errors.js";
-import { MAX_TRADE_PAGE, placeholders, type SqlDialect, type SqlText } from "./buildTradePageSql.js";
-import { LIQUIDITY_EVENT_COLUMNS } from "./v3RowCodec.js";
+import {
+  assertPageLimit,
+  assertPagePosition,
+  placeholders,
+  type SqlDialect,
+  type SqlText,
+} from "./buildTradePageSql.js";
+import { columnNames } from "./tables/buildTableSql.js";
+import { LIQUIDITY_EVENTS, POOL_EVENTS } from "./tables/describedTables.js";
+
+// The columns the pages read, in LiquidityEventRow and PoolEventRow order.
+const LIQUIDITY_EVENT_COLUMNS = `network, ${columnNames(LIQUIDITY_EVENTS)}`;
+const POOL_EVENT_COLUMNS = `network, ${columnNames(POOL_EVENTS)}`;
 
 /** Throws BadRequestError for a limit outside 1..10,000 or a malformed position. */
 export function assertLiquidityEventQuery(query: LiquidityEventQuery): void {
   const { limit, after } = query;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_TRADE_PAGE) {
-    throw new BadRequestError("Invalid liquidity event page limit.", {
-      details: `got ${limit}, expected an integer from 1 to ${MAX_TRADE_PAGE}`,
-    });
-  }
-  if (after !== undefined && (!Number.isInteger(after.logIndex) || after.logIndex < 0)) {
-    throw new BadRequestError("Invalid liquidity event page position.", {
-      details: `got logIndex ${after.logIndex}, expected a non-negative integer`,
-    });
-  }
+  assertPageLimit("liquidity event", limit);
+  if (after !== undefined) assertPagePosition("liquidity event", { logIndex: after.logIndex });
 }
 
 /**
@@ -62,6 +65,39 @@ export function buildLiquidityEventPageSql(
       ? "liquidity_events INDEXED BY liquidity_events_network_pool"
       : "liquidity_events";
   const text = `SELECT ${LIQUIDITY_EVENT_COLUMNS} FROM ${source} WHERE ${conditions.join("\n  AND ")}
+    ORDER BY block_number, log_index LIMIT ${p(query.limit, "int4")}`;
+  return { text, params };
+}
+
+/** Throws BadRequestError for a limit outside 1..10,000, a reversed range or a malformed position. */
+export function assertPoolEventQuery(query: PoolEventQuery): void {
+  const { limit, after, fromBlock, toBlock } = query;
+  assertPageLimit("pool event", limit);
+  if (fromBlock < 0n || toBlock < fromBlock) {
+    throw new BadRequestError("Invalid pool event block range.", {
+      details: `got ${fromBlock}..${toBlock}, expected 0 <= fromBlock <= toBlock`,
+    });
+  }
+  if (after !== undefined) assertPagePosition("pool event", { logIndex: after.logIndex });
+}
+
+/** One keyset page of pool events in a block range, ascending by (block_number, log_index): a walk of the primary key. */
+export function buildPoolEventPageSql(
+  dialect: SqlDialect,
+  network: NetworkName,
+  query: PoolEventQuery,
+): SqlText {
+  const { params, p } = placeholders(dialect);
+  const { after } = query;
+  const conditions = [
+    `network = ${p(network, "text")}`,
+    `block_number >= ${p(query.fromBlock, "int8")}`,
+    `block_number <= ${p(query.toBlock, "int8")}`,
+    after === undefined
+      ? ""
+      : `(block_number, log_index) > (${p(after.blockNumber, "int8")}, ${p(after.logIndex, "int4")})`,
+  ].filter((condition) => condition !== "");
+  const text = `SELECT ${POOL_EVENT_COLUMNS} FROM pool_events WHERE ${conditions.join("\n  AND ")}
     ORDER BY block_number, log_index LIMIT ${p(query.limit, "int4")}`;
   return { text, params };
 }
