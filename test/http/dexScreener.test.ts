@@ -22,6 +22,7 @@ import {
   readDexScreenerEventsFromChain,
   readReservesAt,
 } from "../support/readDexScreenerEventsFromChain.js";
+import { readOncePerChainState } from "../support/readOncePerChainState.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
 import { startServer, type TestServer } from "./support.js";
@@ -51,21 +52,14 @@ let chain: DevnetChainInfo;
 let config: NetworkConfig;
 const clientOf = () => createPublicClient({ transport: http(config.rpcUrls[0], { retryCount: 0 }) });
 
-/**
- * What the chain says a range's events are, read once per range and branch: both stores' tests
- * compare with the same reading (keyed by the range's last block hash, so a reorg reads anew).
- */
-const chainReadings = new Map<string, ReturnType<typeof readDexScreenerEventsFromChain>>();
-async function chainEventsOf(fromBlock: bigint, toBlock: bigint) {
-  const { hash } = await clientOf().getBlock({ blockNumber: toBlock });
-  const key = `${fromBlock}:${toBlock}:${hash}`;
-  let reading = chainReadings.get(key);
-  if (reading === undefined) {
-    reading = readDexScreenerEventsFromChain(config, fromBlock, toBlock);
-    chainReadings.set(key, reading);
-  }
-  return reading;
-}
+/** What the chain says a range's events are: one reading per range and branch, shared by both stores' tests. */
+const chainEventsOf = (fromBlock: bigint, toBlock: bigint) =>
+  readOncePerChainState(
+    config.rpcUrls[0]!,
+    `dexscreener:${fromBlock}`,
+    () => readDexScreenerEventsFromChain(config, fromBlock, toBlock),
+    toBlock,
+  );
 
 beforeAll(async () => {
   devnet = await startTestDevnet({ seed: 47 });

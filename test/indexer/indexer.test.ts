@@ -35,6 +35,7 @@ import type { MarketReader } from "../../src/views/types.js";
 import { type FaultRule, getLogsSpan, startFaultProxy } from "../chain/faultProxy.js";
 import { sendSwap } from "../support/devnet.js";
 import { listAllTrades } from "../support/listAllTrades.js";
+import { readOncePerChainState } from "../support/readOncePerChainState.js";
 import {
   type ChainTrade,
   projectChainTrades,
@@ -68,24 +69,11 @@ function clientOf(cfg: NetworkConfig) {
   return createPublicClient({ transport: http(cfg.rpcUrls[0]) });
 }
 
-/** Readings of the chain by what they read and the chain's head block hash: the same chain, the same reading. */
-const readings = new Map<string, Promise<unknown>>();
-
-/** `read()` once per chain state: both stores' tests, and tests that leave the chain as it was, share it. */
-async function readOnce<T>(cfg: NetworkConfig, what: string, read: () => Promise<T>): Promise<T> {
-  const { hash } = await clientOf(cfg).getBlock({ blockTag: "latest" });
-  const key = `${cfg.rpcUrls[0]}:${what}:${hash}`;
-  let reading = readings.get(key);
-  if (reading === undefined) {
-    reading = read();
-    readings.set(key, reading);
-  }
-  return reading as Promise<T>;
-}
-
 /** The trades of the chain read independently of the indexer, from receipts alone (see readTradesFromReceipts). */
 function deriveTrades(cfg: NetworkConfig, fromTimestamp: number): Promise<ChainTrade[]> {
-  return readOnce(cfg, `trades:${fromTimestamp}`, () => readTradesFromReceipts(cfg, fromTimestamp));
+  return readOncePerChainState(cfg.rpcUrls[0]!, `trades:${fromTimestamp}`, () =>
+    readTradesFromReceipts(cfg, fromTimestamp),
+  );
 }
 
 /**
@@ -93,7 +81,9 @@ function deriveTrades(cfg: NetworkConfig, fromTimestamp: number): Promise<ChainT
  * calldata (what the trader asked for) and its receipt's token transfers (what the trader got).
  */
 function readRouterCalls(cfg: NetworkConfig, fromTimestamp: number): Promise<RouterCall[]> {
-  return readOnce(cfg, `routerCalls:${fromTimestamp}`, () => readRouterCallsNow(cfg, fromTimestamp));
+  return readOncePerChainState(cfg.rpcUrls[0]!, `routerCalls:${fromTimestamp}`, () =>
+    readRouterCallsNow(cfg, fromTimestamp),
+  );
 }
 
 async function readRouterCallsNow(cfg: NetworkConfig, fromTimestamp: number): Promise<RouterCall[]> {
