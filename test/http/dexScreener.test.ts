@@ -25,6 +25,7 @@ import {
 import { readOncePerChainState } from "../support/readOncePerChainState.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
+import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 import { startServer, type TestServer } from "./support.js";
 
 // The real path: the demo devnet (V2 and V3 pools, a week of trading, liquidity added and
@@ -109,10 +110,7 @@ describe.each(createTestStores())("the DEX Screener adapter on $name", (testStor
 
   const indexed = () => indexing.views.status(config.name).indexedBlock!;
   const caughtUp = () =>
-    waitFor(async () => {
-      const status = indexing.views.status(config.name);
-      return status.ready && status.indexedBlock === (await clientOf().getBlockNumber({ cacheTime: 0 }));
-    }, 120_000);
+    waitUntilIndexed(indexing.views, config.name, { to: { rpcUrl: config.rpcUrls[0]! } });
   /** The adapter's events of a range, and what the chain says they are. */
   async function compareEvents(fromBlock: bigint, toBlock: bigint) {
     const answer = await api.call(`/dexscreener/bsc/events?fromBlock=${fromBlock}&toBlock=${toBlock}`);

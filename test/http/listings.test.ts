@@ -19,7 +19,7 @@ import { CMC_TRADES_SCHEMA, COINGECKO_TRADES_SCHEMA } from "../../src/http/rest/
 import type { Store } from "../../src/store/types.js";
 import { chainHead, sendSwap, startTestDevnet } from "../support/devnet.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
-import { waitFor } from "../support/waitFor.js";
+import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 import { startServer, type TestServer } from "./support.js";
 
 // The real path: anvil's V2 pairs and V3 pools -> indexer -> store (SQLite and PostgreSQL) ->
@@ -244,10 +244,10 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
 
   async function caughtUp(): Promise<bigint> {
     const head = await chainHead(chain.rpcUrl);
-    await waitFor(() => {
-      const status = indexing.views.status(config.name);
-      return status.ready && status.indexedBlock === head && indexing.views.poolsBlock(config.name) === head;
-    }, 120_000);
+    await waitUntilIndexed(indexing.views, config.name, {
+      to: head,
+      also: () => indexing.views.poolsBlock(config.name) === head,
+    });
     return head;
   }
 

@@ -11,7 +11,7 @@ import { CMC_ORDERBOOK_SCHEMA, COINGECKO_ORDERBOOK_SCHEMA } from "../../src/http
 import type { Store } from "../../src/store/types.js";
 import { chainHead, startTestDevnet } from "../support/devnet.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
-import { waitFor } from "../support/waitFor.js";
+import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 import { startServer, type TestServer } from "./support.js";
 
 // The real path: anvil's V2 pairs and Uniswap V3 pools (eth: the official QuoterV2 build) ->
@@ -104,10 +104,10 @@ describe.each(createTestStores())("order books on $name", (testStore: TestStore)
     api = await startServer(indexing.views);
     indexing.start();
     const head = await chainHead(chain.rpcUrl);
-    await waitFor(() => {
-      const status = indexing.views.status(config.name);
-      return status.ready && status.indexedBlock === head && indexing.views.poolsBlock(config.name) === head;
-    }, 120_000);
+    await waitUntilIndexed(indexing.views, config.name, {
+      to: head,
+      also: () => indexing.views.poolsBlock(config.name) === head,
+    });
   }, 180_000);
 
   afterAll(async () => {

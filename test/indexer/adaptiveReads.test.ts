@@ -18,6 +18,7 @@ import { type FaultProxy, startFaultProxy } from "../chain/faultProxy.js";
 import { chainHead, revert, sendSwap, snapshot, startTestDevnet, testClient } from "../support/devnet.js";
 import { listAllTrades } from "../support/listAllTrades.js";
 import { waitFor } from "../support/waitFor.js";
+import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 
 const silent = {
   info: () => undefined,
@@ -113,10 +114,7 @@ async function index(model: RpcCostModel): Promise<Run> {
   const cfg = { ...config, rpc: { ...config.rpc, costModel: model } };
   const indexing = createIndexing({ networks: [cfg], store, log: silent });
   indexing.start();
-  await waitFor(async () => {
-    const status = indexing.views.status(cfg.name);
-    return status.ready && status.indexedBlock === (await chainHead(devnet.chains[0]!.rpcUrl));
-  }, 120_000);
+  await waitUntilIndexed(indexing.views, cfg.name, { to: { rpcUrl: devnet.chains[0]!.rpcUrl } });
   return { store, indexing };
 }
 
@@ -302,7 +300,7 @@ describe("adaptive reads on a real chain", () => {
       const reorgs = () => readEventCounts("reorgs").reduce((sum, count) => sum + count.value, 0);
       const reorgsBefore = reorgs();
       const last = (await chainHead(chain.rpcUrl)) + BigInt(BLOCKS);
-      await waitFor(() => run.indexing.views.status(config.name).indexedBlock === last, 60_000);
+      await waitUntilIndexed(run.indexing.views, config.name, { to: last, ready: false, timeoutMs: 60_000 });
       proxy.beforeForward = undefined;
       // From the fifth mined block to the last: each block's logs, then the next poll, which is the
       // next block read whole. Nothing else: no eth_blockNumber, no block read by number.

@@ -13,6 +13,7 @@ import { pricingParamsOf } from "../support/pricingParams.js";
 import { expectCandlesEqualRecompute, recomputeCandles, seriesOf } from "../support/recomputeCandles.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
+import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 
 const silent = { info() {}, warn() {}, error() {} };
 const pairEvents = parseAbi([
@@ -118,12 +119,7 @@ async function expectMarksFollowChainAndRules(store: Store, trades: readonly Tra
 
 async function runUntilReady(indexing: Indexing): Promise<void> {
   indexing.start();
-  await waitFor(async () => {
-    const status = indexing.views.status(config.name);
-    if (status.error?.includes("deeper")) throw new Error(status.error);
-    const head = await clientOf().getBlockNumber({ cacheTime: 0 });
-    return status.ready && status.indexedBlock === head;
-  }, 120_000);
+  await waitUntilIndexed(indexing.views, config.name, { to: { rpcUrl: config.rpcUrls[0]! } });
 }
 
 describe.each(createTestStores())("candles on $name", (testStore: TestStore) => {

@@ -16,6 +16,7 @@ import type { Store } from "../../src/store/types.js";
 import { chainHead, sendV3Swap, startTestDevnet } from "../support/devnet.js";
 import { PG_URL, pgAvailable } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
+import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 
 // The real path: anvil's V3 pools -> indexer -> a store whose V3 rows lost their balances, as a
 // store written before schema version 9 holds them (NULL balance0/balance1) -> a restarted
@@ -104,10 +105,10 @@ describe.each(reopenableStores())("V3 balances unknown before schema version 9, 
     indexing = createIndexing({ networks: [config], store, log: silent });
     indexing.start();
     const head = await chainHead(chain.rpcUrl);
-    await waitFor(() => {
-      const status = indexing!.views.status(config.name);
-      return status.ready && status.indexedBlock === head && indexing!.views.poolsBlock(config.name) === head;
-    }, 120_000);
+    await waitUntilIndexed(indexing.views, config.name, {
+      to: head,
+      also: () => indexing!.views.poolsBlock(config.name) === head,
+    });
     return indexing;
   }
 
@@ -140,7 +141,7 @@ describe.each(reopenableStores())("V3 balances unknown before schema version 9, 
     const swapped = chain.v3!.pools[0]!;
     await sendV3Swap(chain, { pool: swapped.address, tokenIn: swapped.token0, amountIn: 10n ** 15n });
     const head = await chainHead(chain.rpcUrl);
-    await waitFor(() => running.views.status(config.name).indexedBlock === head, 60_000);
+    await waitUntilIndexed(running.views, config.name, { to: head, ready: false, timeoutMs: 60_000 });
     await waitFor(() => v3Pools(running).every((pool) => pool.v3State!.balances !== undefined), 60_000);
 
     const client = createPublicClient({ transport: http(config.rpcUrls[0], { retryCount: 0 }) });

@@ -43,6 +43,7 @@ import {
 } from "../support/readTradesFromReceipts.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
+import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 
 const routerAbi = parseAbi([
   "function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)",
@@ -211,13 +212,7 @@ async function expectAggregatesMatchTrades(store: Store, network: NetworkName): 
 
 async function runUntilReady(indexing: Indexing, cfg: NetworkConfig, timeoutMs = 120_000): Promise<void> {
   indexing.start();
-  const client = clientOf(cfg);
-  await waitFor(async () => {
-    const status = indexing.views.status(cfg.name);
-    if (status.error?.includes("deeper")) throw new Error(status.error);
-    const head = await client.getBlockNumber({ cacheTime: 0 });
-    return status.ready && status.indexedBlock === head;
-  }, timeoutMs);
+  await waitUntilIndexed(indexing.views, cfg.name, { to: { rpcUrl: cfg.rpcUrls[0]! }, timeoutMs });
 }
 
 /** Sends native-coin swaps from traders and mines them into one block. */
@@ -924,7 +919,7 @@ describe("indexer restarts and reorgs", () => {
       for (let i = 0; i < blocks; i++) {
         await mineSwaps(fast, traders.slice(i, i + 1), [10n ** 16n]);
         const head = await clientOf(fast).getBlockNumber({ cacheTime: 0 });
-        await waitFor(() => indexing.views.status(config.name).indexedBlock === head, 20_000);
+        await waitUntilIndexed(indexing.views, config.name, { to: head, ready: false, timeoutMs: 20_000 });
       }
       // Before the fix, the range being applied was read a second time: every new block cost a
       // duplicate read, a false reorg and a reload of the whole pool graph.
@@ -951,7 +946,7 @@ describe("indexer restarts and reorgs", () => {
         const minedAt = Date.now();
         await mineSwaps(slow, traders.slice(i, i + 1), [10n ** 16n]);
         const head = await clientOf(slow).getBlockNumber({ cacheTime: 0 });
-        await waitFor(() => indexing.views.status(config.name).indexedBlock === head, 20_000);
+        await waitUntilIndexed(indexing.views, config.name, { to: head, ready: false, timeoutMs: 20_000 });
         const seenAt = Date.now();
         await waitFor(() => (indexing.views.status(config.name).syncedAt ?? 0) >= minedAt, 20_000);
         const status = indexing.views.status(config.name);

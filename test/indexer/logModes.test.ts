@@ -33,9 +33,10 @@ import { chooseLogMode } from "../../src/indexer/createRangeLogReader.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 import { type FaultProxy, getLogsSpan, startFaultProxy } from "../chain/faultProxy.js";
-import { chainHead, testClient } from "../support/devnet.js";
+import { testClient } from "../support/devnet.js";
 import { listAllTrades } from "../support/listAllTrades.js";
 import { waitFor } from "../support/waitFor.js";
+import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -109,10 +110,7 @@ async function index(rpc: Partial<NetworkConfig["rpc"]>): Promise<Run> {
   const cfg = { ...config, rpc: { ...config.rpc, ...rpc } };
   const indexing = createIndexing({ networks: [cfg], store, log: silent });
   indexing.start();
-  await waitFor(async () => {
-    const status = indexing.views.status(cfg.name);
-    return status.ready && status.indexedBlock === (await chainHead(devnet.chains[0]!.rpcUrl));
-  }, 120_000);
+  await waitUntilIndexed(indexing.views, cfg.name, { to: { rpcUrl: devnet.chains[0]!.rpcUrl } });
   return {
     store,
     indexing,

@@ -29,6 +29,7 @@ import {
 } from "../support/readTradesFromReceipts.js";
 import { PG_URL, pgAvailable } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
+import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 
 /**
  * swapgraph indexes one small BSC-shaped chain (15 full blocks: ~300 trades on the configured
@@ -128,14 +129,7 @@ async function startRun(
     indexing,
     store,
     async ready(timeoutMs = 60_000) {
-      await waitFor(
-        () => {
-          const status = indexing.views.status(NETWORK);
-          return status.ready && status.indexedBlock === head;
-        },
-        timeoutMs,
-        "the indexer to be ready at the head",
-      );
+      await waitUntilIndexed(indexing.views, NETWORK, { to: head, timeoutMs });
     },
     async indexed() {
       return {
@@ -313,11 +307,12 @@ describe.each(BACKENDS)("indexing a BSC-shaped chain through a faulty provider, 
     });
     try {
       // Headers (up to date) name Swap and Sync in their blooms; no read produces the logs.
-      await waitFor(
-        async () => run.indexing.views.status(NETWORK).indexedBlock === head - BigInt(LAG),
-        30_000,
-        "the indexer to commit up to the lagging index's head",
-      );
+      await waitUntilIndexed(run.indexing.views, NETWORK, {
+        to: head - BigInt(LAG),
+        ready: false,
+        timeoutMs: 30_000,
+        what: "the indexer to commit up to the lagging index's head",
+      });
       expect(run.emulator.usage().faults.lag).toBeGreaterThan(0);
       const partial = await run.indexed();
       expect(partial.trades).toEqual(reference.trades.filter((t) => t.blockNumber <= head - BigInt(LAG)));

@@ -21,6 +21,7 @@ import { createMemoryLogger } from "../graphql/support.js";
 import { listAllTrades } from "../support/listAllTrades.js";
 import { type ChainTrade, projectChainTrades } from "../support/readTradesFromReceipts.js";
 import { waitFor } from "../support/waitFor.js";
+import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 
 /**
  * swapgraph indexes one small BSC-shaped chain through the provider emulator answering HTTP 429
@@ -82,14 +83,7 @@ async function startRun(faults: ProviderFaults): Promise<Run> {
 
 /** Resolves once the network is ready at the chain's head (generous: a paced backfill on a loaded machine). */
 function readyAtHead(run: Run, timeoutMs: number): Promise<void> {
-  return waitFor(
-    () => {
-      const status = run.indexing.views.status(NETWORK);
-      return status.ready && status.indexedBlock === head;
-    },
-    timeoutMs,
-    "the indexer to be ready at the head",
-  );
+  return waitUntilIndexed(run.indexing.views, NETWORK, { to: head, timeoutMs });
 }
 
 beforeAll(async () => {

@@ -23,6 +23,7 @@ import { listAllTrades } from "../support/listAllTrades.js";
 import { projectChainTrades, readTradesFromReceipts } from "../support/readTradesFromReceipts.js";
 import { createTestStores } from "../support/testStores.js";
 import { waitFor } from "../support/waitFor.js";
+import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 
 const E18 = 10n ** 18n;
 const silent = { info() {}, warn() {}, error() {} };
@@ -227,10 +228,7 @@ describe.each(stores.map((s) => [s.name, s] as const))(
       indexing = createIndexing({ networks: [config()], store, log: silent });
       indexing.start();
       const head = await fx.client.getBlockNumber({ cacheTime: 0 });
-      await waitFor(() => {
-        const status = indexing.views.status("eth");
-        return status.ready && status.indexedBlock === head;
-      }, 60_000);
+      await waitUntilIndexed(indexing.views, "eth", { to: head, timeoutMs: 60_000 });
     }, 120_000);
 
     afterAll(async () => {
@@ -447,12 +445,12 @@ describe("V3 pools created before the indexed window", () => {
     const indexing = createIndexing({ networks: [config], store, log: silent });
     try {
       indexing.start();
-      await waitFor(() => indexing.views.status("eth").indexedBlock === head, 60_000);
+      await waitUntilIndexed(indexing.views, "eth", { to: head, ready: false, timeoutMs: 60_000 });
       // A swap across ticks in each pool after the start: state from the snapshot plus events.
       const weth = fx.weth.toLowerCase() as Address;
       for (const pool of pools.slice(0, 2)) await swap(pool, pool.token0 === weth, 3n * E18);
       const next = await fx.client.getBlockNumber({ cacheTime: 0 });
-      await waitFor(() => indexing.views.status("eth").indexedBlock === next, 60_000);
+      await waitUntilIndexed(indexing.views, "eth", { to: next, ready: false, timeoutMs: 60_000 });
       const rpc = createRpcClient({ urls: [fx.anvil.rpcUrl], chainId: 31337, retryCount: 0, batch: true });
       for (const pool of pools.slice(0, 2)) {
         const chain = (await readV3PoolState(rpc, pool.address, next))!;
@@ -529,7 +527,7 @@ describe.each(stores.map((s) => [s.name, s] as const))(
         // A swap in the pool afterwards moves the state on from the one read: it stays the chain's.
         await swap(pool, pool.token0 === lone.address, 2_000n * E18);
         const next = await fx.client.getBlockNumber({ cacheTime: 0 });
-        await waitFor(() => indexing.views.status("eth").indexedBlock === next, 60_000);
+        await waitUntilIndexed(indexing.views, "eth", { to: next, ready: false, timeoutMs: 60_000 });
         const chain = (await readV3PoolState(rpc, pool.address, next))!;
         const state = indexing.views.getPoolIndex("eth").get(pool.address)!.v3State!;
         const ticksOf = (entries: Iterable<[number, { liquidityNet: bigint; liquidityGross: bigint }]>) =>

@@ -18,7 +18,8 @@ export interface WaitUntilIndexedOptions {
 
 /**
  * Waits until `views` has indexed `network` exactly to the block asked for (and, by default, says
- * it is ready): the one "caught up" wait of the suite.
+ * it is ready): the one "caught up" wait of the suite. A halted network (a reorg deeper than the
+ * window) can never get there: the wait fails at once with the indexer's reason.
  */
 export async function waitUntilIndexed(
   views: Pick<MarketReader, "status">,
@@ -30,6 +31,7 @@ export async function waitUntilIndexed(
   await waitFor(
     async () => {
       const status = views.status(network);
+      if (status.halted) throw new Error(`${network} halted: ${status.error}`);
       if (ready && !status.ready) return false;
       if (status.indexedBlock !== (await target())) return false;
       return also?.() ?? true;
