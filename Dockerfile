@@ -1,6 +1,9 @@
 # syntax=docker/dockerfile:1
 # swapgraph: build stage (TypeScript -> dist/), then a runtime stage with production dependencies
 # only, running as the unprivileged `node` user. See docs/configuration.md, "Docker".
+# The embedded demo's chain builder (the workspace packages/devnet) is left out of the context
+# (.dockerignore) and so of the image: the image needs a configuration file (--config or
+# SWAPGRAPH_CONFIG, e.g. config/mainnet.json); without one it exits at once and says so.
 ARG NODE_VERSION=24
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
@@ -10,7 +13,8 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-# `npm ci` runs the prepare script (scripts/buildDashboard.mjs): it skips the dashboard while web/
+# `npm ci` installs no devnet (its workspace is not in the context, nor anvil, its dependency) and
+# runs the prepare script (scripts/buildDashboard.mjs): it skips the dashboard while web/
 # is not copied yet; `npm run build` below builds it into web/dist/.
 COPY scripts ./scripts
 RUN npm ci --no-audit --no-fund

@@ -25,6 +25,7 @@ const UNIT_FILES = [
   "test/config/redactSecrets.test.ts",
   "test/createLogger.test.ts",
   "test/deploy/compose.test.ts",
+  "test/devnet/productContract.test.ts",
   "test/devnet/v3Math.test.ts",
   "test/docs/paths.test.ts",
   "test/errors.test.ts",

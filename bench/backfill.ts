@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startDevnet } from "@swapgraph/devnet/startDevnet.js";
 import { createPublicClient, http } from "viem";
 import { pairEventsAbi } from "../src/chain/abis.js";
 import { createIndexing } from "../src/createIndexing.js";
-import { startDevnet } from "../src/devnet/startDevnet.js";
 import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
 
 /**

@@ -1,16 +1,16 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createPublicClient, http } from "viem";
-import { pairCreatedEventAbi, swapEventAbi } from "../src/chain/abis.js";
 import {
   createProviderEmulator,
   type ProviderEmulator,
-} from "../src/devnet/emulator/createProviderEmulator.js";
-import type { ProviderUsage } from "../src/devnet/emulator/createUsageMeter.js";
-import { BUSY_BLOCKS } from "../src/devnet/presets/devnetProfiles.js";
-import { type Devnet, type StartDevnetOptions, startDevnet } from "../src/devnet/startDevnet.js";
-import { writeManifest } from "../src/devnet/writeManifest.js";
+} from "@swapgraph/devnet/emulator/createProviderEmulator.js";
+import type { ProviderUsage } from "@swapgraph/devnet/emulator/createUsageMeter.js";
+import { BUSY_BLOCKS } from "@swapgraph/devnet/presets/devnetProfiles.js";
+import { type Devnet, type StartDevnetOptions, startDevnet } from "@swapgraph/devnet/startDevnet.js";
+import { writeManifest } from "@swapgraph/devnet/writeManifest.js";
+import { createPublicClient, http } from "viem";
+import { pairCreatedEventAbi, swapEventAbi } from "../src/chain/abis.js";
 import {
   countPonderSwaps,
   ensurePonderInstalled,

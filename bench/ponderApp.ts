@@ -5,8 +5,8 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
-import { findFreePort } from "../src/devnet/anvil/findFreePort.js";
-import { spawnWatchdog } from "../src/devnet/anvil/spawnWatchdog.js";
+import { findFreePort } from "@swapgraph/devnet/anvil/findFreePort.js";
+import { spawnWatchdog } from "@swapgraph/devnet/anvil/spawnWatchdog.js";
 
 const TEMPLATES = new URL("./ponder/", import.meta.url).pathname;
 const INSTALL_MANIFEST = join(TEMPLATES, "install.package.json");

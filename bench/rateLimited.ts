@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SHARED_TOKEN_BUCKETS } from "../src/chain/getSharedTokenBucket.js";
-import type { NetworkConfig } from "../src/config/types.js";
-import { createIndexing } from "../src/createIndexing.js";
 import {
   createProviderEmulator,
   type ProviderEmulator,
-} from "../src/devnet/emulator/createProviderEmulator.js";
-import { startDevnet } from "../src/devnet/startDevnet.js";
+} from "@swapgraph/devnet/emulator/createProviderEmulator.js";
+import { startDevnet } from "@swapgraph/devnet/startDevnet.js";
+import { SHARED_TOKEN_BUCKETS } from "../src/chain/getSharedTokenBucket.js";
+import type { NetworkConfig } from "../src/config/types.js";
+import { createIndexing } from "../src/createIndexing.js";
 import { RPC_PACES } from "../src/lib/rpcPaces.js";
 import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../src/store/types.js";

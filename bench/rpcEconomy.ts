@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createIndexing } from "../src/createIndexing.js";
 import {
   createProviderEmulator,
   type ProviderEmulator,
-} from "../src/devnet/emulator/createProviderEmulator.js";
-import { BLOCK_MIXES, type BlockMixName, BUSY_BLOCKS } from "../src/devnet/presets/devnetProfiles.js";
-import { type Devnet, startDevnet } from "../src/devnet/startDevnet.js";
+} from "@swapgraph/devnet/emulator/createProviderEmulator.js";
+import { BLOCK_MIXES, type BlockMixName, BUSY_BLOCKS } from "@swapgraph/devnet/presets/devnetProfiles.js";
+import { type Devnet, startDevnet } from "@swapgraph/devnet/startDevnet.js";
+import { createIndexing } from "../src/createIndexing.js";
 import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
 
 /** One line of an RPC economy table. */

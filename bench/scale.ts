@@ -2,14 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { Agent, get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createPublicClient, encodeEventTopics, http, type Log, parseEventLogs } from "viem";
-import { pairEventsAbi } from "../src/chain/abis.js";
 import {
   createProviderEmulator,
   type ProviderEmulator,
-} from "../src/devnet/emulator/createProviderEmulator.js";
-import { type Devnet, type StartDevnetOptions, startDevnet } from "../src/devnet/startDevnet.js";
-import { writeManifest } from "../src/devnet/writeManifest.js";
+} from "@swapgraph/devnet/emulator/createProviderEmulator.js";
+import { type Devnet, type StartDevnetOptions, startDevnet } from "@swapgraph/devnet/startDevnet.js";
+import { writeManifest } from "@swapgraph/devnet/writeManifest.js";
+import { createPublicClient, encodeEventTopics, http, type Log, parseEventLogs } from "viem";
+import { pairEventsAbi } from "../src/chain/abis.js";
 import {
   type ChildLogLine,
   killSwapgraphProcesses,

@@ -3,8 +3,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { get } from "node:http";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { findFreePort } from "../src/devnet/anvil/findFreePort.js";
-import { spawnWatchdog } from "../src/devnet/anvil/spawnWatchdog.js";
+import { findFreePort } from "@swapgraph/devnet/anvil/findFreePort.js";
+import { spawnWatchdog } from "@swapgraph/devnet/anvil/spawnWatchdog.js";
 
 /** One JSON log line of the child (pino), with the bench clock's time it was read at. */
 export interface ChildLogLine {

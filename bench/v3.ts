@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startDevnet } from "@swapgraph/devnet/startDevnet.js";
 import type { NetworkConfig } from "../src/config/types.js";
 import { createIndexing, type Indexing } from "../src/createIndexing.js";
-import { startDevnet } from "../src/devnet/startDevnet.js";
 import type { Address } from "../src/domain/types.js";
 import { getQuote } from "../src/graphql/queries/getQuote.js";
 import { findQuoteRoutes } from "../src/pricing/findQuoteRoutes.js";

@@ -1,12 +1,12 @@
 // `npm run build`: the type check (tsc, tsconfig.build.json), then src/start.ts and everything it
 // imports, node_modules included, bundled by esbuild into dist/start.js and the chunks its dynamic
-// imports load (the embedded demo's devnet, GraphiQL's page): one file to load and compile instead
-// of about 1,070 ES modules and the CommonJS ones, which was most of the start's time (docs/benchmarks.md, Start). Native
-// and optional packages stay in node_modules. Plus the files the code reads next to itself (the
-// devnet's contract artifacts), copied to the same places under dist/ as under src/. Each source
-// file's `import.meta.url` is rewritten to the URL of its place in that mirror, so the paths the
-// code resolves from its own location (../../schema/, ../../package.json) hold for both.
-// src/devnet/contracts/ (Solidity sources and the `npm run contracts` compiler) is development only.
+// imports load (GraphiQL's page): one file to load and compile instead of about 1,070 ES modules
+// and the CommonJS ones, which was most of the start's time (docs/benchmarks.md, Start). Native
+// and optional packages stay in node_modules, and so do tsx and the devnet (packages/devnet, the
+// embedded demo's chains: a workspace package tsx loads, never part of dist/). Plus the files the
+// code reads next to itself (src/chain/artifacts/), copied to the same places under dist/ as under
+// src/. Each source file's `import.meta.url` is rewritten to the URL of its place in that mirror,
+// so the paths the code resolves from its own location (../../schema/, ../../package.json) hold for both.
 // Then the dashboard (web/ -> web/dist/, scripts/buildDashboard.mjs), which the server finds from
 // its own location (dist/http/plugins/ -> ../../../web/dist/): beside the output's parent, web/dist/ by default.
 // `--out-dir <dir>` builds elsewhere (the build test does). `--no-check` emits without type
@@ -25,7 +25,6 @@ const flag = process.argv.indexOf("--out-dir");
 const outDir = resolve(flag >= 0 ? process.argv[flag + 1] : join(root, "dist"));
 
 const sources = join(root, "src");
-const devOnly = join(sources, "devnet", "contracts");
 rmSync(outDir, { recursive: true, force: true });
 if (!process.argv.includes("--no-check")) {
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
@@ -49,8 +48,9 @@ await build({
   sourcemap: "linked",
   // Mappings only: stack traces still name src/ files and lines, and the map stays small.
   sourcesContent: false,
-  // A native addon (found through its own path) and ws's optional native helpers.
-  external: ["better-sqlite3", "bufferutil", "utf-8-validate"],
+  // A native addon (found through its own path) and ws's optional native helpers; tsx (esbuild's
+  // binary beside it) and the devnet it loads for the embedded demo (src/loadDevnet.ts).
+  external: ["better-sqlite3", "bufferutil", "utf-8-validate", "tsx", "@swapgraph/devnet"],
   // The CommonJS packages in an ES module bundle require Node's built-ins.
   banner: {
     js: 'import { createRequire as createRequireOfBundle } from "node:module";\nconst require = createRequireOfBundle(import.meta.url);',
@@ -73,7 +73,7 @@ await build({
 });
 cpSync(sources, outDir, {
   recursive: true,
-  filter: (source) => source !== devOnly && (statSync(source).isDirectory() || !source.endsWith(".ts")),
+  filter: (source) => statSync(source).isDirectory() || !source.endsWith(".ts"),
 });
 process.stdout.write(`built ${outDir}\n`);
 if (!process.argv.includes("--no-dashboard")) {

@@ -13,6 +13,7 @@ import { createGraphqlServer } from "./graphql/createGraphqlServer.js";
 import { buildSchema } from "./graphql/schema/buildSchema.js";
 import { createHttpServer } from "./http/createHttpServer.js";
 import type { IndexerProgress } from "./indexer/createIndexerContext.js";
+import { loadDevnet } from "./loadDevnet.js";
 import { createStore } from "./store/createStore.js";
 
 // How often settled hours of /api/swaps_24h not kept yet are rendered in the background (one
@@ -140,7 +141,7 @@ async function startDemo(
   log.info("no configuration file: starting the embedded demo (anvil chains with seven days of trading)");
   const started = Date.now();
   // Loaded only here: a start with a configuration file never loads the devnet's code.
-  const { startDevnet } = await import("./devnet/startDevnet.js");
+  const { startDevnet } = await loadDevnet();
   const devnet = await startDevnet({
     liveIntervalMs: 3_000,
     log: (message: string) => log.info(message),

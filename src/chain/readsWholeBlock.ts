@@ -4,6 +4,7 @@ import type { RpcCostModel } from "../domain/types.js";
  * Compute units per call of the methods swapgraph sends, at common providers' prices (the order
  * of magnitude Alchemy, QuickNode and others publish; providers differ by a few units). Used as
  * the default cost table; `rpc.computeUnits` in the configuration overrides entries.
+ * @internal exported for tests: the devnet's provider emulator charges by the same table.
  */
 export const DEFAULT_COMPUTE_UNITS: Readonly<Record<string, number>> = {
   eth_getLogs: 75,

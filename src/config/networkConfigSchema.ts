@@ -173,5 +173,3 @@ export const configFileSchema = z
     networks: z.array(networkConfigSchema).min(1, "expected at least one network"),
   })
   .strict();
-
-export type ConfigFile = z.input<typeof configFileSchema>;

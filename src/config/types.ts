@@ -1,7 +1,7 @@
 import type { Address, NetworkName, RpcCostModel } from "../domain/types.js";
 
 /** One entry of a token list in the token-lists standard (https://tokenlists.org). */
-export interface TokenListEntry {
+interface TokenListEntry {
   chainId: number;
   address: string;
   name: string;

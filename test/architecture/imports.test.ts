@@ -4,12 +4,17 @@ import ts from "typescript";
 import { describe, expect, test } from "vitest";
 
 const SRC = new URL("../../src", import.meta.url).pathname;
+/** The devnet, a workspace package of its own: the product loads it only for the embedded demo. */
+const DEVNET = new URL("../../packages/devnet/src", import.meta.url).pathname;
+const DEVNET_PACKAGE = "@swapgraph/devnet";
 
 // Imports flow one way (the house style: ../shared/STYLE.md, outside the repository), type-only
 // imports included: a type names what it needs as much as a value does. Lower ranks never import
 // higher ones; equal ranks may, as long as no circle forms, between folders or between files
 // (checked on their own below). A folder under src/ is a part named after it; files at the top
-// are the composition root, except the error module. A new folder needs a rank here.
+// are the composition root, except the error module. A new folder needs a rank here. The devnet
+// (packages/devnet) is no part: it imports nothing from src/, and src/ reaches it only through
+// src/loadDevnet.ts (checked below).
 const RANK: Record<string, number> = {
   // Imports nothing from other parts.
   domain: 0,
@@ -20,7 +25,6 @@ const RANK: Record<string, number> = {
   chain: 2,
   store: 2,
   pricing: 2,
-  devnet: 2,
   // The read model the API answers from: memory over the store, fed by the indexer or a follower.
   views: 3,
   // What both edges publish alike (cursor codec, page bound, public error messages).
@@ -35,14 +39,14 @@ const RANK: Record<string, number> = {
 
 /** Folders a part must never import from, whatever the rank says. */
 const FORBIDDEN: Record<string, string[]> = {
-  pricing: ["chain", "store", "views", "indexer", "devnet"], // pricing does no I/O
+  pricing: ["chain", "store", "views", "indexer"], // pricing does no I/O
   store: ["chain", "pricing", "views", "indexer"],
-  views: ["chain", "indexer", "devnet"], // the views read the store; only the indexer reads the chain
-  indexer: ["graphql", "api", "http", "devnet"],
-  graphql: ["chain", "store", "indexer", "devnet"], // resolvers read the MarketReader only
-  api: ["chain", "store", "views", "indexer", "devnet", "pricing", "graphql"], // shared by both edges
+  views: ["chain", "indexer"], // the views read the store; only the indexer reads the chain
+  indexer: ["graphql", "api", "http"],
+  graphql: ["chain", "store", "indexer"], // resolvers read the MarketReader only
+  api: ["chain", "store", "views", "indexer", "pricing", "graphql"], // shared by both edges
   // The HTTP edge answers through GraphQL; only its probes and metrics read the views' status.
-  http: ["chain", "store", "indexer", "devnet", "pricing"],
+  http: ["chain", "store", "indexer", "pricing"],
 };
 
 interface Edge {
@@ -70,14 +74,14 @@ function sourceFiles(dir: string): string[] {
 }
 
 /**
- * Every relative module reference of a file, as the compiler parses it: imports and re-exports
- * (type-only or not), `import("...")` calls and `typeof import("...")` types.
+ * Every module reference of a file, as the compiler parses it: imports and re-exports (type-only
+ * or not), `import("...")` calls and `typeof import("...")` types; relative ones only unless `all`.
  */
-function moduleReferences(file: string): { specifier: string; typeOnly: boolean }[] {
+function moduleReferences(file: string, all = false): { specifier: string; typeOnly: boolean }[] {
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
   const out: { specifier: string; typeOnly: boolean }[] = [];
   const add = (node: ts.Node | undefined, typeOnly: boolean) => {
-    if (node !== undefined && ts.isStringLiteral(node) && node.text.startsWith(".")) {
+    if (node !== undefined && ts.isStringLiteral(node) && (all || node.text.startsWith("."))) {
       out.push({ specifier: node.text, typeOnly });
     }
   };
@@ -243,6 +247,36 @@ describe("architecture", () => {
       { from: "chain/b.ts", to: "errors.ts", typeOnly: false, file: "chain/b.ts" },
     ];
     expect(findCircles(made)).toEqual(["chain/a.ts -> chain/b.ts -> chain/a.ts (type-only)"]);
+  });
+
+  test("behavior: the devnet package imports nothing from the product, types included", () => {
+    const files = sourceFiles(DEVNET);
+    expect(files.length).toBeGreaterThan(50);
+    const outside = files.flatMap((file) =>
+      moduleReferences(file, true)
+        .filter(({ specifier }) =>
+          specifier.startsWith(".")
+            ? relative(DEVNET, join(file, "..", specifier)).startsWith("..")
+            : specifier === "swapgraph" || specifier.startsWith("swapgraph/"),
+        )
+        .map(({ specifier }) => `${relative(DEVNET, file)} -> ${specifier}`),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  test("behavior: the product reaches the devnet through src/loadDevnet.ts alone, never by a path", () => {
+    const references = sourceFiles(SRC).flatMap((file) =>
+      moduleReferences(file, true)
+        .filter(
+          ({ specifier }) => specifier.startsWith(DEVNET_PACKAGE) || specifier.includes("packages/devnet"),
+        )
+        .map(
+          ({ specifier, typeOnly }) =>
+            `${relative(SRC, file)} -> ${specifier}${typeOnly ? " (type-only)" : ""}`,
+        ),
+    );
+    // The type of the demo's entry; the module itself is loaded by tsx at run time (a string).
+    expect(references).toEqual([`loadDevnet.ts -> ${DEVNET_PACKAGE}/startDevnet.js (type-only)`]);
   });
 
   test("behavior: domain imports nothing from any other part, types included", () => {

@@ -1,16 +1,16 @@
+import { createChainWriter } from "@swapgraph/devnet/anvil/createChainWriter.js";
+import { type Anvil, startAnvil } from "@swapgraph/devnet/anvil/startAnvil.js";
+import {
+  deployHostileTokens,
+  type HostileTokenAddresses,
+} from "@swapgraph/devnet/cases/deployHostileTokens.js";
+import { readArtifact } from "@swapgraph/devnet/deploy/readArtifact.js";
 import { type Address, encodeFunctionData, type Hex, size } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { erc20Abi } from "../../src/chain/abis.js";
 import { cappedMulticall } from "../../src/chain/cappedMulticall.js";
 import { createRpcClient, type RpcClient } from "../../src/chain/createRpcClient.js";
 import type { CappedCall } from "../../src/chain/decodeCappedMulticall.js";
-import { createChainWriter } from "../../src/devnet/anvil/createChainWriter.js";
-import { type Anvil, startAnvil } from "../../src/devnet/anvil/startAnvil.js";
-import {
-  deployHostileTokens,
-  type HostileTokenAddresses,
-} from "../../src/devnet/cases/deployHostileTokens.js";
-import { readArtifact } from "../../src/devnet/deploy/readArtifact.js";
 import { RpcError } from "../../src/errors.js";
 import { type FaultProxy, startFaultProxy } from "./faultProxy.js";
 

@@ -1,3 +1,4 @@
+import { type Anvil, startAnvil } from "@swapgraph/devnet/anvil/startAnvil.js";
 import { type Address, type Hex, numberToHex, pad, stringToHex, zeroAddress } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { pairAbi } from "../../src/chain/abis.js";
@@ -10,7 +11,6 @@ import { readPairInfo } from "../../src/chain/readPairInfo.js";
 import { readReserves } from "../../src/chain/readReserves.js";
 import { readTokenMetadata } from "../../src/chain/readTokenMetadata.js";
 import { runBatchedReads } from "../../src/chain/runBatchedReads.js";
-import { type Anvil, startAnvil } from "../../src/devnet/anvil/startAnvil.js";
 import { BadRequestError, RpcError } from "../../src/errors.js";
 import { type FaultProxy, startFaultProxy } from "./faultProxy.js";
 import { ARTIFACTS, DEPLOYER, deployV2, type V2Fixture } from "./v2Fixture.js";

@@ -1,9 +1,9 @@
+import { type Anvil, startAnvil } from "@swapgraph/devnet/anvil/startAnvil.js";
 import { createPublicClient, formatLog, http, type Log, numberToHex, toEventSelector } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { pairEventsAbi } from "../../src/chain/abis.js";
 import { createLogFetcher, type LogChunk, type LogFetcherOptions } from "../../src/chain/createLogFetcher.js";
 import { createRpcClient } from "../../src/chain/createRpcClient.js";
-import { type Anvil, startAnvil } from "../../src/devnet/anvil/startAnvil.js";
 import { RpcError } from "../../src/errors.js";
 import { type FaultProxy, getLogsSpan, startFaultProxy } from "./faultProxy.js";
 import { deployV2 } from "./v2Fixture.js";

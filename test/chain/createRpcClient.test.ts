@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { findFreePort } from "@swapgraph/devnet/anvil/findFreePort.js";
+import { type Anvil, startAnvil } from "@swapgraph/devnet/anvil/startAnvil.js";
 import { type Address, createPublicClient, http, numberToHex } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { createRpcClient } from "../../src/chain/createRpcClient.js";
 import { RpcDeadlineError } from "../../src/chain/rpcErrors.js";
-import { findFreePort } from "../../src/devnet/anvil/findFreePort.js";
-import { type Anvil, startAnvil } from "../../src/devnet/anvil/startAnvil.js";
 import { readEventCounts } from "../../src/lib/countEvent.js";
 import { createMemoryLogger } from "../graphql/support.js";
 import { type FaultProxy, startFaultProxy } from "./faultProxy.js";

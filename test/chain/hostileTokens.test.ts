@@ -1,4 +1,11 @@
 import { readFileSync } from "node:fs";
+import { createChainWriter } from "@swapgraph/devnet/anvil/createChainWriter.js";
+import { type Anvil, startAnvil } from "@swapgraph/devnet/anvil/startAnvil.js";
+import {
+  deployHostileTokens,
+  type HostileTokenAddresses,
+} from "@swapgraph/devnet/cases/deployHostileTokens.js";
+import { readArtifact } from "@swapgraph/devnet/deploy/readArtifact.js";
 import { type Address, decodeDeployData, type Hex } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import {
@@ -10,13 +17,6 @@ import {
 import { cappedMulticallAbi } from "../../src/chain/cappedMulticall.js";
 import { createRpcClient, type RpcClient } from "../../src/chain/createRpcClient.js";
 import { readTokenMetadata } from "../../src/chain/readTokenMetadata.js";
-import { createChainWriter } from "../../src/devnet/anvil/createChainWriter.js";
-import { type Anvil, startAnvil } from "../../src/devnet/anvil/startAnvil.js";
-import {
-  deployHostileTokens,
-  type HostileTokenAddresses,
-} from "../../src/devnet/cases/deployHostileTokens.js";
-import { readArtifact } from "../../src/devnet/deploy/readArtifact.js";
 import { InvalidTokenMetadataError, NotErc20Error } from "../../src/errors.js";
 import { type FaultProxy, startFaultProxy } from "./faultProxy.js";
 

@@ -1,3 +1,8 @@
+import {
+  createProviderEmulator,
+  type ProviderEmulator,
+} from "@swapgraph/devnet/emulator/createProviderEmulator.js";
+import type { ProviderFaults } from "@swapgraph/devnet/emulator/providerFaults.js";
 import { type Address, createPublicClient, http, numberToHex } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import {
@@ -10,11 +15,6 @@ import {
 import { createLogFetcher } from "../../src/chain/createLogFetcher.js";
 import { createRpcClient } from "../../src/chain/createRpcClient.js";
 import { retryAfterMs } from "../../src/chain/retryAfterMs.js";
-import {
-  createProviderEmulator,
-  type ProviderEmulator,
-} from "../../src/devnet/emulator/createProviderEmulator.js";
-import type { ProviderFaults } from "../../src/devnet/emulator/providerFaults.js";
 import { readEventCounts } from "../../src/lib/countEvent.js";
 import { startTransferChain, type TransferChain } from "../support/startTransferChain.js";
 

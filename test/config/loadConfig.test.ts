@@ -3,9 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { loadConfig, parseConfigJson } from "../../src/config/loadConfig.js";
+import { loadConfig } from "../../src/config/loadConfig.js";
 import { GRAPHQL_BUDGET_DEFAULTS, LIST_BUDGET_DEFAULTS } from "../../src/config/networkConfigSchema.js";
-import { toConfigJson } from "../../src/config/toConfigJson.js";
 import { USD_SCALE } from "../../src/domain/types.js";
 import { ConfigError } from "../../src/errors.js";
 
@@ -102,12 +101,6 @@ describe("loadConfig", () => {
     expect(() => loadConfig({}, ["--config", bad])).toThrow(
       /http\.graphqlConcurrency: Number must be greater than or equal to 0; http\.graphqlMaxWaitMs: Expected integer/,
     );
-  });
-
-  test("behavior: toConfigJson round-trips through parseConfigJson", () => {
-    const { config } = loadConfig({}, ["--config", preset]);
-    const again = parseConfigJson(JSON.parse(JSON.stringify(toConfigJson(config.networks))), "round trip");
-    expect(again.networks).toEqual(config.networks);
   });
 
   test("error: invalid values are named with what was expected", () => {

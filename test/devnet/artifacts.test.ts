@@ -2,45 +2,47 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Abi, type AbiParameter, keccak256 } from "viem";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { cappedMulticallAbi } from "../../src/chain/cappedMulticall.js";
 import {
   devnetAggregatorAbi,
   feeOnTransferRouterAbi,
   feeOnTransferTokenAbi,
   pairCreatedAbi,
-} from "../../src/devnet/cases/chainCaseAbis.js";
-import { hostileTokenAbi } from "../../src/devnet/cases/deployHostileTokens.js";
-import { type CompiledArtifacts, compileArtifacts } from "../../src/devnet/contracts/compileArtifacts.js";
-import { findStaleArtifacts } from "../../src/devnet/contracts/findStaleArtifacts.js";
+} from "@swapgraph/devnet/cases/chainCaseAbis.js";
+import { hostileTokenAbi } from "@swapgraph/devnet/cases/deployHostileTokens.js";
+import { type CompiledArtifacts, compileArtifacts } from "@swapgraph/devnet/contracts/compileArtifacts.js";
+import { findStaleArtifacts } from "@swapgraph/devnet/contracts/findStaleArtifacts.js";
 import {
   devnetFarmAbi,
   devnetTokenAbi,
   uniswapV2FactoryAbi,
   uniswapV2RouterAbi,
   wrappedNativeAbi,
-} from "../../src/devnet/deploy/devnetAbis.js";
-import { loadDevnetContracts } from "../../src/devnet/deploy/loadDevnetContracts.js";
+} from "@swapgraph/devnet/deploy/devnetAbis.js";
+import { loadDevnetContracts } from "@swapgraph/devnet/deploy/loadDevnetContracts.js";
 import {
   type ArtifactName,
   type DevnetArtifact,
   readArtifact,
-} from "../../src/devnet/deploy/readArtifact.js";
+} from "@swapgraph/devnet/deploy/readArtifact.js";
 import {
   devnetV3RouterAbi,
   pancakeV3PoolDeployerAbi,
   quoterV2Abi,
   v3FactoryAbi,
   v3PoolAbi,
-} from "../../src/devnet/v3/v3Abis.js";
+} from "@swapgraph/devnet/v3/v3Abis.js";
+import { type Abi, type AbiParameter, keccak256 } from "viem";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { cappedMulticallAbi } from "../../src/chain/cappedMulticall.js";
 
-const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
-const ARTIFACTS = join(SRC, "devnet", "artifacts");
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const SRC = join(ROOT, "src");
+const DEVNET_SRC = join(ROOT, "packages", "devnet", "src");
+const ARTIFACTS = join(DEVNET_SRC, "artifacts");
 /** Artifacts of the contracts production code runs (deployless reads). */
 const CHAIN_ARTIFACTS = join(SRC, "chain", "artifacts");
 /** The only place allowed to load the compiler and the Uniswap packages (development only). */
-const COMPILER_DIR = join(SRC, "devnet", "contracts");
+const COMPILER_DIR = join(DEVNET_SRC, "contracts");
 
 // One solc run (a few seconds) shared by the tests that need a fresh compile.
 let compiled: CompiledArtifacts;
@@ -55,7 +57,7 @@ afterAll(() => {
 });
 
 describe("committed contract artifacts", () => {
-  test("behavior: src/devnet/artifacts and src/chain/artifacts equal a fresh compile of the sources, byte for byte", () => {
+  test("behavior: packages/devnet/src/artifacts and src/chain/artifacts equal a fresh compile of the sources, byte for byte", () => {
     for (const [dir, artifacts] of [
       [ARTIFACTS, compiled.devnet],
       [CHAIN_ARTIFACTS, compiled.chain],
@@ -63,7 +65,7 @@ describe("committed contract artifacts", () => {
       const problems = findStaleArtifacts(artifacts, dir);
       expect(
         problems,
-        `${relative(SRC, dir)} is stale: run \`npm run contracts\` and commit the result\n${problems.join("\n")}`,
+        `${relative(ROOT, dir)} is stale: run \`npm run contracts\` and commit the result\n${problems.join("\n")}`,
       ).toEqual([]);
     }
     expect(Object.keys(compiled.devnet)).toHaveLength(18);
@@ -174,16 +176,19 @@ describe("committed contract artifacts", () => {
     expect(missing).toEqual([]);
   });
 
-  test("behavior: nothing under src/ but src/devnet/contracts/ imports solc or @uniswap/*", () => {
+  test("behavior: nothing in src/ or the devnet but packages/devnet/src/contracts/ imports solc or @uniswap/*", () => {
     const offenders: string[] = [];
     let scanned = 0;
-    for (const entry of readdirSync(SRC, { recursive: true, withFileTypes: true })) {
+    const entries = [SRC, DEVNET_SRC].flatMap((dir) =>
+      readdirSync(dir, { recursive: true, withFileTypes: true }),
+    );
+    for (const entry of entries) {
       const file = join(entry.parentPath, entry.name);
       if (!entry.isFile() || !entry.name.endsWith(".ts") || file.startsWith(COMPILER_DIR)) continue;
       scanned++;
       const text = readFileSync(file, "utf8");
       if (/(?:from|import\s*\(|require\s*\()\s*["'](?:solc|@uniswap\/)/.test(text)) {
-        offenders.push(relative(SRC, file));
+        offenders.push(relative(ROOT, file));
       }
     }
     expect(scanned).toBeGreaterThan(100);

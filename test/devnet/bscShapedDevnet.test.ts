@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { devnetFarmAbi, swapEvent, wrappedNativeAbi } from "@swapgraph/devnet/deploy/devnetAbis.js";
+import { BLOCK_MIXES } from "@swapgraph/devnet/presets/devnetProfiles.js";
+import { type Devnet, startDevnet } from "@swapgraph/devnet/startDevnet.js";
+import type { DevnetChainInfo } from "@swapgraph/devnet/startDevnetChain.js";
 import { type Address, createPublicClient, type Hex, http, parseEventLogs, type RpcLog } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { devnetFarmAbi, swapEvent, wrappedNativeAbi } from "../../src/devnet/deploy/devnetAbis.js";
-import { BLOCK_MIXES } from "../../src/devnet/presets/devnetProfiles.js";
-import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
-import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 
 let issue: Devnet;
 let bsc: Devnet;

@@ -1,14 +1,14 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { swapEvent, uniswapV2RouterAbi } from "@swapgraph/devnet/deploy/devnetAbis.js";
+import { buildDensePreset } from "@swapgraph/devnet/presets/buildDensePreset.js";
+import { DEVNET_PRESETS } from "@swapgraph/devnet/presets/devnetPresets.js";
+import { type Devnet, startDevnet } from "@swapgraph/devnet/startDevnet.js";
+import type { DevnetChainInfo } from "@swapgraph/devnet/startDevnetChain.js";
 import { createPublicClient, type Hash, http, toFunctionSelector } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadConfig } from "../../src/config/loadConfig.js";
-import { swapEvent, uniswapV2RouterAbi } from "../../src/devnet/deploy/devnetAbis.js";
-import { buildDensePreset } from "../../src/devnet/presets/buildDensePreset.js";
-import { DEVNET_PRESETS } from "../../src/devnet/presets/devnetPresets.js";
-import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
-import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 
 const TRADES = 3000;
 // More than one block's worth of funding (150 traders a block).

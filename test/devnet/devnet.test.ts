@@ -1,4 +1,10 @@
 import { readFile } from "node:fs/promises";
+import { startAnvil } from "@swapgraph/devnet/anvil/startAnvil.js";
+import { createPrng } from "@swapgraph/devnet/createPrng.js";
+import { devnetTokenAbi, swapEvent, uniswapV2RouterAbi } from "@swapgraph/devnet/deploy/devnetAbis.js";
+import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
+import type { DevnetChainInfo } from "@swapgraph/devnet/startDevnetChain.js";
+import { pancakeV3SwapEvent, v3PoolAbi } from "@swapgraph/devnet/v3/v3Abis.js";
 import {
   type Address,
   createPublicClient,
@@ -12,12 +18,6 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadConfig } from "../../src/config/loadConfig.js";
 import type { NetworkConfig } from "../../src/config/types.js";
-import { startAnvil } from "../../src/devnet/anvil/startAnvil.js";
-import { createPrng } from "../../src/devnet/createPrng.js";
-import { devnetTokenAbi, swapEvent, uniswapV2RouterAbi } from "../../src/devnet/deploy/devnetAbis.js";
-import type { Devnet } from "../../src/devnet/startDevnet.js";
-import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
-import { pancakeV3SwapEvent, v3PoolAbi } from "../../src/devnet/v3/v3Abis.js";
 import { revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
 
 let devnet: Devnet;

@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type Devnet, startDevnet } from "@swapgraph/devnet/startDevnet.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
 import { chainHead, sendSwap } from "../support/devnet.js";
 import { devnetCacheKey, rpc, startCachedDevnet } from "../support/devnetCache.js";
 

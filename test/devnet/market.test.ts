@@ -1,6 +1,22 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createChainWriter } from "@swapgraph/devnet/anvil/createChainWriter.js";
+import type { CreatedPoolInfo } from "@swapgraph/devnet/cases/createChainCaseSimulation.js";
+import {
+  devnetTokenAbi,
+  swapEvent,
+  uniswapV2PairAbi,
+  uniswapV2RouterAbi,
+} from "@swapgraph/devnet/deploy/devnetAbis.js";
+import type { DevnetToken } from "@swapgraph/devnet/devnetTypes.js";
+import { createArbitrageur } from "@swapgraph/devnet/market/createArbitrageur.js";
+import { createPoolMirror } from "@swapgraph/devnet/market/createPoolMirror.js";
+import { DEVNET_PRESETS } from "@swapgraph/devnet/presets/devnetPresets.js";
+import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
+import { startDevnet } from "@swapgraph/devnet/startDevnet.js";
+import type { DevnetChainInfo } from "@swapgraph/devnet/startDevnetChain.js";
+import { parseUsd } from "@swapgraph/devnet/usdToUnits.js";
 import {
   type Address,
   createPublicClient,
@@ -15,22 +31,6 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
-import { createChainWriter } from "../../src/devnet/anvil/createChainWriter.js";
-import type { CreatedPoolInfo } from "../../src/devnet/cases/createChainCaseSimulation.js";
-import {
-  devnetTokenAbi,
-  swapEvent,
-  uniswapV2PairAbi,
-  uniswapV2RouterAbi,
-} from "../../src/devnet/deploy/devnetAbis.js";
-import type { DevnetToken } from "../../src/devnet/devnetTypes.js";
-import { createArbitrageur } from "../../src/devnet/market/createArbitrageur.js";
-import { createPoolMirror } from "../../src/devnet/market/createPoolMirror.js";
-import { DEVNET_PRESETS } from "../../src/devnet/presets/devnetPresets.js";
-import type { Devnet } from "../../src/devnet/startDevnet.js";
-import { startDevnet } from "../../src/devnet/startDevnet.js";
-import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
-import { parseUsd } from "../../src/devnet/usdToUnits.js";
 import { NETWORKS, USD_SCALE } from "../../src/domain/types.js";
 import { createPoolIndex } from "../../src/pricing/createPoolIndex.js";
 import { getAmountOut } from "../../src/pricing/getAmountOut.js";

@@ -1,5 +1,13 @@
 import { request as httpRequest } from "node:http";
 import { gunzipSync } from "node:zlib";
+import type { Anvil } from "@swapgraph/devnet/anvil/startAnvil.js";
+import { devnetTokenAbi } from "@swapgraph/devnet/deploy/devnetAbis.js";
+import {
+  COMMON_COMPUTE_UNITS,
+  createProviderEmulator,
+  DEFAULT_COMPUTE_UNITS,
+  type ProviderEmulator,
+} from "@swapgraph/devnet/emulator/createProviderEmulator.js";
 import {
   type Address,
   createPublicClient,
@@ -10,14 +18,6 @@ import {
   parseAbiItem,
 } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import type { Anvil } from "../../src/devnet/anvil/startAnvil.js";
-import { devnetTokenAbi } from "../../src/devnet/deploy/devnetAbis.js";
-import {
-  COMMON_COMPUTE_UNITS,
-  createProviderEmulator,
-  DEFAULT_COMPUTE_UNITS,
-  type ProviderEmulator,
-} from "../../src/devnet/emulator/createProviderEmulator.js";
 import { startTransferChain, type TransferChain } from "../support/startTransferChain.js";
 
 // 30 blocks after the deployment; block i holds i % 4 transfers (a log each).

@@ -1,3 +1,16 @@
+import { swapEvent, uniswapV2PairAbi } from "@swapgraph/devnet/deploy/devnetAbis.js";
+import { readArtifact } from "@swapgraph/devnet/deploy/readArtifact.js";
+import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
+import type { DevnetChainInfo } from "@swapgraph/devnet/startDevnetChain.js";
+import type { DevnetV3Info } from "@swapgraph/devnet/v3/startV3Market.js";
+import {
+  devnetV3RouterAbi,
+  pancakeV3SwapEvent,
+  quoterV2Abi,
+  uniswapV3SwapEvent,
+  v3FactoryAbi,
+  v3PoolAbi,
+} from "@swapgraph/devnet/v3/v3Abis.js";
 import {
   type Address,
   createPublicClient,
@@ -11,19 +24,6 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
-import { swapEvent, uniswapV2PairAbi } from "../../src/devnet/deploy/devnetAbis.js";
-import { readArtifact } from "../../src/devnet/deploy/readArtifact.js";
-import type { Devnet } from "../../src/devnet/startDevnet.js";
-import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
-import type { DevnetV3Info } from "../../src/devnet/v3/startV3Market.js";
-import {
-  devnetV3RouterAbi,
-  pancakeV3SwapEvent,
-  quoterV2Abi,
-  uniswapV3SwapEvent,
-  v3FactoryAbi,
-  v3PoolAbi,
-} from "../../src/devnet/v3/v3Abis.js";
 import { revert, snapshot, startTestDevnet } from "../support/devnet.js";
 
 let devnet: Devnet;

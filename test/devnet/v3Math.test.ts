@@ -1,5 +1,4 @@
-import { describe, expect, test } from "vitest";
-import { rangeTicks } from "../../src/devnet/v3/planV3Positions.js";
+import { rangeTicks } from "@swapgraph/devnet/v3/planV3Positions.js";
 import {
   alignTick,
   amountsForLiquidity,
@@ -10,7 +9,8 @@ import {
   sqrtBigint,
   sqrtPriceX96FromUsd,
   tickAtSqrtPrice,
-} from "../../src/devnet/v3/v3Math.js";
+} from "@swapgraph/devnet/v3/v3Math.js";
+import { describe, expect, test } from "vitest";
 
 describe("devnet V3 math", () => {
   test("behavior: getSqrtRatioAtTick gives TickMath's bounds and 2^96 at tick 0", () => {

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { loadConfig } from "../../src/config/loadConfig.js";
 import { configFileSchema } from "../../src/config/networkConfigSchema.js";
-import type { Devnet } from "../../src/devnet/startDevnet.js";
 import { startTestDevnet } from "../support/devnet.js";
 import { type SwapgraphProcess, spawnSwapgraph } from "../support/spawnSwapgraph.js";
 import { waitFor } from "../support/waitFor.js";

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect, createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Devnet } from "../../src/devnet/startDevnet.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import { startTestDevnet } from "../support/devnet.js";
 import { listAllTrades } from "../support/listAllTrades.js";
@@ -58,7 +58,7 @@ describe("the swapgraph process", () => {
       const modules = readFileSync(modulesFile, "utf8").split("\n");
       expect(modules).toContain(new URL("../../src/main.ts", import.meta.url).href);
       expect(modules.filter((url) => url.includes("/src/indexer/")).length).toBeGreaterThan(5);
-      expect(modules.filter((url) => url.includes("/src/devnet/"))).toEqual([]);
+      expect(modules.filter((url) => url.includes("/packages/devnet/"))).toEqual([]);
       const quote = await fetch(`${first.base}/api/quote?sellToken=BNB&buyToken=USDT`);
       expect(quote.status).toBe(200);
       expect(((await quote.json()) as { result: { network: string } }).result.network).toBe("bsc");

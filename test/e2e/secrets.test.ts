@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Devnet } from "../../src/devnet/startDevnet.js";
 import { type FaultProxy, startFaultProxy } from "../chain/faultProxy.js";
 import { startTestDevnet } from "../support/devnet.js";
 import { spawnSwapgraph } from "../support/spawnSwapgraph.js";

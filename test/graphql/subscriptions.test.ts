@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
+import type { DevnetChainInfo } from "@swapgraph/devnet/startDevnetChain.js";
 import { pino } from "pino";
 import postgres from "postgres";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import type { Devnet } from "../../src/devnet/startDevnet.js";
-import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import { NATIVE, type Trade } from "../../src/domain/types.js";
 import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
 import { MAX_REPLAYED_SWAPS } from "../../src/graphql/subscriptions/subscribeSwaps.js";

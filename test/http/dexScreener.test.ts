@@ -1,10 +1,10 @@
+import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
+import type { DevnetChainInfo } from "@swapgraph/devnet/startDevnetChain.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { createPublicClient, formatUnits, getAddress, http, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import type { Devnet } from "../../src/devnet/startDevnet.js";
-import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import type { Address } from "../../src/domain/types.js";
 import { SPEC_EXAMPLES } from "../../src/http/dexscreener/buildDexScreenerOpenApi.js";
 import {

@@ -1,10 +1,10 @@
+import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
+import type { DevnetChainInfo } from "@swapgraph/devnet/startDevnetChain.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { type Address, createPublicClient, http, parseAbi, parseAbiItem } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import type { Devnet } from "../../src/devnet/startDevnet.js";
-import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
 import { priceChangePercentage } from "../../src/graphql/queries/getMarketStats.js";
 import {

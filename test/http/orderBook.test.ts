@@ -1,11 +1,11 @@
+import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
+import type { DevnetChainInfo } from "@swapgraph/devnet/startDevnetChain.js";
+import { quoterV2Abi } from "@swapgraph/devnet/v3/v3Abis.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { type Address, createPublicClient, http, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import type { Devnet } from "../../src/devnet/startDevnet.js";
-import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
-import { quoterV2Abi } from "../../src/devnet/v3/v3Abis.js";
 import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
 import { CMC_ORDERBOOK_SCHEMA, COINGECKO_ORDERBOOK_SCHEMA } from "../../src/http/rest/listingBookSchemas.js";
 import type { Store } from "../../src/store/types.js";

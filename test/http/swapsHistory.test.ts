@@ -1,7 +1,7 @@
+import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { GRAPHQL_BUDGET_DEFAULTS } from "../../src/config/networkConfigSchema.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import type { Devnet } from "../../src/devnet/startDevnet.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 import { startTestDevnet } from "../support/devnet.js";

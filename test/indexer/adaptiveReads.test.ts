@@ -1,3 +1,4 @@
+import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
 import { createPublicClient, createWalletClient, type Hex, http, parseAbiItem, toEventSelector } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { swapEventAbi, syncEventAbi } from "../../src/chain/abis.js";
@@ -8,7 +9,6 @@ import {
 } from "../../src/chain/readsWholeBlock.js";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { Address, RpcCostModel } from "../../src/domain/types.js";
 import { bloomBits, bloomHasBits } from "../../src/indexer/rangeEvents.js";
 import { readEventCounts } from "../../src/lib/countEvent.js";

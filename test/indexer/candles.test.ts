@@ -1,8 +1,8 @@
+import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
 import { createPublicClient, http, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { Address, Hash, Trade } from "../../src/domain/types.js";
 import { createPoolIndex } from "../../src/pricing/createPoolIndex.js";
 import { getTokenPriceUsd } from "../../src/pricing/getTokenPriceUsd.js";

@@ -1,6 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { feeOnTransferRouterAbi, pairCreatedAbi } from "@swapgraph/devnet/cases/chainCaseAbis.js";
+import type { ChainCasesInfo } from "@swapgraph/devnet/cases/createChainCaseSimulation.js";
+import { createPrng } from "@swapgraph/devnet/createPrng.js";
+import { swapEvent } from "@swapgraph/devnet/deploy/devnetAbis.js";
+import { DEVNET_PRESETS } from "@swapgraph/devnet/presets/devnetPresets.js";
+import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
+import { startDevnet } from "@swapgraph/devnet/startDevnet.js";
 import {
   createPublicClient,
   createWalletClient,
@@ -16,13 +23,6 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import { feeOnTransferRouterAbi, pairCreatedAbi } from "../../src/devnet/cases/chainCaseAbis.js";
-import type { ChainCasesInfo } from "../../src/devnet/cases/createChainCaseSimulation.js";
-import { createPrng } from "../../src/devnet/createPrng.js";
-import { swapEvent } from "../../src/devnet/deploy/devnetAbis.js";
-import { DEVNET_PRESETS } from "../../src/devnet/presets/devnetPresets.js";
-import type { Devnet } from "../../src/devnet/startDevnet.js";
-import { startDevnet } from "../../src/devnet/startDevnet.js";
 import type { Address, Hash, NetworkName, Trade } from "../../src/domain/types.js";
 import { USD_SCALE } from "../../src/domain/types.js";
 import { DeepReorgError } from "../../src/errors.js";

@@ -2,6 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  devnetTokenAbi,
+  uniswapV2FactoryAbi,
+  uniswapV2RouterAbi,
+} from "@swapgraph/devnet/deploy/devnetAbis.js";
+import { type Devnet, startDevnet } from "@swapgraph/devnet/startDevnet.js";
+import {
   type Address,
   createPublicClient,
   createWalletClient,
@@ -23,12 +29,6 @@ import {
 } from "../../src/chain/abis.js";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import {
-  devnetTokenAbi,
-  uniswapV2FactoryAbi,
-  uniswapV2RouterAbi,
-} from "../../src/devnet/deploy/devnetAbis.js";
-import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
 import { chooseLogMode } from "../../src/indexer/createRangeLogReader.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";

@@ -2,19 +2,19 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  createProviderEmulator,
+  type ProviderEmulator,
+} from "@swapgraph/devnet/emulator/createProviderEmulator.js";
+import type { ProviderUsage } from "@swapgraph/devnet/emulator/createUsageMeter.js";
+import type { ProviderFaults } from "@swapgraph/devnet/emulator/providerFaults.js";
+import { type Devnet, startDevnet } from "@swapgraph/devnet/startDevnet.js";
 import postgres from "postgres";
 import { createPublicClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { SHARED_TOKEN_BUCKETS } from "../../src/chain/getSharedTokenBucket.js";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import {
-  createProviderEmulator,
-  type ProviderEmulator,
-} from "../../src/devnet/emulator/createProviderEmulator.js";
-import type { ProviderUsage } from "../../src/devnet/emulator/createUsageMeter.js";
-import type { ProviderFaults } from "../../src/devnet/emulator/providerFaults.js";
-import { type Devnet, startDevnet } from "../../src/devnet/startDevnet.js";
 import { createMetrics } from "../../src/http/createMetrics.js";
 import { type EventCounter, readEventCounts } from "../../src/lib/countEvent.js";
 import { RPC_PACES } from "../../src/lib/rpcPaces.js";

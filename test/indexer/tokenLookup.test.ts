@@ -1,3 +1,6 @@
+import { type HostileTokenAddresses, hostileTokenAbi } from "@swapgraph/devnet/cases/deployHostileTokens.js";
+import { uniswapV2RouterAbi } from "@swapgraph/devnet/deploy/devnetAbis.js";
+import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
 import type { Logger } from "pino";
 import {
   type Address,
@@ -11,9 +14,6 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import { type HostileTokenAddresses, hostileTokenAbi } from "../../src/devnet/cases/deployHostileTokens.js";
-import { uniswapV2RouterAbi } from "../../src/devnet/deploy/devnetAbis.js";
-import type { Devnet } from "../../src/devnet/startDevnet.js";
 import { NotErc20Error } from "../../src/errors.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";

@@ -1,3 +1,8 @@
+import { type ChainWriter, createChainWriter } from "@swapgraph/devnet/anvil/createChainWriter.js";
+import { devnetTokenAbi, uniswapV2RouterAbi } from "@swapgraph/devnet/deploy/devnetAbis.js";
+import { readArtifact } from "@swapgraph/devnet/deploy/readArtifact.js";
+import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
+import type { DevnetChainInfo } from "@swapgraph/devnet/startDevnetChain.js";
 import {
   type Address,
   createPublicClient,
@@ -11,11 +16,6 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import { type ChainWriter, createChainWriter } from "../../src/devnet/anvil/createChainWriter.js";
-import { devnetTokenAbi, uniswapV2RouterAbi } from "../../src/devnet/deploy/devnetAbis.js";
-import { readArtifact } from "../../src/devnet/deploy/readArtifact.js";
-import type { Devnet } from "../../src/devnet/startDevnet.js";
-import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
 import { type FaultProxy, type SeenRequest, startFaultProxy } from "../chain/faultProxy.js";

@@ -1,6 +1,10 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { devnetTokenAbi, uniswapV2RouterAbi } from "@swapgraph/devnet/deploy/devnetAbis.js";
+import { type Devnet, type StartDevnetOptions, startDevnet } from "@swapgraph/devnet/startDevnet.js";
+import type { DevnetChainInfo } from "@swapgraph/devnet/startDevnetChain.js";
+import { devnetV3RouterAbi } from "@swapgraph/devnet/v3/v3Abis.js";
 import {
   type Address,
   createTestClient,
@@ -12,10 +16,6 @@ import {
   maxUint256,
 } from "viem";
 import { inject } from "vitest";
-import { devnetTokenAbi, uniswapV2RouterAbi } from "../../src/devnet/deploy/devnetAbis.js";
-import { type Devnet, type StartDevnetOptions, startDevnet } from "../../src/devnet/startDevnet.js";
-import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
-import { devnetV3RouterAbi } from "../../src/devnet/v3/v3Abis.js";
 import { NATIVE } from "../../src/domain/types.js";
 import { startCachedDevnet } from "./devnetCache.js";
 

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { startAnvil } from "../../src/devnet/anvil/startAnvil.js";
-import type { Devnet, StartDevnetOptions } from "../../src/devnet/startDevnet.js";
-import { writeManifest } from "../../src/devnet/writeManifest.js";
+import { startAnvil } from "@swapgraph/devnet/anvil/startAnvil.js";
+import type { Devnet, StartDevnetOptions } from "@swapgraph/devnet/startDevnet.js";
+import { writeManifest } from "@swapgraph/devnet/writeManifest.js";
 
 /**
  * A devnet built once per test run and loaded by every later file that asks for the same options.

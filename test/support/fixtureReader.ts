@@ -1,4 +1,4 @@
-import type { NetworkConfig, TokenListEntry } from "../../src/config/types.js";
+import type { NetworkConfig } from "../../src/config/types.js";
 import type { Address, Hash, NetworkName, Token, TokenRef, Trade } from "../../src/domain/types.js";
 import { BadRequestError } from "../../src/errors.js";
 import type { PoolState } from "../../src/pricing/types.js";
@@ -67,7 +67,7 @@ function entry(
   name: string,
   symbol: string,
   decimals: number,
-): TokenListEntry {
+): NetworkConfig["tokenList"]["tokens"][number] {
   // Token lists carry checksummed addresses; the views lowercase them.
   return { chainId, address: address.toUpperCase().replace("0X", "0x"), name, symbol, decimals };
 }

@@ -1,3 +1,4 @@
+import type { DevnetChainInfo } from "@swapgraph/devnet/startDevnetChain.js";
 import {
   type Address,
   createPublicClient,
@@ -9,7 +10,6 @@ import {
   maxUint256,
   parseAbi,
 } from "viem";
-import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 
 const routerAbi = parseAbi([
   "function addLiquidity(address tokenA, address tokenB, uint256 amountADesired, uint256 amountBDesired, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline) returns (uint256 amountA, uint256 amountB, uint256 liquidity)",

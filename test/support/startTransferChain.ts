@@ -1,8 +1,8 @@
+import { createChainWriter } from "@swapgraph/devnet/anvil/createChainWriter.js";
+import { type Anvil, startAnvil } from "@swapgraph/devnet/anvil/startAnvil.js";
+import { devnetTokenAbi } from "@swapgraph/devnet/deploy/devnetAbis.js";
+import { readArtifact } from "@swapgraph/devnet/deploy/readArtifact.js";
 import { type Address, encodeDeployData, encodeFunctionData, getContractAddress, type Hash } from "viem";
-import { createChainWriter } from "../../src/devnet/anvil/createChainWriter.js";
-import { type Anvil, startAnvil } from "../../src/devnet/anvil/startAnvil.js";
-import { devnetTokenAbi } from "../../src/devnet/deploy/devnetAbis.js";
-import { readArtifact } from "../../src/devnet/deploy/readArtifact.js";
 
 /** A small anvil chain whose blocks hold ERC-20 Transfer logs: enough to exercise eth_getLogs limits. */
 export interface TransferChain {

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createPrng } from "@swapgraph/devnet/createPrng.js";
+import { devnetTokenAbi } from "@swapgraph/devnet/deploy/devnetAbis.js";
 import {
   type Abi,
   type Address,
@@ -14,8 +16,6 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRpcClient, type RpcClient } from "../../../src/chain/createRpcClient.js";
 import { readV3PoolState } from "../../../src/chain/readV3PoolState.js";
-import { createPrng } from "../../../src/devnet/createPrng.js";
-import { devnetTokenAbi } from "../../../src/devnet/deploy/devnetAbis.js";
 import { getSqrtRatioAtTick, MAX_TICK, MIN_TICK } from "../../../src/pricing/v3/getSqrtRatioAtTick.js";
 import { swapExactInput } from "../../../src/pricing/v3/swapExactInput.js";
 import type { V3PoolState, V3SwapResult } from "../../../src/pricing/v3/v3Types.js";

@@ -1,3 +1,4 @@
+import { createPrng } from "@swapgraph/devnet/createPrng.js";
 import {
   type Address,
   decodeEventLog,
@@ -9,7 +10,6 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRpcClient, type RpcClient } from "../../../src/chain/createRpcClient.js";
 import { readV3PoolState } from "../../../src/chain/readV3PoolState.js";
-import { createPrng } from "../../../src/devnet/createPrng.js";
 import { getSqrtRatioAtTick, MAX_TICK, MIN_TICK } from "../../../src/pricing/v3/getSqrtRatioAtTick.js";
 import { swapExactInput } from "../../../src/pricing/v3/swapExactInput.js";
 import type { V3PoolState, V3SwapResult } from "../../../src/pricing/v3/v3Types.js";

@@ -1,4 +1,7 @@
 import { createRequire } from "node:module";
+import { type Anvil, startAnvil } from "@swapgraph/devnet/anvil/startAnvil.js";
+import { devnetTokenAbi, wrappedNativeAbi } from "@swapgraph/devnet/deploy/devnetAbis.js";
+import { readArtifact } from "@swapgraph/devnet/deploy/readArtifact.js";
 import {
   type Abi,
   type Address,
@@ -13,9 +16,6 @@ import {
   type PublicClient,
   parseAbi,
 } from "viem";
-import { type Anvil, startAnvil } from "../../../src/devnet/anvil/startAnvil.js";
-import { devnetTokenAbi, wrappedNativeAbi } from "../../../src/devnet/deploy/devnetAbis.js";
-import { readArtifact } from "../../../src/devnet/deploy/readArtifact.js";
 import { getAmount0Delta, getAmount1Delta } from "../../../src/pricing/v3/getAmountDelta.js";
 import { getSqrtRatioAtTick } from "../../../src/pricing/v3/getSqrtRatioAtTick.js";
 
