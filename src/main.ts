@@ -138,10 +138,11 @@ async function startDemo(
   log: pino.Logger,
   cleanups: (() => Promise<void>)[],
 ): Promise<readonly NetworkConfig[]> {
-  log.info("no configuration file: starting the embedded demo (anvil chains with seven days of trading)");
   const started = Date.now();
-  // Loaded only here: a start with a configuration file never loads the devnet's code.
+  // Loaded only here: a start with a configuration file never loads the devnet's code. An install
+  // without it (the production image) stops here with a ConfigError, before any demo line.
   const { startDevnet } = await loadDevnet();
+  log.info("no configuration file: starting the embedded demo (anvil chains with seven days of trading)");
   const devnet = await startDevnet({
     liveIntervalMs: 3_000,
     log: (message: string) => log.info(message),

@@ -178,9 +178,12 @@ describe("the devnet stays out of the product", () => {
       timeoutMs: 30_000,
     });
     expect(await run.exited).toBe(1);
-    expect(run.output.join("\n")).toMatch(
+    const output = run.output.join("\n");
+    expect(output).toMatch(
       /swapgraph failed to start: No configuration file, and the embedded demo's devnet \(@swapgraph\/devnet, packages\/devnet\) is not installed here .*--config <file> or SWAPGRAPH_CONFIG/,
     );
+    // No demo begins where there is none to begin.
+    expect(output).not.toContain("starting the embedded demo");
   });
 
   test("behavior: the production build holds no devnet file, contract or function", () => {
