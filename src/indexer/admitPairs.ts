@@ -52,8 +52,8 @@ export async function admitPairs(
 }
 
 /**
- * The creation logs of newly accepted pools (one eth_getLogs for all of them). A node that
- * refuses the whole-history query (a provider capping eth_getLogs ranges) costs the pools their
+ * The creation logs of newly accepted pools (findPairCreations: one eth_getLogs for all of them,
+ * or a search on a provider capping eth_getLogs ranges). RPC trouble costs the pools their
  * creation fields, not their admission: logged, and they stay without (listings omit the fields).
  */
 async function findCreations(
@@ -62,7 +62,7 @@ async function findCreations(
 ): Promise<Map<Address, PairCreation>> {
   if (pairs.length === 0) return new Map();
   try {
-    return await findPairCreations(ctx.client, pairs);
+    return await findPairCreations(ctx.client, pairs, { network: ctx.network, log: ctx.log });
   } catch (error) {
     ctx.log.warn(
       {

@@ -1,0 +1,185 @@
+import { createPublicClient, http, parseAbiItem } from "viem";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { createRpcClient, type RpcClient } from "../../src/chain/createRpcClient.js";
+import { CREATION_LOOKUP_LIMITS } from "../../src/chain/creationLookupLimits.js";
+import { findPairCreations } from "../../src/chain/findPairCreations.js";
+import {
+  createProviderEmulator,
+  type ProviderEmulator,
+} from "../../src/devnet/emulator/createProviderEmulator.js";
+import type { ProviderUsage } from "../../src/devnet/emulator/createUsageMeter.js";
+import type { ProviderFaults } from "../../src/devnet/emulator/providerFaults.js";
+import type { Devnet } from "../../src/devnet/startDevnet.js";
+import type { Address, Hash, Pair, PairCreation } from "../../src/domain/types.js";
+import { startTestDevnet } from "../support/devnet.js";
+
+/**
+ * findPairCreations against a real chain (the shared demo devnet, V2 pairs and V3 pools, some
+ * created during its week) through the provider emulator: as a provider without caps, under each
+ * provider's eth_getLogs range cap, and on a capped node without old state. Every creation must
+ * equal the factories' logs read straight from anvil, at a bounded number of calls.
+ */
+let devnet: Devnet;
+let rpcUrl: string;
+let chainId: number;
+let head: bigint;
+/** Every pool of the configured factories, as their creation logs name them. */
+let pairs: Pair[];
+/** The factories' logs read straight from the chain, by pool. */
+let expected: Map<Address, PairCreation>;
+const emulators: ProviderEmulator[] = [];
+// The factories' events as their sources declare them (this file's own reading, not src's ABIs).
+const pairCreated = parseAbiItem(
+  "event PairCreated(address indexed token0, address indexed token1, address pair, uint256 index)",
+);
+const poolCreated = parseAbiItem(
+  "event PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)",
+);
+
+beforeAll(async () => {
+  devnet = await startTestDevnet({ seed: 23 });
+  const chain = devnet.chains[0]!;
+  rpcUrl = chain.rpcUrl;
+  chainId = chain.chainId;
+  const anvil = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
+  head = await anvil.getBlockNumber({ cacheTime: 0 });
+  const factories = [...chain.dexes.map((dex) => dex.factory), ...(chain.v3 ? [chain.v3.factory] : [])];
+  const logs = await anvil.getLogs({
+    address: factories,
+    events: [pairCreated, poolCreated],
+    fromBlock: 0n,
+    toBlock: head,
+  });
+  pairs = [];
+  expected = new Map();
+  for (const log of logs) {
+    const pool = (log.eventName === "PairCreated" ? log.args.pair : log.args.pool)!.toLowerCase() as Address;
+    pairs.push({
+      address: pool,
+      dex: "any",
+      factory: log.address.toLowerCase() as Address,
+      token0: log.args.token0!.toLowerCase() as Address,
+      token1: log.args.token1!.toLowerCase() as Address,
+      feeBps: 30,
+    });
+    const block = await anvil.getBlock({ blockNumber: log.blockNumber });
+    expected.set(pool, {
+      blockNumber: log.blockNumber,
+      timestamp: Number(block.timestamp),
+      txHash: log.transactionHash.toLowerCase() as Hash,
+    });
+  }
+});
+
+afterAll(async () => {
+  CREATION_LOOKUP_LIMITS.clear();
+  for (const emulator of emulators) await emulator.close();
+  await devnet?.stop();
+});
+
+// A later test's emulator may reuse an earlier one's port: no limit learned carries over.
+beforeEach(() => CREATION_LOOKUP_LIMITS.clear());
+
+/** An emulator with `faults` in front of the devnet, and the indexer's kind of client through it. */
+async function provider(faults: ProviderFaults): Promise<{ emulator: ProviderEmulator; client: RpcClient }> {
+  const emulator = await createProviderEmulator({ upstream: rpcUrl, faults });
+  emulators.push(emulator);
+  const client = createRpcClient({
+    urls: [emulator.url],
+    chainId,
+    name: "bsc",
+    batch: true,
+    retryDelayMs: 20,
+    cooldownMs: 100,
+  });
+  return { emulator, client };
+}
+
+const callsOf = (usage: ProviderUsage, method: string) => usage.byMethod.get(method)?.calls ?? 0;
+
+describe("findPairCreations", () => {
+  test("behavior: a provider without a range cap: one eth_getLogs over the whole chain for every pool; block, transaction and time equal the factories' logs", async () => {
+    expect(pairs.length).toBeGreaterThanOrEqual(10);
+    // Pools created during the week, not only at the deployment.
+    expect(new Set([...expected.values()].map((c) => c.blockNumber)).size).toBeGreaterThan(3);
+    const { emulator, client } = await provider({});
+    expect(await findPairCreations(client, pairs)).toEqual(expected);
+    const usage = emulator.usage();
+    // anvil sends each log's blockTimestamp: no header read.
+    expect(usage.total.calls).toBe(1);
+    expect(callsOf(usage, "eth_getLogs")).toBe(1);
+  });
+
+  for (const [style, blocks] of [
+    ["quicknode", 8],
+    ["infura", 4],
+    ["alchemy", 2],
+  ] as const) {
+    test(`behavior: ${style}'s range cap (${blocks} blocks): the whole chain is asked once, then creation blocks are bisected on the pools' nonces; every field equals the factories' logs, at most log2(head / cap) + 1 calls a pool`, async () => {
+      const { emulator, client } = await provider({ logRange: { blocks, style } });
+      const warnings: string[] = [];
+      const log = { warn: (_: unknown, message: string) => warnings.push(message) };
+      expect(await findPairCreations(client, pairs, { log })).toEqual(expected);
+      const usage = emulator.usage();
+      const rounds = Math.ceil(Math.log2(Number(head + 1n) / blocks));
+      expect(usage.faults.logRange).toBe(1);
+      expect(callsOf(usage, "eth_getTransactionCount")).toBeLessThanOrEqual(pairs.length * rounds);
+      expect(callsOf(usage, "eth_blockNumber")).toBe(1);
+      // Pools created near one another share a log read.
+      expect(callsOf(usage, "eth_getLogs") - 1).toBeLessThanOrEqual(Math.ceil(pairs.length / 4));
+      expect(usage.total.calls).toBeLessThanOrEqual(pairs.length * (rounds + 1) + 2);
+      expect(warnings).toEqual([expect.stringContaining("refuses eth_getLogs over the whole chain")]);
+
+      // The URL's refusal is remembered: the next lookup searches at once.
+      emulator.reset();
+      const one = pairs.at(-1)!;
+      expect(await findPairCreations(client, [one], { log })).toEqual(
+        new Map([[one.address, expected.get(one.address)!]]),
+      );
+      const again = emulator.usage();
+      expect(again.faults.logRange).toBe(0);
+      expect(callsOf(again, "eth_getLogs")).toBe(1);
+      expect(callsOf(again, "eth_getTransactionCount")).toBeLessThanOrEqual(rounds);
+      expect(warnings.length).toBe(1);
+    });
+  }
+
+  test("behavior: a provider that lowers its cap below the span learned: the refused log reads shrink to the span it names and the search goes on", async () => {
+    const { emulator, client } = await provider({ logRange: { blocks: 3, style: "quicknode" } });
+    // Learned earlier at a wider cap than the provider now allows.
+    CREATION_LOOKUP_LIMITS.set(new URL(emulator.url).href, {
+      wideRefused: true,
+      span: 40,
+      noOldState: false,
+    });
+    expect(await findPairCreations(client, pairs)).toEqual(expected);
+    const usage = emulator.usage();
+    expect(usage.faults.logRange).toBeGreaterThan(0);
+    expect(CREATION_LOOKUP_LIMITS.get(new URL(emulator.url).href)?.span).toBe(3);
+    const rounds = Math.ceil(Math.log2(Number(head + 1n) / 3));
+    expect(callsOf(usage, "eth_getTransactionCount")).toBeLessThanOrEqual(pairs.length * rounds);
+  });
+
+  test("error: a capped node without old state: the fields stay unknown, said once; later lookups send no call", async () => {
+    const { emulator, client } = await provider({
+      logRange: { blocks: 2, style: "alchemy" },
+      prunedState: { blocks: 16 },
+    });
+    const warnings: string[] = [];
+    const log = { warn: (_: unknown, message: string) => warnings.push(message) };
+    expect(await findPairCreations(client, pairs, { log })).toEqual(new Map());
+    const usage = emulator.usage();
+    expect(usage.faults.logRange).toBe(1);
+    expect(usage.faults.prunedState).toBeGreaterThan(0);
+    // One round of the search at most: the first answer without state ends it.
+    expect(callsOf(usage, "eth_getTransactionCount")).toBeLessThanOrEqual(pairs.length);
+    expect(warnings).toEqual([
+      expect.stringContaining("refuses eth_getLogs over the whole chain"),
+      expect.stringContaining("no state at old blocks"),
+    ]);
+    emulator.reset();
+    expect(await findPairCreations(client, pairs, { log })).toEqual(new Map());
+    expect(emulator.usage().total.calls).toBe(0);
+    expect(warnings.length).toBe(2);
+  });
+});
