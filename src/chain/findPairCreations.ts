@@ -38,12 +38,12 @@ function hostOf(url: string | undefined): string | undefined {
  * pool. First one eth_getLogs over the whole chain (block 0 to latest: one call for all the pools,
  * where the provider allows it). A provider that refuses that range (QuickNode, Infura, Alchemy's
  * free tier: from 10 to 10,000 blocks) is remembered by URL and never asked it again: its pools'
- * creation blocks are bisected on their nonce (eth_getTransactionCount) down to the range it accepts, and their logs read in
- * such ranges (searchPairCreations; about log2(head / cap) + 1 calls a pool). A node without old
- * state (not an archive node) cannot be searched: said once, and its pools stay without (the
- * fields are optional). A block's time comes with the log where the node sends it
- * (blockTimestamp), else from its header. A pair without a match is left out. Throws what the RPC
- * throws otherwise.
+ * creation blocks are bisected on their nonces (eth_getTransactionCount) down to the range it
+ * accepts, and their logs read in such ranges (searchPairCreations; about log2(head / cap) + 1
+ * calls a pool). A node without old state (not an archive node) cannot be searched: said once, and
+ * its pools stay without (the fields are optional). A block's time comes with the log where the
+ * node sends it (blockTimestamp), else from its header. A pair without a match is left out. Throws
+ * what the RPC throws otherwise.
  */
 export async function findPairCreations(
   client: RpcClient,
