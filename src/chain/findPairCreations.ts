@@ -22,6 +22,13 @@ export interface FindPairCreationsOptions {
   /** Network for the log line and the swapgraph_pool_creation_lookups_total series. */
   network?: string;
   log?: RpcLogger;
+  /**
+   * A block at which a pool exists (its first log the indexer read), by pool: its search's top
+   * instead of the head, and its first probe a cap below it, so a pool created shortly before it
+   * first logged (most are: the liquidity comes in the creating transaction) is found with one
+   * nonce read. Pools missing here start from the head.
+   */
+  seenAt?: ReadonlyMap<Address, bigint>;
 }
 
 /** Only the host: URLs of hosted providers carry API keys in their paths. */
@@ -76,8 +83,10 @@ export async function findPairCreations(
       return new Map();
     }
     try {
-      const head = await client.getBlockNumber();
-      const outcome = await searchPairCreations(client, pairs, head, span);
+      const seenAt = options.seenAt;
+      const head = pairs.every((pair) => seenAt?.has(pair.address)) ? 0n : await client.getBlockNumber();
+      const tops = new Map(pairs.map((pair) => [pair.address, seenAt?.get(pair.address) ?? head]));
+      const outcome = await searchPairCreations(client, pairs, tops, span);
       if (outcome.span < span) recordLookupLimits(keys, undefined, { span: outcome.span });
       logs = outcome.found;
       countEvent("pool_creation_lookups", { network, how: "search" }, pairs.length);

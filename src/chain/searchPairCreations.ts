@@ -37,20 +37,21 @@ function groupBySpan(pairs: readonly Pair[], intervals: ReadonlyMap<Address, Blo
 
 /**
  * The creation logs of `pairs` on a provider that caps eth_getLogs ranges at `span` blocks: each
- * pool's creation block is bisected on its nonce between block 0 and `head` down to `span`
- * blocks (narrowCreationBlocks), then one eth_getLogs per group of pools whose ranges fit in
- * `span` blocks together reads their creation logs (readPairCreationLogs). A range the provider
- * refuses even so shrinks `span` (to what it suggests, else half) and the search goes on for
- * those pools. Throws what the RPC throws otherwise (a node without old state among them).
+ * pool's creation block is bisected on its nonce between block 0 and its top (`tops`: a block where
+ * it exists) down to `span` blocks (narrowCreationBlocks), then one eth_getLogs per group of pools
+ * whose ranges fit in `span` blocks together reads their creation logs (readPairCreationLogs). A
+ * range the provider refuses even so shrinks `span` (to what it suggests, else half) and the
+ * search goes on for those pools. Throws what the RPC throws otherwise (a node without old state
+ * among them).
  */
 export async function searchPairCreations(
   client: RpcClient,
   pairs: readonly Pair[],
-  head: bigint,
+  tops: ReadonlyMap<Address, bigint>,
   initialSpan: number,
 ): Promise<SearchOutcome> {
   const intervals = new Map<Address, BlockInterval>(
-    pairs.map((pair) => [pair.address, { low: 0n, high: head }]),
+    pairs.map((pair) => [pair.address, { low: 0n, high: tops.get(pair.address)! }]),
   );
   const outcome: SearchOutcome = {
     found: new Map(),

@@ -1,4 +1,4 @@
-import { createPublicClient, http, parseAbiItem } from "viem";
+import { createPublicClient, createWalletClient, http, parseAbi, parseAbiItem, parseEventLogs } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { createRpcClient, type RpcClient } from "../../src/chain/createRpcClient.js";
 import { CREATION_LOOKUP_LIMITS } from "../../src/chain/creationLookupLimits.js";
@@ -11,7 +11,7 @@ import type { ProviderUsage } from "../../src/devnet/emulator/createUsageMeter.j
 import type { ProviderFaults } from "../../src/devnet/emulator/providerFaults.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { Address, Hash, Pair, PairCreation } from "../../src/domain/types.js";
-import { startTestDevnet } from "../support/devnet.js";
+import { mine, startTestDevnet } from "../support/devnet.js";
 
 /**
  * findPairCreations against a real chain (the shared demo devnet, V2 pairs and V3 pools, some
@@ -29,6 +29,10 @@ let pairs: Pair[];
 let expected: Map<Address, PairCreation>;
 const emulators: ProviderEmulator[] = [];
 // The factories' events as their sources declare them (this file's own reading, not src's ABIs).
+const factoryAbi = parseAbi([
+  "function getPair(address, address) view returns (address)",
+  "function createPair(address, address) returns (address)",
+]);
 const pairCreated = parseAbiItem(
   "event PairCreated(address indexed token0, address indexed token1, address pair, uint256 index)",
 );
@@ -123,11 +127,12 @@ describe("findPairCreations", () => {
       const usage = emulator.usage();
       const rounds = Math.ceil(Math.log2(Number(head + 1n) / blocks));
       expect(usage.faults.logRange).toBe(1);
-      expect(callsOf(usage, "eth_getTransactionCount")).toBeLessThanOrEqual(pairs.length * rounds);
+      // One read a cap below the top first (a young pool is done with it), then bisection.
+      expect(callsOf(usage, "eth_getTransactionCount")).toBeLessThanOrEqual(pairs.length * (rounds + 1));
       expect(callsOf(usage, "eth_blockNumber")).toBe(1);
       // Pools created near one another share a log read.
       expect(callsOf(usage, "eth_getLogs") - 1).toBeLessThanOrEqual(Math.ceil(pairs.length / 4));
-      expect(usage.total.calls).toBeLessThanOrEqual(pairs.length * (rounds + 1) + 2);
+      expect(usage.total.calls).toBeLessThanOrEqual(pairs.length * (rounds + 2) + 2);
       expect(warnings).toEqual([expect.stringContaining("refuses eth_getLogs over the whole chain")]);
 
       // The URL's refusal is remembered: the next lookup searches at once.
@@ -139,7 +144,7 @@ describe("findPairCreations", () => {
       const again = emulator.usage();
       expect(again.faults.logRange).toBe(0);
       expect(callsOf(again, "eth_getLogs")).toBe(1);
-      expect(callsOf(again, "eth_getTransactionCount")).toBeLessThanOrEqual(rounds);
+      expect(callsOf(again, "eth_getTransactionCount")).toBeLessThanOrEqual(rounds + 1);
       expect(warnings.length).toBe(1);
     });
   }
@@ -157,7 +162,7 @@ describe("findPairCreations", () => {
     expect(usage.faults.logRange).toBeGreaterThan(0);
     expect(CREATION_LOOKUP_LIMITS.get(new URL(emulator.url).href)?.span).toBe(3);
     const rounds = Math.ceil(Math.log2(Number(head + 1n) / 3));
-    expect(callsOf(usage, "eth_getTransactionCount")).toBeLessThanOrEqual(pairs.length * rounds);
+    expect(callsOf(usage, "eth_getTransactionCount")).toBeLessThanOrEqual(pairs.length * (rounds + 1));
   });
 
   test("error: a capped node without old state: the fields stay unknown, said once; later lookups send no call", async () => {
@@ -171,8 +176,9 @@ describe("findPairCreations", () => {
     const usage = emulator.usage();
     expect(usage.faults.logRange).toBe(1);
     expect(usage.faults.prunedState).toBeGreaterThan(0);
-    // One round of the search at most: the first answer without state ends it.
-    expect(callsOf(usage, "eth_getTransactionCount")).toBeLessThanOrEqual(pairs.length);
+    // Two rounds at most: the read a cap below the head (its state is kept), then the first
+    // answer without state ends the search.
+    expect(callsOf(usage, "eth_getTransactionCount")).toBeLessThanOrEqual(2 * pairs.length);
     expect(warnings).toEqual([
       expect.stringContaining("refuses eth_getLogs over the whole chain"),
       expect.stringContaining("no state at old blocks"),
@@ -181,5 +187,77 @@ describe("findPairCreations", () => {
     expect(await findPairCreations(client, pairs, { log })).toEqual(new Map());
     expect(emulator.usage().total.calls).toBe(0);
     expect(warnings.length).toBe(2);
+  });
+  test("behavior: where the indexer first saw a pool starts its search: one nonce read for a pool created shortly before, no head read", async () => {
+    const { emulator, client } = await provider({ logRange: { blocks: 4, style: "infura" } });
+    // The youngest pools of the week, each as if first seen logging 2 blocks after its creation.
+    const young = [...pairs]
+      .sort((a, b) => Number(expected.get(b.address)!.blockNumber - expected.get(a.address)!.blockNumber))
+      .slice(0, 3);
+    const seenAt = new Map(young.map((pair) => [pair.address, expected.get(pair.address)!.blockNumber + 2n]));
+    expect(await findPairCreations(client, young, { seenAt })).toEqual(
+      new Map(young.map((pair) => [pair.address, expected.get(pair.address)!])),
+    );
+    const usage = emulator.usage();
+    expect(callsOf(usage, "eth_getTransactionCount")).toBe(young.length);
+    expect(callsOf(usage, "eth_blockNumber")).toBe(0);
+    expect(callsOf(usage, "eth_getLogs")).toBeLessThanOrEqual(1 + young.length);
+  });
+
+  test("behavior: a pool created at the head (as the indexer meets new pools when following it) costs one nonce read and one log read", async () => {
+    const chain = devnet.chains[0]!;
+    const anvil = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
+    const factory = chain.dexes[0]!.factory;
+    const tokens = [...Object.values(chain.tokens), ...Object.values(chain.unlisted)];
+    let pairOf: [Address, Address] | undefined;
+    for (const a of tokens) {
+      for (const b of tokens) {
+        if (pairOf !== undefined || a >= b) continue;
+        const existing = await anvil.readContract({
+          address: factory,
+          abi: factoryAbi,
+          functionName: "getPair",
+          args: [a, b],
+        });
+        if (/^0x0{40}$/.test(existing)) pairOf = [a, b];
+      }
+    }
+    expect(pairOf).toBeDefined();
+    const wallet = createWalletClient({
+      account: chain.deployer,
+      transport: http(rpcUrl, { retryCount: 0 }),
+    });
+    const hash = await wallet.writeContract({
+      chain: null,
+      address: factory,
+      abi: factoryAbi,
+      functionName: "createPair",
+      args: pairOf!,
+      gas: 5_000_000n,
+    });
+    await mine(rpcUrl);
+    const receipt = await anvil.getTransactionReceipt({ hash });
+    const [created] = parseEventLogs({ abi: [pairCreated], logs: receipt.logs });
+    const block = await anvil.getBlock({ blockNumber: receipt.blockNumber });
+    const pool = created!.args.pair.toLowerCase() as Address;
+    const pair: Pair = {
+      address: pool,
+      dex: "any",
+      factory,
+      token0: created!.args.token0.toLowerCase() as Address,
+      token1: created!.args.token1.toLowerCase() as Address,
+      feeBps: 30,
+    };
+
+    const { emulator, client } = await provider({ logRange: { blocks: 8, style: "quicknode" } });
+    expect(await findPairCreations(client, [pair])).toEqual(
+      new Map([
+        [pool, { blockNumber: receipt.blockNumber, timestamp: Number(block.timestamp), txHash: hash }],
+      ]),
+    );
+    const usage = emulator.usage();
+    expect(callsOf(usage, "eth_getTransactionCount")).toBe(1);
+    expect(callsOf(usage, "eth_getLogs")).toBe(2);
+    expect(usage.total.calls).toBe(4);
   });
 });
