@@ -1,5 +1,5 @@
 import type { Address, Pair } from "../domain/types.js";
-import { classifyRpcError, suggestedRange } from "./classifyRpcError.js";
+import { classifyRpcError, shrunkRange } from "./classifyRpcError.js";
 import type { RpcClient } from "./createRpcClient.js";
 import { type BlockInterval, narrowCreationBlocks } from "./narrowCreationBlocks.js";
 import { type CreationLog, readPairCreationLogs } from "./readPairCreationLogs.js";
@@ -71,9 +71,7 @@ export async function searchPairCreations(
         } catch (error) {
           const asked = Number(group.to - group.from + 1n);
           if (classifyRpcError(error, "eth_getLogs") !== "range" || asked <= 1) throw error;
-          const hint = suggestedRange(error);
-          const next = hint !== undefined && hint < asked ? hint : Math.max(1, Math.floor(asked / 2));
-          outcome.span = Math.min(outcome.span, next);
+          outcome.span = Math.min(outcome.span, shrunkRange(error, asked));
           refused.push(...group.pairs);
         }
       }),
