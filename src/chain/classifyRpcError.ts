@@ -182,6 +182,21 @@ export function suggestedRange(error: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * True when the node has no state at the block asked (not an archive node: geth's "missing trie
+ * node", "historical state ... is not available"; erigon's and others' "pruned"): no URL of the
+ * same kind will ever have it.
+ */
+export function isMissingState(error: unknown): boolean {
+  return NO_STATE_PATTERN.test(errorText(error));
+}
+
+/** The block range to ask next after `error` refused `asked` blocks: what the provider named, else half. */
+export function shrunkRange(error: unknown, asked: number): number {
+  const hint = suggestedRange(error);
+  return hint !== undefined && hint < asked ? hint : Math.max(1, Math.floor(asked / 2));
+}
+
 /** True when the provider refused a JSON-RPC batch for its size (the calls in it are fine on their own). */
 export function isBatchTooLarge(error: unknown): boolean {
   const text = errorText(error);

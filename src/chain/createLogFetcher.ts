@@ -9,7 +9,7 @@ import {
 } from "viem";
 import { RpcError } from "../errors.js";
 import { countEvent } from "../lib/countEvent.js";
-import { classifyRpcError, errorText, suggestedRange } from "./classifyRpcError.js";
+import { classifyRpcError, errorText, shrunkRange } from "./classifyRpcError.js";
 import type { RpcClient } from "./createRpcClient.js";
 import type { RpcLogger } from "./rpcTypes.js";
 
@@ -131,8 +131,7 @@ export function createLogFetcher(options: LogFetcherOptions): LogFetcher {
             cause: error,
           });
         }
-        const hint = suggestedRange(error);
-        const next = hint !== undefined && hint < asked ? hint : Math.max(1, Math.floor(asked / 2));
+        const next = shrunkRange(error, asked);
         successes = 0;
         options.log?.warn(
           { fromBlock: from, toBlock: to, range: next, error: errorText(error) },

@@ -36,6 +36,8 @@ const EVENT_HELP: Record<EventCounter, string> = {
     "Times a provider refused a JSON-RPC batch for its size and the client went on with smaller batches.",
   rpc_connection_resends:
     "JSON-RPC requests sent again at once on a new connection because their connection closed before any answer (a server closing an idle keep-alive connection as the request went out); not counted against the URL.",
+  pool_creation_lookups:
+    "Pools whose creation log (DEX Screener's createdAt* fields) was looked up, by how: whole_chain (one eth_getLogs over the chain for the pools admitted together), search (the provider caps eth_getLogs ranges: creation block bisected on the pool's nonce, eth_getTransactionCount), unknown (capped ranges and no state at old blocks: left out).",
   cache_hits:
     "Lookups answered by a cache (route: best routes; graphql_answer: GraphQL answers kept at the edge; rest_answer: REST answers kept at the edge; both in the one store of market answers).",
   cache_misses: "Lookups a cache could not answer.",

@@ -6,12 +6,14 @@ import { ensureTokens } from "./ensureTokens.js";
 /**
  * Accepts checked pools (`info` undefined: not a pair of a configured factory) whose tokens are
  * readable ERC-20s and refuses the rest for good; returns the accepted ones. A token lookup
- * passes the token it already read.
+ * passes the token it already read; a range read, the block of each pool's first log in it
+ * (`firstSeen`: where the search for a pool's creation starts, see findPairCreations).
  */
 export async function admitPairs(
   ctx: IndexerContext,
   checked: readonly { address: Address; info: Pair | undefined }[],
   prefetched?: Token,
+  firstSeen?: ReadonlyMap<Address, bigint>,
 ): Promise<Pair[]> {
   const accepted: Pair[] = [];
   const refused: Address[] = [];
@@ -40,7 +42,7 @@ export async function admitPairs(
     );
     refused.push(pair.address);
   }
-  const created = await findCreations(ctx, usable);
+  const created = await findCreations(ctx, usable, firstSeen);
   for (const [i, pair] of usable.entries()) {
     const creation = created.get(pair.address);
     if (creation !== undefined) usable[i] = { ...pair, created: creation };
@@ -52,17 +54,22 @@ export async function admitPairs(
 }
 
 /**
- * The creation logs of newly accepted pools (one eth_getLogs for all of them). A node that
- * refuses the whole-history query (a provider capping eth_getLogs ranges) costs the pools their
+ * The creation logs of newly accepted pools (findPairCreations: one eth_getLogs for all of them,
+ * or a search on a provider capping eth_getLogs ranges). RPC trouble costs the pools their
  * creation fields, not their admission: logged, and they stay without (listings omit the fields).
  */
 async function findCreations(
   ctx: IndexerContext,
   pairs: readonly Pair[],
+  firstSeen: ReadonlyMap<Address, bigint> | undefined,
 ): Promise<Map<Address, PairCreation>> {
   if (pairs.length === 0) return new Map();
   try {
-    return await findPairCreations(ctx.client, pairs);
+    return await findPairCreations(ctx.client, pairs, {
+      network: ctx.network,
+      log: ctx.log,
+      ...(firstSeen === undefined ? {} : { seenAt: firstSeen }),
+    });
   } catch (error) {
     ctx.log.warn(
       {

@@ -40,8 +40,11 @@ function startRead(ctx: IndexerContext, from: bigint, head: bigint): PendingRead
       bloomNamesLogs: ctx.logs.bloomNamesLogs,
       wrapped: ctx.wrapped,
       senderCosts: ctx.senderCosts,
-      acceptPairs: async (addresses: ReadonlyMap<Address, "v2" | "v3">) => {
-        await classifyPairs(ctx, addresses);
+      acceptPairs: async (
+        addresses: ReadonlyMap<Address, "v2" | "v3">,
+        firstSeen: ReadonlyMap<Address, bigint>,
+      ) => {
+        await classifyPairs(ctx, addresses, firstSeen);
         return new Set([...addresses.keys()].filter((address) => ctx.pairs.has(address)));
       },
       events: ctx.events,

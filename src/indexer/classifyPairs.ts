@@ -6,11 +6,13 @@ import type { IndexerContext } from "./createIndexerContext.js";
 
 /**
  * Checks unknown pool addresses against the configured factories, each by the family its logs
- * show (a V2 pair's Swap/Sync, a V3 pool's); returns the newly accepted ones.
+ * show (a V2 pair's Swap/Sync, a V3 pool's); returns the newly accepted ones. `firstSeen`: a block
+ * at which a pool exists (its first log in the range read), where known.
  */
 export async function classifyPairs(
   ctx: IndexerContext,
   addresses: ReadonlyMap<Address, "v2" | "v3"> | Iterable<Address>,
+  firstSeen?: ReadonlyMap<Address, bigint>,
 ): Promise<Pair[]> {
   const families: ReadonlyMap<Address, "v2" | "v3"> =
     addresses instanceof Map ? addresses : new Map([...addresses].map((address) => [address, "v2" as const]));
@@ -31,8 +33,13 @@ export async function classifyPairs(
       ? v3.map(() => undefined)
       : readV3PoolInfos(ctx.client, v3, v3Factories),
   ]);
-  return admitPairs(ctx, [
-    ...v2.map((address, i) => ({ address, info: v2Infos[i] })),
-    ...v3.map((address, i) => ({ address, info: v3Infos[i] })),
-  ]);
+  return admitPairs(
+    ctx,
+    [
+      ...v2.map((address, i) => ({ address, info: v2Infos[i] })),
+      ...v3.map((address, i) => ({ address, info: v3Infos[i] })),
+    ],
+    undefined,
+    firstSeen,
+  );
 }

@@ -69,9 +69,13 @@ export interface ReadRangeDeps {
   senderCosts: SenderReadCosts;
   /**
    * Checks unknown pool addresses (with the family their logs show: a V2 pair's or a V3 pool's)
-   * against the configured factories; the accepted set of the given ones.
+   * against the configured factories; the accepted set of the given ones. `firstSeen`: the block
+   * of each one's first log in the range (it exists there).
    */
-  acceptPairs: (addresses: ReadonlyMap<Address, "v2" | "v3">) => Promise<ReadonlySet<Address>>;
+  acceptPairs: (
+    addresses: ReadonlyMap<Address, "v2" | "v3">,
+    firstSeen: ReadonlyMap<Address, bigint>,
+  ) => Promise<ReadonlySet<Address>>;
   /** The events this network reads (default: V2 pairs' and the wrapped coin's). */
   events?: RangeEventSet;
   /**
@@ -221,11 +225,18 @@ interface DecodedLogs {
 /** The events of accepted pools and the wrapped coin, in chain order, with what validation checks. */
 async function decodeLogs(deps: ReadRangeDeps, logs: readonly Log[], wrapped: Address): Promise<DecodedLogs> {
   const pools = new Map<Address, "v2" | "v3">();
+  const firstSeen = new Map<Address, bigint>();
   for (const item of logs) {
     const family = poolFamilyOf(item.topics[0]?.toLowerCase());
-    if (family !== undefined) pools.set(lower<Address>(item.address), family);
+    if (family === undefined) continue;
+    const pool = lower<Address>(item.address);
+    pools.set(pool, family);
+    const seen = firstSeen.get(pool);
+    if (item.blockNumber !== null && (seen === undefined || item.blockNumber < seen)) {
+      firstSeen.set(pool, item.blockNumber);
+    }
   }
-  const accepted = await deps.acceptPairs(pools);
+  const accepted = await deps.acceptPairs(pools, firstSeen);
 
   const events: RangeEvent[] = [];
   const logBlockHashes = new Map<bigint, Hash | undefined>();

@@ -13,6 +13,7 @@ export const EVENT_COUNTERS = {
   rpc_log_range_shrinks: ["network"],
   rpc_batch_splits: ["network"],
   rpc_connection_resends: ["network"],
+  pool_creation_lookups: ["network", "how"],
   cache_hits: ["cache"],
   cache_misses: ["cache"],
   http_refusals: ["reason"],

@@ -186,6 +186,7 @@ describe("createProviderEmulator: usage", () => {
       eth_getTransactionByHash: 17,
       eth_getTransactionReceipt: 15,
       eth_call: 26,
+      eth_getTransactionCount: 26,
       eth_blockNumber: 10,
       eth_chainId: 0,
       eth_getBlockReceipts: 500,
@@ -389,5 +390,28 @@ describe("createProviderEmulator: a lagging node behind the balancer", () => {
     ).toMatchObject({
       result: { number: numberToHex(head) },
     });
+  });
+});
+
+describe("createProviderEmulator: a node without old state", () => {
+  test("error: state reads more than the kept blocks below the head get geth's missing trie node; newer ones and logs pass", async () => {
+    emulator.setFaults({ prunedState: { blocks: 10 } });
+    const codeAt = (block: bigint) => call("eth_getCode", [token, numberToHex(block)]);
+    const old = await post(emulator.url, codeAt(head - 11n));
+    expect(old.json).toMatchObject({
+      error: { code: -32000, message: expect.stringMatching(/^missing trie node [0-9a-f]{64} \(path \)$/) },
+    });
+    expect((await post(emulator.url, codeAt(head - 10n))).json).toMatchObject({
+      result: expect.stringMatching(/^0x[0-9a-f]{10,}$/),
+    });
+    expect((await post(emulator.url, call("eth_getCode", [token, "latest"]))).json).toMatchObject({
+      result: expect.stringMatching(/^0x[0-9a-f]{10,}$/),
+    });
+    const balance = await post(emulator.url, call("eth_getBalance", [deployer, numberToHex(firstBlock)]));
+    expect(balance.json).toMatchObject({ error: { code: -32000 } });
+    expect((await post(emulator.url, logsOf(firstBlock, head))).json).toMatchObject({
+      result: expect.any(Array),
+    });
+    expect(emulator.usage().faults.prunedState).toBe(2);
   });
 });

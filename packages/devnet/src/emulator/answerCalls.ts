@@ -13,6 +13,7 @@ import {
 import { LAGGED_METHODS, type ProviderFaultName, type ProviderFaults } from "./providerFaults.js";
 import { refuseLogCount } from "./refuseLogCount.js";
 import { refuseLogRange } from "./refuseLogRange.js";
+import { refusePrunedState } from "./refusePrunedState.js";
 
 /** The faults in force for one request, and the heads of the up-to-date and the lagging node. */
 interface RequestView {
@@ -43,7 +44,8 @@ export async function answerCalls(
   const needsHead = calls.some(
     (call) =>
       (lag !== undefined && lagged.has(String(call.method))) ||
-      (call.method === "eth_getLogs" && (faults.logRange !== undefined || faults.logCount !== undefined)),
+      (call.method === "eth_getLogs" && (faults.logRange !== undefined || faults.logCount !== undefined)) ||
+      (faults.prunedState !== undefined && BLOCK_ARG_POSITION[String(call.method)] !== undefined),
   );
   const head = needsHead ? await upstream.head() : 0n;
   const behind = lag === undefined ? head : head - BigInt(lag.blocks) > 0n ? head - BigInt(lag.blocks) : 0n;
@@ -87,6 +89,8 @@ function prepareCall(
   const isLagged = lag !== undefined && lagged.has(method);
   const nodeHead = isLagged ? behind : head;
   let clamped = false;
+  const pruned = refusePrunedState(faults, method, params, nodeHead);
+  if (pruned !== undefined) return { outcome: { error: pruned, fault: "prunedState" } };
   if (method === "eth_getLogs") {
     const filter = { ...((params[0] ?? {}) as Filter) };
     const refused = refuseLogRange(faults, filter, nodeHead);

@@ -25,6 +25,7 @@ export const COMMON_COMPUTE_UNITS: Readonly<Record<string, number>> = {
   eth_getTransactionByHash: 17,
   eth_getTransactionReceipt: 15,
   eth_call: 26,
+  eth_getTransactionCount: 26,
   eth_blockNumber: 10,
   eth_chainId: 0,
   eth_getBlockReceipts: 500,

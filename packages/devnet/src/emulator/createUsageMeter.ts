@@ -53,6 +53,7 @@ export function createUsageMeter(prices: Readonly<Record<string, number>>, defau
     batchSize: 0,
     rateLimit: 0,
     lag: 0,
+    prunedState: 0,
   });
   let usage: ProviderUsage;
   // Requests waiting for the node, and since when at least one has been (while any is).

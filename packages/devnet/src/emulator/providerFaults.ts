@@ -56,6 +56,12 @@ export interface ProviderFaults {
    * "latest" is its own head.
    */
   lag?: { blocks: number; methods?: readonly string[]; beyondHead?: "empty" | "error" };
+  /**
+   * A full node, not an archive one: a state read (eth_getCode, eth_call, eth_getBalance,
+   * eth_getStorageAt, eth_getTransactionCount) at a block more than `blocks` below the node's head
+   * gets geth's -32000 "missing trie node <root> (path )" (geth keeps 128 blocks' state).
+   */
+  prunedState?: { blocks: number };
 }
 
 /** Which fault answered a call instead of the node (or changed the node's answer). */
