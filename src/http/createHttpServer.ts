@@ -11,21 +11,21 @@ import { GRAPHQL_LIMITS, type GraphqlServer } from "../graphql/createGraphqlServ
 import type { MarketReader } from "../views/types.js";
 import { answerClientError } from "./answerClientError.js";
 import { answerOutsideRoutes } from "./answerOutsideRoutes.js";
+import { formatQueryErrors } from "./api/formatQueryErrors.js";
+import { restPlugin } from "./api/restPlugin.js";
+import { EXPOSED_HEADERS } from "./api/restRoute.js";
 import { capConnections } from "./capConnections.js";
 import { createAnswerStore } from "./createAnswerStore.js";
 import { createListBudget } from "./createListBudget.js";
 import { createMetrics, type Metrics } from "./createMetrics.js";
 import { createRequestHook } from "./createRequestHook.js";
+import { dexScreenerPlugin } from "./dexscreener/dexScreenerPlugin.js";
+import { listingsPlugin } from "./listings/listingsPlugin.js";
+import { parseQueryString } from "./parseQueryString.js";
 import { dashboardPlugin } from "./plugins/dashboardPlugin.js";
-import { dexScreenerPlugin } from "./plugins/dexScreenerPlugin.js";
 import { docsPlugin } from "./plugins/docsPlugin.js";
 import { graphqlPlugin } from "./plugins/graphqlPlugin.js";
-import { listingsPlugin } from "./plugins/listingsPlugin.js";
 import { probesPlugin } from "./plugins/probesPlugin.js";
-import { restPlugin } from "./plugins/restPlugin.js";
-import { formatQueryErrors } from "./rest/formatQueryErrors.js";
-import { parseQueryString } from "./rest/parseQueryString.js";
-import { EXPOSED_HEADERS } from "./rest/restRoute.js";
 import { ALLOWED_METHODS, OTHER_METHODS } from "./routeConfig.js";
 import { setErrorHandling } from "./setErrorHandling.js";
 

@@ -7,7 +7,7 @@ import {
   createSwapHourCache,
   type KeptHour,
   type SwapHourCache,
-} from "../../src/http/rest/createSwapHourCache.js";
+} from "../../src/http/api/createSwapHourCache.js";
 
 const dirs: string[] = [];
 const caches: SwapHourCache[] = [];

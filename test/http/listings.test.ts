@@ -14,8 +14,8 @@ import {
   COINGECKO_PAIRS_SCHEMA,
   COINGECKO_TICKERS_SCHEMA,
   SWAPGRAPH_TICKER_SCHEMA,
-} from "../../src/http/rest/listingSchemas.js";
-import { CMC_TRADES_SCHEMA, COINGECKO_TRADES_SCHEMA } from "../../src/http/rest/listingTradeSchemas.js";
+} from "../../src/http/listings/listingSchemas.js";
+import { CMC_TRADES_SCHEMA, COINGECKO_TRADES_SCHEMA } from "../../src/http/listings/listingTradeSchemas.js";
 import type { Store } from "../../src/store/types.js";
 import { chainHead, sendSwap, startTestDevnet } from "../support/devnet.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";

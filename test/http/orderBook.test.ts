@@ -7,7 +7,10 @@ import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import { quoterV2Abi } from "../../src/devnet/v3/v3Abis.js";
 import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
-import { CMC_ORDERBOOK_SCHEMA, COINGECKO_ORDERBOOK_SCHEMA } from "../../src/http/rest/listingBookSchemas.js";
+import {
+  CMC_ORDERBOOK_SCHEMA,
+  COINGECKO_ORDERBOOK_SCHEMA,
+} from "../../src/http/listings/listingBookSchemas.js";
 import type { Store } from "../../src/store/types.js";
 import { chainHead, startTestDevnet } from "../support/devnet.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";

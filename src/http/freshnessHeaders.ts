@@ -1,4 +1,4 @@
-import type { FreshnessData } from "./restOperations.js";
+import type { FreshnessData } from "./api/restOperations.js";
 
 /** X-Indexed-Block and X-Data-Age of an answer (each only when known). */
 export function freshnessHeaders(status: FreshnessData["networkStatus"]): Record<string, string> {

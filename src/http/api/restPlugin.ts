@@ -2,16 +2,16 @@ import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import type { AnswerStore } from "../createAnswerStore.js";
+import { createBlockAnswerer } from "../createBlockAnswerer.js";
 import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
-import { createBlockAnswerer } from "../rest/createBlockAnswerer.js";
-import { createQuoteRoute } from "../rest/createQuoteRoute.js";
-import { createSwapHourCache } from "../rest/createSwapHourCache.js";
-import { createSwapHourWarmer } from "../rest/createSwapHourWarmer.js";
-import { createSwaps24hRoute, STREAM_PAGE_SIZE } from "../rest/createSwaps24hRoute.js";
-import { createSwapsExportRoute } from "../rest/createSwapsExportRoute.js";
-import { createTradeVolume7dRoute } from "../rest/createTradeVolume7dRoute.js";
-import { parseRestOperations } from "../rest/restOperations.js";
 import { refuseOtherMethods } from "../routeConfig.js";
+import { createQuoteRoute } from "./createQuoteRoute.js";
+import { createSwapHourCache } from "./createSwapHourCache.js";
+import { createSwapHourWarmer } from "./createSwapHourWarmer.js";
+import { createSwaps24hRoute, STREAM_PAGE_SIZE } from "./createSwaps24hRoute.js";
+import { createSwapsExportRoute } from "./createSwapsExportRoute.js";
+import { createTradeVolume7dRoute } from "./createTradeVolume7dRoute.js";
+import { parseRestOperations } from "./restOperations.js";
 
 /** Options of restPlugin. */
 export interface RestOptions {

@@ -6,7 +6,7 @@ import {
   LATEST_BLOCK_RESPONSE_SCHEMA,
   MAX_EVENT_BLOCKS,
   PAIR_RESPONSE_SCHEMA,
-} from "./dexScreenerSchemas.js";
+} from "../dexscreener/dexScreenerSchemas.js";
 
 // The spec's own example answers (DEX Screener Adapter Specs v1.1): the document shows them, and
 // a test validates each against its schema.

@@ -1,9 +1,12 @@
-import { LISTING_ENDPOINTS } from "./createListingRoutes.js";
-import { CMC_ORDERBOOK_QUERY_SCHEMA, COINGECKO_ORDERBOOK_QUERY_SCHEMA } from "./createOrderBookRoutes.js";
-import { HISTORICAL_TRADES_QUERY_SCHEMA } from "./createPoolTradeRoutes.js";
-import { CMC_ORDERBOOK_SCHEMA, COINGECKO_ORDERBOOK_SCHEMA } from "./listingBookSchemas.js";
-import { LISTING_PARAMS_SCHEMA } from "./listingSchemas.js";
-import { CMC_TRADES_SCHEMA, COINGECKO_TRADES_SCHEMA } from "./listingTradeSchemas.js";
+import { LISTING_ENDPOINTS } from "../listings/createListingRoutes.js";
+import {
+  CMC_ORDERBOOK_QUERY_SCHEMA,
+  COINGECKO_ORDERBOOK_QUERY_SCHEMA,
+} from "../listings/createOrderBookRoutes.js";
+import { HISTORICAL_TRADES_QUERY_SCHEMA } from "../listings/createPoolTradeRoutes.js";
+import { CMC_ORDERBOOK_SCHEMA, COINGECKO_ORDERBOOK_SCHEMA } from "../listings/listingBookSchemas.js";
+import { LISTING_PARAMS_SCHEMA } from "../listings/listingSchemas.js";
+import { CMC_TRADES_SCHEMA, COINGECKO_TRADES_SCHEMA } from "../listings/listingTradeSchemas.js";
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 

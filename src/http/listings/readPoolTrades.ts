@@ -4,10 +4,10 @@ import type {
   GraphqlSession,
   PreparedOperation,
 } from "../../graphql/createGraphqlExecutor.js";
+import type { FreshnessData } from "../api/restOperations.js";
 import { formatPoolRatio, fromUnits } from "./listingDecimals.js";
 import { wrongPairId } from "./parsePairId.js";
 import { PAIR_POOLS_OPERATION, resolvePairPool } from "./resolvePairPool.js";
-import type { FreshnessData } from "./restOperations.js";
 
 /** The fixed GraphQL operation that pins a pool's trades: the indexed block and the pool's tokens. */
 const POOL_TRADES_START_OPERATION = /* GraphQL */ `

@@ -1,6 +1,6 @@
 import type { NetworkName } from "../../domain/types.js";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
-import type { BlockAnswerer } from "./createBlockAnswerer.js";
+import type { BlockAnswerer } from "../createBlockAnswerer.js";
 import type { DailyVolumesData, RestOperations } from "./restOperations.js";
 import type { RestRoute } from "./restRoute.js";
 import { VOLUMES_QUERY_SCHEMA } from "./restSchemas.js";

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { NetworkName } from "../../domain/types.js";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
+import type { BlockAnswerer } from "../createBlockAnswerer.js";
 import {
   buildCmcAssets,
   buildCmcSummary,
@@ -8,7 +9,6 @@ import {
   buildCoingeckoPairs,
   buildCoingeckoTickers,
 } from "./buildListingBodies.js";
-import type { BlockAnswerer } from "./createBlockAnswerer.js";
 import {
   CMC_ASSETS_SCHEMA,
   CMC_SUMMARY_SCHEMA,

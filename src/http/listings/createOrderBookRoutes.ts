@@ -2,11 +2,11 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { NetworkName } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
 import type { GraphqlExecutor, PreparedOperation } from "../../graphql/createGraphqlExecutor.js";
-import type { BlockAnswerer } from "./createBlockAnswerer.js";
+import type { FreshnessData } from "../api/restOperations.js";
+import type { BlockAnswerer } from "../createBlockAnswerer.js";
 import { fromUnits } from "./listingDecimals.js";
 import { parsePairId, wrongPairId } from "./parsePairId.js";
 import { resolvePairPool } from "./resolvePairPool.js";
-import type { FreshnessData } from "./restOperations.js";
 
 /** The fixed GraphQL operation behind both order books: the pool's curve as levels (Pool.orderBook). */
 export const ORDER_BOOK_OPERATION = /* GraphQL */ `

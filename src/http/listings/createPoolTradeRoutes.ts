@@ -4,10 +4,10 @@ import type { Logger } from "pino";
 import type { NetworkName } from "../../domain/types.js";
 import { BadRequestError, UnprocessableError } from "../../errors.js";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
+import { freshnessHeaders } from "../freshnessHeaders.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
-import { freshnessHeaders } from "./freshnessHeaders.js";
+import { sendListStream } from "../sendListStream.js";
 import { openPoolTrades, type PoolTrade, type PoolTradeOperations } from "./readPoolTrades.js";
-import { sendListStream } from "./sendListStream.js";
 
 const DAY = 86_400;
 /** Largest `limit` of historical_trades (its newest trades are held in memory). */

@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { NetworkName } from "../../domain/types.js";
-import type { GraphqlSession } from "../../graphql/createGraphqlExecutor.js";
-import { countEvent } from "../../lib/countEvent.js";
-import type { AnswerStore } from "../createAnswerStore.js";
-import { buildCachedJson, type CachedJson, sendCachedJson } from "../sendCachedJson.js";
+import type { NetworkName } from "../domain/types.js";
+import type { GraphqlSession } from "../graphql/createGraphqlExecutor.js";
+import { countEvent } from "../lib/countEvent.js";
+import type { FreshnessData, RestOperations } from "./api/restOperations.js";
+import type { AnswerStore } from "./createAnswerStore.js";
 import { freshnessHeaders } from "./freshnessHeaders.js";
-import type { FreshnessData, RestOperations } from "./restOperations.js";
+import { buildCachedJson, type CachedJson, sendCachedJson } from "./sendCachedJson.js";
 
 /** A REST answer made from GraphQL: the public JSON and the freshness it was made at. */
 interface RenderedAnswer {

@@ -3,21 +3,21 @@ import type { Logger } from "pino";
 import type { MarketReader } from "../../views/types.js";
 import type { AnswerStore } from "../createAnswerStore.js";
 import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
+import { refuseOtherMethods } from "../routeConfig.js";
 import {
   assetHandler,
   type DexScreenerDeps,
   eventsHandler,
   latestBlockHandler,
   pairHandler,
-} from "../dexscreener/createDexScreenerRoutes.js";
-import { createRenderSharing } from "../dexscreener/createRenderSharing.js";
+} from "./createDexScreenerRoutes.js";
+import { createRenderSharing } from "./createRenderSharing.js";
 import {
   DEX_SCREENER_PARAMS_SCHEMA,
   EVENTS_QUERY_SCHEMA,
   ID_QUERY_SCHEMA,
   NO_QUERY_SCHEMA,
-} from "../dexscreener/dexScreenerSchemas.js";
-import { refuseOtherMethods } from "../routeConfig.js";
+} from "./dexScreenerSchemas.js";
 
 /** Options of dexScreenerPlugin. */
 export interface DexScreenerOptions {

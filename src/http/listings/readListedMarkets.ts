@@ -4,9 +4,9 @@ import type {
   GraphqlSession,
   PreparedOperation,
 } from "../../graphql/createGraphqlExecutor.js";
+import type { FreshnessData } from "../api/restOperations.js";
 import { formatPoolRatio } from "./listingDecimals.js";
 import { pairIdsOf } from "./parsePairId.js";
-import type { FreshnessData } from "./restOperations.js";
 
 const POOLS_PAGE = 100;
 

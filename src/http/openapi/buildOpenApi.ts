@@ -1,6 +1,3 @@
-import { buildDexScreenerPaths } from "../dexscreener/buildDexScreenerOpenApi.js";
-import { readPackageVersion } from "../readPackageVersion.js";
-import { buildListingOpenApiPaths } from "./listingOpenApi.js";
 import {
   DAILY_VOLUME_SCHEMA,
   ERROR_BODY_SCHEMA,
@@ -17,7 +14,10 @@ import {
   TOKEN_SCHEMA,
   VOLUMES_BODY_SCHEMA,
   VOLUMES_QUERY_SCHEMA,
-} from "./restSchemas.js";
+} from "../api/restSchemas.js";
+import { readPackageVersion } from "../readPackageVersion.js";
+import { buildDexScreenerPaths } from "./buildDexScreenerOpenApi.js";
+import { buildListingOpenApiPaths } from "./listingOpenApi.js";
 
 /** An OpenAPI 3.1 document as plain JSON. */
 export interface OpenApiDocument {

@@ -1,18 +1,18 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
+import { parseRestOperations } from "../api/restOperations.js";
 import type { AnswerStore } from "../createAnswerStore.js";
+import { createBlockAnswerer } from "../createBlockAnswerer.js";
 import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
-import { createBlockAnswerer } from "../rest/createBlockAnswerer.js";
-import { createListingRoutes } from "../rest/createListingRoutes.js";
-import { createOrderBookRoutes, ORDER_BOOK_OPERATION } from "../rest/createOrderBookRoutes.js";
-import { createPoolTradeRoutes } from "../rest/createPoolTradeRoutes.js";
-import { LISTING_PARAMS_SCHEMA } from "../rest/listingSchemas.js";
-import { parseListingOperations } from "../rest/readListedMarkets.js";
-import { parsePoolTradeOperations } from "../rest/readPoolTrades.js";
-import { PAIR_POOLS_OPERATION } from "../rest/resolvePairPool.js";
-import { parseRestOperations } from "../rest/restOperations.js";
 import { refuseOtherMethods } from "../routeConfig.js";
+import { createListingRoutes } from "./createListingRoutes.js";
+import { createOrderBookRoutes, ORDER_BOOK_OPERATION } from "./createOrderBookRoutes.js";
+import { createPoolTradeRoutes } from "./createPoolTradeRoutes.js";
+import { LISTING_PARAMS_SCHEMA } from "./listingSchemas.js";
+import { parseListingOperations } from "./readListedMarkets.js";
+import { parsePoolTradeOperations } from "./readPoolTrades.js";
+import { PAIR_POOLS_OPERATION } from "./resolvePairPool.js";
 
 /** Options of listingsPlugin. */
 export interface ListingsOptions {
