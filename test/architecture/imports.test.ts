@@ -285,6 +285,13 @@ describe("architecture", () => {
     expect(crossing.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });
 
+  test("behavior: DEX Screener reads the views, never GraphQL", () => {
+    const out = fileEdges().filter(
+      (e) => e.from.startsWith("http/dexscreener/") && e.to.startsWith("graphql/"),
+    );
+    expect(out.map(describeEdge)).toEqual([]);
+  });
+
   test("behavior: the REST facade sees GraphQL through the executor only, never the reader or contexts", () => {
     const files = ["api", "listings", "openapi"].flatMap((folder) => sourceFiles(join(SRC, "http", folder)));
     expect(files.length).toBeGreaterThan(30);

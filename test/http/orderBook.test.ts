@@ -6,7 +6,7 @@ import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import type { Devnet } from "../../src/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "../../src/devnet/startDevnetChain.js";
 import { quoterV2Abi } from "../../src/devnet/v3/v3Abis.js";
-import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
+import { formatDecimal } from "../../src/domain/formatDecimal.js";
 import {
   CMC_ORDERBOOK_SCHEMA,
   COINGECKO_ORDERBOOK_SCHEMA,

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
+import { formatDecimal } from "../../domain/formatDecimal.js";
 import type { Address, NetworkName, PoolEvent } from "../../domain/types.js";
 import { BadRequestError, NetworkIndexingError, SwapgraphError } from "../../errors.js";
-import { assertNetworkReady, dataAgeSeconds } from "../../graphql/queries/assertNetworkReady.js";
-import { formatDecimal } from "../../graphql/queries/formatDecimal.js";
+import { assertNetworkReady, dataAgeSeconds } from "../../views/assertNetworkReady.js";
 import type { MarketReader } from "../../views/types.js";
 import type { AnswerStore } from "../createAnswerStore.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";

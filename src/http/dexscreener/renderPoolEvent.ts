@@ -1,6 +1,6 @@
 import { getAddress } from "viem";
+import { formatDecimal } from "../../domain/formatDecimal.js";
 import type { Address, PoolEvent } from "../../domain/types.js";
-import { formatDecimal } from "../../graphql/queries/formatDecimal.js";
 
 /** What a pool event's rendering needs to know of its pool: its tokens' decimals. */
 export interface PoolDecimals {

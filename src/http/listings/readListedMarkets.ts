@@ -5,7 +5,6 @@ import type {
   PreparedOperation,
 } from "../../graphql/createGraphqlExecutor.js";
 import type { FreshnessData } from "../api/restOperations.js";
-import { formatPoolRatio } from "./listingDecimals.js";
 import { pairIdsOf } from "./parsePairId.js";
 
 const POOLS_PAGE = 100;
@@ -18,11 +17,11 @@ const LISTING_POOLS_OPERATION = /* GraphQL */ `
       pageInfo { hasNextPage endCursor }
       edges {
         node {
-          address kind token0 token1 sqrtPriceX96 liquidityUSD
+          address token0 token1 liquidityUSD
           volumeToken0_24h volumeToken1_24h priceHigh24h priceLow24h priceChangePercentage24h lastTradePrice
-          reserve0 { amount token { address name symbol decimals } }
-          reserve1 { amount token { address name symbol decimals } }
-          orderBook(levels: 0) { bestAsk bestBid }
+          reserve0 { token { address name symbol decimals } }
+          reserve1 { token { address name symbol decimals } }
+          orderBook(levels: 0) { midPrice bestAsk bestBid }
         }
       }
     }
@@ -58,7 +57,8 @@ export interface ListedMarket {
   target: ListedToken;
   /**
    * token1 per whole token0 of the pool's newest trade (Pool.lastTradePrice); the pool's state
-   * price (reserves or sqrtPriceX96) at the indexed block when the stored window holds no trade.
+   * price (Pool.orderBook.midPrice: reserves or sqrtPriceX96) at the indexed block when the stored
+   * window holds no trade.
    */
   lastPrice: string;
   /** token0 (whole tokens) swapped through the pool over the rolling 24 hours (Pool.volumeToken0_24h). */
@@ -73,16 +73,14 @@ export interface ListedMarket {
   /** Pool.liquidityUSD, "0" when neither token has a USD price. */
   liquidityUsd: string;
   /** Pool.orderBook's best prices: the first unit bought from / sold to the pool, fee included. */
-  lowestAsk?: string;
-  highestBid?: string;
+  lowestAsk: string;
+  highestBid: string;
 }
 
 interface PoolNode {
   address: string;
-  kind: "V2" | "V3";
   token0: string;
   token1: string;
-  sqrtPriceX96: string | null;
   liquidityUSD: string | null;
   volumeToken0_24h: string;
   volumeToken1_24h: string;
@@ -90,24 +88,14 @@ interface PoolNode {
   priceLow24h: string | null;
   priceChangePercentage24h: string | null;
   lastTradePrice: string | null;
-  reserve0: { amount: string; token: ListedToken };
-  reserve1: { amount: string; token: ListedToken };
-  orderBook: { bestAsk: string; bestBid: string } | null;
+  reserve0: { token: ListedToken };
+  reserve1: { token: ListedToken };
+  /** The pool's state price (midPrice: reserves or sqrtPriceX96, by pricing) and best prices; null for an empty pool. */
+  orderBook: { midPrice: string; bestAsk: string; bestBid: string } | null;
 }
 
 interface PoolsData extends FreshnessData {
   pools: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: { node: PoolNode }[] };
-}
-
-/** The price of token0 in token1 by the pool's state; undefined for an empty pool. */
-function statePrice(pool: PoolNode, d0: number, d1: number): string | undefined {
-  if (pool.kind === "V3" && pool.sqrtPriceX96 !== null) {
-    const sqrt = BigInt(pool.sqrtPriceX96);
-    return sqrt === 0n ? undefined : formatPoolRatio(sqrt * sqrt, 1n << 192n, d0, d1);
-  }
-  const reserve0 = BigInt(pool.reserve0.amount);
-  const reserve1 = BigInt(pool.reserve1.amount);
-  return reserve0 === 0n || reserve1 === 0n ? undefined : formatPoolRatio(reserve1, reserve0, d0, d1);
 }
 
 /**
@@ -140,10 +128,9 @@ export async function readListedMarkets(
   for (const pool of [...nodes.values()].sort((a, b) => (a.address < b.address ? -1 : 1))) {
     const base = pool.reserve0.token;
     const target = pool.reserve1.token;
-    // A pool with no state price is empty: not listed, traded or not.
-    const state = statePrice(pool, base.decimals, target.decimals);
-    if (state === undefined) continue;
-    const lastPrice = pool.lastTradePrice ?? state;
+    // A pool with no state price (no book) is empty: not listed, traded or not.
+    if (pool.orderBook === null) continue;
+    const lastPrice = pool.lastTradePrice ?? pool.orderBook.midPrice;
     markets.push({
       pool: pool.address,
       pairId: pairIds.get(pool.address)!,
@@ -156,9 +143,8 @@ export async function readListedMarkets(
       ...(pool.priceHigh24h === null ? {} : { high: pool.priceHigh24h }),
       ...(pool.priceLow24h === null ? {} : { low: pool.priceLow24h }),
       ...(pool.priceChangePercentage24h === null ? {} : { priceChange24h: pool.priceChangePercentage24h }),
-      ...(pool.orderBook === null
-        ? {}
-        : { lowestAsk: pool.orderBook.bestAsk, highestBid: pool.orderBook.bestBid }),
+      lowestAsk: pool.orderBook.bestAsk,
+      highestBid: pool.orderBook.bestBid,
     });
   }
   return { markets, networkStatus };

@@ -1,3 +1,5 @@
+import { formatDecimal } from "../../domain/formatDecimal.js";
+import { formatPoolRatio } from "../../domain/formatPoolPrice.js";
 import type { NetworkName } from "../../domain/types.js";
 import type {
   GraphqlExecutor,
@@ -5,7 +7,6 @@ import type {
   PreparedOperation,
 } from "../../graphql/createGraphqlExecutor.js";
 import type { FreshnessData } from "../api/restOperations.js";
-import { formatPoolRatio, fromUnits } from "./listingDecimals.js";
 import { wrongPairId } from "./parsePairId.js";
 import { PAIR_POOLS_OPERATION, resolvePairPool } from "./resolvePairPool.js";
 
@@ -145,8 +146,8 @@ export async function openPoolTrades(
         return {
           tradeId: Number(BigInt(node.blockNumber) * 1_048_576n) + node.logIndex * 16 + node.hop,
           price: amount0 === 0n ? "0" : formatPoolRatio(amount1, amount0, d0!, d1!),
-          baseVolume: fromUnits(amount0, d0!),
-          targetVolume: fromUnits(amount1, d1!),
+          baseVolume: formatDecimal(amount0, d0!),
+          targetVolume: formatDecimal(amount1, d1!),
           timestampMs: node.timestamp * 1000,
           type: node.zeroForOne ? "sell" : "buy",
         };

@@ -1,13 +1,13 @@
-import type { NetworkStatus } from "../../domain/market.js";
-import type { NetworkName } from "../../domain/types.js";
+import type { NetworkStatus } from "../domain/market.js";
+import type { NetworkName } from "../domain/types.js";
 import {
   NetworkHaltedError,
   NetworkIndexingError,
   NetworkNotConfiguredError,
   type NotReadyError,
   StaleDataError,
-} from "../../errors.js";
-import type { MarketReader } from "../../views/types.js";
+} from "../errors.js";
+import type { MarketReader } from "./types.js";
 
 /** Throws NotReadyError (503) unless the network is configured on this server. */
 export function assertNetworkConfigured(reader: MarketReader, network: NetworkName): void {

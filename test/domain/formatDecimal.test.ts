@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
+import { formatDecimal } from "../../src/domain/formatDecimal.js";
 
 describe("formatDecimal", () => {
   test("args: zero is 0 exact and padded when fixed", () => {
