@@ -2,8 +2,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { NetworkName } from "../domain/types.js";
 import type { GraphqlSession } from "../graphql/createGraphqlExecutor.js";
 import { countEvent } from "../lib/countEvent.js";
+import type { AnswerStore } from "../views/answers/createAnswerStore.js";
 import type { FreshnessData, RestOperations } from "./api/restOperations.js";
-import type { AnswerStore } from "./createAnswerStore.js";
 import { freshnessHeaders } from "./freshnessHeaders.js";
 import { buildCachedJson, type CachedJson, sendCachedJson } from "./sendCachedJson.js";
 

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyReply } from "fastify";
-import type { AnswerStore } from "../createAnswerStore.js";
+import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
 import { buildCachedJson, type CachedJson } from "../sendCachedJson.js";
 
 /** One shareable whole-window list: its key, and the block and second it is a function of. */

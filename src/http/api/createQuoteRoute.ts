@@ -1,7 +1,7 @@
 import type { NetworkName } from "../../domain/types.js";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
+import type { TokenFields } from "../../views/answers/createSwapRowRenderer.js";
 import type { BlockAnswerer } from "../createBlockAnswerer.js";
-import type { TokenFields } from "./createSwapRowRenderer.js";
 import type { QuoteData, RestOperations } from "./restOperations.js";
 import type { RestRoute } from "./restRoute.js";
 import { QUOTE_QUERY_SCHEMA } from "./restSchemas.js";

@@ -2,11 +2,11 @@ import type { Logger } from "pino";
 import { NETWORKS } from "../../domain/types.js";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import { countEvent } from "../../lib/countEvent.js";
-import type { SwapHourCache } from "./createSwapHourCache.js";
-import { createSwapRowRenderer } from "./createSwapRowRenderer.js";
+import type { SwapHourCache } from "../../views/answers/createSwapHourCache.js";
+import { createSwapRowRenderer } from "../../views/answers/createSwapRowRenderer.js";
+import { HOUR, hoursOf, isSettledHour } from "../../views/answers/swapHours.js";
 import type { FreshnessData, RestOperations, SwapsData } from "./restOperations.js";
 import { renderHour } from "./streamSwapHours.js";
-import { HOUR, hoursOf, isSettledHour } from "./swapHours.js";
 
 /** Renders settled hours of /api/swaps_24h onto the disk before any download asks for them. */
 export interface SwapHourWarmer {

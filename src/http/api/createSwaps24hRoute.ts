@@ -3,22 +3,22 @@ import { MAX_SWAPS_PAGE } from "../../api/maxSwapsPage.js";
 import type { NetworkName } from "../../domain/types.js";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import { countEvent } from "../../lib/countEvent.js";
-import type { AnswerStore } from "../createAnswerStore.js";
+import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
+import type { SwapHourCache } from "../../views/answers/createSwapHourCache.js";
+import { streamSwapPages } from "../../views/answers/streamSwapPages.js";
+import { HOUR, hoursOf, isSettledHour } from "../../views/answers/swapHours.js";
 import { freshnessHeaders } from "../freshnessHeaders.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
 import { sendCachedJson } from "../sendCachedJson.js";
 import { sendListStream } from "../sendListStream.js";
 import { answerStreamHead } from "./answerStreamHead.js";
 import { createListSharing, type SharedList } from "./createListSharing.js";
-import type { SwapHourCache } from "./createSwapHourCache.js";
 import { findNextCursor } from "./findNextCursor.js";
 import { readCursor } from "./readCursor.js";
 import type { FreshnessData, RestOperations, SwapsData } from "./restOperations.js";
 import type { RestRoute } from "./restRoute.js";
 import { SWAPS_QUERY_SCHEMA } from "./restSchemas.js";
 import { streamSwapHours } from "./streamSwapHours.js";
-import { streamSwapPages } from "./streamSwapPages.js";
-import { HOUR, hoursOf, isSettledHour } from "./swapHours.js";
 
 /** Options of createSwaps24hRoute. */
 export interface Swaps24hOptions {

@@ -3,15 +3,15 @@ import type { Logger } from "pino";
 import { MAX_SWAPS_PAGE } from "../../api/maxSwapsPage.js";
 import type { NetworkName } from "../../domain/types.js";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
+import { createSwapRowRenderer } from "../../views/answers/createSwapRowRenderer.js";
+import { streamSwapPages } from "../../views/answers/streamSwapPages.js";
 import { freshnessHeaders } from "../freshnessHeaders.js";
 import { sendListStream } from "../sendListStream.js";
 import { answerStreamHead } from "./answerStreamHead.js";
-import { createSwapRowRenderer } from "./createSwapRowRenderer.js";
 import { STALL_TIMEOUT_MS } from "./createSwaps24hRoute.js";
 import type { ExportData, FreshnessData, RestOperations } from "./restOperations.js";
 import type { RestRoute } from "./restRoute.js";
 import { EXPORT_QUERY_SCHEMA } from "./restSchemas.js";
-import { streamSwapPages } from "./streamSwapPages.js";
 
 /** Options of createSwapsExportRoute. */
 export interface SwapsExportOptions {

@@ -1,5 +1,5 @@
 import type { GraphqlExecutor, PreparedOperation } from "../../graphql/createGraphqlExecutor.js";
-import type { ExportSwapNode, SwapNode, TokenFields } from "./createSwapRowRenderer.js";
+import type { ExportSwapNode, SwapNode, TokenFields } from "../../views/answers/createSwapRowRenderer.js";
 
 /** The freshness a REST answer carries (X-Indexed-Block, X-Data-Age), and the status operation's. */
 export interface FreshnessData {

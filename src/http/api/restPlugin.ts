@@ -1,12 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
-import type { AnswerStore } from "../createAnswerStore.js";
+import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
+import { createSwapHourCache } from "../../views/answers/createSwapHourCache.js";
 import { createBlockAnswerer } from "../createBlockAnswerer.js";
 import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
 import { refuseOtherMethods } from "../routeConfig.js";
 import { createQuoteRoute } from "./createQuoteRoute.js";
-import { createSwapHourCache } from "./createSwapHourCache.js";
 import { createSwapHourWarmer } from "./createSwapHourWarmer.js";
 import { createSwaps24hRoute, STREAM_PAGE_SIZE } from "./createSwaps24hRoute.js";
 import { createSwapsExportRoute } from "./createSwapsExportRoute.js";

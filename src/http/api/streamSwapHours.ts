@@ -1,6 +1,6 @@
 import { countEvent } from "../../lib/countEvent.js";
-import type { SwapHourCache } from "./createSwapHourCache.js";
-import { createSwapRowRenderer, type SwapRowRenderer } from "./createSwapRowRenderer.js";
+import type { SwapHourCache } from "../../views/answers/createSwapHourCache.js";
+import { createSwapRowRenderer, type SwapRowRenderer } from "../../views/answers/createSwapRowRenderer.js";
 import type { SwapsData } from "./restOperations.js";
 
 // Pieces of a kept hour streamed at a time.

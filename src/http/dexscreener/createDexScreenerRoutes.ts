@@ -3,15 +3,15 @@ import type { Logger } from "pino";
 import { formatDecimal } from "../../domain/formatDecimal.js";
 import type { Address, NetworkName, PoolEvent } from "../../domain/types.js";
 import { BadRequestError, NetworkIndexingError, SwapgraphError } from "../../errors.js";
+import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
+import { checksummed, createPoolEventRenderer } from "../../views/answers/createPoolEventRenderer.js";
 import { assertNetworkReady, dataAgeSeconds } from "../../views/assertNetworkReady.js";
 import type { MarketReader } from "../../views/types.js";
-import type { AnswerStore } from "../createAnswerStore.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
 import { buildCachedJson, type CachedJson, sendCachedJson } from "../sendCachedJson.js";
 import { sendListStream } from "../sendListStream.js";
 import type { RenderSharing } from "./createRenderSharing.js";
 import { MAX_EVENT_BLOCKS } from "./dexScreenerSchemas.js";
-import { checksummed, type PoolDecimals, renderPoolEvent } from "./renderPoolEvent.js";
 
 /** Events read from the store per page while an events answer is made. */
 const EVENTS_PAGE_SIZE = 1_000;
@@ -184,34 +184,6 @@ function eventRange(query: { fromBlock: string; toBlock: string }, indexed: bigi
   return [from, to];
 }
 
-/** Renders pages of events as JSON rows (a pool's decimals looked up once per answer). */
-function createEventRenderer(reader: MarketReader, network: NetworkName) {
-  const pools = new Map<Address, PoolDecimals>();
-  const decimalsOf = (address: Address): PoolDecimals => {
-    let found = pools.get(address);
-    if (found === undefined) {
-      const pool = reader.getPoolIndex(network).get(address);
-      const d0 = pool === undefined ? undefined : reader.getToken(network, pool.token0)?.decimals;
-      const d1 = pool === undefined ? undefined : reader.getToken(network, pool.token1)?.decimals;
-      if (d0 === undefined || d1 === undefined) {
-        throw new SwapgraphError("INTERNAL", `pool ${address} or its tokens are not in the views`);
-      }
-      found = { decimals0: d0, decimals1: d1 };
-      pools.set(address, found);
-    }
-    return found;
-  };
-  return (events: readonly PoolEvent[]): string[] => {
-    const rows: string[] = [];
-    for (const event of events) {
-      const block = { blockNumber: Number(event.blockNumber), blockTimestamp: event.timestamp };
-      const row = renderPoolEvent(event, block, decimalsOf(event.pool));
-      if (row !== undefined) rows.push(JSON.stringify(row));
-    }
-    return rows;
-  };
-}
-
 /**
  * GET /dexscreener/{network}/events?fromBlock=&toBlock=: every swap, join and exit of the range
  * (inclusive), in chain order. An answer of one store page is sent whole, a longer one streamed
@@ -246,7 +218,7 @@ export function eventsHandler(deps: DexScreenerDeps) {
       });
     }
     const making = deps.sharing.claim(shared, reply);
-    const render = createEventRenderer(deps.reader, network);
+    const render = createPoolEventRenderer(deps.reader, network);
     const read = (after?: PoolEvent) =>
       deps.reader.listPoolEvents(network, {
         fromBlock,

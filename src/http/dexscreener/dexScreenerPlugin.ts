@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
+import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
 import type { MarketReader } from "../../views/types.js";
-import type { AnswerStore } from "../createAnswerStore.js";
 import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
 import { refuseOtherMethods } from "../routeConfig.js";
 import {

@@ -1,14 +1,15 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { NetworkName } from "../../domain/types.js";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
-import type { BlockAnswerer } from "../createBlockAnswerer.js";
+import type { ListedMarket } from "../../views/answers/buildListingBodies.js";
 import {
   buildCmcAssets,
   buildCmcSummary,
   buildCmcTicker,
   buildCoingeckoPairs,
   buildCoingeckoTickers,
-} from "./buildListingBodies.js";
+} from "../../views/answers/buildListingBodies.js";
+import type { BlockAnswerer } from "../createBlockAnswerer.js";
 import {
   CMC_ASSETS_SCHEMA,
   CMC_SUMMARY_SCHEMA,
@@ -16,7 +17,7 @@ import {
   COINGECKO_PAIRS_SCHEMA,
   COINGECKO_TICKERS_SCHEMA,
 } from "./listingSchemas.js";
-import { type ListedMarket, type ListingOperations, readListedMarkets } from "./readListedMarkets.js";
+import { type ListingOperations, readListedMarkets } from "./readListedMarkets.js";
 
 /** One listing endpoint: its path (with :network), what it answers, and the schema of its body. */
 export interface ListingRoute {

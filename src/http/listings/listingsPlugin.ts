@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
+import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
 import { parseRestOperations } from "../api/restOperations.js";
-import type { AnswerStore } from "../createAnswerStore.js";
 import { createBlockAnswerer } from "../createBlockAnswerer.js";
 import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
 import { refuseOtherMethods } from "../routeConfig.js";

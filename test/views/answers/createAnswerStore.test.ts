@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { createAnswerStore } from "../../src/http/createAnswerStore.js";
+import { createAnswerStore } from "../../../src/views/answers/createAnswerStore.js";
 
 const answer = (text: string) => ({ body: Buffer.from(text) });
 

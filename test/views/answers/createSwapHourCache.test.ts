@@ -7,7 +7,7 @@ import {
   createSwapHourCache,
   type KeptHour,
   type SwapHourCache,
-} from "../../src/http/api/createSwapHourCache.js";
+} from "../../../src/views/answers/createSwapHourCache.js";
 
 const dirs: string[] = [];
 const caches: SwapHourCache[] = [];

@@ -1,4 +1,4 @@
-import { createLruCache } from "../lib/createLruCache.js";
+import { createLruCache } from "../../lib/createLruCache.js";
 
 /** What the store counts of a kept answer: its bytes (and their gzip once made). */
 interface KeptBytes {

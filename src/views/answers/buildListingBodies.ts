@@ -1,4 +1,39 @@
-import type { ListedMarket } from "./readListedMarkets.js";
+/** A token of a listed pool. */
+export interface ListedToken {
+  address: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+}
+
+/** One indexed pool as the listing formats show it: base = token0, target (quote) = token1. */
+export interface ListedMarket {
+  pool: string;
+  /** ticker_id / market pair: base_target, or base_target_pool where other pools hold the same tokens (pairIdsOf). */
+  pairId: string;
+  base: ListedToken;
+  target: ListedToken;
+  /**
+   * token1 per whole token0 of the pool's newest trade (Pool.lastTradePrice); the pool's state
+   * price (Pool.orderBook.midPrice: reserves or sqrtPriceX96) at the indexed block when the stored
+   * window holds no trade.
+   */
+  lastPrice: string;
+  /** token0 (whole tokens) swapped through the pool over the rolling 24 hours (Pool.volumeToken0_24h). */
+  baseVolume: string;
+  /** token1 (whole tokens) likewise (Pool.volumeToken1_24h). */
+  targetVolume: string;
+  /** Highest and lowest executed price of the window's swaps; absent without a priced swap. */
+  high?: string;
+  low?: string;
+  /** Pool.priceChangePercentage24h; absent when either price is unknown. */
+  priceChange24h?: string;
+  /** Pool.liquidityUSD, "0" when neither token has a USD price. */
+  liquidityUsd: string;
+  /** Pool.orderBook's best prices: the first unit bought from / sold to the pool, fee included. */
+  lowestAsk: string;
+  highestBid: string;
+}
 
 /*
  * The listing formats' bodies from the listed markets (pure). Base = the pool's token0, target

@@ -3,7 +3,7 @@ import {
   createSwapRowRenderer,
   type SwapNode,
   type TokenFields,
-} from "../../src/http/api/createSwapRowRenderer.js";
+} from "../../../src/views/answers/createSwapRowRenderer.js";
 
 // What the renderer must equal: JSON.stringify of the spec's objects (the previous rendering).
 function specBytes(nodes: SwapNode[]): string {

@@ -1,15 +1,17 @@
 import { getAddress } from "viem";
 import { formatDecimal } from "../../domain/formatDecimal.js";
-import type { Address, PoolEvent } from "../../domain/types.js";
+import type { Address, NetworkName, PoolEvent } from "../../domain/types.js";
+import { SwapgraphError } from "../../errors.js";
+import type { MarketReader } from "../types.js";
 
 /** What a pool event's rendering needs to know of its pool: its tokens' decimals. */
-export interface PoolDecimals {
+interface PoolDecimals {
   decimals0: number;
   decimals1: number;
 }
 
 /** DEX Screener's Block: a number and unix seconds. */
-export interface DexScreenerBlock {
+interface DexScreenerBlock {
   blockNumber: number;
   blockTimestamp: number;
 }
@@ -57,7 +59,7 @@ function priceNative(amount0: bigint, amount1: bigint, pool: PoolDecimals): stri
  * a transaction, and with txnIndex it is unique in the block). A swap is one asset in and the other
  * out; a Swap log that is not (both in, or a side of 0) is left out: the indexer halts on it.
  */
-export function renderPoolEvent(
+function renderPoolEvent(
   event: PoolEvent,
   block: DexScreenerBlock,
   pool: PoolDecimals,
@@ -91,4 +93,32 @@ export function renderPoolEvent(
     ? { asset0In: amount0, asset1Out: amount1 }
     : { asset1In: amount1, asset0Out: amount0 };
   return { ...head, ...sides, priceNative: price, ...reserves };
+}
+
+/** Renders pages of a network's pool events as DEX Screener's JSON rows (a pool's decimals looked up once per answer). */
+export function createPoolEventRenderer(reader: MarketReader, network: NetworkName) {
+  const pools = new Map<Address, PoolDecimals>();
+  const decimalsOf = (address: Address): PoolDecimals => {
+    let found = pools.get(address);
+    if (found === undefined) {
+      const pool = reader.getPoolIndex(network).get(address);
+      const d0 = pool === undefined ? undefined : reader.getToken(network, pool.token0)?.decimals;
+      const d1 = pool === undefined ? undefined : reader.getToken(network, pool.token1)?.decimals;
+      if (d0 === undefined || d1 === undefined) {
+        throw new SwapgraphError("INTERNAL", `pool ${address} or its tokens are not in the views`);
+      }
+      found = { decimals0: d0, decimals1: d1 };
+      pools.set(address, found);
+    }
+    return found;
+  };
+  return (events: readonly PoolEvent[]): string[] => {
+    const rows: string[] = [];
+    for (const event of events) {
+      const block = { blockNumber: Number(event.blockNumber), blockTimestamp: event.timestamp };
+      const row = renderPoolEvent(event, block, decimalsOf(event.pool));
+      if (row !== undefined) rows.push(JSON.stringify(row));
+    }
+    return rows;
+  };
 }
