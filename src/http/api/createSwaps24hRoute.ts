@@ -9,10 +9,9 @@ import { streamSwapPages } from "../../views/answers/streamSwapPages.js";
 import { HOUR, hoursOf, isSettledHour } from "../../views/answers/swapHours.js";
 import { freshnessHeaders } from "../freshnessHeaders.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
-import { sendCachedJson } from "../sendCachedJson.js";
+import { buildCachedJson, type CachedJson, sendCachedJson } from "../sendCachedJson.js";
 import { sendListStream } from "../sendListStream.js";
 import { answerStreamHead } from "./answerStreamHead.js";
-import { createListSharing, type SharedList } from "./createListSharing.js";
 import { findNextCursor } from "./findNextCursor.js";
 import { readCursor } from "./readCursor.js";
 import type { FreshnessData, RestOperations, SwapsData } from "./restOperations.js";
@@ -67,7 +66,7 @@ export function createSwaps24hRoute(options: Swaps24hOptions): RestRoute {
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_SWAPS_PAGE) {
     throw new RangeError(`swapsPageSize must be an integer from 1 to ${MAX_SWAPS_PAGE}.`);
   }
-  const sharing = createListSharing({ answers: options.answers, maxChars: shareMaxChars });
+  const { answers } = options;
   const stallMs = options.stallTimeoutMs ?? STALL_TIMEOUT_MS;
 
   const handler: RestRoute["handler"] = async (request, reply) => {
@@ -100,17 +99,17 @@ export function createSwaps24hRoute(options: Swaps24hOptions): RestRoute {
     // small, the requests of that second share one rendering instead of each executing it. Only
     // a network that serves now may answer from the shared copy (staleness, halts); the window
     // moves every second, so clients get no max-age, only a validator for that block and second.
-    const shared: SharedList | undefined =
-      whole && shareMaxChars > 0 && window.atBlock !== null
-        ? {
-            key: `swaps\n${network}\n${window.atBlock}\n${window.from}`,
-            network,
-            block: window.atBlock,
-            now: session.now,
-          }
+    const shared =
+      answers !== undefined && whole && shareMaxChars > 0 && window.atBlock !== null && serving
+        ? { key: `swaps\n${network}\n${window.atBlock}\n${window.from}`, block: window.atBlock }
         : undefined;
+    const nowMs = session.now * 1000;
     const kept =
-      shared === undefined || !serving ? undefined : await sharing.find(shared, { waitForRendering: !head });
+      shared === undefined
+        ? undefined
+        : head
+          ? answers?.get<CachedJson>(shared.key, shared.block, nowMs)
+          : await answers?.find<CachedJson>(shared.key, shared.block, nowMs);
     if (kept !== undefined) {
       countEvent("cache_hits", REST_ANSWER);
       return sendCachedJson(request, reply, kept, {
@@ -118,8 +117,9 @@ export function createSwaps24hRoute(options: Swaps24hOptions): RestRoute {
         cacheControl: "no-cache",
       });
     }
-    // This request renders the shareable list: the others of its block and second wait for it.
-    if (shared !== undefined && !head && serving) sharing.claim(shared, reply);
+    // This request makes the shareable list: the others of its block and second wait for it.
+    const making =
+      shared === undefined || head ? undefined : answers?.make(shared.key, shared.block, reply.raw);
 
     const readPage = (first: number, after: string | null, bounds: object = { ...window, to: null }) =>
       session.run<SwapsData>(operations.swaps, { ...bounds, first, after });
@@ -149,7 +149,14 @@ export function createSwaps24hRoute(options: Swaps24hOptions): RestRoute {
             readPage: (i, after) => readPage(pageSize, after, hourWindow(i)),
           })
         : streamSwapPages({ first, limit, pageSize, readPage: (size, after) => readPage(size, after) });
-    const body = shared === undefined ? pieces : sharing.keepWhileSmall(shared, pieces);
+    const body =
+      making === undefined || shared === undefined
+        ? pieces
+        : making.keepWhileSmall(pieces, {
+            maxBytes: shareMaxChars,
+            expiresAtMs: nowMs + 1000,
+            build: (bytes) => buildCachedJson(bytes, `${network}-${shared.block}`),
+          });
     return sendListStream(reply, body, { stallMs, logger: options.logger });
   };
   return {

@@ -10,7 +10,6 @@ import type { MarketReader } from "../../views/types.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
 import { buildCachedJson, type CachedJson, sendCachedJson } from "../sendCachedJson.js";
 import { sendListStream } from "../sendListStream.js";
-import type { RenderSharing } from "./createRenderSharing.js";
 import { MAX_EVENT_BLOCKS } from "./dexScreenerSchemas.js";
 
 /** Events read from the store per page while an events answer is made. */
@@ -25,8 +24,6 @@ export interface DexScreenerDeps {
   /** How long a streamed answer waits for a client that reads nothing (ms). */
   stallTimeoutMs: number;
   logger: Logger | undefined;
-  /** Events answers being made now: identical requests wait for them. */
-  sharing: RenderSharing;
 }
 
 /** The network's serving state: its indexed block and the freshness headers of this request. */
@@ -203,21 +200,15 @@ export function eventsHandler(deps: DexScreenerDeps) {
       : now;
     const key = `dex:events\n${network}\n${fromBlock}\n${toBlock}`;
     // Another request making this very answer: wait for its copy rather than make it again. No
-    // await comes between the look and the claim, so requests arriving together make it once.
-    const shared = `${key}\n${state.scope}`;
-    let kept = keptAnswer(deps, key, state);
-    const rendering = kept === undefined ? deps.sharing.waitFor(shared) : undefined;
-    if (rendering !== undefined) {
-      await rendering;
-      kept = keptAnswer(deps, key, state);
-    }
+    // await comes between the look and the making, so requests arriving together make it once.
+    const kept = await deps.answers?.find<CachedJson>(key, state.scope, Date.now());
     if (kept !== undefined) {
       return sendCachedJson(request, reply, kept, {
         headers: state.headers,
         cacheControl: state.cacheControl,
       });
     }
-    const making = deps.sharing.claim(shared, reply);
+    const making = deps.answers?.make(key, state.scope, reply.raw);
     const render = createPoolEventRenderer(deps.reader, network);
     const read = (after?: PoolEvent) =>
       deps.reader.listPoolEvents(network, {
@@ -232,47 +223,35 @@ export function eventsHandler(deps: DexScreenerDeps) {
     if (first.length < EVENTS_PAGE_SIZE) {
       const body = Buffer.from(`{"events":[${render(first).join(",")}]}`);
       const sent = keepAndSend(deps, { request, reply, key, state }, body);
-      making.finish();
+      making?.finish();
       return sent;
     }
-    // Kept too once complete, when not too large: the same range at the same block costs nothing more.
-    let keptPieces: Buffer[] | undefined = [];
-    let keptBytes = 0;
-    const piece = (text: string): Buffer => {
-      making.progress();
-      const bytes = Buffer.from(text);
-      keptBytes += bytes.length;
-      if (keptBytes > MAX_KEPT_EVENTS_BYTES) keptPieces = undefined;
-      keptPieces?.push(bytes);
-      return bytes;
-    };
     async function* pieces(): AsyncGenerator<Buffer> {
       let page = first;
       let separator = "";
-      yield piece('{"events":[');
+      yield Buffer.from('{"events":[');
       for (;;) {
         const rows = render(page);
-        if (rows.length > 0) yield piece(separator + rows.join(","));
+        if (rows.length > 0) yield Buffer.from(separator + rows.join(","));
         if (rows.length > 0) separator = ",";
         if (page.length < EVENTS_PAGE_SIZE) break;
         // Let other requests in between pages.
         await new Promise((resolve) => setImmediate(resolve));
         page = await read(page[page.length - 1]);
       }
-      yield piece("]}");
-      if (keptPieces !== undefined && deps.answers !== undefined) {
-        const scope = state.scope;
-        deps.answers.set(
-          key,
-          scope,
-          buildCachedJson(Buffer.concat(keptPieces), `dex-${scope}`),
-          state.expiresAtMs,
-        );
-      }
-      making.finish();
+      yield Buffer.from("]}");
     }
+    // Kept too once complete, when not too large: the same range at the same block costs nothing more.
+    const body =
+      making === undefined
+        ? pieces()
+        : making.keepWhileSmall(pieces(), {
+            maxBytes: MAX_KEPT_EVENTS_BYTES,
+            expiresAtMs: state.expiresAtMs,
+            build: (bytes) => buildCachedJson(bytes, `dex-${state.scope}`),
+          });
     reply.headers({ ...state.headers, ...JSON_HEADERS, "Cache-Control": state.cacheControl });
-    return sendListStream(reply, pieces(), {
+    return sendListStream(reply, body, {
       stallMs: deps.stallTimeoutMs,
       logger: deps.logger,
       route: "/dexscreener/:network/events",

@@ -11,7 +11,6 @@ import {
   latestBlockHandler,
   pairHandler,
 } from "./createDexScreenerRoutes.js";
-import { createRenderSharing } from "./createRenderSharing.js";
 import {
   DEX_SCREENER_PARAMS_SCHEMA,
   EVENTS_QUERY_SCHEMA,
@@ -41,7 +40,6 @@ export async function dexScreenerPlugin(app: FastifyInstance, options: DexScreen
     answers: options.answers,
     stallTimeoutMs: options.stallTimeoutMs ?? 60_000,
     logger: options.logger,
-    sharing: createRenderSharing(),
   };
   const routes = [
     {

@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import { describe, expect, test } from "vitest";
 import { createAnswerStore } from "../../../src/views/answers/createAnswerStore.js";
 
@@ -33,5 +34,56 @@ describe("createAnswerStore", () => {
     const small = createAnswerStore({ maxEntries: 100, maxBytes: 1_000 });
     small.set("big", "s", answer("x".repeat(2_000)));
     expect(small.get("big", "s", 0)).toBeUndefined();
+  });
+
+  test("behavior: while one request makes an answer, the others find its copy instead of making it", async () => {
+    const store = createAnswerStore();
+    const socket = new EventEmitter();
+    const making = store.make("events", "bsc-7", socket);
+    // A second making of the same answer is no one's to wait for: it only keeps.
+    const other = store.make("events", "bsc-7", new EventEmitter());
+    const waiting = store.find("events", "bsc-7", 0);
+    async function* pieces() {
+      yield Buffer.from('{"events":[');
+      yield Buffer.from("]}");
+    }
+    const sent: Buffer[] = [];
+    const keep = { maxBytes: 100, expiresAtMs: 10_000, build: (body: Buffer) => ({ body }) };
+    for await (const piece of making.keepWhileSmall(pieces(), keep)) sent.push(piece);
+    expect(Buffer.concat(sent).toString()).toBe('{"events":[]}');
+    expect((await waiting)?.body.toString()).toBe('{"events":[]}');
+    other.finish();
+    // Another state of the same key is another answer: nothing to wait for, nothing kept.
+    expect(await store.find("events", "bsc-8", 0)).toBeUndefined();
+  });
+
+  test("behavior: an answer larger than maxBytes is passed on but not kept; its waiters stop waiting", async () => {
+    const store = createAnswerStore();
+    const making = store.make("swaps", "9", new EventEmitter());
+    const waiting = store.find("swaps", "9", 0);
+    const keep = { maxBytes: 3, expiresAtMs: 10_000, build: (body: Buffer) => ({ body }) };
+    async function* pieces() {
+      yield Buffer.from("[1,");
+      yield Buffer.from("2]");
+    }
+    const sent: Buffer[] = [];
+    for await (const piece of making.keepWhileSmall(pieces(), keep)) sent.push(piece);
+    expect(Buffer.concat(sent).toString()).toBe("[1,2]");
+    expect(await waiting).toBeUndefined();
+    expect(store.get("swaps", "9", 0)).toBeUndefined();
+  });
+
+  test("behavior: the waiters of a making whose client leaves, or that stalls, stop waiting", async () => {
+    const store = createAnswerStore({ stallMs: 20 });
+    const socket = new EventEmitter();
+    store.make("a", "s", socket);
+    const left = store.find("a", "s", 0);
+    socket.emit("close");
+    expect(await left).toBeUndefined();
+    // A making that moves on no more: its waiters go after stallMs (they make their own).
+    store.make("b", "s", new EventEmitter());
+    const started = Date.now();
+    expect(await store.find("b", "s", 0)).toBeUndefined();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(15);
   });
 });
