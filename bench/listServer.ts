@@ -19,7 +19,7 @@ import { SWAPS_OPERATION } from "../src/http/api/restOperations.js";
 import { createHttpServer } from "../src/http/createHttpServer.js";
 import { createPostgresStore } from "../src/store/postgres/createPostgresStore.js";
 import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
-import type { AmountFields, SwapNode } from "../src/views/answers/createSwapRowRenderer.js";
+import type { AmountFields, SwapNode } from "../src/views/answers/swapRow.js";
 import { createLiveViews } from "../src/views/createLiveViews.js";
 
 /**

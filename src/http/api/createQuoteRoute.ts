@@ -1,6 +1,6 @@
 import type { NetworkName } from "../../domain/types.js";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
-import type { TokenFields } from "../../views/answers/createSwapRowRenderer.js";
+import type { TokenFields } from "../../views/answers/swapRow.js";
 import type { BlockAnswerer } from "../createBlockAnswerer.js";
 import type { QuoteData, RestOperations } from "./restOperations.js";
 import type { RestRoute } from "./restRoute.js";

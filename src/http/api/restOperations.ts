@@ -1,5 +1,10 @@
 import type { GraphqlExecutor, PreparedOperation } from "../../graphql/createGraphqlExecutor.js";
-import type { ExportSwapNode, SwapNode, TokenFields } from "../../views/answers/createSwapRowRenderer.js";
+import {
+  type ExportSwapNode,
+  SWAP_ROW_SELECTION,
+  type SwapNode,
+  type TokenFields,
+} from "../../views/answers/swapRow.js";
 
 /** The freshness a REST answer carries (X-Indexed-Block, X-Data-Age), and the status operation's. */
 export interface FreshnessData {
@@ -59,15 +64,6 @@ const QUOTE_OPERATION = /* GraphQL */ `
   }
 `;
 
-// The swap fields of a /api/swaps_24h row (createSwapRowRenderer), shared by the export's operation.
-const SWAP_ROW = `
-  txHash
-  blockNumber
-  sell { token { name symbol decimals address } amount amountDecimal(digits: 8) }
-  buy { token { name symbol decimals address } amount amountDecimal(digits: 8) }
-  volumeUSD
-`;
-
 /** The fixed GraphQL operation that pins GET /api/swaps_24h: the indexed block at request start. */
 const STATUS_OPERATION = /* GraphQL */ `
   query RestStatus($network: Network!) {
@@ -80,7 +76,7 @@ const STATUS_OPERATION = /* GraphQL */ `
  * hour by hour, with `to`, when settled hours are kept on disk).
  * @internal exported for the bench: bench/listServer.ts sends it.
  */
-export const SWAPS_OPERATION = swapsOperation("RestSwaps", SWAP_ROW);
+export const SWAPS_OPERATION = swapsOperation("RestSwaps", SWAP_ROW_SELECTION);
 
 /**
  * The fixed GraphQL operation behind GET /api/swaps_export: the list's row and what keys and
@@ -88,7 +84,7 @@ export const SWAPS_OPERATION = swapsOperation("RestSwaps", SWAP_ROW);
  */
 const EXPORT_OPERATION = swapsOperation(
   "RestSwapsExport",
-  `${SWAP_ROW} logIndex timestamp sender tracked pools`,
+  `${SWAP_ROW_SELECTION} logIndex timestamp sender tracked pools`,
 );
 
 /** A keyset page of swaps with `fields` on each node: the one query both lists run. */

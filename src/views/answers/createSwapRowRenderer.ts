@@ -1,38 +1,11 @@
-/** Token fields of a GraphQL result (`token { name symbol decimals address }`). */
-export interface TokenFields {
-  name: string;
-  symbol: string;
-  decimals: number;
-  address: string;
-}
-
-/**
- * A side of a swap in a GraphQL result (`sell` or `buy`).
- * @internal exported for tests and the bench, which type their rows with it.
- */
-export interface AmountFields {
-  token: TokenFields;
-  amount: string;
-  amountDecimal: string;
-}
-
-/** A swap node of the REST swaps operation's result. */
-export interface SwapNode {
-  txHash: string;
-  blockNumber: string;
-  sell: AmountFields;
-  buy: AmountFields;
-  volumeUSD: string;
-}
-
-/** A swap node of the export operation: the list's fields and what keys and dates a row. */
-export interface ExportSwapNode extends SwapNode {
-  logIndex: number;
-  timestamp: number;
-  sender: string;
-  tracked: boolean;
-  pools: string[];
-}
+import {
+  type AmountFields,
+  type ExportSwapNode,
+  SWAP_ROW_KEYS,
+  SWAP_SIDE_KEYS,
+  type SwapNode,
+  type TokenFields,
+} from "./swapRow.js";
 
 /** Renders a list of swaps, page by page, as the bytes of its JSON array (or NDJSON lines). */
 export interface SwapRowRenderer<Node extends SwapNode = SwapNode> {
@@ -69,13 +42,16 @@ const MAX_TOKENS = 4_096;
 const BYTES_PER_SWAP = 640;
 
 const ascii = (text: string) => Uint8Array.from(text, (char) => char.charCodeAt(0));
-const OPEN = ascii('{"tx_hash":');
-const BLOCK = ascii(',"block_number":');
-const SELL = ascii(',"sell_token":');
-const AMOUNT = ascii(',"amount":');
-const AMOUNT_DECIMAL = ascii(',"amount_decimal":');
-const BUY = ascii('},"buy_token":');
-const VOLUME = ascii('},"trade_volume_usd":');
+// The row's keys come from its one description (swapRow.ts), written in its order.
+const [TX_HASH_KEY, BLOCK_KEY, SELL_KEY, BUY_KEY, VOLUME_KEY] = SWAP_ROW_KEYS;
+const [NAME_KEY, SYMBOL_KEY, DECIMALS_KEY, ADDRESS_KEY, AMOUNT_KEY, AMOUNT_DECIMAL_KEY] = SWAP_SIDE_KEYS;
+const OPEN = ascii(`{"${TX_HASH_KEY}":`);
+const BLOCK = ascii(`,"${BLOCK_KEY}":`);
+const SELL = ascii(`,"${SELL_KEY}":`);
+const AMOUNT = ascii(`,"${AMOUNT_KEY}":`);
+const AMOUNT_DECIMAL = ascii(`,"${AMOUNT_DECIMAL_KEY}":`);
+const BUY = ascii(`},"${BUY_KEY}":`);
+const VOLUME = ascii(`},"${VOLUME_KEY}":`);
 const LOG_INDEX = ascii(',"log_index":');
 const TIMESTAMP = ascii(',"timestamp":');
 const SENDER = ascii(',"sender":');
@@ -219,7 +195,7 @@ function createByteWriter(): ByteWriter {
       return kept.bytes;
     }
     const json = JSON.stringify;
-    const text = `{"name":${json(token.name)},"symbol":${json(token.symbol)},"decimals":${json(String(token.decimals))},"address":${json(token.address)}`;
+    const text = `{"${NAME_KEY}":${json(token.name)},"${SYMBOL_KEY}":${json(token.symbol)},"${DECIMALS_KEY}":${json(String(token.decimals))},"${ADDRESS_KEY}":${json(token.address)}`;
     const bytes = Buffer.from(text, "utf8");
     if (tokens.size >= MAX_TOKENS) tokens.clear();
     tokens.set(token.address, { name: token.name, symbol: token.symbol, decimals: token.decimals, bytes });

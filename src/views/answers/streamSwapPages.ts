@@ -1,4 +1,5 @@
-import { createSwapRowRenderer, type SwapNode, type SwapRowRenderer } from "./createSwapRowRenderer.js";
+import { createSwapRowRenderer, type SwapRowRenderer } from "./createSwapRowRenderer.js";
+import type { SwapNode } from "./swapRow.js";
 
 /** A page of the swaps operation (SwapsData) or of the export's. */
 interface SwapPages<Node extends SwapNode> {

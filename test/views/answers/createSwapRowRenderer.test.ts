@@ -1,29 +1,19 @@
 import { describe, expect, test } from "vitest";
+import type { Trade } from "../../../src/domain/types.js";
+import { SWAP_SCHEMA, TOKEN_AMOUNT_SCHEMA } from "../../../src/http/api/restSchemas.js";
+import { createSwapRowRenderer } from "../../../src/views/answers/createSwapRowRenderer.js";
 import {
-  createSwapRowRenderer,
+  SWAP_ROW_KEYS,
+  SWAP_SIDE_KEYS,
   type SwapNode,
   type TokenFields,
-} from "../../../src/views/answers/createSwapRowRenderer.js";
+  toSwapRow,
+} from "../../../src/views/answers/swapRow.js";
+import { expectedSwapBody } from "../../support/expectedSwapBody.js";
 
-// What the renderer must equal: JSON.stringify of the spec's objects (the previous rendering).
+// What the renderer must equal: JSON.stringify of the rows as the one description makes them.
 function specBytes(nodes: SwapNode[]): string {
-  const side = (s: SwapNode["sell"]) => ({
-    name: s.token.name,
-    symbol: s.token.symbol,
-    decimals: String(s.token.decimals),
-    address: s.token.address,
-    amount: s.amount,
-    amount_decimal: s.amountDecimal,
-  });
-  return JSON.stringify(
-    nodes.map((node) => ({
-      tx_hash: node.txHash,
-      block_number: node.blockNumber,
-      sell_token: side(node.sell),
-      buy_token: side(node.buy),
-      trade_volume_usd: node.volumeUSD,
-    })),
-  );
+  return JSON.stringify(nodes.map(toSwapRow));
 }
 
 function node(i: number, sell: TokenFields, buy: TokenFields, text = ""): SwapNode {
@@ -131,5 +121,31 @@ describe("createSwapRowRenderer", () => {
     );
     const nodes = tokens.map((token, i) => node(i, token, tokens[(i * 7) % tokens.length]!));
     expect(render(nodes, 250)).toBe(specBytes(nodes));
+  });
+
+  test("behavior: the row is described once: the renderer's keys, the OpenAPI schema's and the contract helper's are swapRow's, in its order", () => {
+    const rendered = JSON.parse(render([node(1, USDT, USDT)], 1)) as Record<
+      string,
+      Record<string, unknown>
+    >[];
+    expect(Object.keys(rendered[0]!)).toEqual(SWAP_ROW_KEYS);
+    expect(Object.keys(rendered[0]!.sell_token!)).toEqual(SWAP_SIDE_KEYS);
+    expect(Object.keys(rendered[0]!.buy_token!)).toEqual(SWAP_SIDE_KEYS);
+    expect(Object.keys(SWAP_SCHEMA.properties)).toEqual(SWAP_ROW_KEYS);
+    expect(SWAP_SCHEMA.required).toEqual(SWAP_ROW_KEYS);
+    expect(Object.keys(TOKEN_AMOUNT_SCHEMA.properties)).toEqual(SWAP_SIDE_KEYS);
+    expect(TOKEN_AMOUNT_SCHEMA.required).toEqual(SWAP_SIDE_KEYS);
+    const trade = {
+      txHash: "0x01",
+      blockNumber: 1n,
+      tokenIn: "0x02",
+      amountIn: 1n,
+      tokenOut: "0x03",
+      amountOut: 2n,
+      volumeUsd: 0n,
+    } as unknown as Trade;
+    const body = expectedSwapBody(trade, () => ({ name: "T", symbol: "T", decimals: "0" }));
+    expect(Object.keys(body)).toEqual(SWAP_ROW_KEYS);
+    expect(Object.keys(body.sell_token)).toEqual(SWAP_SIDE_KEYS);
   });
 });
