@@ -285,6 +285,14 @@ describe("architecture", () => {
     expect(crossing.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });
 
+  test("behavior: no file under src/http formats a decimal or computes a price: the views' answers do", () => {
+    const formatters = ["domain/formatDecimal.ts", "domain/formatPoolPrice.ts"];
+    const out = fileEdges().filter(
+      (e) => e.from.startsWith("http/") && (formatters.includes(e.to) || e.to.startsWith("pricing/")),
+    );
+    expect(out.map(describeEdge)).toEqual([]);
+  });
+
   test("behavior: DEX Screener reads the views, never GraphQL", () => {
     const out = fileEdges().filter(
       (e) => e.from.startsWith("http/dexscreener/") && e.to.startsWith("graphql/"),

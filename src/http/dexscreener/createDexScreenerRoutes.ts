@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
-import { formatDecimal } from "../../domain/formatDecimal.js";
 import type { Address, NetworkName, PoolEvent } from "../../domain/types.js";
 import { BadRequestError, NetworkIndexingError, SwapgraphError } from "../../errors.js";
+import { buildDexScreenerAsset } from "../../views/answers/buildDexScreenerAsset.js";
 import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
 import { checksummed, createPoolEventRenderer } from "../../views/answers/createPoolEventRenderer.js";
 import { assertNetworkReady, dataAgeSeconds } from "../../views/assertNetworkReady.js";
@@ -122,14 +122,7 @@ export function assetHandler(deps: DexScreenerDeps) {
         deps.logger?.warn({ err: error, network, token: id }, "totalSupply not read");
         return undefined;
       });
-      return {
-        asset: {
-          id: checksummed(id),
-          name: token.name,
-          symbol: token.symbol,
-          ...(supply === undefined ? {} : { totalSupply: formatDecimal(supply, token.decimals) }),
-        },
-      };
+      return buildDexScreenerAsset(id, token, supply);
     });
   };
 }

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { formatDecimal } from "../../domain/formatDecimal.js";
 import type { NetworkName } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
 import type { GraphqlExecutor, PreparedOperation } from "../../graphql/createGraphqlExecutor.js";
+import { buildBookSide } from "../../views/answers/buildListingBodies.js";
 import type { FreshnessData } from "../api/restOperations.js";
 import type { BlockAnswerer } from "../createBlockAnswerer.js";
 import { parsePairId, wrongPairId } from "./parsePairId.js";
@@ -160,10 +160,9 @@ export function createOrderBookRoutes(options: {
         if (found === null || found.token0 !== base || found.token1 !== target) throw wrongPairId(param);
         if (found.orderBook === null) throw wrongPairId(param);
         const d0 = found.reserve0.token.decimals;
-        const side = (levels: Level[]) => levels.map((l) => [l.price, formatDecimal(BigInt(l.amount0), d0)]);
         return {
           value: shape(
-            { bids: side(found.orderBook.bids), asks: side(found.orderBook.asks) },
+            { bids: buildBookSide(found.orderBook.bids, d0), asks: buildBookSide(found.orderBook.asks, d0) },
             session.nowMs,
             asked,
           ),

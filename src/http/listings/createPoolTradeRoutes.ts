@@ -4,10 +4,11 @@ import type { Logger } from "pino";
 import type { NetworkName } from "../../domain/types.js";
 import { BadRequestError, UnprocessableError } from "../../errors.js";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
+import { type PoolTrade, renderCmcTrade, renderCoingeckoTrade } from "../../views/answers/buildPoolTrade.js";
 import { freshnessHeaders } from "../freshnessHeaders.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
 import { sendListStream } from "../sendListStream.js";
-import { openPoolTrades, type PoolTrade, type PoolTradeOperations } from "./readPoolTrades.js";
+import { openPoolTrades, type PoolTradeOperations } from "./readPoolTrades.js";
 
 const DAY = 86_400;
 /** Largest `limit` of historical_trades (its newest trades are held in memory). */
@@ -21,26 +22,6 @@ export interface PoolTradeRoute {
   querySchema?: object;
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 }
-
-const cmcTrade = (t: PoolTrade) =>
-  JSON.stringify({
-    trade_id: t.tradeId,
-    price: t.price,
-    base_volume: t.baseVolume,
-    quote_volume: t.targetVolume,
-    timestamp: t.timestampMs,
-    type: t.type,
-  });
-
-const coingeckoTrade = (t: PoolTrade) =>
-  JSON.stringify({
-    trade_id: t.tradeId,
-    price: t.price,
-    base_volume: t.baseVolume,
-    target_volume: t.targetVolume,
-    trade_timestamp: t.timestampMs,
-    type: t.type,
-  });
 
 /** `name`'s value as a non-negative integer (absent: undefined), else a 400 that names it. */
 function integerParam(value: unknown, name: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
@@ -143,7 +124,7 @@ export function createPoolTradeRoutes(options: {
       const pages = source.pages(session.now - DAY, null);
       const first = await pages.next();
       const trades = resumed(first.done === true ? [] : first.value, pages);
-      return send(reply, source.networkStatus, joined("[", arrayPieces(trades, cmcTrade), "]"));
+      return send(reply, source.networkStatus, joined("[", arrayPieces(trades, renderCmcTrade), "]"));
     },
   };
 
@@ -182,7 +163,7 @@ export function createPoolTradeRoutes(options: {
         const side = (t: string) =>
           kept
             .filter((trade) => trade.type === t)
-            .map(coingeckoTrade)
+            .map(renderCoingeckoTrade)
             .join(",");
         return send(
           reply,
@@ -197,7 +178,7 @@ export function createPoolTradeRoutes(options: {
           ? once("")
           : arrayPieces(
               side === "buy" ? trades : source.pages(from, to),
-              coingeckoTrade,
+              renderCoingeckoTrade,
               (t) => t.type === side,
             );
       return send(

@@ -1,11 +1,10 @@
-import { formatDecimal } from "../../domain/formatDecimal.js";
-import { formatPoolRatio } from "../../domain/formatPoolPrice.js";
 import type { NetworkName } from "../../domain/types.js";
 import type {
   GraphqlExecutor,
   GraphqlSession,
   PreparedOperation,
 } from "../../graphql/createGraphqlExecutor.js";
+import { buildPoolTrade, type PoolSwapNode, type PoolTrade } from "../../views/answers/buildPoolTrade.js";
 import type { FreshnessData } from "../api/restOperations.js";
 import { wrongPairId } from "./parsePairId.js";
 import { PAIR_POOLS_OPERATION, resolvePairPool } from "./resolvePairPool.js";
@@ -61,32 +60,11 @@ export function parsePoolTradeOperations(executor: Pick<GraphqlExecutor, "prepar
   };
 }
 
-/** One pass of a swap through the pool, as the listing formats show a trade (base = token0). */
-export interface PoolTrade {
-  /** blockNumber x 2^20 + logIndex x 16 + hop: unique per pass, increasing in chain order. */
-  tradeId: number;
-  /** token1 per whole token0, executed. */
-  price: string;
-  baseVolume: string;
-  targetVolume: string;
-  timestampMs: number;
-  /** buy: token0 came out of the pool (the trader bought the base); sell: it went in. */
-  type: "buy" | "sell";
-}
-
 interface PoolSwapsData {
   poolSwaps: {
     pageInfo: { hasNextPage: boolean; endCursor: string | null };
     edges: {
-      node: {
-        blockNumber: string;
-        logIndex: number;
-        timestamp: number;
-        hop: number;
-        zeroForOne: boolean;
-        amount0: string;
-        amount1: string;
-      };
+      node: PoolSwapNode;
     }[];
   };
 }
@@ -140,18 +118,7 @@ export async function openPoolTrades(
         after,
         atBlock,
       });
-      yield page.poolSwaps.edges.map(({ node }) => {
-        const amount0 = BigInt(node.amount0);
-        const amount1 = BigInt(node.amount1);
-        return {
-          tradeId: Number(BigInt(node.blockNumber) * 1_048_576n) + node.logIndex * 16 + node.hop,
-          price: amount0 === 0n ? "0" : formatPoolRatio(amount1, amount0, d0!, d1!),
-          baseVolume: formatDecimal(amount0, d0!),
-          targetVolume: formatDecimal(amount1, d1!),
-          timestampMs: node.timestamp * 1000,
-          type: node.zeroForOne ? "sell" : "buy",
-        };
-      });
+      yield page.poolSwaps.edges.map(({ node }) => buildPoolTrade(node, d0!, d1!));
       after = page.poolSwaps.pageInfo.hasNextPage ? page.poolSwaps.pageInfo.endCursor : null;
     } while (after !== null);
   }

@@ -1,3 +1,5 @@
+import { formatDecimal } from "../../domain/formatDecimal.js";
+
 /** A token of a listed pool. */
 export interface ListedToken {
   address: string;
@@ -120,4 +122,12 @@ export function buildCmcTicker(markets: ListedMarket[]): unknown {
     };
   }
   return ticker;
+}
+
+/** A side of a listing order book: [price, token0 in whole tokens] per level of Pool.orderBook. */
+export function buildBookSide(
+  levels: readonly { price: string; amount0: string }[],
+  decimals0: number,
+): string[][] {
+  return levels.map((level) => [level.price, formatDecimal(BigInt(level.amount0), decimals0)]);
 }
