@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { Address, NetworkName, PoolEvent } from "../../domain/types.js";
 import { BadRequestError, NetworkIndexingError, SwapgraphError } from "../../errors.js";
 import { buildDexScreenerAsset } from "../../views/answers/buildDexScreenerAsset.js";
-import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
+import { type AnswerStore, blockFreshness } from "../../views/answers/createAnswerStore.js";
 import { checksummed, createPoolEventRenderer } from "../../views/answers/createPoolEventRenderer.js";
 import { assertNetworkReady, dataAgeSeconds } from "../../views/assertNetworkReady.js";
 import type { MarketReader } from "../../views/types.js";
@@ -43,8 +43,7 @@ function served(reader: MarketReader, network: NetworkName): Served {
   const block = status.indexedBlock;
   if (block === undefined) throw new NetworkIndexingError(network);
   const age = dataAgeSeconds(status, nowMs);
-  const poll = reader.getConfig(network).pollIntervalMs;
-  const maxAge = Math.max(1, Math.round(poll / 1000));
+  const freshness = blockFreshness(reader.getConfig(network).pollIntervalMs, nowMs);
   return {
     block,
     scope: `${network}-${block}`,
@@ -52,9 +51,7 @@ function served(reader: MarketReader, network: NetworkName): Served {
       "X-Indexed-Block": block.toString(),
       ...(age === undefined ? {} : { "X-Data-Age": String(age) }),
     },
-    cacheControl: `public, max-age=${maxAge}, stale-while-revalidate=${3 * maxAge}`,
-    // A reorg can bring the same block number back with other contents: kept one poll at most.
-    expiresAtMs: nowMs + poll,
+    ...freshness,
   };
 }
 

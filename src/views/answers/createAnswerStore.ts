@@ -13,7 +13,7 @@ interface Closable {
 }
 
 /** The request making an answer: it tells the requests waiting for it when it moves on and ends. */
-export interface Making {
+interface Making {
   /** A piece was made: the waiters wait on. */
   progress(): void;
   /** Made (kept or not), failed, or the client left: the waiters stop waiting and look again. */
@@ -63,6 +63,33 @@ interface Entry {
 interface Pending {
   done: Promise<void>;
   lastProgressMs: number;
+}
+
+/** How long an answer made at an indexed block is kept, and what clients are told they may keep. */
+export interface BlockFreshness {
+  expiresAtMs: number;
+  cacheControl: string;
+}
+
+const cacheControls = new Map<number, string>();
+
+/**
+ * The freshness of an answer made at a network's indexed block, the one rule of the quote, the
+ * 7-day volumes, the listings and DEX Screener: kept for that block (the store's state) and one
+ * poll interval at most (the pools and aggregates can run ahead of the status' block until the
+ * next poll, and a reorg can bring the same block number back with other contents); a client or
+ * shared cache may keep it about one poll (a new block can come no sooner) and show it three more
+ * while it revalidates. (/api/swaps_24h's window moves every second: its lists are kept for their
+ * block and second, "no-cache"; GraphQL answers for their market state.)
+ */
+export function blockFreshness(pollIntervalMs: number, nowMs: number): BlockFreshness {
+  let cacheControl = cacheControls.get(pollIntervalMs);
+  if (cacheControl === undefined) {
+    const maxAge = Math.max(1, Math.round(pollIntervalMs / 1000));
+    cacheControl = `public, max-age=${maxAge}, stale-while-revalidate=${3 * maxAge}`;
+    cacheControls.set(pollIntervalMs, cacheControl);
+  }
+  return { expiresAtMs: nowMs + pollIntervalMs, cacheControl };
 }
 
 // Map slot, entry object, ETags and headers of one kept answer, roughly.

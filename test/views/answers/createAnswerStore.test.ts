@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, test } from "vitest";
-import { createAnswerStore } from "../../../src/views/answers/createAnswerStore.js";
+import { blockFreshness, createAnswerStore } from "../../../src/views/answers/createAnswerStore.js";
 
 const answer = (text: string) => ({ body: Buffer.from(text) });
 
@@ -85,5 +85,14 @@ describe("createAnswerStore", () => {
     const started = Date.now();
     expect(await store.find("b", "s", 0)).toBeUndefined();
     expect(Date.now() - started).toBeGreaterThanOrEqual(15);
+  });
+
+  test("behavior: an answer of an indexed block is kept one poll; clients may keep it a poll and revalidate for three", () => {
+    expect(blockFreshness(2_000, 10_000)).toEqual({
+      expiresAtMs: 12_000,
+      cacheControl: "public, max-age=2, stale-while-revalidate=6",
+    });
+    // Polls under a second still let clients keep an answer a second.
+    expect(blockFreshness(100, 0).cacheControl).toBe("public, max-age=1, stale-while-revalidate=3");
   });
 });
