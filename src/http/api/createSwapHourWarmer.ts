@@ -4,9 +4,9 @@ import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import { countEvent } from "../../lib/countEvent.js";
 import type { SwapHourCache } from "../../views/answers/createSwapHourCache.js";
 import { createSwapRowRenderer } from "../../views/answers/createSwapRowRenderer.js";
+import { renderHour } from "../../views/answers/streamSwapHours.js";
 import { HOUR, hoursOf, isSettledHour } from "../../views/answers/swapHours.js";
 import type { FreshnessData, RestOperations, SwapsData } from "./restOperations.js";
-import { renderHour } from "./streamSwapHours.js";
 
 /** Renders settled hours of /api/swaps_24h onto the disk before any download asks for them. */
 export interface SwapHourWarmer {

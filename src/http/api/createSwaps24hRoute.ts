@@ -5,6 +5,7 @@ import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import { countEvent } from "../../lib/countEvent.js";
 import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
 import type { SwapHourCache } from "../../views/answers/createSwapHourCache.js";
+import { streamSwapHours } from "../../views/answers/streamSwapHours.js";
 import { streamSwapPages } from "../../views/answers/streamSwapPages.js";
 import { HOUR, hoursOf, isSettledHour } from "../../views/answers/swapHours.js";
 import { freshnessHeaders } from "../freshnessHeaders.js";
@@ -17,7 +18,6 @@ import { readCursor } from "./readCursor.js";
 import type { FreshnessData, RestOperations, SwapsData } from "./restOperations.js";
 import type { RestRoute } from "./restRoute.js";
 import { SWAPS_QUERY_SCHEMA } from "./restSchemas.js";
-import { streamSwapHours } from "./streamSwapHours.js";
 
 /** Options of createSwaps24hRoute. */
 export interface Swaps24hOptions {

@@ -2,7 +2,7 @@ import type { GraphqlExecutor, PreparedOperation } from "../../graphql/createGra
 import {
   type ExportSwapNode,
   SWAP_ROW_SELECTION,
-  type SwapNode,
+  type SwapPage,
   type TokenFields,
 } from "../../views/answers/swapRow.js";
 
@@ -23,24 +23,15 @@ export interface QuoteData extends FreshnessData {
   quote: { network: string; sellToken: TokenFields; buyToken: TokenFields; price: string };
 }
 
-interface PageInfo {
-  hasNextPage: boolean;
-  endCursor: string | null;
-}
-
 /** The result of SWAPS_OPERATION. */
-export interface SwapsData {
-  swaps: { pageInfo: PageInfo; edges: { node: SwapNode }[] };
-}
+export type SwapsData = SwapPage;
 
 /** The result of EXPORT_OPERATION. */
-export interface ExportData {
-  swaps: { pageInfo: PageInfo; edges: { node: ExportSwapNode }[] };
-}
+export type ExportData = SwapPage<ExportSwapNode>;
 
 /** The result of SWAP_CURSORS_OPERATION. */
 export interface SwapCursorsData {
-  swaps: { pageInfo: PageInfo };
+  swaps: { pageInfo: SwapPage["swaps"]["pageInfo"] };
 }
 
 /** The result of DAILY_VOLUMES_OPERATION. */

@@ -1,10 +1,5 @@
 import { createSwapRowRenderer, type SwapRowRenderer } from "./createSwapRowRenderer.js";
-import type { SwapNode } from "./swapRow.js";
-
-/** A page of the swaps operation (SwapsData) or of the export's. */
-interface SwapPages<Node extends SwapNode> {
-  swaps: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: { node: Node }[] };
-}
+import type { SwapNode, SwapPage } from "./swapRow.js";
 
 /**
  * The list page by page from `first`, at most `limit` swaps: the bytes of the old one-piece
@@ -12,10 +7,10 @@ interface SwapPages<Node extends SwapNode> {
  * `renderer`: the export's NDJSON).
  */
 export async function* streamSwapPages<Node extends SwapNode = SwapNode>(list: {
-  first: SwapPages<Node>;
+  first: SwapPage<Node>;
   limit: number | undefined;
   pageSize: number;
-  readPage: (first: number, after: string | null) => Promise<SwapPages<Node>>;
+  readPage: (first: number, after: string | null) => Promise<SwapPage<Node>>;
   renderer?: SwapRowRenderer<Node>;
 }): AsyncGenerator<Buffer> {
   let page = list.first;

@@ -41,6 +41,11 @@ export interface ExportSwapNode extends SwapNode {
   pools: string[];
 }
 
+/** A page of swaps as the swaps operations return it, the rows' source (SwapsData, ExportData). */
+export interface SwapPage<Node extends SwapNode = SwapNode> {
+  swaps: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: { node: Node }[] };
+}
+
 const SIDE: readonly (readonly [string, (side: AmountFields) => string])[] = [
   ["name", (side) => side.token.name],
   ["symbol", (side) => side.token.symbol],

@@ -1,7 +1,7 @@
 import { countEvent } from "../../lib/countEvent.js";
-import type { SwapHourCache } from "../../views/answers/createSwapHourCache.js";
-import { createSwapRowRenderer, type SwapRowRenderer } from "../../views/answers/createSwapRowRenderer.js";
-import type { SwapsData } from "./restOperations.js";
+import type { SwapHourCache } from "./createSwapHourCache.js";
+import { createSwapRowRenderer, type SwapRowRenderer } from "./createSwapRowRenderer.js";
+import type { SwapPage } from "./swapRow.js";
 
 // Pieces of a kept hour streamed at a time.
 const KEPT_CHUNK_BYTES = 256 * 1024;
@@ -14,9 +14,9 @@ export interface SwapHours {
   /** Whether hour i is settled: its rendering may be kept on disk, and read from there. */
   settled(i: number): boolean;
   /** Reads one page of hour i after `after`. */
-  readPage(i: number, after: string | null): Promise<SwapsData>;
+  readPage(i: number, after: string | null): Promise<SwapPage>;
   /** The first page of hour 0, read before any byte went out. */
-  first: SwapsData;
+  first: SwapPage;
 }
 
 /**
@@ -27,7 +27,7 @@ export interface SwapHours {
 export async function* streamSwapHours(cache: SwapHourCache, list: SwapHours): AsyncGenerator<Buffer> {
   const { network, hours } = list;
   const renderer = createSwapRowRenderer();
-  let page: SwapsData | undefined = list.first;
+  let page: SwapPage | undefined = list.first;
   for (let i = 0; i < hours.length; i++) {
     const kept = list.settled(i) ? cache.get(network, hours[i]!) : undefined;
     // A kept file that cannot be opened is rendered again instead.
@@ -74,8 +74,8 @@ export async function* streamSwapHours(cache: SwapHourCache, list: SwapHours): A
  */
 export async function* renderHour(
   renderer: SwapRowRenderer,
-  first: SwapsData | undefined,
-  readPage: (after: string | null) => Promise<SwapsData>,
+  first: SwapPage | undefined,
+  readPage: (after: string | null) => Promise<SwapPage>,
 ): AsyncGenerator<{ piece: Buffer; elements: Buffer; rows: number }> {
   let page = first;
   let after: string | null = null;
