@@ -13,10 +13,7 @@ export interface TokenFields {
   address: string;
 }
 
-/**
- * A side of a swap in a GraphQL result (`sell` or `buy`).
- * @internal exported for tests and the bench, which type their rows with it.
- */
+/** A side of a swap in a GraphQL result (`sell` or `buy`). */
 export interface AmountFields {
   token: TokenFields;
   amount: string;
