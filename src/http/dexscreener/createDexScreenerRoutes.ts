@@ -189,8 +189,9 @@ export function eventsHandler(deps: DexScreenerDeps) {
       ? { ...now, scope: `${network}-settled`, expiresAtMs: Number.POSITIVE_INFINITY }
       : now;
     const key = `dex:events\n${network}\n${fromBlock}\n${toBlock}`;
-    // Another request making this very answer: wait for its copy rather than make it again. No
-    // await comes between the look and the making, so requests arriving together make it once.
+    // Another request making this very answer: wait for its copy rather than make it again. No I/O
+    // comes between the look and the making (find answers at once when no one makes it), so
+    // requests arriving together make it once.
     const kept = await deps.answers?.find<CachedJson>(key, state.scope, Date.now());
     if (kept !== undefined) {
       return sendCachedJson(request, reply, kept, {
