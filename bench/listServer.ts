@@ -15,11 +15,11 @@ import { createGraphqlContext } from "../src/graphql/context/createGraphqlContex
 import { createGraphqlExecutor } from "../src/graphql/createGraphqlExecutor.js";
 import { createGraphqlServer } from "../src/graphql/createGraphqlServer.js";
 import { buildSchema } from "../src/graphql/schema/buildSchema.js";
+import { SWAPS_OPERATION } from "../src/http/api/restOperations.js";
 import { createHttpServer } from "../src/http/createHttpServer.js";
-import type { AmountFields, SwapNode } from "../src/http/rest/createSwapRowRenderer.js";
-import { SWAPS_OPERATION } from "../src/http/rest/restOperations.js";
 import { createPostgresStore } from "../src/store/postgres/createPostgresStore.js";
 import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
+import type { AmountFields, SwapNode } from "../src/views/answers/swapRow.js";
 import { createLiveViews } from "../src/views/createLiveViews.js";
 
 /**

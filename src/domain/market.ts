@@ -234,8 +234,11 @@ export function addCandleTotals(
   total.low = lower(total.low, part.low);
 }
 
-/** Pool candle prices are ratios of smallest units scaled by 10^36: exact enough for any pair of decimals. */
-export const POOL_PRICE_SCALE = 10n ** 36n;
+/** Digits of a pool price: ratios of smallest units scaled by 10^36, exact enough for any pair of decimals. */
+export const POOL_PRICE_DIGITS = 36;
+
+/** Pool candle, book and trade prices are ratios of smallest units scaled by 10^POOL_PRICE_DIGITS. */
+export const POOL_PRICE_SCALE = 10n ** BigInt(POOL_PRICE_DIGITS);
 
 /**
  * What a MarketReader tells its listeners, per network, in chain order: `added` trades of newly

@@ -1,5 +1,5 @@
+import { findNotReadyReason } from "../views/assertNetworkReady.js";
 import type { MarketReader } from "../views/types.js";
-import { findNotReadyReason } from "./queries/assertNetworkReady.js";
 
 const HOUR_MS = 3_600_000;
 

@@ -1,11 +1,7 @@
+import { POOL_PRICE_SCALE } from "../domain/market.js";
 import { buildTopOfBook } from "./buildTopOfBook.js";
 import { getAmountOut } from "./getAmountOut.js";
-import {
-  BOOK_PRICE_SCALE,
-  type OrderBook,
-  type OrderBookLevel,
-  type OrderBookShape,
-} from "./orderBookTypes.js";
+import type { OrderBook, OrderBookLevel, OrderBookShape } from "./orderBookTypes.js";
 import { poolPriceAndFee } from "./poolPriceAndFee.js";
 import type { PoolState } from "./types.js";
 import { MAX_SQRT_RATIO, MIN_SQRT_RATIO } from "./v3/getSqrtRatioAtTick.js";
@@ -129,8 +125,8 @@ export function buildOrderBook(pool: PoolState, shape: OrderBookShape): OrderBoo
       }
       // Marginal price at the edge, fee included: asks pay more than the state price, bids get less.
       const price = ask
-        ? ceilDiv(p.num * mul * BOOK_PRICE_SCALE * p.feeDen, p.den * div * keep)
-        : (p.num * mul * BOOK_PRICE_SCALE * keep) / (p.den * div * p.feeDen);
+        ? ceilDiv(p.num * mul * POOL_PRICE_SCALE * p.feeDen, p.den * div * keep)
+        : (p.num * mul * POOL_PRICE_SCALE * keep) / (p.den * div * p.feeDen);
       const level: OrderBookLevel = {
         price,
         amount0: ask ? amountOut - lastOut : amountIn - lastIn,

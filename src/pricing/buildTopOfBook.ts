@@ -1,4 +1,5 @@
-import { BOOK_PRICE_SCALE, type OrderBook } from "./orderBookTypes.js";
+import { POOL_PRICE_SCALE } from "../domain/market.js";
+import type { OrderBook } from "./orderBookTypes.js";
 import { poolPriceAndFee } from "./poolPriceAndFee.js";
 import type { PoolState } from "./types.js";
 
@@ -10,8 +11,8 @@ export function buildTopOfBook(pool: PoolState): Pick<OrderBook, "mid" | "bestAs
   if (p === undefined) return undefined;
   const keep = p.feeDen - p.fee;
   return {
-    mid: (p.num * BOOK_PRICE_SCALE) / p.den,
-    bestAsk: ceilDiv(p.num * BOOK_PRICE_SCALE * p.feeDen, p.den * keep),
-    bestBid: (p.num * BOOK_PRICE_SCALE * keep) / (p.den * p.feeDen),
+    mid: (p.num * POOL_PRICE_SCALE) / p.den,
+    bestAsk: ceilDiv(p.num * POOL_PRICE_SCALE * p.feeDen, p.den * keep),
+    bestBid: (p.num * POOL_PRICE_SCALE * keep) / (p.den * p.feeDen),
   };
 }

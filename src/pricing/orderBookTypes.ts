@@ -1,6 +1,3 @@
-/** Prices are ratios of smallest units (token1 per token0) scaled by 10^36, as the pool candles keep them. */
-export const BOOK_PRICE_SCALE = 10n ** 36n;
-
 /** One level of a synthetic book: what the pool trades while its price moves across one step. */
 export interface OrderBookLevel {
   /**

@@ -49,6 +49,20 @@ const FORBIDDEN: Record<string, string[]> = {
   http: ["chain", "store", "indexer", "pricing"],
 };
 
+/**
+ * The HTTP edge by audience: what each folder under src/http may import from its siblings (files
+ * at src/http's top are shared by all). The audiences stand apart; listings and DEX Screener
+ * reuse the /api operations and schemas; OpenAPI describes them all.
+ */
+const HTTP_FOLDERS: Record<string, string[]> = {
+  api: [],
+  listings: ["api"],
+  dexscreener: ["api"],
+  openapi: ["api", "listings", "dexscreener"],
+  plugins: ["openapi", "pages"],
+  pages: [],
+};
+
 interface Edge {
   from: string;
   to: string;
@@ -289,9 +303,40 @@ describe("architecture", () => {
     expect(broken.map(describeEdge)).toEqual([]);
   });
 
-  test("behavior: the REST facade sees GraphQL through the executor only, never the reader or contexts", () => {
-    const files = sourceFiles(join(SRC, "http", "rest"));
-    expect(files.length).toBeGreaterThan(5);
+  test("behavior: every folder under src/http is a known audience, and imports only the siblings it may", () => {
+    const http = join(SRC, "http");
+    const folders = readdirSync(http, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(folders.map((entry) => entry.name).sort()).toEqual(Object.keys(HTTP_FOLDERS).sort());
+    const folderOf = (file: string) => {
+      const parts = file.split("/");
+      return parts[0] === "http" && parts.length > 2 ? parts[1]! : undefined;
+    };
+    const crossing = fileEdges().filter((e) => {
+      const from = folderOf(e.from);
+      const to = folderOf(e.to);
+      return from !== undefined && to !== undefined && from !== to && !HTTP_FOLDERS[from]!.includes(to);
+    });
+    expect(crossing.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
+  test("behavior: no file under src/http formats a decimal or computes a price: the views' answers do", () => {
+    const formatters = ["domain/formatDecimal.ts", "domain/formatPoolPrice.ts"];
+    const out = fileEdges().filter(
+      (e) => e.from.startsWith("http/") && (formatters.includes(e.to) || e.to.startsWith("pricing/")),
+    );
+    expect(out.map(describeEdge)).toEqual([]);
+  });
+
+  test("behavior: DEX Screener reads the views, never GraphQL", () => {
+    const out = fileEdges().filter(
+      (e) => e.from.startsWith("http/dexscreener/") && e.to.startsWith("graphql/"),
+    );
+    expect(out.map(describeEdge)).toEqual([]);
+  });
+
+  test("behavior: the REST facade sees GraphQL through the executor only and the views through their answers only", () => {
+    const files = ["api", "listings", "openapi"].flatMap((folder) => sourceFiles(join(SRC, "http", folder)));
+    expect(files.length).toBeGreaterThan(20);
     for (const file of files) {
       const text = readFileSync(file, "utf8");
       const imported = [...text.matchAll(/from\s+"(\.[^"]+)"/g)].map((match) => match[1]!);
@@ -302,7 +347,7 @@ describe("architecture", () => {
       ).toEqual([]);
       expect(imported, file).not.toContain("../../domain/market.js");
       expect(
-        imported.filter((path) => path.includes("/views/")),
+        imported.filter((path) => path.includes("/views/") && !path.includes("/views/answers/")),
         file,
       ).toEqual([]);
       expect(text, file).not.toMatch(/\breader\b|createGraphqlContext|getConfig/);

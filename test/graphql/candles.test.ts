@@ -1,12 +1,12 @@
 import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { formatDecimal } from "../../src/domain/formatDecimal.js";
+import { formatPoolPrice } from "../../src/domain/formatPoolPrice.js";
 import type { Candle } from "../../src/domain/market.js";
 import type { Address, Trade, TradeMarks } from "../../src/domain/types.js";
 import { computeQueryCost } from "../../src/graphql/plugins/computeQueryCost.js";
 import { loadPersistedOperations } from "../../src/graphql/plugins/loadPersistedOperations.js";
-import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
 import type { CandleOutput } from "../../src/graphql/queries/listCandles.js";
-import { formatPoolPrice } from "../../src/graphql/queries/listCandles.js";
 import { buildSchema } from "../../src/graphql/schema/buildSchema.js";
 import { startServer, type TestServer } from "../http/support.js";
 import {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
+import { formatDecimal } from "../../src/domain/formatDecimal.js";
 import { readEventCounts } from "../../src/lib/countEvent.js";
 import { getAmountOut } from "../../src/pricing/getAmountOut.js";
 import { createTestServer } from "../http/support.js";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
+import { formatDecimal } from "../../src/domain/formatDecimal.js";
 import type { TradePageQuery } from "../../src/domain/market.js";
 import type { NetworkName } from "../../src/domain/types.js";
 import { createGraphqlServer, type GraphqlServer } from "../../src/graphql/createGraphqlServer.js";
-import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
 import { getAmountOut } from "../../src/pricing/getAmountOut.js";
 import type { MarketReader } from "../../src/views/types.js";
 import {

@@ -3,11 +3,11 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { formatDecimal } from "../../src/domain/formatDecimal.js";
 import {
   loadPersistedOperations,
   OPERATIONS_DIR,
 } from "../../src/graphql/plugins/loadPersistedOperations.js";
-import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
 import { buildSchema } from "../../src/graphql/schema/buildSchema.js";
 import { startServer, type TestServer } from "../http/support.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { afterEach, beforeEach, expect, test } from "vitest";
-import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
+import { formatDecimal } from "../../src/domain/formatDecimal.js";
 import { getAmountOut } from "../../src/pricing/getAmountOut.js";
 import { createTestServer } from "../http/support.js";
 import { createFixtureReader, type Fixture, POOLS } from "../support/fixtureReader.js";

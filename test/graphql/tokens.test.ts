@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { formatDecimal } from "../../src/domain/formatDecimal.js";
 import type { Address, Trade, TradeMarks } from "../../src/domain/types.js";
 import { createGraphqlServer, type GraphqlServer } from "../../src/graphql/createGraphqlServer.js";
-import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
 import type { PoolState } from "../../src/pricing/types.js";
 import type { MarketReader } from "../../src/views/types.js";
 import {

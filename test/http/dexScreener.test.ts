@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import type { Address } from "../../src/domain/types.js";
-import { SPEC_EXAMPLES } from "../../src/http/dexscreener/buildDexScreenerOpenApi.js";
 import {
   ASSET_RESPONSE_SCHEMA,
   EVENTS_RESPONSE_SCHEMA,
@@ -14,6 +13,7 @@ import {
   MAX_EVENT_BLOCKS,
   PAIR_RESPONSE_SCHEMA,
 } from "../../src/http/dexscreener/dexScreenerSchemas.js";
+import { SPEC_EXAMPLES } from "../../src/http/openapi/buildDexScreenerOpenApi.js";
 import type { Store } from "../../src/store/types.js";
 import { mine, revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
 import { sendLiquidityChanges } from "../support/liquidityChanges.js";

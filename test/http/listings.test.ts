@@ -1,11 +1,21 @@
 import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
 import type { DevnetChainInfo } from "@swapgraph/devnet/startDevnetChain.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { type Address, createPublicClient, http, parseAbi, parseAbiItem } from "viem";
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  encodeFunctionData,
+  http,
+  maxUint256,
+  parseAbi,
+  parseAbiItem,
+  zeroAddress,
+} from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
+import { formatDecimal } from "../../src/domain/formatDecimal.js";
 import { priceChangePercentage } from "../../src/graphql/queries/getMarketStats.js";
 import {
   CMC_ASSETS_SCHEMA,
@@ -14,10 +24,10 @@ import {
   COINGECKO_PAIRS_SCHEMA,
   COINGECKO_TICKERS_SCHEMA,
   SWAPGRAPH_TICKER_SCHEMA,
-} from "../../src/http/rest/listingSchemas.js";
-import { CMC_TRADES_SCHEMA, COINGECKO_TRADES_SCHEMA } from "../../src/http/rest/listingTradeSchemas.js";
+} from "../../src/http/listings/listingSchemas.js";
+import { CMC_TRADES_SCHEMA, COINGECKO_TRADES_SCHEMA } from "../../src/http/listings/listingTradeSchemas.js";
 import type { Store } from "../../src/store/types.js";
-import { chainHead, sendSwap, startTestDevnet } from "../support/devnet.js";
+import { chainHead, mine, sendSwap, startTestDevnet } from "../support/devnet.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
 import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 import { startServer, type TestServer } from "./support.js";
@@ -36,6 +46,14 @@ const uniswapSlot0Abi = parseAbi([
   "function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16, uint16, uint16, uint8, bool)",
 ]);
 const decimalsAbi = parseAbi(["function decimals() view returns (uint8)"]);
+const tokenAbi = parseAbi([
+  "function balanceOf(address) view returns (uint256)",
+  "function approve(address spender, uint256 amount) returns (bool)",
+]);
+const factoryAbi = parseAbi(["function getPair(address, address) view returns (address)"]);
+const addLiquidityAbi = parseAbi([
+  "function addLiquidity(address tokenA, address tokenB, uint256 amountADesired, uint256 amountBDesired, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline) returns (uint256 amountA, uint256 amountB, uint256 liquidity)",
+]);
 const V2_SWAP = parseAbiItem(
   "event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)",
 );
@@ -154,6 +172,8 @@ const ENDPOINTS = {
 
 interface Ticker {
   ticker_id: string;
+  bid?: string;
+  ask?: string;
   base_currency: Address;
   target_currency: Address;
   pool_id: Address;
@@ -213,6 +233,64 @@ beforeAll(async () => {
 afterAll(async () => {
   await devnet?.stop();
 });
+
+// A pair made by the first store's run and never traded: the next store's runs list it from the start.
+let untradedPool: Address | undefined;
+
+/**
+ * A new pair on the first DEX of two listed tokens that had none, seeded by the deployer with a
+ * hundredth of its balance of each and never traded; made once for all the stores' runs.
+ */
+async function openUntradedPool(): Promise<Address> {
+  if (untradedPool !== undefined) return untradedPool;
+  const transport = http(chain.rpcUrl, { retryCount: 0 });
+  const client = createPublicClient({ transport });
+  const wallet = createWalletClient({ account: chain.deployer, transport });
+  const { factory, router } = chain.dexes[0]!;
+  const tokens = Object.values(chain.tokens);
+  for (const [i, a] of tokens.entries()) {
+    for (const b of tokens.slice(i + 1)) {
+      const pair = await client.readContract({
+        address: factory,
+        abi: factoryAbi,
+        functionName: "getPair",
+        args: [a, b],
+      });
+      if (pair !== zeroAddress) continue;
+      const amounts: bigint[] = [];
+      for (const token of [a, b]) {
+        const balance = await client.readContract({
+          address: token,
+          abi: tokenAbi,
+          functionName: "balanceOf",
+          args: [chain.deployer],
+        });
+        amounts.push(balance / 100n);
+        const data = encodeFunctionData({
+          abi: tokenAbi,
+          functionName: "approve",
+          args: [router, maxUint256],
+        });
+        await wallet.sendTransaction({ chain: null, to: token, data, gas: 200_000n });
+      }
+      if (amounts.includes(0n)) continue;
+      const args = [a, b, amounts[0]!, amounts[1]!, 0n, 0n, chain.deployer, 2n ** 40n] as const;
+      const data = encodeFunctionData({ abi: addLiquidityAbi, functionName: "addLiquidity", args });
+      const hash = await wallet.sendTransaction({ chain: null, to: router, data, gas: 5_000_000n });
+      await mine(chain.rpcUrl);
+      expect((await client.getTransactionReceipt({ hash })).status).toBe("success");
+      const made = await client.readContract({
+        address: factory,
+        abi: factoryAbi,
+        functionName: "getPair",
+        args: [a, b],
+      });
+      untradedPool = made.toLowerCase() as Address;
+      return untradedPool;
+    }
+  }
+  throw new Error("openUntradedPool: every pair of listed tokens has a pool");
+}
 
 /** token1 per whole token0 of a ratio of smallest units, 36 digits of smallest units (as the candles). */
 function priceOf(numerator: bigint, denominator: bigint, d0: number, d1: number): string {
@@ -736,6 +814,21 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     expect(last.timestamp).toBe(Number(headBlock.timestamp) * 1000);
     expect(last.type).toBe(token0 === wrapped ? "sell" : "buy");
     expect(last[token0 === wrapped ? "base_volume" : "quote_volume"]).toBe("3");
+  });
+
+  test("behavior: a pool that never traded is listed at its state price (reserve1 / reserve0), its book around it", async () => {
+    const pool = await openUntradedPool();
+    await caughtUp();
+    const { tickers, block, windowStart } = await readTickers();
+    const ticker = tickers.find((t) => t.pool_id === pool);
+    expect(ticker, pool).toBeDefined();
+    expect(ticker!.last_price).toBe(await chainPrice(ticker!, block));
+    expect(ticker!.high).toBeUndefined();
+    expect(ticker!.base_volume).toBe("0");
+    // The best ask sits above the state price and the best bid below it, by the pair's fee.
+    expect(Number(ticker!.ask)).toBeGreaterThan(Number(ticker!.last_price));
+    expect(Number(ticker!.bid)).toBeLessThan(Number(ticker!.last_price));
+    await expectTickersMatchChain(tickers, block, windowStart);
   });
 
   test("behavior: a pool's trades are the chain's swaps through it, in both formats", async () => {

@@ -1,7 +1,7 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
+import { formatDecimal } from "../../src/domain/formatDecimal.js";
 import type { Trade } from "../../src/domain/types.js";
-import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
 import { getAmountOut } from "../../src/pricing/getAmountOut.js";
 import type { MarketReader } from "../../src/views/types.js";
 import { createMemoryLogger } from "../graphql/support.js";

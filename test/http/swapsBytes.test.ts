@@ -5,10 +5,10 @@ import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { TradePageQuery } from "../../src/domain/market.js";
 import type { NetworkName } from "../../src/domain/types.js";
-import type { AmountFields, SwapNode } from "../../src/http/rest/createSwapRowRenderer.js";
-import { hoursOf, isSettledHour } from "../../src/http/rest/swapHours.js";
 import { readEventCounts } from "../../src/lib/countEvent.js";
 import type { Store } from "../../src/store/types.js";
+import { hoursOf, isSettledHour } from "../../src/views/answers/swapHours.js";
+import { type SwapNode, toSwapRow } from "../../src/views/answers/swapRow.js";
 import type { MarketReader } from "../../src/views/types.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
 import { createTestStores } from "../support/testStores.js";
@@ -37,15 +37,6 @@ const SWAPS = /* GraphQL */ `
   }
 `;
 
-const side = (s: AmountFields) => ({
-  name: s.token.name,
-  symbol: s.token.symbol,
-  decimals: String(s.token.decimals),
-  address: s.token.address,
-  amount: s.amount,
-  amount_decimal: s.amountDecimal,
-});
-
 /** The 24-hour list at `atBlock` as the spec's objects, read from the public GraphQL endpoint page by page. */
 async function graphqlList(api: TestServer, atBlock: string): Promise<unknown[]> {
   const list: unknown[] = [];
@@ -65,13 +56,7 @@ async function graphqlList(api: TestServer, atBlock: string): Promise<unknown[]>
       }
     ).data;
     for (const { node } of swaps.edges) {
-      list.push({
-        tx_hash: node.txHash,
-        block_number: node.blockNumber,
-        sell_token: side(node.sell),
-        buy_token: side(node.buy),
-        trade_volume_usd: node.volumeUSD,
-      });
+      list.push(toSwapRow(node));
     }
     if (!swaps.pageInfo.hasNextPage) return list;
     after = swaps.pageInfo.endCursor;

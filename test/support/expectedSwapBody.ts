@@ -1,5 +1,5 @@
+import { formatDecimal } from "../../src/domain/formatDecimal.js";
 import type { Trade } from "../../src/domain/types.js";
-import { formatDecimal } from "../../src/graphql/queries/formatDecimal.js";
 
 /** Token metadata as the contract shows it (decimals as a string). */
 export interface TokenMeta {

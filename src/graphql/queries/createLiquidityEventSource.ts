@@ -1,7 +1,7 @@
+import { formatDecimal } from "../../domain/formatDecimal.js";
 import type { LiquidityEvent } from "../../domain/types.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
 import { createTokenAmountSource, type TokenAmountSource } from "./createSwapSource.js";
-import { formatDecimal } from "./formatDecimal.js";
 import type { PoolSource } from "./listPools.js";
 
 const USD_DECIMALS = 18;

@@ -1,6 +1,6 @@
+import { formatDecimal } from "../../domain/formatDecimal.js";
 import type { Address, Hash, NetworkName, TokenRef, Trade } from "../../domain/types.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
-import { formatDecimal } from "./formatDecimal.js";
 import type { TokenSource } from "./listTokens.js";
 
 const USD_DECIMALS = 18;

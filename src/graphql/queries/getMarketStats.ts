@@ -1,9 +1,9 @@
+import { formatDecimal } from "../../domain/formatDecimal.js";
 import type { CandleSubject } from "../../domain/market.js";
 import type { TradeWindowTotals } from "../../domain/tradeStats.js";
 import type { Address, NetworkName } from "../../domain/types.js";
+import { assertNetworkReady } from "../../views/assertNetworkReady.js";
 import type { MarketReader } from "../../views/types.js";
-import { assertNetworkReady } from "./assertNetworkReady.js";
-import { formatDecimal } from "./formatDecimal.js";
 
 /** The trailing windows of market stats (GeckoTerminal's m5, h1, h6, h24), in seconds. */
 const STATS_WINDOWS = [

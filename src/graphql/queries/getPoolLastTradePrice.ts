@@ -1,7 +1,7 @@
+import { formatPoolPrice } from "../../domain/formatPoolPrice.js";
 import type { Token } from "../../domain/types.js";
+import { assertNetworkReady } from "../../views/assertNetworkReady.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
-import { assertNetworkReady } from "./assertNetworkReady.js";
-import { formatPoolPrice } from "./listCandles.js";
 import type { PoolSource } from "./listPools.js";
 
 /**

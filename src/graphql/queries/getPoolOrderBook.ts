@@ -1,9 +1,9 @@
+import { formatPoolPrice } from "../../domain/formatPoolPrice.js";
 import type { Token } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
 import { buildOrderBook } from "../../pricing/buildOrderBook.js";
 import type { OrderBook } from "../../pricing/orderBookTypes.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
-import { formatPoolPrice } from "./listCandles.js";
 import type { PoolSource } from "./listPools.js";
 
 /** Most levels a side of a book may have. */

@@ -1,6 +1,7 @@
+import { formatDecimal } from "../../domain/formatDecimal.js";
+import { formatPoolPrice } from "../../domain/formatPoolPrice.js";
+import { assertNetworkReady } from "../../views/assertNetworkReady.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
-import { assertNetworkReady } from "./assertNetworkReady.js";
-import { formatDecimal } from "./formatDecimal.js";
 import {
   formatMarketStats,
   getMarketStats,
@@ -8,7 +9,6 @@ import {
   tokenStatsSubject,
 } from "./getMarketStats.js";
 import { getRollingPoolDay } from "./getRollingPoolDay.js";
-import { formatPoolPrice } from "./listCandles.js";
 import type { PoolSource } from "./listPools.js";
 import type { TokenSource } from "./listTokens.js";
 

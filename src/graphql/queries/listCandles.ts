@@ -1,9 +1,10 @@
+import { formatDecimal } from "../../domain/formatDecimal.js";
+import { formatPoolPrice } from "../../domain/formatPoolPrice.js";
 import type { Candle, CandleInterval, CandleSubject } from "../../domain/market.js";
 import { type Address, NATIVE, type NetworkName, type Token } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
+import { assertNetworkConfigured, assertNetworkReady } from "../../views/assertNetworkReady.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
-import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
-import { formatDecimal } from "./formatDecimal.js";
 import { tokenStatsSubject } from "./getMarketStats.js";
 import { type AggregatedInterval, fillCandles, readCandleBuckets } from "./readCandleBuckets.js";
 import { parseTokenInput, resolveToken } from "./resolveToken.js";
@@ -38,14 +39,6 @@ export interface CandleOutput {
 const MAX_CANDLES_PAGE = 1000;
 const USD_DECIMALS = 18;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-// Pool prices are smallest units of token1 per smallest unit of token0, scaled by 10^36.
-const POOL_PRICE_DIGITS = 36;
-
-/** A pool price (token1 per token0, smallest units, 10^36-scaled) as token1 per whole token0. */
-export function formatPoolPrice(raw: bigint, decimals0: number, decimals1: number): string {
-  const digits = POOL_PRICE_DIGITS + decimals1 - decimals0;
-  return digits >= 0 ? formatDecimal(raw, digits) : formatDecimal(raw * 10n ** BigInt(-digits), 0);
-}
 
 function present<T>(value: T | null | undefined): value is T {
   return value !== null && value !== undefined;

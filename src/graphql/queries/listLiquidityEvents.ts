@@ -3,8 +3,8 @@ import { MAX_SWAPS_PAGE } from "../../api/maxSwapsPage.js";
 import type { LiquidityEventQuery } from "../../domain/market.js";
 import { type Address, type LiquidityEvent, NATIVE, type NetworkName } from "../../domain/types.js";
 import { BadRequestError, UnknownSymbolError } from "../../errors.js";
+import { assertNetworkConfigured, assertNetworkReady } from "../../views/assertNetworkReady.js";
 import type { MarketReader } from "../../views/types.js";
-import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
 import { findSymbol, parseTokenInput } from "./resolveToken.js";
 
 /** Arguments of the liquidityEvents query (null where GraphQL passes an explicit null). */

@@ -1,8 +1,8 @@
+import { formatDecimal } from "../../domain/formatDecimal.js";
 import type { Address, NetworkName, Trade } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
+import { assertNetworkConfigured, assertNetworkReady } from "../../views/assertNetworkReady.js";
 import type { MarketReader } from "../../views/types.js";
-import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
-import { formatDecimal } from "./formatDecimal.js";
 import { listSwaps, type SwapsArgs } from "./listSwaps.js";
 
 /** Arguments of the poolSwaps query (null where GraphQL passes an explicit null). */

@@ -3,8 +3,8 @@ import { decodeSwapCursor, encodeSwapCursor } from "../../api/swapCursor.js";
 import type { TradePageQuery } from "../../domain/market.js";
 import type { Address, NetworkName, TokenRef, Trade } from "../../domain/types.js";
 import { BadRequestError, UnknownSymbolError } from "../../errors.js";
+import { assertNetworkConfigured, assertNetworkReady } from "../../views/assertNetworkReady.js";
 import type { MarketReader } from "../../views/types.js";
-import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
 import { findSymbol, parseTokenInput } from "./resolveToken.js";
 
 /** Arguments of the swaps query (null where GraphQL passes an explicit null). */

@@ -1,8 +1,8 @@
 import type { Address, NetworkName, Token } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
+import { assertNetworkConfigured, assertNetworkReady } from "../../views/assertNetworkReady.js";
 import { loadAllDayTotals } from "../context/createDayStatsLoaders.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
-import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
 import { getTokenValuation } from "./getTokenValuation.js";
 import { decodeRankCursor, type Ranked, type RankedPage, rankedPage } from "./rankedPage.js";
 

@@ -3,27 +3,27 @@ import {
   type LiquidityEventCursorPosition,
 } from "../../api/liquidityEventCursor.js";
 import { encodeSwapCursor, type SwapPosition } from "../../api/swapCursor.js";
+import { formatDecimal } from "../../domain/formatDecimal.js";
 import type { NetworkStatus } from "../../domain/market.js";
 import { NATIVE, type NetworkName, type Token } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
 import { poolHoldings } from "../../pricing/poolHoldings.js";
-import { buildRateLimitNote } from "../../views/buildRateLimitNote.js";
-import type { TokenDayStats } from "../context/createDayStatsLoaders.js";
-import type { GraphqlContext } from "../context/createGraphqlContext.js";
-import { quoteOrNoRouteError } from "../errors/quoteOrNoRouteError.js";
 import {
   assertNetworkConfigured,
   assertNetworkReady,
   dataAgeSeconds,
   findNotReadyReason,
-} from "../queries/assertNetworkReady.js";
+} from "../../views/assertNetworkReady.js";
+import { buildRateLimitNote } from "../../views/buildRateLimitNote.js";
+import type { TokenDayStats } from "../context/createDayStatsLoaders.js";
+import type { GraphqlContext } from "../context/createGraphqlContext.js";
+import { quoteOrNoRouteError } from "../errors/quoteOrNoRouteError.js";
 import { createLiquidityEventSource } from "../queries/createLiquidityEventSource.js";
 import {
   createLoadedTokenAmountSource,
   createSwapSource,
   type TokenAmountSource,
 } from "../queries/createSwapSource.js";
-import { formatDecimal } from "../queries/formatDecimal.js";
 import { getPoolDayFigures } from "../queries/getPoolDayFigures.js";
 import { getPoolLastTradePrice } from "../queries/getPoolLastTradePrice.js";
 import { getPoolLiquidityUsd } from "../queries/getPoolLiquidityUsd.js";

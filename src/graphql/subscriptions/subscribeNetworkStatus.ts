@@ -1,7 +1,7 @@
 import type { NetworkStatus } from "../../domain/market.js";
 import type { NetworkName } from "../../domain/types.js";
+import { assertNetworkConfigured } from "../../views/assertNetworkReady.js";
 import type { MarketReader } from "../../views/types.js";
-import { assertNetworkConfigured } from "../queries/assertNetworkReady.js";
 import { STATUS_HEARTBEAT_MS, watchMarket } from "./watchMarket.js";
 
 /** A status with the instant it describes: a long subscription judges data age per event, not per request. */

@@ -1,7 +1,7 @@
 import { NotReadyError } from "../../errors.js";
+import { assertNetworkConfigured } from "../../views/assertNetworkReady.js";
 import type { MarketReader } from "../../views/types.js";
 import { quoteOrNoRouteError } from "../errors/quoteOrNoRouteError.js";
-import { assertNetworkConfigured } from "../queries/assertNetworkReady.js";
 import { getQuote, type QuoteArgs, type QuoteResult } from "../queries/getQuote.js";
 import { STATUS_HEARTBEAT_MS, watchMarket } from "./watchMarket.js";
 

@@ -1,8 +1,8 @@
 import { comparePositions, endOfBlock, type TradePosition } from "../../domain/market.js";
 import type { Address, NetworkName, TokenRef, Trade } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
+import { assertNetworkConfigured } from "../../views/assertNetworkReady.js";
 import type { MarketReader } from "../../views/types.js";
-import { assertNetworkConfigured } from "../queries/assertNetworkReady.js";
 import { parseSwapFilter } from "../queries/listSwaps.js";
 import { watchMarket } from "./watchMarket.js";
 

@@ -2,16 +2,15 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import type { Address, NetworkName, PoolEvent } from "../../domain/types.js";
 import { BadRequestError, NetworkIndexingError, SwapgraphError } from "../../errors.js";
-import { assertNetworkReady, dataAgeSeconds } from "../../graphql/queries/assertNetworkReady.js";
-import { formatDecimal } from "../../graphql/queries/formatDecimal.js";
+import { buildDexScreenerAsset } from "../../views/answers/buildDexScreenerAsset.js";
+import { type AnswerStore, blockFreshness } from "../../views/answers/createAnswerStore.js";
+import { checksummed, createPoolEventRenderer } from "../../views/answers/createPoolEventRenderer.js";
+import { assertNetworkReady, dataAgeSeconds } from "../../views/assertNetworkReady.js";
 import type { MarketReader } from "../../views/types.js";
-import type { AnswerStore } from "../createAnswerStore.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
-import { sendListStream } from "../rest/sendListStream.js";
 import { buildCachedJson, type CachedJson, sendCachedJson } from "../sendCachedJson.js";
-import type { RenderSharing } from "./createRenderSharing.js";
+import { sendListStream } from "../sendListStream.js";
 import { MAX_EVENT_BLOCKS } from "./dexScreenerSchemas.js";
-import { checksummed, type PoolDecimals, renderPoolEvent } from "./renderPoolEvent.js";
 
 /** Events read from the store per page while an events answer is made. */
 const EVENTS_PAGE_SIZE = 1_000;
@@ -25,8 +24,6 @@ export interface DexScreenerDeps {
   /** How long a streamed answer waits for a client that reads nothing (ms). */
   stallTimeoutMs: number;
   logger: Logger | undefined;
-  /** Events answers being made now: identical requests wait for them. */
-  sharing: RenderSharing;
 }
 
 /** The network's serving state: its indexed block and the freshness headers of this request. */
@@ -46,8 +43,7 @@ function served(reader: MarketReader, network: NetworkName): Served {
   const block = status.indexedBlock;
   if (block === undefined) throw new NetworkIndexingError(network);
   const age = dataAgeSeconds(status, nowMs);
-  const poll = reader.getConfig(network).pollIntervalMs;
-  const maxAge = Math.max(1, Math.round(poll / 1000));
+  const freshness = blockFreshness(reader.getConfig(network).pollIntervalMs, nowMs);
   return {
     block,
     scope: `${network}-${block}`,
@@ -55,9 +51,7 @@ function served(reader: MarketReader, network: NetworkName): Served {
       "X-Indexed-Block": block.toString(),
       ...(age === undefined ? {} : { "X-Data-Age": String(age) }),
     },
-    cacheControl: `public, max-age=${maxAge}, stale-while-revalidate=${3 * maxAge}`,
-    // A reorg can bring the same block number back with other contents: kept one poll at most.
-    expiresAtMs: nowMs + poll,
+    ...freshness,
   };
 }
 
@@ -125,14 +119,7 @@ export function assetHandler(deps: DexScreenerDeps) {
         deps.logger?.warn({ err: error, network, token: id }, "totalSupply not read");
         return undefined;
       });
-      return {
-        asset: {
-          id: checksummed(id),
-          name: token.name,
-          symbol: token.symbol,
-          ...(supply === undefined ? {} : { totalSupply: formatDecimal(supply, token.decimals) }),
-        },
-      };
+      return buildDexScreenerAsset(id, token, supply);
     });
   };
 }
@@ -184,34 +171,6 @@ function eventRange(query: { fromBlock: string; toBlock: string }, indexed: bigi
   return [from, to];
 }
 
-/** Renders pages of events as JSON rows (a pool's decimals looked up once per answer). */
-function createEventRenderer(reader: MarketReader, network: NetworkName) {
-  const pools = new Map<Address, PoolDecimals>();
-  const decimalsOf = (address: Address): PoolDecimals => {
-    let found = pools.get(address);
-    if (found === undefined) {
-      const pool = reader.getPoolIndex(network).get(address);
-      const d0 = pool === undefined ? undefined : reader.getToken(network, pool.token0)?.decimals;
-      const d1 = pool === undefined ? undefined : reader.getToken(network, pool.token1)?.decimals;
-      if (d0 === undefined || d1 === undefined) {
-        throw new SwapgraphError("INTERNAL", `pool ${address} or its tokens are not in the views`);
-      }
-      found = { decimals0: d0, decimals1: d1 };
-      pools.set(address, found);
-    }
-    return found;
-  };
-  return (events: readonly PoolEvent[]): string[] => {
-    const rows: string[] = [];
-    for (const event of events) {
-      const block = { blockNumber: Number(event.blockNumber), blockTimestamp: event.timestamp };
-      const row = renderPoolEvent(event, block, decimalsOf(event.pool));
-      if (row !== undefined) rows.push(JSON.stringify(row));
-    }
-    return rows;
-  };
-}
-
 /**
  * GET /dexscreener/{network}/events?fromBlock=&toBlock=: every swap, join and exit of the range
  * (inclusive), in chain order. An answer of one store page is sent whole, a longer one streamed
@@ -230,23 +189,18 @@ export function eventsHandler(deps: DexScreenerDeps) {
       ? { ...now, scope: `${network}-settled`, expiresAtMs: Number.POSITIVE_INFINITY }
       : now;
     const key = `dex:events\n${network}\n${fromBlock}\n${toBlock}`;
-    // Another request making this very answer: wait for its copy rather than make it again. No
-    // await comes between the look and the claim, so requests arriving together make it once.
-    const shared = `${key}\n${state.scope}`;
-    let kept = keptAnswer(deps, key, state);
-    const rendering = kept === undefined ? deps.sharing.waitFor(shared) : undefined;
-    if (rendering !== undefined) {
-      await rendering;
-      kept = keptAnswer(deps, key, state);
-    }
+    // Another request making this very answer: wait for its copy rather than make it again. No I/O
+    // comes between the look and the making (find answers at once when no one makes it), so
+    // requests arriving together make it once.
+    const kept = await deps.answers?.find<CachedJson>(key, state.scope, Date.now());
     if (kept !== undefined) {
       return sendCachedJson(request, reply, kept, {
         headers: state.headers,
         cacheControl: state.cacheControl,
       });
     }
-    const making = deps.sharing.claim(shared, reply);
-    const render = createEventRenderer(deps.reader, network);
+    const making = deps.answers?.make(key, state.scope, reply.raw);
+    const render = createPoolEventRenderer(deps.reader, network);
     const read = (after?: PoolEvent) =>
       deps.reader.listPoolEvents(network, {
         fromBlock,
@@ -260,47 +214,35 @@ export function eventsHandler(deps: DexScreenerDeps) {
     if (first.length < EVENTS_PAGE_SIZE) {
       const body = Buffer.from(`{"events":[${render(first).join(",")}]}`);
       const sent = keepAndSend(deps, { request, reply, key, state }, body);
-      making.finish();
+      making?.finish();
       return sent;
     }
-    // Kept too once complete, when not too large: the same range at the same block costs nothing more.
-    let keptPieces: Buffer[] | undefined = [];
-    let keptBytes = 0;
-    const piece = (text: string): Buffer => {
-      making.progress();
-      const bytes = Buffer.from(text);
-      keptBytes += bytes.length;
-      if (keptBytes > MAX_KEPT_EVENTS_BYTES) keptPieces = undefined;
-      keptPieces?.push(bytes);
-      return bytes;
-    };
     async function* pieces(): AsyncGenerator<Buffer> {
       let page = first;
       let separator = "";
-      yield piece('{"events":[');
+      yield Buffer.from('{"events":[');
       for (;;) {
         const rows = render(page);
-        if (rows.length > 0) yield piece(separator + rows.join(","));
+        if (rows.length > 0) yield Buffer.from(separator + rows.join(","));
         if (rows.length > 0) separator = ",";
         if (page.length < EVENTS_PAGE_SIZE) break;
         // Let other requests in between pages.
         await new Promise((resolve) => setImmediate(resolve));
         page = await read(page[page.length - 1]);
       }
-      yield piece("]}");
-      if (keptPieces !== undefined && deps.answers !== undefined) {
-        const scope = state.scope;
-        deps.answers.set(
-          key,
-          scope,
-          buildCachedJson(Buffer.concat(keptPieces), `dex-${scope}`),
-          state.expiresAtMs,
-        );
-      }
-      making.finish();
+      yield Buffer.from("]}");
     }
+    // Kept too once complete, when not too large: the same range at the same block costs nothing more.
+    const body =
+      making === undefined
+        ? pieces()
+        : making.keepWhileSmall(pieces(), {
+            maxBytes: MAX_KEPT_EVENTS_BYTES,
+            expiresAtMs: state.expiresAtMs,
+            build: (bytes) => buildCachedJson(bytes, `dex-${state.scope}`),
+          });
     reply.headers({ ...state.headers, ...JSON_HEADERS, "Cache-Control": state.cacheControl });
-    return sendListStream(reply, pieces(), {
+    return sendListStream(reply, body, {
       stallMs: deps.stallTimeoutMs,
       logger: deps.logger,
       route: "/dexscreener/:network/events",

@@ -1,5 +1,5 @@
 import { NETWORKS } from "../../domain/types.js";
-import { INTEGER_STRING_PATTERN } from "../rest/restSchemas.js";
+import { INTEGER_STRING_PATTERN } from "../api/restSchemas.js";
 
 /*
  * JSON Schemas (2020-12) of the DEX Screener adapter, written from the published "DEX Screener

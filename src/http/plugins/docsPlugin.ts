@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { FastifyInstance } from "fastify";
+import { buildOpenApi } from "../openapi/buildOpenApi.js";
 import { renderDocsPage } from "../pages/renderDocsPage.js";
-import { buildOpenApi } from "../rest/buildOpenApi.js";
 import { refuseOtherMethods, unlimited } from "../routeConfig.js";
 import { type Asset, asset, lazyFile, sendAsset } from "../sendAsset.js";
 

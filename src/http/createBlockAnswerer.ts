@@ -1,0 +1,74 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { NetworkName } from "../domain/types.js";
+import type { GraphqlSession } from "../graphql/createGraphqlExecutor.js";
+import { countEvent } from "../lib/countEvent.js";
+import { type AnswerStore, blockFreshness } from "../views/answers/createAnswerStore.js";
+import type { FreshnessData, RestOperations } from "./api/restOperations.js";
+import { freshnessHeaders } from "./freshnessHeaders.js";
+import { buildCachedJson, type CachedJson, sendCachedJson } from "./sendCachedJson.js";
+
+/** A REST answer made from GraphQL: the public JSON and the freshness it was made at. */
+interface RenderedAnswer {
+  value: unknown;
+  networkStatus: FreshnessData["networkStatus"];
+}
+
+/** Answers one request from the answer of its network's indexed block (see createBlockAnswerer). */
+export type BlockAnswerer = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: {
+    network: NetworkName;
+    key: string;
+    session: GraphqlSession;
+    render: () => Promise<RenderedAnswer>;
+  },
+) => Promise<FastifyReply>;
+
+const REST_ANSWER = { cache: "rest_answer" };
+
+// Only when a network's status is missing (it is then refused anyway).
+const DEFAULT_POLL_MS = 1_000;
+
+/**
+ * Creates what /api/quote and /api/trade_volume_usd_7d answer with: the kept bytes of `key` when
+ * they were made at the network's current indexed block, else the rendering (GraphQL), kept and
+ * sent. The status operation runs on every request: it gives this request's X-Data-Age and
+ * whether the network serves now, so a halted or too stale network gets its 503 from `render`
+ * rather than an old answer. Kept answers follow the block freshness rule (blockFreshness).
+ */
+export function createBlockAnswerer(options: {
+  operations: RestOperations;
+  /** Where answers are kept (absent: none is). */
+  answers?: AnswerStore;
+}): BlockAnswerer {
+  const { operations, answers } = options;
+  return async (request, reply, { network, key, session, render }) => {
+    const { networkStatus } = await session.run<FreshnessData>(operations.status, { network });
+    const serving = networkStatus?.serving === true ? networkStatus : undefined;
+    const block = serving?.indexedBlock ?? null;
+    const freshness = blockFreshness(networkStatus?.pollIntervalMs ?? DEFAULT_POLL_MS, session.nowMs);
+    if (answers !== undefined && block !== null) {
+      const kept = answers.get<CachedJson>(key, block, session.nowMs);
+      if (kept !== undefined) {
+        countEvent("cache_hits", REST_ANSWER);
+        return sendCachedJson(request, reply, kept, {
+          headers: freshnessHeaders(networkStatus),
+          cacheControl: freshness.cacheControl,
+        });
+      }
+    }
+    // Errors (400, 422, 503) are thrown here and never kept.
+    const rendered = await render();
+    const madeAt = rendered.networkStatus?.indexedBlock ?? null;
+    const answer = buildCachedJson(rendered.value, `${network}-${madeAt ?? "none"}`);
+    if (answers !== undefined && block !== null && madeAt !== null) {
+      countEvent("cache_misses", REST_ANSWER);
+      answers.set(key, madeAt, answer, freshness.expiresAtMs);
+    }
+    return sendCachedJson(request, reply, answer, {
+      headers: freshnessHeaders(rendered.networkStatus),
+      cacheControl: freshness.cacheControl,
+    });
+  };
+}

@@ -1,0 +1,13 @@
+import type { FreshnessData } from "./api/restOperations.js";
+
+/** X-Indexed-Block and X-Data-Age of an answer (each only when known). */
+export function freshnessHeaders(status: FreshnessData["networkStatus"]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (status?.indexedBlock !== null && status?.indexedBlock !== undefined) {
+    headers["X-Indexed-Block"] = status.indexedBlock;
+  }
+  if (status?.dataAgeSeconds !== null && status?.dataAgeSeconds !== undefined) {
+    headers["X-Data-Age"] = String(status.dataAgeSeconds);
+  }
+  return headers;
+}

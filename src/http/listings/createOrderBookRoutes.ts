@@ -1,0 +1,223 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { NetworkName } from "../../domain/types.js";
+import { BadRequestError } from "../../errors.js";
+import type { GraphqlExecutor, PreparedOperation } from "../../graphql/createGraphqlExecutor.js";
+import { buildBookSide } from "../../views/answers/buildListingBodies.js";
+import type { FreshnessData } from "../api/restOperations.js";
+import type { BlockAnswerer } from "../createBlockAnswerer.js";
+import { parsePairId, wrongPairId } from "./parsePairId.js";
+import { resolvePairPool } from "./resolvePairPool.js";
+
+/** The fixed GraphQL operation behind both order books: the pool's curve as levels (Pool.orderBook). */
+export const ORDER_BOOK_OPERATION = /* GraphQL */ `
+  query ListingOrderBook($network: Network!, $pool: String!, $levels: Int!, $range: Decimal!) {
+    networkStatus(network: $network) { indexedBlock dataAgeSeconds }
+    pool(network: $network, address: $pool) {
+      token0 token1
+      reserve0 { token { decimals } }
+      orderBook(levels: $levels, rangePercent: $range) {
+        asks { price amount0 }
+        bids { price amount0 }
+      }
+    }
+  }
+`;
+
+/** Default `depth`: CoinGecko asks for at least 100 (50 a side); CoinMarketCap's example is 100 too. */
+const DEFAULT_BOOK_DEPTH = 100;
+/** Largest `depth`, and what `depth=0` (the standards' "full depth") gives: 500 levels a side. */
+const MAX_BOOK_DEPTH = 1000;
+/** Default `range`: the +-2% of the mid price that CoinGecko's depth figures measure. */
+const DEFAULT_BOOK_RANGE = "2";
+
+interface OrderBookData extends FreshnessData {
+  pool: {
+    token0: string;
+    token1: string;
+    reserve0: { token: { decimals: number } };
+    orderBook: { asks: Level[]; bids: Level[] } | null;
+  } | null;
+}
+interface Level {
+  price: string;
+  amount0: string;
+}
+
+/** An order-book route: its path, the JSON Schemas of its parameters and query, its handler. */
+export interface OrderBookRoute {
+  path: string;
+  paramsSchema: object;
+  querySchema: object;
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+}
+
+/** `depth` as the standards define it (orders in all, half a side; 0: full depth) in levels a side. */
+function levelsOf(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_BOOK_DEPTH / 2;
+  if (!/^(0|[1-9][0-9]{0,3})$/.test(value) || Number(value) > MAX_BOOK_DEPTH) {
+    throw new BadRequestError(`depth must be an integer from 0 (full depth) to ${MAX_BOOK_DEPTH}.`);
+  }
+  const depth = Number(value);
+  return depth === 0 ? MAX_BOOK_DEPTH / 2 : Math.max(1, Math.floor(depth / 2));
+}
+
+/** `range` (percent of the mid price a side spans), checked by Pool.orderBook's own rule. */
+function rangeOf(value: string | undefined): string {
+  if (value === undefined) return DEFAULT_BOOK_RANGE;
+  if (!/^(0|[1-9][0-9]?)(\.[0-9]{1,4})?$/.test(value) || Number(value) <= 0) {
+    throw new BadRequestError("range must be a percent above 0 and below 100, with at most 4 decimals.");
+  }
+  return value;
+}
+
+const LEVELS_QUERY = {
+  depth: {
+    type: "string",
+    description:
+      `Orders in the book, half a side, as the standards define it (100: 50 bids and 50 asks; default ${DEFAULT_BOOK_DEPTH}); ` +
+      `0 is full depth: ${MAX_BOOK_DEPTH / 2} levels a side. At most ${MAX_BOOK_DEPTH}.`,
+  },
+  range: {
+    type: "string",
+    description: `swapgraph's extension: how far a side reaches, in percent of the mid price (above 0, below 100; default ${DEFAULT_BOOK_RANGE}).`,
+  },
+} as const;
+
+/** Query of GET /coingecko/:network/orderbook. */
+export const COINGECKO_ORDERBOOK_QUERY_SCHEMA = {
+  type: "object",
+  properties: {
+    ticker_id: {
+      type: "string",
+      description:
+        "The pair: base_target (the contract addresses of the pool's token0 and token1), or base_target_pool " +
+        "where several indexed pools hold those tokens (/pairs lists each id); base_target_pool is accepted for any pool.",
+    },
+    ...LEVELS_QUERY,
+  },
+  required: ["ticker_id"],
+} as const;
+
+/** Query of GET /cmc/:network/orderbook/:market_pair. */
+export const CMC_ORDERBOOK_QUERY_SCHEMA = {
+  type: "object",
+  properties: {
+    ...LEVELS_QUERY,
+    level: {
+      type: "string",
+      enum: ["1", "2", "3"],
+      description:
+        "1: only the best bid and ask (each side's first level); 2 (default): the levels; 3: the same as 2 " +
+        "(a pool has no single orders to list).",
+    },
+  },
+} as const;
+
+/**
+ * GET /coingecko/:network/orderbook (CoinGecko's DEX orderbook: ticker_id, depth) and GET
+ * /cmc/:network/orderbook/:market_pair (CoinMarketCap's: depth, level): the pool's curve as bids
+ * and asks (Pool.orderBook), [price, base amount] pairs, kept per network, indexed block and query.
+ */
+export function createOrderBookRoutes(options: {
+  executor: GraphqlExecutor;
+  operation: PreparedOperation;
+  /** PAIR_POOLS_OPERATION, prepared: what a two-part pair id is resolved with. */
+  pairPools: PreparedOperation;
+  answer: BlockAnswerer;
+  paramsSchema: object;
+}): OrderBookRoute[] {
+  const { executor, operation, pairPools, answer, paramsSchema } = options;
+
+  /** The book of `pairId` as [[price, amount], ...] sides, at the indexed block. */
+  async function render(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    args: {
+      network: NetworkName;
+      pairId: string;
+      param: string;
+      depth: string | undefined;
+      range: string | undefined;
+      top?: boolean;
+    },
+    shape: (book: { bids: string[][]; asks: string[][] }, timestamp: number, pairId: string) => unknown,
+  ) {
+    const { network, pairId, param } = args;
+    // The form is checked before anything is read; the pool of a two-part id is looked up.
+    parsePairId(pairId, param);
+    const levels = args.top === true ? 1 : levelsOf(args.depth);
+    const range = rangeOf(args.range);
+    const session = executor.session();
+    const { base, target, pool } = await resolvePairPool(session, pairPools, network, pairId, param);
+    const asked = pairId.toLowerCase();
+    return answer(request, reply, {
+      network,
+      key: `orderbook\n${param}\n${network}\n${asked}\n${levels}\n${range}\n${args.top === true}`,
+      session,
+      render: async () => {
+        const data = await session.run<OrderBookData>(operation, { network, pool, levels, range });
+        const found = data.pool;
+        if (found === null || found.token0 !== base || found.token1 !== target) throw wrongPairId(param);
+        if (found.orderBook === null) throw wrongPairId(param);
+        const d0 = found.reserve0.token.decimals;
+        return {
+          value: shape(
+            { bids: buildBookSide(found.orderBook.bids, d0), asks: buildBookSide(found.orderBook.asks, d0) },
+            session.nowMs,
+            asked,
+          ),
+          networkStatus: data.networkStatus,
+        };
+      },
+    });
+  }
+
+  const coingecko: OrderBookRoute = {
+    path: "/coingecko/:network/orderbook",
+    paramsSchema,
+    querySchema: COINGECKO_ORDERBOOK_QUERY_SCHEMA,
+    handler: async (request, reply) => {
+      const { network } = request.params as { network: NetworkName };
+      const query = request.query as Record<string, string | undefined>;
+      return render(
+        request,
+        reply,
+        {
+          network,
+          pairId: query.ticker_id ?? "",
+          param: "ticker_id",
+          depth: query.depth,
+          range: query.range,
+        },
+        (book, timestamp, tickerId) => ({ ticker_id: tickerId, timestamp, bids: book.bids, asks: book.asks }),
+      );
+    },
+  };
+
+  const cmc: OrderBookRoute = {
+    path: "/cmc/:network/orderbook/:market_pair",
+    paramsSchema: {
+      ...paramsSchema,
+      properties: { ...(paramsSchema as { properties: object }).properties, market_pair: { type: "string" } },
+    },
+    querySchema: CMC_ORDERBOOK_QUERY_SCHEMA,
+    handler: async (request, reply) => {
+      const { network, market_pair } = request.params as { network: NetworkName; market_pair: string };
+      const query = request.query as Record<string, string | undefined>;
+      return render(
+        request,
+        reply,
+        {
+          network,
+          pairId: market_pair,
+          param: "market_pair",
+          depth: query.depth,
+          range: query.range,
+          top: query.level === "1",
+        },
+        (book, timestamp) => ({ timestamp, bids: book.bids, asks: book.asks }),
+      );
+    },
+  };
+  return [coingecko, cmc];
+}

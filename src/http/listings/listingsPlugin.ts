@@ -1,0 +1,72 @@
+import type { FastifyInstance } from "fastify";
+import type { Logger } from "pino";
+import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
+import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
+import { parseRestOperations } from "../api/restOperations.js";
+import { createBlockAnswerer } from "../createBlockAnswerer.js";
+import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
+import { refuseOtherMethods } from "../routeConfig.js";
+import { createListingRoutes } from "./createListingRoutes.js";
+import { createOrderBookRoutes, ORDER_BOOK_OPERATION } from "./createOrderBookRoutes.js";
+import { createPoolTradeRoutes } from "./createPoolTradeRoutes.js";
+import { LISTING_PARAMS_SCHEMA } from "./listingSchemas.js";
+import { parseListingOperations } from "./readListedMarkets.js";
+import { parsePoolTradeOperations } from "./readPoolTrades.js";
+import { PAIR_POOLS_OPERATION } from "./resolvePairPool.js";
+
+/** Options of listingsPlugin. */
+export interface ListingsOptions {
+  /** Runs the fixed operations in-process against the schema the GraphQL endpoint serves. */
+  executor: GraphqlExecutor;
+  /** Where answers are kept (absent: none is). */
+  answers?: AnswerStore;
+  /** Where a trade list that fails after its first byte is reported. */
+  logger?: Logger;
+}
+
+/**
+ * The endpoints aggregators read from a DEX, per network: CoinGecko's (/coingecko/:network/pairs,
+ * /tickers, /historical_trades) and CoinMarketCap's (/cmc/:network/summary, /assets, /ticker,
+ * /trades/:market_pair, and both formats' /orderbook from the pools' curves), fixed GraphQL operations run in-process, rate limited like /api: the
+ * market lists kept per indexed block and hour, a pool's trades streamed at one block.
+ */
+export async function listingsPlugin(app: FastifyInstance, options: ListingsOptions): Promise<void> {
+  const { executor, answers } = options;
+  const answer = createBlockAnswerer({
+    operations: parseRestOperations(executor),
+    ...(answers === undefined ? {} : { answers }),
+  });
+  const routes = createListingRoutes({ executor, operations: parseListingOperations(executor), answer });
+  for (const route of routes) {
+    // Kept answers carry their own gzip copy: the framework's compressor stays out.
+    app.get(route.path, { schema: { params: LISTING_PARAMS_SCHEMA }, compress: false }, route.handler);
+    refuseOtherMethods(app, route.path);
+  }
+  const bookRoutes = createOrderBookRoutes({
+    executor,
+    operation: executor.prepare(ORDER_BOOK_OPERATION),
+    pairPools: executor.prepare(PAIR_POOLS_OPERATION),
+    answer,
+    paramsSchema: LISTING_PARAMS_SCHEMA,
+  });
+  for (const route of bookRoutes) {
+    const schema = { params: route.paramsSchema, querystring: route.querySchema };
+    app.get(route.path, { schema, compress: false }, route.handler);
+    refuseOtherMethods(app, route.path);
+  }
+  const tradeRoutes = createPoolTradeRoutes({
+    executor,
+    operations: parsePoolTradeOperations(executor),
+    paramsSchema: LISTING_PARAMS_SCHEMA,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+  for (const route of tradeRoutes) {
+    const schema = {
+      params: route.paramsSchema,
+      ...(route.querySchema === undefined ? {} : { querystring: route.querySchema }),
+    };
+    // A pool's trades are a whole list (its full history with CoinGecko's limit=0).
+    app.get(route.path, { schema, config: LIST_BUDGET_ROUTE }, route.handler);
+    refuseOtherMethods(app, route.path);
+  }
+}
