@@ -4,27 +4,10 @@ import { TRADE_COLUMNS } from "../buildTradePageSql.js";
 import type { TradeStepType, WriteHandlers } from "../plan/writeSteps.js";
 import { decodeTrade, encodeMarks, encodePools, type TradeRow } from "../rowCodec.js";
 import type { Store, StoredTrade } from "../types.js";
+import { CHUNK_ROWS, chunkedStatements } from "./chunkedStatements.js";
 
 /** What a deleted trade row hands back: its day aggregate and candle contributions. */
 const REMOVED = `RETURNING ${TRADE_COLUMNS}, marks`;
-
-type TradeValues = [
-  string,
-  string,
-  number,
-  bigint,
-  number,
-  number,
-  string,
-  string,
-  string,
-  string,
-  string,
-  string,
-  number,
-  string,
-  string | null,
-];
 
 /** A trade_pools row: network, pool, block_number, tx_index, log_index, seq. */
 type TradePoolKey = [string, string, bigint, number, number, bigint];
@@ -34,10 +17,11 @@ function prepareTradeStatements(db: Database.Database) {
     deleteTrade: db.prepare<[string, string], TradeRow>(
       `DELETE FROM trades WHERE network = ? AND tx_hash = ? ${REMOVED}`,
     ),
-    insertTrade: db.prepare<TradeValues>(
-      `INSERT INTO trades (network, tx_hash, log_index, block_number, timestamp, tx_index, sender, token_in, amount_in,
-         token_out, amount_out, volume_usd, tracked, pools, marks)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    insertTrades: chunkedStatements(
+      db,
+      (values) => `INSERT INTO trades (network, tx_hash, log_index, block_number, timestamp, tx_index, sender,
+         token_in, amount_in, token_out, amount_out, volume_usd, tracked, pools, marks) VALUES ${values}`,
+      15,
     ),
     lastTrade: db.prepare<[string], { block_number: bigint; tx_index: bigint; log_index: bigint }>(
       `SELECT block_number, tx_index, log_index FROM trades WHERE network = ?
@@ -52,8 +36,11 @@ function prepareTradeStatements(db: Database.Database) {
     deleteTradesBefore: db.prepare<[string, number]>(
       "DELETE FROM trades WHERE network = ? AND timestamp < ?",
     ),
-    insertTradePool: db.prepare<TradePoolKey>(
-      `INSERT INTO trade_pools (network, pool, block_number, tx_index, log_index, seq) VALUES (?, ?, ?, ?, ?, ?)`,
+    insertTradePools: chunkedStatements(
+      db,
+      (values) =>
+        `INSERT INTO trade_pools (network, pool, block_number, tx_index, log_index, seq) VALUES ${values}`,
+      6,
     ),
     deleteTradePool: db.prepare<TradePoolKey>(
       `DELETE FROM trade_pools WHERE network = ? AND pool = ? AND block_number = ? AND tx_index = ?
@@ -82,8 +69,9 @@ export function createSqliteTrades(db: Database.Database): {
   let statements: ReturnType<typeof prepareTradeStatements> | undefined;
   const s = () => (statements ??= prepareTradeStatements(db));
 
-  const insert = (statement: Database.Statement<TradeValues>, network: NetworkName, t: Trade) =>
-    statement.run(
+  // One trade's row values, appended to a multi-row statement's.
+  const pushValues = (values: unknown[], network: NetworkName, t: Trade) => {
+    values.push(
       network,
       t.txHash,
       t.logIndex,
@@ -99,21 +87,16 @@ export function createSqliteTrades(db: Database.Database): {
       t.tracked ? 1 : 0,
       encodePools(t.pools),
       t.marks === undefined ? null : encodeMarks(t, t.marks),
-    ).lastInsertRowid;
+    );
+  };
 
   // trade_pools follows trades row for row: a pool listed twice in one trade is indexed once.
-  const indexPools = (
-    network: NetworkName,
-    t: Trade,
-    seq: bigint,
-    statement: Database.Statement<TradePoolKey>,
-  ) => {
-    for (const pool of new Set(t.pools))
-      statement.run(network, pool, t.blockNumber, t.txIndex, t.logIndex, seq);
-  };
   const unindex = (network: NetworkName, removed: readonly StoredTrade[]) => {
     const statement = s().deleteTradePool;
-    for (const t of removed) indexPools(network, t, t.seq, statement);
+    for (const t of removed) {
+      for (const pool of new Set(t.pools))
+        statement.run(network, pool, t.blockNumber, t.txIndex, t.logIndex, t.seq);
+    }
   };
 
   return {
@@ -142,10 +125,30 @@ export function createSqliteTrades(db: Database.Database): {
           ? undefined
           : { blockNumber: row.block_number, txIndex: Number(row.tx_index), logIndex: Number(row.log_index) };
       },
+      // Up to CHUNK_ROWS trades a statement run, and their trade_pools rows likewise (a run per
+      // row was the trades' largest cost in a backfill's profile).
       insertTrades(network, { trades }) {
-        const { insertTrade, insertTradePool } = s();
-        for (const t of trades)
-          indexPools(network, t, BigInt(insert(insertTrade, network, t)), insertTradePool);
+        const { insertTrades, insertTradePools } = s();
+        let keys: unknown[] = [];
+        const flushKeys = () => {
+          if (keys.length > 0) insertTradePools(keys.length / 6).run(...keys);
+          keys = [];
+        };
+        for (let i = 0; i < trades.length; i += CHUNK_ROWS) {
+          const chunk = trades.slice(i, i + CHUNK_ROWS);
+          const values: unknown[] = [];
+          for (const t of chunk) pushValues(values, network, t);
+          // AUTOINCREMENT: one statement's rows take consecutive seqs, the last one lastInsertRowid.
+          const last = BigInt(insertTrades(chunk.length).run(...values).lastInsertRowid);
+          for (const [k, t] of chunk.entries()) {
+            const seq = last - BigInt(chunk.length - 1 - k);
+            for (const pool of new Set(t.pools)) {
+              keys.push(network, pool, t.blockNumber, t.txIndex, t.logIndex, seq);
+              if (keys.length === CHUNK_ROWS * 6) flushKeys();
+            }
+          }
+        }
+        flushKeys();
       },
       readTradesBetween: (network, { from, to }) =>
         s().listTradesBetween.all(network, from, to).map(decodeTrade),
