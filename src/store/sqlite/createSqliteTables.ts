@@ -11,12 +11,12 @@ import {
 } from "../tables/buildTableSql.js";
 import { buildTableSteps } from "../tables/buildTableSteps.js";
 import type { Table, TableReader, TableWriter } from "../tables/types.js";
-import { CHUNK_ROWS } from "./chunkedStatements.js";
+import { chunkSizes } from "./chunkedStatements.js";
 import { createStatementCache } from "./createStatementCache.js";
 
 /**
  * The SQLite side of the described tables (see describedTables.ts): each write a statement run per
- * up to CHUNK_ROWS rows or per block, inside the commit's one transaction; every statement prepared on first use
+ * chunk of up to 64 rows (chunkSizes) or per block, inside the commit's one transaction; every statement prepared on first use
  * (after migrate() created the tables) and kept.
  */
 export function createSqliteTables(db: Database.Database) {
@@ -43,13 +43,13 @@ export function createSqliteTables(db: Database.Database) {
     }
     return text;
   };
-  // Up to CHUNK_ROWS rows a statement run: one run per pool event was the store's largest cost
+  // Up to 64 rows a statement run (chunkSizes): one run per pool event was the store's largest cost
   // in a backfill's profile.
   const insert = <Item>(network: NetworkName, table: Table<Item>, items: readonly Item[]): undefined => {
     const { columns } = table;
     const width = columns.length + 1;
-    for (let i = 0; i < items.length; i += CHUNK_ROWS) {
-      const rows = Math.min(CHUNK_ROWS, items.length - i);
+    let i = 0;
+    for (const rows of chunkSizes(items.length)) {
       const values: unknown[] = new Array(rows * width);
       for (let k = 0; k < rows; k++) {
         const item = items[i + k]!;
@@ -60,6 +60,7 @@ export function createSqliteTables(db: Database.Database) {
         }
       }
       prepared(insertText(table, rows)).run(...values);
+      i += rows;
     }
   };
   const alone = db.transaction((write: (network: NetworkName) => void, network: NetworkName) =>

@@ -4,7 +4,7 @@ import { TRADE_COLUMNS } from "../buildTradePageSql.js";
 import type { TradeStepType, WriteHandlers } from "../plan/writeSteps.js";
 import { decodeTrade, encodeMarks, encodePools, type TradeRow } from "../rowCodec.js";
 import type { Store, StoredTrade } from "../types.js";
-import { CHUNK_ROWS, chunkedStatements } from "./chunkedStatements.js";
+import { chunkedStatements, chunkSizes } from "./chunkedStatements.js";
 
 /** What a deleted trade row hands back: its day aggregate and candle contributions. */
 const REMOVED = `RETURNING ${TRADE_COLUMNS}, marks`;
@@ -125,30 +125,30 @@ export function createSqliteTrades(db: Database.Database): {
           ? undefined
           : { blockNumber: row.block_number, txIndex: Number(row.tx_index), logIndex: Number(row.log_index) };
       },
-      // Up to CHUNK_ROWS trades a statement run, and their trade_pools rows likewise (a run per
+      // Up to 64 trades a statement run (chunkSizes), and their trade_pools rows likewise (a run per
       // row was the trades' largest cost in a backfill's profile).
       insertTrades(network, { trades }) {
         const { insertTrades, insertTradePools } = s();
-        let keys: unknown[] = [];
-        const flushKeys = () => {
-          if (keys.length > 0) insertTradePools(keys.length / 6).run(...keys);
-          keys = [];
-        };
-        for (let i = 0; i < trades.length; i += CHUNK_ROWS) {
-          const chunk = trades.slice(i, i + CHUNK_ROWS);
+        const keys: unknown[] = [];
+        let i = 0;
+        for (const rows of chunkSizes(trades.length)) {
+          const chunk = trades.slice(i, i + rows);
+          i += rows;
           const values: unknown[] = [];
           for (const t of chunk) pushValues(values, network, t);
           // AUTOINCREMENT: one statement's rows take consecutive seqs, the last one lastInsertRowid.
-          const last = BigInt(insertTrades(chunk.length).run(...values).lastInsertRowid);
+          const last = BigInt(insertTrades(rows).run(...values).lastInsertRowid);
           for (const [k, t] of chunk.entries()) {
-            const seq = last - BigInt(chunk.length - 1 - k);
-            for (const pool of new Set(t.pools)) {
+            const seq = last - BigInt(rows - 1 - k);
+            for (const pool of new Set(t.pools))
               keys.push(network, pool, t.blockNumber, t.txIndex, t.logIndex, seq);
-              if (keys.length === CHUNK_ROWS * 6) flushKeys();
-            }
           }
         }
-        flushKeys();
+        let at = 0;
+        for (const rows of chunkSizes(keys.length / 6)) {
+          insertTradePools(rows).run(...keys.slice(at, at + rows * 6));
+          at += rows * 6;
+        }
       },
       readTradesBetween: (network, { from, to }) =>
         s().listTradesBetween.all(network, from, to).map(decodeTrade),
