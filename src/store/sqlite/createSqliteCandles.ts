@@ -16,7 +16,7 @@ import {
 import type { CandleId, WriteHandlers } from "../plan/writeSteps.js";
 import { CANDLE_COLUMNS, type CandleDbRow, decodeCandle } from "../rowCodec.js";
 import type { Store } from "../types.js";
-import { chunkedStatements, chunkSizes } from "./chunkedStatements.js";
+import { CHUNK_ROWS, chunkedStatements } from "./chunkedStatements.js";
 import { optionalText } from "./optionalText.js";
 
 // Rows per page of the every-series hourly read (sumCandles without subjects).
@@ -150,12 +150,10 @@ export function createSqliteCandles(db: Database.Database): {
   return {
     steps: {
       mergeCandles(network, { rows }) {
-        let i = 0;
-        for (const size of chunkSizes(rows.length)) {
-          const chunk = rows.slice(i, i + size);
-          i += size;
+        for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
+          const chunk = rows.slice(i, i + CHUNK_ROWS);
           s()
-            .mergeCandles(size)
+            .mergeCandles(chunk.length)
             .run(...chunk.flatMap((row) => values(network, row)));
         }
       },

@@ -11,12 +11,11 @@ import {
 } from "../tables/buildTableSql.js";
 import { buildTableSteps } from "../tables/buildTableSteps.js";
 import type { Table, TableReader, TableWriter } from "../tables/types.js";
-import { chunkSizes } from "./chunkedStatements.js";
 import { createStatementCache } from "./createStatementCache.js";
 
 /**
  * The SQLite side of the described tables (see describedTables.ts): each write a statement run per
- * chunk of up to 64 rows (chunkSizes) or per block, inside the commit's one transaction; every statement prepared on first use
+ * row or per block, inside the commit's one transaction; every statement prepared on first use
  * (after migrate() created the tables) and kept.
  */
 export function createSqliteTables(db: Database.Database) {
@@ -24,43 +23,21 @@ export function createSqliteTables(db: Database.Database) {
   const run = (statement: SqlText) => {
     prepared(statement.text).run(...statement.params);
   };
-  // The generated text of a table's inserts (by row count) and block delete, made once per table.
-  const texts = new Map<Table<never>, { inserts: Map<number, string>; deleteBlock: string }>();
+  // The generated text of a table's insert and block delete, made once per table.
+  const texts = new Map<Table<never>, { insert: string; deleteBlock: string }>();
   const textsOf = (table: Table<never>) => {
     let found = texts.get(table);
     if (found === undefined) {
-      found = { inserts: new Map(), deleteBlock: buildDeleteBlocksSql("sqlite", table) };
+      found = { insert: buildInsertSql("sqlite", table), deleteBlock: buildDeleteBlocksSql("sqlite", table) };
       texts.set(table, found);
     }
     return found;
   };
-  const insertText = (table: Table<never>, rows: number) => {
-    const { inserts } = textsOf(table);
-    let text = inserts.get(rows);
-    if (text === undefined) {
-      text = buildInsertSql("sqlite", table, rows);
-      inserts.set(rows, text);
-    }
-    return text;
-  };
-  // Up to 64 rows a statement run (chunkSizes): one run per pool event was the store's largest cost
-  // in a backfill's profile.
   const insert = <Item>(network: NetworkName, table: Table<Item>, items: readonly Item[]): undefined => {
+    const statement = prepared(textsOf(table).insert);
     const { columns } = table;
-    const width = columns.length + 1;
-    let i = 0;
-    for (const rows of chunkSizes(items.length)) {
-      const values: unknown[] = new Array(rows * width);
-      for (let k = 0; k < rows; k++) {
-        const item = items[i + k]!;
-        values[k * width] = network;
-        for (let c = 0; c < columns.length; c++) {
-          const column = columns[c]!;
-          values[k * width + 1 + c] = sqliteValue(column, column.value(item));
-        }
-      }
-      prepared(insertText(table, rows)).run(...values);
-      i += rows;
+    for (const item of items) {
+      statement.run(network, ...columns.map((column) => sqliteValue(column, column.value(item))));
     }
   };
   const alone = db.transaction((write: (network: NetworkName) => void, network: NetworkName) =>

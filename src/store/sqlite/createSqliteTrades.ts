@@ -4,10 +4,27 @@ import { TRADE_COLUMNS } from "../buildTradePageSql.js";
 import type { TradeStepType, WriteHandlers } from "../plan/writeSteps.js";
 import { decodeTrade, encodeMarks, encodePools, type TradeRow } from "../rowCodec.js";
 import type { Store, StoredTrade } from "../types.js";
-import { chunkedStatements, chunkSizes } from "./chunkedStatements.js";
 
 /** What a deleted trade row hands back: its day aggregate and candle contributions. */
 const REMOVED = `RETURNING ${TRADE_COLUMNS}, marks`;
+
+type TradeValues = [
+  string,
+  string,
+  number,
+  bigint,
+  number,
+  number,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  number,
+  string,
+  string | null,
+];
 
 /** A trade_pools row: network, pool, block_number, tx_index, log_index, seq. */
 type TradePoolKey = [string, string, bigint, number, number, bigint];
@@ -17,11 +34,10 @@ function prepareTradeStatements(db: Database.Database) {
     deleteTrade: db.prepare<[string, string], TradeRow>(
       `DELETE FROM trades WHERE network = ? AND tx_hash = ? ${REMOVED}`,
     ),
-    insertTrades: chunkedStatements(
-      db,
-      (values) => `INSERT INTO trades (network, tx_hash, log_index, block_number, timestamp, tx_index, sender,
-         token_in, amount_in, token_out, amount_out, volume_usd, tracked, pools, marks) VALUES ${values}`,
-      15,
+    insertTrade: db.prepare<TradeValues>(
+      `INSERT INTO trades (network, tx_hash, log_index, block_number, timestamp, tx_index, sender, token_in, amount_in,
+         token_out, amount_out, volume_usd, tracked, pools, marks)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     lastTrade: db.prepare<[string], { block_number: bigint; tx_index: bigint; log_index: bigint }>(
       `SELECT block_number, tx_index, log_index FROM trades WHERE network = ?
@@ -36,11 +52,8 @@ function prepareTradeStatements(db: Database.Database) {
     deleteTradesBefore: db.prepare<[string, number]>(
       "DELETE FROM trades WHERE network = ? AND timestamp < ?",
     ),
-    insertTradePools: chunkedStatements(
-      db,
-      (values) =>
-        `INSERT INTO trade_pools (network, pool, block_number, tx_index, log_index, seq) VALUES ${values}`,
-      6,
+    insertTradePool: db.prepare<TradePoolKey>(
+      `INSERT INTO trade_pools (network, pool, block_number, tx_index, log_index, seq) VALUES (?, ?, ?, ?, ?, ?)`,
     ),
     deleteTradePool: db.prepare<TradePoolKey>(
       `DELETE FROM trade_pools WHERE network = ? AND pool = ? AND block_number = ? AND tx_index = ?
@@ -69,9 +82,8 @@ export function createSqliteTrades(db: Database.Database): {
   let statements: ReturnType<typeof prepareTradeStatements> | undefined;
   const s = () => (statements ??= prepareTradeStatements(db));
 
-  // One trade's row values, appended to a multi-row statement's.
-  const pushValues = (values: unknown[], network: NetworkName, t: Trade) => {
-    values.push(
+  const insert = (statement: Database.Statement<TradeValues>, network: NetworkName, t: Trade) =>
+    statement.run(
       network,
       t.txHash,
       t.logIndex,
@@ -87,16 +99,21 @@ export function createSqliteTrades(db: Database.Database): {
       t.tracked ? 1 : 0,
       encodePools(t.pools),
       t.marks === undefined ? null : encodeMarks(t, t.marks),
-    );
-  };
+    ).lastInsertRowid;
 
   // trade_pools follows trades row for row: a pool listed twice in one trade is indexed once.
+  const indexPools = (
+    network: NetworkName,
+    t: Trade,
+    seq: bigint,
+    statement: Database.Statement<TradePoolKey>,
+  ) => {
+    for (const pool of new Set(t.pools))
+      statement.run(network, pool, t.blockNumber, t.txIndex, t.logIndex, seq);
+  };
   const unindex = (network: NetworkName, removed: readonly StoredTrade[]) => {
     const statement = s().deleteTradePool;
-    for (const t of removed) {
-      for (const pool of new Set(t.pools))
-        statement.run(network, pool, t.blockNumber, t.txIndex, t.logIndex, t.seq);
-    }
+    for (const t of removed) indexPools(network, t, t.seq, statement);
   };
 
   return {
@@ -125,30 +142,10 @@ export function createSqliteTrades(db: Database.Database): {
           ? undefined
           : { blockNumber: row.block_number, txIndex: Number(row.tx_index), logIndex: Number(row.log_index) };
       },
-      // Up to 64 trades a statement run (chunkSizes), and their trade_pools rows likewise (a run per
-      // row was the trades' largest cost in a backfill's profile).
       insertTrades(network, { trades }) {
-        const { insertTrades, insertTradePools } = s();
-        const keys: unknown[] = [];
-        let i = 0;
-        for (const rows of chunkSizes(trades.length)) {
-          const chunk = trades.slice(i, i + rows);
-          i += rows;
-          const values: unknown[] = [];
-          for (const t of chunk) pushValues(values, network, t);
-          // AUTOINCREMENT: one statement's rows take consecutive seqs, the last one lastInsertRowid.
-          const last = BigInt(insertTrades(rows).run(...values).lastInsertRowid);
-          for (const [k, t] of chunk.entries()) {
-            const seq = last - BigInt(rows - 1 - k);
-            for (const pool of new Set(t.pools))
-              keys.push(network, pool, t.blockNumber, t.txIndex, t.logIndex, seq);
-          }
-        }
-        let at = 0;
-        for (const rows of chunkSizes(keys.length / 6)) {
-          insertTradePools(rows).run(...keys.slice(at, at + rows * 6));
-          at += rows * 6;
-        }
+        const { insertTrade, insertTradePool } = s();
+        for (const t of trades)
+          indexPools(network, t, BigInt(insert(insertTrade, network, t)), insertTradePool);
       },
       readTradesBetween: (network, { from, to }) =>
         s().listTradesBetween.all(network, from, to).map(decodeTrade),

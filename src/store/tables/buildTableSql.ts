@@ -2,8 +2,8 @@ import type { NetworkName } from "../../domain/types.js";
 import { placeholders, type SqlDialect, type SqlText } from "../buildTradePageSql.js";
 import type { Column, Table } from "./types.js";
 
-// The statements of a described table (see Table), for either engine. SQLite writes up to 64 rows
-// per statement run (inside the commit's one transaction, each statement prepared once); PostgreSQL
+// The statements of a described table (see Table), for either engine. SQLite writes a row per
+// statement run (inside the commit's one transaction, the statement prepared once); PostgreSQL
 // sends a column per array literal through unnest(), one statement per step whatever its rows.
 
 /** The table's columns after network, comma-separated, in description order. */
@@ -22,19 +22,17 @@ function conflictClause(table: Table<never>): string {
 }
 
 /**
- * The insert (an upsert on a keyed table). SQLite: `rows` rows of `?`, each bound as network and
- * then each column's value (sqliteValue); SQLite applies a multi-row upsert row by row, as that
- * many one-row statements would. PostgreSQL: `$1` the network, then one array literal per column
- * (postgresArray) unnested into rows.
+ * The insert (an upsert on a keyed table). SQLite: one row of `?`, bound as network and then
+ * each column's value (sqliteValue). PostgreSQL: `$1` the network, then one array literal per
+ * column (postgresArray) unnested into rows.
  */
-export function buildInsertSql(dialect: SqlDialect, table: Table<never>, rows = 1): string {
+export function buildInsertSql(dialect: SqlDialect, table: Table<never>): string {
   const into = `INSERT INTO ${table.name} (network, ${columnNames(table)})`;
-  const row = `(?, ${table.columns.map(() => "?").join(", ")})`;
-  const values =
+  const rows =
     dialect === "sqlite"
-      ? `VALUES ${Array.from({ length: rows }, () => row).join(", ")}`
+      ? `VALUES (?, ${table.columns.map(() => "?").join(", ")})`
       : `SELECT $1::text, * FROM unnest(${table.columns.map((c, i) => `$${i + 2}::${c.type}[]`).join(", ")})`;
-  return `${into}\n${values}\n${conflictClause(table)}`.trimEnd();
+  return `${into}\n${rows}\n${conflictClause(table)}`.trimEnd();
 }
 
 /** A column value as SQLite binds it: numeric as decimal TEXT, bool as 0/1, undefined as NULL. */
