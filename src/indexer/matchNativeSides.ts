@@ -34,6 +34,8 @@ export function matchNativeSides(
   wraps: readonly WrapEvent[],
   wrappedNative: Address,
 ): NativeSides[] {
+  // Most transactions wrap nothing: no trade side can be native, and no set or lists are needed.
+  if (wraps.length === 0) return chains.map(() => ({ nativeIn: false, nativeOut: false }));
   const used = new Set<WrapEvent>();
   const take = (candidates: WrapEvent[]): boolean => {
     const match = candidates.find((wrap) => !used.has(wrap));

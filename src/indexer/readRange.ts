@@ -253,7 +253,8 @@ async function decodeLogs(deps: ReadRangeDeps, logs: readonly Log[], wrapped: Ad
 
   const wrappedLogs: Log[] = [];
   for (const item of logs) {
-    if (isWrappedTopic(item.topics[0]?.toLowerCase())) {
+    const topic0 = item.topics[0]?.toLowerCase();
+    if (isWrappedTopic(topic0)) {
       if (lower<Address>(item.address) === wrapped) wrappedLogs.push(item);
       continue;
     }
@@ -261,7 +262,7 @@ async function decodeLogs(deps: ReadRangeDeps, logs: readonly Log[], wrapped: Ad
     if (!accepted.has(pair)) continue;
     const at = position(item);
     if (at === undefined) continue;
-    const event = decodePoolLog(item, at, pair);
+    const event = decodePoolLog(item, at, pair, topic0);
     if (event === undefined) continue;
     events.push(event);
     // The signers of swaps and of liquidity changes are read (a trade's sender, an event's); a

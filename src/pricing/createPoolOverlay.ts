@@ -21,6 +21,14 @@ export function createPoolOverlay(base: PoolIndex): PoolOverlay {
 
   const through = (pools: readonly PoolState[]): PoolState[] =>
     pools.map((pool) => changed.get(pool.address) ?? pool);
+  // The base's pools as changed here, then this overlay's own: one new list (pricing asks this
+  // for every trade of a range being decoded).
+  const merged = (fromBase: readonly PoolState[], own: readonly PoolState[]): readonly PoolState[] => {
+    if (changed.size === 0) return own.length === 0 ? fromBase : [...fromBase, ...own];
+    const pools = through(fromBase);
+    for (const pool of own) pools.push(pool);
+    return pools;
+  };
 
   return {
     get version() {
@@ -38,18 +46,8 @@ export function createPoolOverlay(base: PoolIndex): PoolOverlay {
       throw new Error("a pool overlay never removes pools: a reorg reloads the live graph instead");
     },
     get: (pair) => added.get(pair) ?? changed.get(pair) ?? base.get(pair),
-    poolsOf(token) {
-      const own = added.poolsOf(token);
-      const fromBase = base.poolsOf(token);
-      if (changed.size === 0) return own.length === 0 ? fromBase : [...fromBase, ...own];
-      return [...through(fromBase), ...own];
-    },
-    poolsBetween(a, b) {
-      const own = added.poolsBetween(a, b);
-      const fromBase = base.poolsBetween(a, b);
-      if (changed.size === 0) return own.length === 0 ? fromBase : [...fromBase, ...own];
-      return [...through(fromBase), ...own];
-    },
+    poolsOf: (token) => merged(base.poolsOf(token), added.poolsOf(token)),
+    poolsBetween: (a, b) => merged(base.poolsBetween(a, b), added.poolsBetween(a, b)),
     all: () => [...through(base.all()), ...added.all()],
     changes: () => [...changed.values(), ...added.all()],
   };

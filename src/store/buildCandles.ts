@@ -214,21 +214,35 @@ export function buildCandleRows(
   include?: (key: string) => boolean,
 ): Map<string, CandleRow> {
   const rows = new Map<string, CandleRow>();
+  // The same rows found by kind, subject, interval (its place in `intervals`) and start: a key
+  // string is made per row, not per sample and interval (the hot loop of every commit).
+  const series: [Map<string, Map<number, CandleRow>[]>, Map<string, Map<number, CandleRow>[]>] = [
+    new Map(),
+    new Map(),
+  ];
   for (const trade of [...trades].sort(comparePositions)) {
     for (const sample of tradeCandleSamples(trade)) {
       const { price } = sample;
-      for (const interval of intervals) {
+      let byInterval = series[sample.kind].get(sample.subject);
+      if (byInterval === undefined) {
+        byInterval = intervals.map(() => new Map<number, CandleRow>());
+        series[sample.kind].set(sample.subject, byInterval);
+      }
+      for (let i = 0; i < intervals.length; i++) {
+        const interval = intervals[i]!;
         const start = bucketStart(trade.timestamp, interval);
-        const key = candleKey(sample.kind, sample.subject, interval, start);
-        if (include !== undefined && !include(key)) continue;
-        const row = rows.get(key);
+        const row = byInterval[i]!.get(start);
         if (row === undefined) {
-          rows.set(key, {
+          const key = candleKey(sample.kind, sample.subject, interval, start);
+          if (include !== undefined && !include(key)) continue;
+          const made: CandleRow = {
             kind: sample.kind,
             subject: sample.subject,
             interval,
             ...sampleCandle(sample, start),
-          });
+          };
+          byInterval[i]!.set(start, made);
+          rows.set(key, made);
           continue;
         }
         // The rows are this fold's own: merged in place (the hot loop of every commit).

@@ -180,6 +180,24 @@ describeStores("store trades", ({ backend, fresh }) => {
     expect(withoutSeq(await listAllTrades(store, "bsc", 0))).toEqual(after);
   });
 
+  test("behavior: a re-commit of the newest stored transaction replaces its trades, even with a trade at a later log only", async () => {
+    const store = await fresh();
+    const tx = hash(0xb77);
+    const older = makeTrade(0, 40n, { txIndex: 1, logIndex: 1 });
+    const first = makeTrade(10, 41n, { txHash: tx, txIndex: 2, logIndex: 4 });
+    await store.commitRange("bsc", makeBatch([older, first], [40n, 41n]));
+    // The newest stored trade is the transaction's; the batch holds it split at a later log.
+    const later = makeTrade(11, 41n, { txHash: tx, txIndex: 2, logIndex: 9 });
+    await store.commitRange("bsc", makeBatch([later], [41n]));
+    const after = withoutSeq(await listAllTrades(store, "bsc", 0));
+    expect(after).toEqual([older, later]);
+    expect(await store.listDayAggregates("bsc", ...ALL_DAYS)).toEqual(recomputeDays(after));
+    // Trades after every stored transaction are only added.
+    const next = makeTrade(12, 41n, { txIndex: 3, logIndex: 12 });
+    await store.commitRange("bsc", makeBatch([next], [41n]));
+    expect(withoutSeq(await listAllTrades(store, "bsc", 0))).toEqual([older, later, next]);
+  });
+
   test("error: a commit that fails mid-batch leaves nothing half-written", async () => {
     const store = await fresh();
     const good = makeBatch(

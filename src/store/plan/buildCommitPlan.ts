@@ -1,3 +1,4 @@
+import type { TradePosition } from "../../domain/market.js";
 import type { NetworkName } from "../../domain/types.js";
 import { canAppendCandles } from "../buildCandles.js";
 import { assertPoolEventNetworks } from "../poolEventCodec.js";
@@ -23,11 +24,16 @@ export function* buildCommitPlan(network: NetworkName, batch: RangeBatch): Write
     // and a re-committed transaction replaces all its trades (they may split differently). Every
     // one is deleted before any is inserted, so a trade listed twice in one batch fails on the
     // unique key instead of silently replacing itself. The deleted trades come back so their old
-    // contribution leaves the day aggregates and candles.
-    const removed = yield* ask({ type: "deleteTradesOf", trades });
+    // contribution leaves the day aggregates and candles. A transaction's trades share its block
+    // and index, so when every trade of the batch lies in a transaction after the newest stored
+    // trade's, none of theirs is stored: the delete (a DELETE per transaction hash, most of a
+    // backfill's commit) is skipped and that position is the newest the commit keeps.
+    const stored = yield* ask({ type: "readLastPosition" });
+    const follows = stored === undefined || trades.every((t) => compareTransactions(t, stored) > 0);
+    const removed = follows ? [] : yield* ask({ type: "deleteTradesOf", trades });
     const candles = removed.length > 0 || trades.some((t) => t.marks !== undefined);
-    // Read between the delete and the insert: the newest trade the commit keeps.
-    const last = candles ? yield* ask({ type: "readLastPosition" }) : undefined;
+    // After a delete, read again between it and the insert: the newest trade the commit keeps.
+    const last = follows ? stored : candles ? yield* ask({ type: "readLastPosition" }) : undefined;
     yield { type: "insertTrades", trades };
     yield* buildTradeChangePlan(
       trades,
@@ -72,4 +78,10 @@ function* buildPoolEventSteps(batch: RangeBatch): WritePlan {
   if (covered.size === 0) return;
   const blocks = [...covered].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   yield { type: "replacePoolEvents", blocks, events: poolEvents };
+}
+
+/** Orders positions by transaction only (block, then index in it). */
+function compareTransactions(a: TradePosition, b: TradePosition): number {
+  if (a.blockNumber !== b.blockNumber) return a.blockNumber < b.blockNumber ? -1 : 1;
+  return a.txIndex - b.txIndex;
 }

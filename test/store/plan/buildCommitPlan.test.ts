@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { comparePositions, type TradePosition } from "../../../src/domain/market.js";
 import type { PoolEvent, Trade, TradeMarks } from "../../../src/domain/types.js";
 import { buildCandleRows } from "../../../src/store/buildCandles.js";
 import { buildCommitPlan } from "../../../src/store/plan/buildCommitPlan.js";
@@ -30,10 +31,29 @@ function marked(i: number, overrides: Partial<Trade> = {}): Trade {
 }
 
 const types = (steps: readonly WriteStep[]) => steps.map((step) => step.type);
+
+/**
+ * A store holding `trades` (the newest stored ones) until deleteTradesOf removes them all, and
+ * `before` as its newest position then: answers deleteTradesOf and readLastPosition.
+ */
+function storedUntilDeleted(trades: readonly Trade[], before: TradePosition) {
+  let deleted = false;
+  return (step: WriteStep): unknown => {
+    if (step.type === "deleteTradesOf") {
+      deleted = true;
+      return trades;
+    }
+    if (step.type !== "readLastPosition") return undefined;
+    const newest = [...trades].sort(comparePositions).at(-1)!;
+    return deleted
+      ? before
+      : { blockNumber: newest.blockNumber, txIndex: newest.txIndex, logIndex: newest.logIndex };
+  };
+}
 const DAY0 = D0 / 86_400;
 
 describe("buildCommitPlan", () => {
-  test("behavior: new trades that follow the stored ones are deleted-then-inserted, counted into their day and appended to the candles, checkpoint last", () => {
+  test("behavior: new trades that follow the stored ones are inserted with no delete, counted into their day and appended to the candles, checkpoint last", () => {
     const trades = [marked(0), marked(1), marked(2)];
     const batch = makeBatch(
       trades,
@@ -41,14 +61,13 @@ describe("buildCommitPlan", () => {
       [{ pair: POOL_A, blockNumber: 10n, logIndex: 3, reserve0: 5n, reserve1: 6n }],
     );
     const steps = drivePlan(buildCommitPlan("bsc", batch), (step) => {
-      if (step.type === "deleteTradesOf") return [];
       if (step.type === "readLastPosition") return { blockNumber: 9n, txIndex: 4, logIndex: 40 };
       // Two distinct senders are new that day.
       if (step.type === "addDayTraders") return [[DAY0, 2]];
       return undefined;
     });
+    // Every trade lies in a transaction after the newest stored one: none of theirs is stored.
     expect(types(steps)).toEqual([
-      "deleteTradesOf",
       "readLastPosition",
       "insertTrades",
       "addDayTraders",
@@ -59,16 +78,15 @@ describe("buildCommitPlan", () => {
       "upsertReserves",
       "setCheckpoint",
     ]);
-    expect(steps[0]).toEqual({ type: "deleteTradesOf", trades });
-    expect(steps[2]).toEqual({ type: "insertTrades", trades });
-    expect(steps[3]).toEqual({
+    expect(steps[1]).toEqual({ type: "insertTrades", trades });
+    expect(steps[2]).toEqual({
       type: "addDayTraders",
       traders: [
         { day: DAY0, sender: TRADERS[0], trades: 2 },
         { day: DAY0, sender: TRADERS[1], trades: 1 },
       ],
     });
-    expect(steps[4]).toEqual({
+    expect(steps[3]).toEqual({
       type: "addDayTotals",
       days: [
         {
@@ -80,8 +98,8 @@ describe("buildCommitPlan", () => {
         },
       ],
     });
-    expect(steps[5]).toEqual({ type: "mergeCandles", rows: [...buildCandleRows(trades).values()] });
-    expect(steps.slice(6)).toEqual([
+    expect(steps[4]).toEqual({ type: "mergeCandles", rows: [...buildCandleRows(trades).values()] });
+    expect(steps.slice(5)).toEqual([
       { type: "upsertBlocks", blocks: batch.blocks },
       { type: "upsertPairs", pairs: batch.pairs },
       { type: "upsertReserves", reserves: batch.reserves },
@@ -89,13 +107,13 @@ describe("buildCommitPlan", () => {
     ]);
   });
 
-  test("behavior: trades without candle marks that replace nothing read no position and touch no candle", () => {
+  test("behavior: trades without candle marks in an empty store delete nothing and touch no candle", () => {
     const trades = [makeTrade(0, 10n), makeTrade(1, 10n, { tracked: false, volumeUsd: 0n })];
     const steps = drivePlan(buildCommitPlan("bsc", makeBatch(trades, [10n])), (step) =>
-      step.type === "deleteTradesOf" ? [] : step.type === "addDayTraders" ? [] : undefined,
+      step.type === "addDayTraders" ? [] : undefined,
     );
     expect(types(steps)).toEqual([
-      "deleteTradesOf",
+      "readLastPosition",
       "insertTrades",
       "addDayTraders",
       "addDayTotals",
@@ -118,27 +136,50 @@ describe("buildCommitPlan", () => {
 
   test("behavior: a re-commit of unchanged trades writes no day total and merges no candle", () => {
     const trades = [makeTrade(0, 10n), makeTrade(1, 10n)];
-    const steps = drivePlan(buildCommitPlan("bsc", { ...makeBatch(trades, []), pairs: [] }), (step) => {
-      if (step.type === "deleteTradesOf") return trades;
-      if (step.type === "readLastPosition") return { blockNumber: 9n, txIndex: 0, logIndex: 0 };
-      return undefined;
-    });
-    // Replaced trades make candles possible: the position is read, but nothing is left to merge.
-    expect(types(steps)).toEqual(["deleteTradesOf", "readLastPosition", "insertTrades", "setCheckpoint"]);
+    const steps = drivePlan(
+      buildCommitPlan("bsc", { ...makeBatch(trades, []), pairs: [] }),
+      storedUntilDeleted(trades, { blockNumber: 9n, txIndex: 0, logIndex: 0 }),
+    );
+    // The newest stored trade is the batch's own: its transactions are deleted, and the position
+    // is read again after the delete (replaced trades make candles possible), but nothing is left to merge.
+    expect(types(steps)).toEqual([
+      "readLastPosition",
+      "deleteTradesOf",
+      "readLastPosition",
+      "insertTrades",
+      "setCheckpoint",
+    ]);
+  });
+
+  test("behavior: a batch that holds the newest stored transaction deletes it even for a trade at a later log", () => {
+    // Stored: one trade of the transaction at log 4; the batch splits it with a trade at log 9.
+    const storedTrade = makeTrade(0, 10n, { txIndex: 2, logIndex: 4 });
+    const trade = makeTrade(0, 10n, { txIndex: 2, logIndex: 9 });
+    const steps = drivePlan(
+      buildCommitPlan("bsc", makeBatch([trade], [10n])),
+      storedUntilDeleted([storedTrade], { blockNumber: 9n, txIndex: 0, logIndex: 0 }),
+    );
+    expect(types(steps).slice(0, 4)).toEqual([
+      "readLastPosition",
+      "deleteTradesOf",
+      "readLastPosition",
+      "insertTrades",
+    ]);
+    expect(steps[1]).toEqual({ type: "deleteTradesOf", trades: [trade] });
   });
 
   test("behavior: a re-commit that replaces a marked trade rebuilds the candles it touched from the stored trades", () => {
     const old = marked(0, { timestamp: D0 + 125 });
     const trade = marked(0);
+    const stored = storedUntilDeleted([old], { blockNumber: 9n, txIndex: 0, logIndex: 0 });
     const steps = drivePlan(buildCommitPlan("bsc", makeBatch([trade], [10n])), (step) => {
-      if (step.type === "deleteTradesOf") return [old];
-      if (step.type === "readLastPosition") return { blockNumber: 9n, txIndex: 0, logIndex: 0 };
       if (step.type === "addDayTraders") return [];
       if (step.type === "readTradesBetween") return [trade];
       if (step.type === "readFinerCandles") return [];
-      return undefined;
+      return stored(step);
     });
     expect(types(steps)).toEqual([
+      "readLastPosition",
       "deleteTradesOf",
       "readLastPosition",
       "insertTrades",
@@ -156,8 +197,8 @@ describe("buildCommitPlan", () => {
       "setCheckpoint",
     ]);
     // The old trade's minute (D0 + 120) and the new one's (D0 + 60): both rebuilt.
-    expect(steps[3]).toEqual({ type: "readTradesBetween", from: D0 + 60, to: D0 + 180 });
-    const minutes = steps[4] as Extract<WriteStep, { type: "replaceCandles" }>;
+    expect(steps[4]).toEqual({ type: "readTradesBetween", from: D0 + 60, to: D0 + 180 });
+    const minutes = steps[5] as Extract<WriteStep, { type: "replaceCandles" }>;
     expect(minutes.rows).toEqual([...buildCandleRows([trade], [60]).values()]);
     expect(minutes.remove.map((id) => id.start)).toEqual([D0 + 120, D0 + 120, D0 + 120]);
   });
