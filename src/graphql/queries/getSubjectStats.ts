@@ -1,6 +1,7 @@
 import { formatDecimal } from "../../domain/formatDecimal.js";
 import { formatPoolPrice } from "../../domain/formatPoolPrice.js";
 import { assertNetworkReady } from "../../views/assertNetworkReady.js";
+import { getRollingPoolDay } from "../../views/getRollingPoolDay.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
 import {
   formatMarketStats,
@@ -8,7 +9,6 @@ import {
   priceChangePercentage,
   tokenStatsSubject,
 } from "./getMarketStats.js";
-import { getRollingPoolDay } from "./getRollingPoolDay.js";
 import type { PoolSource } from "./listPools.js";
 import type { TokenSource } from "./listTokens.js";
 

@@ -15,6 +15,7 @@ import {
   findNotReadyReason,
 } from "../../views/assertNetworkReady.js";
 import { buildRateLimitNote } from "../../views/buildRateLimitNote.js";
+import { getPoolLiquidityUsd } from "../../views/getPoolLiquidityUsd.js";
 import type { TokenDayStats } from "../context/createDayStatsLoaders.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
 import { quoteOrNoRouteError } from "../errors/quoteOrNoRouteError.js";
@@ -26,7 +27,6 @@ import {
 } from "../queries/createSwapSource.js";
 import { getPoolDayFigures } from "../queries/getPoolDayFigures.js";
 import { getPoolLastTradePrice } from "../queries/getPoolLastTradePrice.js";
-import { getPoolLiquidityUsd } from "../queries/getPoolLiquidityUsd.js";
 import { getPoolOrderBook, type OrderBookArgs } from "../queries/getPoolOrderBook.js";
 import { getQuote, type QuoteArgs, type QuoteResult } from "../queries/getQuote.js";
 import { getPoolPriceChange24h, getPoolStats, getTokenStats } from "../queries/getSubjectStats.js";

@@ -9,6 +9,8 @@ import {
   buildCoingeckoPairs,
   buildCoingeckoTickers,
 } from "../../views/answers/buildListingBodies.js";
+import { readListedMarkets } from "../../views/answers/readListedMarkets.js";
+import type { MarketReader } from "../../views/types.js";
 import type { BlockAnswerer } from "../createBlockAnswerer.js";
 import {
   CMC_ASSETS_SCHEMA,
@@ -17,7 +19,6 @@ import {
   COINGECKO_PAIRS_SCHEMA,
   COINGECKO_TICKERS_SCHEMA,
 } from "./listingSchemas.js";
-import { type ListingOperations, readListedMarkets } from "./readListedMarkets.js";
 
 /** One listing endpoint: its path (with :network), what it answers, and the schema of its body. */
 export interface ListingRoute {
@@ -85,10 +86,10 @@ export const LISTING_ENDPOINTS: {
  */
 export function createListingRoutes(options: {
   executor: GraphqlExecutor;
-  operations: ListingOperations;
+  reader: MarketReader;
   answer: BlockAnswerer;
 }): ListingRoute[] {
-  const { executor, operations, answer } = options;
+  const { executor, reader, answer } = options;
   return LISTING_ENDPOINTS.map(({ path, summary, description, bodySchema, build }) => ({
     path,
     summary,
@@ -102,7 +103,7 @@ export function createListingRoutes(options: {
         key: `listing\n${path}\n${network}`,
         session,
         render: async () => {
-          const { markets, networkStatus } = await readListedMarkets(session, operations, network);
+          const { markets, networkStatus } = await readListedMarkets(reader, network, session.nowMs);
           return { value: build(markets), networkStatus };
         },
       });

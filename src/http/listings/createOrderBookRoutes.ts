@@ -3,10 +3,11 @@ import type { NetworkName } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
 import type { GraphqlExecutor, PreparedOperation } from "../../graphql/createGraphqlExecutor.js";
 import { buildBookSide } from "../../views/answers/buildListingBodies.js";
+import { parsePairId, wrongPairId } from "../../views/answers/parsePairId.js";
+import { resolvePairPool } from "../../views/answers/resolvePairPool.js";
+import type { MarketReader } from "../../views/types.js";
 import type { FreshnessData } from "../api/restOperations.js";
 import type { BlockAnswerer } from "../createBlockAnswerer.js";
-import { parsePairId, wrongPairId } from "./parsePairId.js";
-import { resolvePairPool } from "./resolvePairPool.js";
 
 /** The fixed GraphQL operation behind both order books: the pool's curve as levels (Pool.orderBook). */
 export const ORDER_BOOK_OPERATION = /* GraphQL */ `
@@ -121,12 +122,12 @@ export const CMC_ORDERBOOK_QUERY_SCHEMA = {
 export function createOrderBookRoutes(options: {
   executor: GraphqlExecutor;
   operation: PreparedOperation;
-  /** PAIR_POOLS_OPERATION, prepared: what a two-part pair id is resolved with. */
-  pairPools: PreparedOperation;
+  /** What a two-part pair id is resolved with. */
+  reader: MarketReader;
   answer: BlockAnswerer;
   paramsSchema: object;
 }): OrderBookRoute[] {
-  const { executor, operation, pairPools, answer, paramsSchema } = options;
+  const { executor, operation, reader, answer, paramsSchema } = options;
 
   /** The book of `pairId` as [[price, amount], ...] sides, at the indexed block. */
   async function render(
@@ -148,7 +149,7 @@ export function createOrderBookRoutes(options: {
     const levels = args.top === true ? 1 : levelsOf(args.depth);
     const range = rangeOf(args.range);
     const session = executor.session();
-    const { base, target, pool } = await resolvePairPool(session, pairPools, network, pairId, param);
+    const { base, target, pool } = resolvePairPool(reader, network, pairId, param, session.nowMs);
     const asked = pairId.toLowerCase();
     return answer(request, reply, {
       network,
