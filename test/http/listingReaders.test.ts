@@ -2,6 +2,7 @@ import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
+import type { Address } from "../../src/domain/types.js";
 import { createGraphqlExecutor, type GraphqlExecutor } from "../../src/graphql/createGraphqlExecutor.js";
 import { buildSchema } from "../../src/graphql/schema/buildSchema.js";
 import { LISTING_ENDPOINTS } from "../../src/http/listings/createListingRoutes.js";
@@ -12,6 +13,7 @@ import {
   renderCoingeckoTrade,
 } from "../../src/views/answers/buildPoolTrade.js";
 import { readListedMarkets } from "../../src/views/answers/readListedMarkets.js";
+import { readPoolBook } from "../../src/views/answers/readPoolBook.js";
 import { openPoolTrades } from "../../src/views/answers/readPoolTrades.js";
 import { chainHead, startTestDevnet } from "../support/devnet.js";
 import * as throughGraphql from "../support/readListingsThroughGraphql.js";
@@ -123,6 +125,49 @@ describe("the listings' readers", () => {
       }
     }
     expect(traded).toBeGreaterThan(10);
+  });
+
+  test("behavior: every pool's book is the same bytes from the views as through GraphQL, at every shape the routes ask for", async () => {
+    const network = config.name;
+    const nowMs = Date.now();
+    const session = executor.session(nowMs);
+    const { markets } = await readListedMarkets(indexing.views, network, nowMs);
+    const shapes = [
+      { levels: 50, range: "2" },
+      { levels: 1, range: "2" },
+      { levels: 500, range: "2" },
+      { levels: 5, range: "0.0001" },
+      { levels: 20, range: "99.9999" },
+      { levels: 10, range: "0.5" },
+    ];
+    let levels = 0;
+    for (const market of markets) {
+      const pair = { base: market.base.address, target: market.target.address, pool: market.pool as Address };
+      for (const shape of shapes) {
+        const args = { ...pair, param: "ticker_id", ...shape };
+        const graph = await throughGraphql.readPoolBook(executor, session, network, args);
+        const views = await readPoolBook(indexing.views, network, { ...args, nowMs });
+        expect(JSON.stringify(views), `${market.pairId} ${JSON.stringify(shape)}`).toBe(
+          JSON.stringify(graph),
+        );
+        levels += views.bids.length + views.asks.length;
+      }
+      // A pool named with tokens it does not hold is refused alike.
+      const swapped = {
+        ...pair,
+        base: pair.target,
+        target: pair.base,
+        param: "market_pair",
+        levels: 1,
+        range: "2",
+      };
+      const refused = await refusal(() => throughGraphql.readPoolBook(executor, session, network, swapped));
+      expect(refused).toBeDefined();
+      expect(await refusal(() => readPoolBook(indexing.views, network, { ...swapped, nowMs }))).toEqual(
+        refused,
+      );
+    }
+    expect(levels).toBeGreaterThan(1000);
   });
 
   test("error: every refused pair id is refused alike, the ambiguous id's pools listed in one order", async () => {

@@ -4,7 +4,11 @@ import type {
   GraphqlSession,
   PreparedOperation,
 } from "../../src/graphql/createGraphqlExecutor.js";
-import type { ListedMarket, ListedToken } from "../../src/views/answers/buildListingBodies.js";
+import {
+  buildBookSide,
+  type ListedMarket,
+  type ListedToken,
+} from "../../src/views/answers/buildListingBodies.js";
 import { buildPoolTrade, type PoolSwapNode, type PoolTrade } from "../../src/views/answers/buildPoolTrade.js";
 import {
   ambiguousPairId,
@@ -322,4 +326,58 @@ export async function openPoolTrades(
   }
   const historyFrom = start.networkStatus?.historyFrom ?? 0;
   return { networkStatus: start.networkStatus, historyFrom, pages };
+}
+
+/** The fixed GraphQL operation behind both order books: the pool's curve as levels (Pool.orderBook). */
+const ORDER_BOOK_OPERATION = /* GraphQL */ `
+  query ListingOrderBook($network: Network!, $pool: String!, $levels: Int!, $range: Decimal!) {
+    networkStatus(network: $network) { indexedBlock dataAgeSeconds }
+    pool(network: $network, address: $pool) {
+      token0 token1
+      reserve0 { token { decimals } }
+      orderBook(levels: $levels, rangePercent: $range) {
+        asks { price amount0 }
+        bids { price amount0 }
+      }
+    }
+  }
+`;
+
+interface Level {
+  price: string;
+  amount0: string;
+}
+
+interface OrderBookData extends FreshnessData {
+  pool: {
+    token0: string;
+    token1: string;
+    reserve0: { token: { decimals: number } };
+    orderBook: { asks: Level[]; bids: Level[] } | null;
+  } | null;
+}
+
+/** The book of a resolved pair's pool as the order-book routes made it: [price, amount] sides. */
+export async function readPoolBook(
+  executor: GraphqlExecutor,
+  session: GraphqlSession,
+  network: NetworkName,
+  args: { base: string; target: string; pool: string; param: string; levels: number; range: string },
+): Promise<{ bids: string[][]; asks: string[][]; networkStatus: FreshnessData["networkStatus"] }> {
+  const { base, target, pool, param, levels, range } = args;
+  const data = await session.run<OrderBookData>(executor.prepare(ORDER_BOOK_OPERATION), {
+    network,
+    pool,
+    levels,
+    range,
+  });
+  const found = data.pool;
+  if (found === null || found.token0 !== base || found.token1 !== target) throw wrongPairId(param);
+  if (found.orderBook === null) throw wrongPairId(param);
+  const d0 = found.reserve0.token.decimals;
+  return {
+    bids: buildBookSide(found.orderBook.bids, d0),
+    asks: buildBookSide(found.orderBook.asks, d0),
+    networkStatus: data.networkStatus,
+  };
 }

@@ -6,7 +6,7 @@ import type { Address, NetworkName } from "../../domain/types.js";
 import { assertNetworkReady } from "../../views/assertNetworkReady.js";
 import type { MarketReader } from "../../views/types.js";
 
-// Kept here too for its tests: the change is defined once, in domain.
+/** @internal exported for tests, which import it from here; it is defined once, in domain. */
 export { priceChangePercentage };
 
 /** The trailing windows of market stats (GeckoTerminal's m5, h1, h6, h24), in seconds. */

@@ -8,7 +8,7 @@ import { createBlockAnswerer } from "../createBlockAnswerer.js";
 import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
 import { refuseOtherMethods } from "../routeConfig.js";
 import { createListingRoutes } from "./createListingRoutes.js";
-import { createOrderBookRoutes, ORDER_BOOK_OPERATION } from "./createOrderBookRoutes.js";
+import { createOrderBookRoutes } from "./createOrderBookRoutes.js";
 import { createPoolTradeRoutes } from "./createPoolTradeRoutes.js";
 import { LISTING_PARAMS_SCHEMA } from "./listingSchemas.js";
 
@@ -44,7 +44,6 @@ export async function listingsPlugin(app: FastifyInstance, options: ListingsOpti
   }
   const bookRoutes = createOrderBookRoutes({
     executor,
-    operation: executor.prepare(ORDER_BOOK_OPERATION),
     reader,
     answer,
     paramsSchema: LISTING_PARAMS_SCHEMA,

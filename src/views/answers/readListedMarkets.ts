@@ -1,11 +1,11 @@
 import { formatDecimal } from "../../domain/formatDecimal.js";
 import { formatPoolPrice } from "../../domain/formatPoolPrice.js";
-import { priceChangePercentage } from "../../domain/priceChangePercentage.js";
 import type { Address, NetworkName, Token } from "../../domain/types.js";
 import { buildOrderBook } from "../../pricing/buildOrderBook.js";
 import type { PoolState } from "../../pricing/types.js";
 import { assertNetworkReady } from "../assertNetworkReady.js";
 import { getPoolLiquidityUsd } from "../getPoolLiquidityUsd.js";
+import { getPoolLastPrice, getPoolPriceChange24h } from "../getPoolPrices.js";
 import { getRollingPoolDay, type RollingPoolDay } from "../getRollingPoolDay.js";
 import type { MarketReader } from "../types.js";
 import { type AnswerFreshness, answerFreshness } from "./answerFreshness.js";
@@ -41,18 +41,12 @@ async function listedMarket(
     decimals: token.decimals,
   });
   const price = (raw: bigint) => formatPoolPrice(raw, token0.decimals, token1.decimals);
-  const subject = { kind: "pool", pool: pool.address } as const;
-  const priceBefore = (beforeTimestamp: number, maxBlock: bigint) =>
-    reader.getLastPrice(network, { subject, withNative: false, beforeTimestamp, maxBlock });
-  // Pool.lastTradePrice: every indexed trade up to now; Pool.priceChangePercentage24h: the window's ends.
-  const [last, open, close] = await Promise.all([
-    priceBefore(now + 1, reader.status(network).indexedBlock ?? 0n),
-    priceBefore(day.after + 1, day.block),
-    priceBefore(day.at + 1, day.block),
+  const [last, change] = await Promise.all([
+    getPoolLastPrice(reader, network, pool.address, now),
+    getPoolPriceChange24h(reader, network, pool.address, now),
   ]);
   const swaps = day.totals.get(pool.address);
   const liquidity = getPoolLiquidityUsd(reader, network, pool);
-  const change = priceChangePercentage(open, close);
   return {
     pool: pool.address,
     pairId,

@@ -1,5 +1,6 @@
 import type { Address, NetworkName, Trade } from "../../domain/types.js";
 import { assertNetworkReady } from "../assertNetworkReady.js";
+import { poolPassesOf } from "../poolPassesOf.js";
 import type { MarketReader } from "../types.js";
 import { type AnswerFreshness, answerFreshness } from "./answerFreshness.js";
 import { buildPoolTrade, type PoolSwapNode, type PoolTrade } from "./buildPoolTrade.js";
@@ -20,24 +21,17 @@ export interface PoolTradeSource {
   pages: (from: number, to: number | null) => AsyncGenerator<PoolTrade[]>;
 }
 
-/** The passes of one swap through `pool`, from its marks (PoolSwap: the pool's own amounts). */
-function poolPassesOf(trade: Trade, pool: Address): PoolSwapNode[] {
-  const hops = trade.marks?.hops ?? [];
-  const passes: PoolSwapNode[] = [];
-  trade.pools.forEach((address, hop) => {
-    const marks = hops[hop];
-    if (address !== pool || marks === undefined) return;
-    passes.push({
-      blockNumber: trade.blockNumber.toString(),
-      logIndex: trade.logIndex,
-      timestamp: trade.timestamp,
-      hop,
-      zeroForOne: marks.zeroForOne,
-      amount0: (marks.zeroForOne ? marks.amountIn : marks.amountOut).toString(),
-      amount1: (marks.zeroForOne ? marks.amountOut : marks.amountIn).toString(),
-    });
-  });
-  return passes;
+/** A swap's passes through `pool` as the pool trades' rows read them (GraphQL PoolSwap's fields). */
+function poolSwapNodesOf(trade: Trade, pool: Address): PoolSwapNode[] {
+  return poolPassesOf(trade, pool).map((pass) => ({
+    blockNumber: trade.blockNumber.toString(),
+    logIndex: trade.logIndex,
+    timestamp: trade.timestamp,
+    hop: pass.hop,
+    zeroForOne: pass.zeroForOne,
+    amount0: pass.amount0.toString(),
+    amount1: pass.amount1.toString(),
+  }));
 }
 
 /**
@@ -76,7 +70,7 @@ export async function openPoolTrades(
         pool,
       });
       const page = trades.slice(0, TRADES_PAGE);
-      yield page.flatMap((trade) => poolPassesOf(trade, pool)).map((node) => buildPoolTrade(node, d0, d1));
+      yield page.flatMap((trade) => poolSwapNodesOf(trade, pool)).map((node) => buildPoolTrade(node, d0, d1));
       if (trades.length <= TRADES_PAGE) return;
       after = page.at(-1);
     }
