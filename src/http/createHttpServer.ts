@@ -219,6 +219,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   const answers = createAnswerStore();
   await app.register(restPlugin, {
     executor: options.executor,
+    reader: options.reader,
     answers,
     ...(options.swapsCacheDir === undefined ? {} : { swapsCacheDir: options.swapsCacheDir }),
     ...(options.swapsWarmIntervalMs === undefined

@@ -1,8 +1,8 @@
 import type { NetworkName } from "../../domain/types.js";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
-import type { TokenFields } from "../../views/answers/swapRow.js";
+import { readQuote } from "../../views/answers/readQuote.js";
+import type { MarketReader } from "../../views/types.js";
 import type { BlockAnswerer } from "../createBlockAnswerer.js";
-import type { QuoteData, RestOperations } from "./restOperations.js";
 import type { RestRoute } from "./restRoute.js";
 import { QUOTE_QUERY_SCHEMA } from "./restSchemas.js";
 
@@ -16,18 +16,13 @@ function tokenKey(value: string): string {
   return /^[\x21-\x7e]+$/.test(value) && !value.startsWith("0X") ? value.toLowerCase() : value;
 }
 
-// Field order is the spec's table order.
-function tokenBody(token: TokenFields) {
-  return { name: token.name, symbol: token.symbol, decimals: String(token.decimals), address: token.address };
-}
-
 /** GET /api/quote: the price of one sell token in the buy token, kept per indexed block. */
 export function createQuoteRoute(options: {
   executor: GraphqlExecutor;
-  operations: RestOperations;
+  reader: MarketReader;
   answer: BlockAnswerer;
 }): RestRoute {
-  const { executor, operations, answer } = options;
+  const { executor, reader, answer } = options;
   // A quote is a function of the network's pools, so of its indexed block.
   const handler: RestRoute["handler"] = async (request, reply) => {
     const query = request.query as { network: NetworkName; sellToken: string; buyToken: string };
@@ -38,14 +33,7 @@ export function createQuoteRoute(options: {
       network: variables.network,
       key,
       session,
-      render: async () => {
-        const data = await session.run<QuoteData>(operations.quote, variables);
-        const { network, sellToken, buyToken, price } = data.quote;
-        const value = {
-          result: { network, sell_token: tokenBody(sellToken), buy_token: tokenBody(buyToken), price },
-        };
-        return { value, networkStatus: data.networkStatus };
-      },
+      render: () => readQuote(reader, { ...variables, nowMs: session.nowMs }),
     });
   };
   return { path: "/api/quote", querySchema: QUOTE_QUERY_SCHEMA, ownCompression: true, handler };

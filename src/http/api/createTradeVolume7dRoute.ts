@@ -1,7 +1,8 @@
 import type { NetworkName } from "../../domain/types.js";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
+import { readTradeVolume7d } from "../../views/answers/readTradeVolume7d.js";
+import type { MarketReader } from "../../views/types.js";
 import type { BlockAnswerer } from "../createBlockAnswerer.js";
-import type { DailyVolumesData, RestOperations } from "./restOperations.js";
 import type { RestRoute } from "./restRoute.js";
 import { VOLUMES_QUERY_SCHEMA } from "./restSchemas.js";
 
@@ -10,10 +11,10 @@ const DAY_MS = 86_400_000;
 /** GET /api/trade_volume_usd_7d: the last seven UTC days' trade volume, kept per indexed block. */
 export function createTradeVolume7dRoute(options: {
   executor: GraphqlExecutor;
-  operations: RestOperations;
+  reader: MarketReader;
   answer: BlockAnswerer;
 }): RestRoute {
-  const { executor, operations, answer } = options;
+  const { executor, reader, answer } = options;
   // Seven days ending today: a function of the indexed block and of the UTC day.
   const handler: RestRoute["handler"] = async (request, reply) => {
     const { network } = request.query as { network: NetworkName };
@@ -22,15 +23,7 @@ export function createTradeVolume7dRoute(options: {
       network,
       key: `7d\n${network}\n${Math.floor(session.nowMs / DAY_MS)}`,
       session,
-      render: async () => {
-        const data = await session.run<DailyVolumesData>(operations.dailyVolumes, { network });
-        const value = data.dailyVolumes.map((day) => ({
-          date: day.date,
-          address_count: String(day.addressCount),
-          trade_volume_usd: day.volumeUSD,
-        }));
-        return { value, networkStatus: data.networkStatus };
-      },
+      render: () => readTradeVolume7d(reader, network, session.nowMs),
     });
   };
   return {

@@ -20,7 +20,7 @@ import {
 
 // The listings' readers as they ran before they read the views (src/views/answers: readListedMarkets,
 // readPoolTrades, resolvePairPool): fixed GraphQL operations run in-process. Kept as the reference
-// the views' readers are compared with, byte for byte (test/http/listingReaders.test.ts).
+// the views' readers are compared with, byte for byte (test/http/answerReaders.test.ts).
 
 /** The freshness a listing answer carries, as the operations read it. */
 interface FreshnessData {
@@ -380,4 +380,77 @@ export async function readPoolBook(
     asks: buildBookSide(found.orderBook.asks, d0),
     networkStatus: data.networkStatus,
   };
+}
+
+// What the freshness headers (X-Indexed-Block, X-Data-Age) are made of.
+const FRESHNESS = "networkStatus(network: $network) { indexedBlock dataAgeSeconds }";
+
+/** The fixed GraphQL operation behind GET /api/quote, before it read the views. */
+const QUOTE_OPERATION = /* GraphQL */ `
+  query RestQuote($network: Network!, $sellToken: String!, $buyToken: String!) {
+    ${FRESHNESS}
+    quote(network: $network, sellToken: $sellToken, buyToken: $buyToken) {
+      network
+      sellToken { name symbol decimals address }
+      buyToken { name symbol decimals address }
+      price
+    }
+  }
+`;
+
+/** The fixed GraphQL operation behind GET /api/trade_volume_usd_7d, before it read the views. */
+const DAILY_VOLUMES_OPERATION = /* GraphQL */ `
+  query RestDailyVolumes($network: Network!) {
+    ${FRESHNESS}
+    dailyVolumes(network: $network, days: 7) { date addressCount volumeUSD }
+  }
+`;
+
+interface TokenFields {
+  name: string;
+  symbol: string;
+  decimals: number;
+  address: string;
+}
+
+interface QuoteData extends FreshnessData {
+  quote: { network: string; sellToken: TokenFields; buyToken: TokenFields; price: string };
+}
+
+interface DailyVolumesData extends FreshnessData {
+  dailyVolumes: { date: string; addressCount: number; volumeUSD: string }[];
+}
+
+// Field order is the spec's table order.
+function tokenBody(token: TokenFields) {
+  return { name: token.name, symbol: token.symbol, decimals: String(token.decimals), address: token.address };
+}
+
+/** GET /api/quote's answer as the route made it through GraphQL. */
+export async function readQuote(
+  executor: GraphqlExecutor,
+  session: GraphqlSession,
+  variables: { network: NetworkName; sellToken: string; buyToken: string },
+) {
+  const data = await session.run<QuoteData>(executor.prepare(QUOTE_OPERATION), variables);
+  const { network, sellToken, buyToken, price } = data.quote;
+  const value = {
+    result: { network, sell_token: tokenBody(sellToken), buy_token: tokenBody(buyToken), price },
+  };
+  return { value, networkStatus: data.networkStatus };
+}
+
+/** GET /api/trade_volume_usd_7d's answer as the route made it through GraphQL. */
+export async function readTradeVolume7d(
+  executor: GraphqlExecutor,
+  session: GraphqlSession,
+  network: NetworkName,
+) {
+  const data = await session.run<DailyVolumesData>(executor.prepare(DAILY_VOLUMES_OPERATION), { network });
+  const value = data.dailyVolumes.map((day) => ({
+    date: day.date,
+    address_count: String(day.addressCount),
+    trade_volume_usd: day.volumeUSD,
+  }));
+  return { value, networkStatus: data.networkStatus };
 }

@@ -15,17 +15,21 @@ import {
 import { readListedMarkets } from "../../src/views/answers/readListedMarkets.js";
 import { readPoolBook } from "../../src/views/answers/readPoolBook.js";
 import { openPoolTrades } from "../../src/views/answers/readPoolTrades.js";
+import { readQuote } from "../../src/views/answers/readQuote.js";
+import { readTradeVolume7d } from "../../src/views/answers/readTradeVolume7d.js";
 import { chainHead, startTestDevnet } from "../support/devnet.js";
-import * as throughGraphql from "../support/readListingsThroughGraphql.js";
+import * as throughGraphql from "../support/readAnswersThroughGraphql.js";
 import { createTestStores } from "../support/testStores.js";
 import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 import { startServer, type TestServer } from "./support.js";
 
-// The listings' readers read the views (src/views/answers); until they did, fixed GraphQL
-// operations made the same answers (test/support/readListingsThroughGraphql.ts). On a real indexed
-// devnet (the listings test's, seed 37: V2 pairs of two DEXes and V3 pools, several pools of one
-// pair), both make every listing endpoint, every ticker's trades (both windows) and every refused
-// pair id alike, byte for byte; the server's answers are the views' bytes.
+// The listings' readers and /api/quote and /api/trade_volume_usd_7d read the views
+// (src/views/answers); until they did, fixed GraphQL operations made the same answers
+// (test/support/readAnswersThroughGraphql.ts). On a real indexed devnet (the listings test's, seed
+// 37: V2 pairs of two DEXes and V3 pools, several pools of one pair), both make every listing
+// endpoint, every ticker's trades (both windows), every pool's book, every refused pair id, the
+// 7-day volumes and the quotes of every pair of 18 token inputs alike, byte for byte; the server's
+// answers are the views' bytes.
 const silent = { info() {}, warn() {}, error() {} };
 const DAY = 86_400;
 
@@ -204,5 +208,68 @@ describe("the listings' readers", () => {
       );
       expect(views, pairId).toEqual(graph);
     }
+  });
+});
+
+describe("the /api answers read from the views", () => {
+  test("behavior: /api/trade_volume_usd_7d is the same bytes from the views as through GraphQL, and the server sends them", async () => {
+    const network = config.name;
+    const nowMs = Date.now();
+    const graph = await throughGraphql.readTradeVolume7d(executor, executor.session(nowMs), network);
+    const views = await readTradeVolume7d(indexing.views, network, nowMs);
+    expect(views.networkStatus).toEqual(graph.networkStatus);
+    const bytes = JSON.stringify(graph.value);
+    expect(bytes).toMatch(/"trade_volume_usd":"[1-9]/);
+    expect(JSON.stringify(views.value)).toBe(bytes);
+    const served = await api.call(`/api/trade_volume_usd_7d?network=${network}`);
+    expect(served.text).toBe(bytes);
+  });
+
+  test("behavior: /api/quote is the same bytes from the views as through GraphQL for every pair of tokens, and refuses alike", async () => {
+    const network = config.name;
+    const nowMs = Date.now();
+    const session = executor.session(nowMs);
+    const { markets } = await readListedMarkets(indexing.views, network, nowMs);
+    const addresses = [...new Set(markets.flatMap((market) => [market.base.address, market.target.address]))];
+    const symbols = markets.flatMap((market) => [market.base.symbol, market.target.symbol]);
+    // Addresses, symbols in any case, the native coin, and what is refused: 18 inputs on this devnet.
+    const inputs = [
+      ...new Set([
+        ...addresses.slice(0, 6),
+        ...symbols.slice(0, 6).map((s) => s.toLowerCase()),
+        ...symbols.slice(0, 4),
+      ]),
+      config.native.symbol,
+      addresses[0]!.toUpperCase().replace("0X", "0x"),
+      `0X${addresses[0]!.slice(2)}`,
+      "NOPE",
+      "0x123",
+      "",
+    ];
+    let quoted = 0;
+    let refused = 0;
+    for (const sellToken of inputs) {
+      for (const buyToken of inputs) {
+        const variables = { network, sellToken, buyToken };
+        const graph = await refusal(() => throughGraphql.readQuote(executor, session, variables));
+        const views = await refusal(() => readQuote(indexing.views, { ...variables, nowMs }));
+        expect(views, `${sellToken} ${buyToken}`).toEqual(graph);
+        if (graph !== undefined) {
+          refused += 1;
+          continue;
+        }
+        const made = await throughGraphql.readQuote(executor, session, variables);
+        const mine = await readQuote(indexing.views, { ...variables, nowMs });
+        expect(mine.networkStatus).toEqual(made.networkStatus);
+        expect(JSON.stringify(mine.value), `${sellToken} ${buyToken}`).toBe(JSON.stringify(made.value));
+        quoted += 1;
+        if (quoted % 25 === 1) {
+          const served = await api.call(`/api/quote?${new URLSearchParams(variables)}`);
+          expect(served.text, `${sellToken} ${buyToken}`).toBe(JSON.stringify(made.value));
+        }
+      }
+    }
+    expect(quoted).toBeGreaterThan(100);
+    expect(refused).toBeGreaterThan(100);
   });
 });
