@@ -230,7 +230,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),
     logger,
   });
-  await app.register(listingsPlugin, { executor: options.executor, reader: options.reader, answers, logger });
+  await app.register(listingsPlugin, { reader: options.reader, answers, logger });
   await app.register(dexScreenerPlugin, { reader: options.reader, answers, logger });
   await app.register(
     dashboardPlugin,

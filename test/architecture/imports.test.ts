@@ -327,9 +327,11 @@ describe("architecture", () => {
     expect(out.map(describeEdge)).toEqual([]);
   });
 
-  test("behavior: DEX Screener reads the views, never GraphQL", () => {
+  test("behavior: DEX Screener and the listings read the views, never GraphQL", () => {
     const out = fileEdges().filter(
-      (e) => e.from.startsWith("http/dexscreener/") && e.to.startsWith("graphql/"),
+      (e) =>
+        (e.from.startsWith("http/dexscreener/") || e.from.startsWith("http/listings/")) &&
+        e.to.startsWith("graphql/"),
     );
     expect(out.map(describeEdge)).toEqual([]);
   });

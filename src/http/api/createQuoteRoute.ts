@@ -1,5 +1,4 @@
 import type { NetworkName } from "../../domain/types.js";
-import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import { readQuote } from "../../views/answers/readQuote.js";
 import type { MarketReader } from "../../views/types.js";
 import type { BlockAnswerer } from "../createBlockAnswerer.js";
@@ -17,23 +16,19 @@ function tokenKey(value: string): string {
 }
 
 /** GET /api/quote: the price of one sell token in the buy token, kept per indexed block. */
-export function createQuoteRoute(options: {
-  executor: GraphqlExecutor;
-  reader: MarketReader;
-  answer: BlockAnswerer;
-}): RestRoute {
-  const { executor, reader, answer } = options;
+export function createQuoteRoute(options: { reader: MarketReader; answer: BlockAnswerer }): RestRoute {
+  const { reader, answer } = options;
   // A quote is a function of the network's pools, so of its indexed block.
   const handler: RestRoute["handler"] = async (request, reply) => {
     const query = request.query as { network: NetworkName; sellToken: string; buyToken: string };
     const variables = { network: query.network, sellToken: query.sellToken, buyToken: query.buyToken };
     const key = `quote\n${variables.network}\n${tokenKey(variables.sellToken)}\n${tokenKey(variables.buyToken)}`;
-    const session = executor.session();
+    const nowMs = Date.now();
     return answer(request, reply, {
       network: variables.network,
       key,
-      session,
-      render: () => readQuote(reader, { ...variables, nowMs: session.nowMs }),
+      nowMs,
+      render: () => readQuote(reader, { ...variables, nowMs: nowMs }),
     });
   };
   return { path: "/api/quote", querySchema: QUOTE_QUERY_SCHEMA, ownCompression: true, handler };

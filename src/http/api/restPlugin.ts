@@ -71,9 +71,9 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
       app.addHook("onClose", async () => warmer.stop());
     }
   }
-  const answer = createBlockAnswerer({ operations, ...(answers === undefined ? {} : { answers }) });
+  const answer = createBlockAnswerer({ reader, ...(answers === undefined ? {} : { answers }) });
   const routes = [
-    createQuoteRoute({ executor, reader, answer }),
+    createQuoteRoute({ reader, answer }),
     createSwaps24hRoute({
       executor,
       operations,
@@ -84,7 +84,7 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
       ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),
       ...(options.logger === undefined ? {} : { logger: options.logger }),
     }),
-    createTradeVolume7dRoute({ executor, reader, answer }),
+    createTradeVolume7dRoute({ reader, answer }),
     createSwapsExportRoute({
       executor,
       operations,

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { NetworkName } from "../../domain/types.js";
-import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import type { ListedMarket } from "../../views/answers/buildListingBodies.js";
 import {
   buildCmcAssets,
@@ -85,11 +84,10 @@ export const LISTING_ENDPOINTS: {
  * each answer kept per network and indexed block (the rolling 24 hours end at the block's time).
  */
 export function createListingRoutes(options: {
-  executor: GraphqlExecutor;
   reader: MarketReader;
   answer: BlockAnswerer;
 }): ListingRoute[] {
-  const { executor, reader, answer } = options;
+  const { reader, answer } = options;
   return LISTING_ENDPOINTS.map(({ path, summary, description, bodySchema, build }) => ({
     path,
     summary,
@@ -97,13 +95,13 @@ export function createListingRoutes(options: {
     bodySchema,
     handler: async (request, reply) => {
       const { network } = request.params as { network: NetworkName };
-      const session = executor.session();
+      const nowMs = Date.now();
       return answer(request, reply, {
         network,
         key: `listing\n${path}\n${network}`,
-        session,
+        nowMs,
         render: async () => {
-          const { markets, networkStatus } = await readListedMarkets(reader, network, session.nowMs);
+          const { markets, networkStatus } = await readListedMarkets(reader, network, nowMs);
           return { value: build(markets), networkStatus };
         },
       });

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { NetworkName } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
-import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import { parsePairId } from "../../views/answers/parsePairId.js";
 import { readPoolBook } from "../../views/answers/readPoolBook.js";
 import { resolvePairPool } from "../../views/answers/resolvePairPool.js";
@@ -91,13 +90,12 @@ export const CMC_ORDERBOOK_QUERY_SCHEMA = {
  * and asks (Pool.orderBook), [price, base amount] pairs, kept per network, indexed block and query.
  */
 export function createOrderBookRoutes(options: {
-  executor: GraphqlExecutor;
   /** What the pair id is resolved with and the book read from. */
   reader: MarketReader;
   answer: BlockAnswerer;
   paramsSchema: object;
 }): OrderBookRoute[] {
-  const { executor, reader, answer, paramsSchema } = options;
+  const { reader, answer, paramsSchema } = options;
 
   /** The book of `pairId` as [[price, amount], ...] sides, at the indexed block. */
   async function render(
@@ -118,13 +116,13 @@ export function createOrderBookRoutes(options: {
     parsePairId(pairId, param);
     const levels = args.top === true ? 1 : levelsOf(args.depth);
     const range = rangeOf(args.range);
-    const session = executor.session();
-    const { base, target, pool } = resolvePairPool(reader, network, pairId, param, session.nowMs);
+    const nowMs = Date.now();
+    const { base, target, pool } = resolvePairPool(reader, network, pairId, param, nowMs);
     const asked = pairId.toLowerCase();
     return answer(request, reply, {
       network,
       key: `orderbook\n${param}\n${network}\n${asked}\n${levels}\n${range}\n${args.top === true}`,
-      session,
+      nowMs,
       render: async () => {
         const { bids, asks, networkStatus } = await readPoolBook(reader, network, {
           base,
@@ -133,9 +131,9 @@ export function createOrderBookRoutes(options: {
           param,
           levels,
           range,
-          nowMs: session.nowMs,
+          nowMs: nowMs,
         });
-        return { value: shape({ bids, asks }, session.nowMs, asked), networkStatus };
+        return { value: shape({ bids, asks }, nowMs, asked), networkStatus };
       },
     });
   }

@@ -1,9 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
 import type { MarketReader } from "../../views/types.js";
-import { parseRestOperations } from "../api/restOperations.js";
 import { createBlockAnswerer } from "../createBlockAnswerer.js";
 import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
 import { refuseOtherMethods } from "../routeConfig.js";
@@ -14,8 +12,6 @@ import { LISTING_PARAMS_SCHEMA } from "./listingSchemas.js";
 
 /** Options of listingsPlugin. */
 export interface ListingsOptions {
-  /** Runs the fixed operations in-process against the schema the GraphQL endpoint serves. */
-  executor: GraphqlExecutor;
   /** What the markets, pair ids and trades are read from (src/views/answers makes them). */
   reader: MarketReader;
   /** Where answers are kept (absent: none is). */
@@ -27,23 +23,20 @@ export interface ListingsOptions {
 /**
  * The endpoints aggregators read from a DEX, per network: CoinGecko's (/coingecko/:network/pairs,
  * /tickers, /historical_trades) and CoinMarketCap's (/cmc/:network/summary, /assets, /ticker,
- * /trades/:market_pair, and both formats' /orderbook from the pools' curves), fixed GraphQL operations run in-process, rate limited like /api: the
- * market lists kept per indexed block and hour, a pool's trades streamed at one block.
+ * /trades/:market_pair, and both formats' /orderbook from the pools' curves), read from the views
+ * (src/views/answers), rate limited like /api: the market lists kept per indexed block, a pool's
+ * trades streamed at one block.
  */
 export async function listingsPlugin(app: FastifyInstance, options: ListingsOptions): Promise<void> {
-  const { executor, reader, answers } = options;
-  const answer = createBlockAnswerer({
-    operations: parseRestOperations(executor),
-    ...(answers === undefined ? {} : { answers }),
-  });
-  const routes = createListingRoutes({ executor, reader, answer });
+  const { reader, answers } = options;
+  const answer = createBlockAnswerer({ reader, ...(answers === undefined ? {} : { answers }) });
+  const routes = createListingRoutes({ reader, answer });
   for (const route of routes) {
     // Kept answers carry their own gzip copy: the framework's compressor stays out.
     app.get(route.path, { schema: { params: LISTING_PARAMS_SCHEMA }, compress: false }, route.handler);
     refuseOtherMethods(app, route.path);
   }
   const bookRoutes = createOrderBookRoutes({
-    executor,
     reader,
     answer,
     paramsSchema: LISTING_PARAMS_SCHEMA,
