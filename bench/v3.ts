@@ -5,9 +5,9 @@ import { startDevnet } from "@swapgraph/devnet/startDevnet.js";
 import type { NetworkConfig } from "../src/config/types.js";
 import { createIndexing, type Indexing } from "../src/createIndexing.js";
 import type { Address } from "../src/domain/types.js";
-import { getQuote } from "../src/graphql/queries/getQuote.js";
 import { findQuoteRoutes } from "../src/pricing/findQuoteRoutes.js";
 import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
+import { getQuote } from "../src/views/getQuote.js";
 import { benchV3Hop } from "./v3Hop.js";
 
 const silent = { info() {}, warn() {}, error() {} };

@@ -1,13 +1,14 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { NetworkName } from "../domain/types.js";
-import type { GraphqlSession } from "../graphql/createGraphqlExecutor.js";
 import { countEvent } from "../lib/countEvent.js";
+import { servingStatus } from "../views/answers/answerFreshness.js";
 import { type AnswerStore, blockFreshness } from "../views/answers/createAnswerStore.js";
-import type { FreshnessData, RestOperations } from "./api/restOperations.js";
+import type { MarketReader } from "../views/types.js";
+import type { FreshnessData } from "./api/restOperations.js";
 import { freshnessHeaders } from "./freshnessHeaders.js";
 import { buildCachedJson, type CachedJson, sendCachedJson } from "./sendCachedJson.js";
 
-/** A REST answer made from GraphQL: the public JSON and the freshness it was made at. */
+/** A REST answer made in the views: the public JSON and the freshness it was made at. */
 interface RenderedAnswer {
   value: unknown;
   networkStatus: FreshnessData["networkStatus"];
@@ -20,7 +21,8 @@ export type BlockAnswerer = (
   answer: {
     network: NetworkName;
     key: string;
-    session: GraphqlSession;
+    /** The request's instant (unix ms): what the status and the rendering are read at. */
+    nowMs: number;
     render: () => Promise<RenderedAnswer>;
   },
 ) => Promise<FastifyReply>;
@@ -31,25 +33,25 @@ const REST_ANSWER = { cache: "rest_answer" };
 const DEFAULT_POLL_MS = 1_000;
 
 /**
- * Creates what /api/quote and /api/trade_volume_usd_7d answer with: the kept bytes of `key` when
- * they were made at the network's current indexed block, else the rendering (GraphQL), kept and
- * sent. The status operation runs on every request: it gives this request's X-Data-Age and
- * whether the network serves now, so a halted or too stale network gets its 503 from `render`
- * rather than an old answer. Kept answers follow the block freshness rule (blockFreshness).
+ * Creates what /api/quote, /api/trade_volume_usd_7d and the listings answer with: the kept bytes
+ * of `key` when they were made at the network's current indexed block, else the rendering (made in
+ * src/views/answers), kept and sent. The views' status is read on every request: it gives this
+ * request's X-Data-Age and whether the network serves now, so a halted or too stale network gets
+ * its 503 from `render` rather than an old answer. Kept answers follow the block freshness rule (blockFreshness).
  */
 export function createBlockAnswerer(options: {
-  operations: RestOperations;
+  reader: MarketReader;
   /** Where answers are kept (absent: none is). */
   answers?: AnswerStore;
 }): BlockAnswerer {
-  const { operations, answers } = options;
-  return async (request, reply, { network, key, session, render }) => {
-    const { networkStatus } = await session.run<FreshnessData>(operations.status, { network });
+  const { reader, answers } = options;
+  return async (request, reply, { network, key, nowMs, render }) => {
+    const networkStatus = servingStatus(reader, network, nowMs);
     const serving = networkStatus?.serving === true ? networkStatus : undefined;
     const block = serving?.indexedBlock ?? null;
-    const freshness = blockFreshness(networkStatus?.pollIntervalMs ?? DEFAULT_POLL_MS, session.nowMs);
+    const freshness = blockFreshness(networkStatus?.pollIntervalMs ?? DEFAULT_POLL_MS, nowMs);
     if (answers !== undefined && block !== null) {
-      const kept = answers.get<CachedJson>(key, block, session.nowMs);
+      const kept = answers.get<CachedJson>(key, block, nowMs);
       if (kept !== undefined) {
         countEvent("cache_hits", REST_ANSWER);
         return sendCachedJson(request, reply, kept, {

@@ -219,6 +219,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   const answers = createAnswerStore();
   await app.register(restPlugin, {
     executor: options.executor,
+    reader: options.reader,
     answers,
     ...(options.swapsCacheDir === undefined ? {} : { swapsCacheDir: options.swapsCacheDir }),
     ...(options.swapsWarmIntervalMs === undefined
@@ -229,7 +230,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),
     logger,
   });
-  await app.register(listingsPlugin, { executor: options.executor, answers, logger });
+  await app.register(listingsPlugin, { reader: options.reader, answers, logger });
   await app.register(dexScreenerPlugin, { reader: options.reader, answers, logger });
   await app.register(
     dashboardPlugin,

@@ -327,16 +327,18 @@ describe("architecture", () => {
     expect(out.map(describeEdge)).toEqual([]);
   });
 
-  test("behavior: DEX Screener reads the views, never GraphQL", () => {
+  test("behavior: DEX Screener and the listings read the views, never GraphQL", () => {
     const out = fileEdges().filter(
-      (e) => e.from.startsWith("http/dexscreener/") && e.to.startsWith("graphql/"),
+      (e) =>
+        (e.from.startsWith("http/dexscreener/") || e.from.startsWith("http/listings/")) &&
+        e.to.startsWith("graphql/"),
     );
     expect(out.map(describeEdge)).toEqual([]);
   });
 
-  test("behavior: the REST facade sees GraphQL through the executor only and the views through their answers only", () => {
-    const files = ["api", "listings", "openapi"].flatMap((folder) => sourceFiles(join(SRC, "http", folder)));
-    expect(files.length).toBeGreaterThan(20);
+  test("behavior: the OpenAPI builders see GraphQL through the executor only and the views through their answers only", () => {
+    const files = sourceFiles(join(SRC, "http", "openapi"));
+    expect(files.length).toBeGreaterThan(2);
     for (const file of files) {
       const text = readFileSync(file, "utf8");
       const imported = [...text.matchAll(/from\s+"(\.[^"]+)"/g)].map((match) => match[1]!);
@@ -351,6 +353,30 @@ describe("architecture", () => {
         file,
       ).toEqual([]);
       expect(text, file).not.toMatch(/\breader\b|createGraphqlContext|getConfig/);
+    }
+  });
+
+  test("behavior: /api and the listings read the views through their answers and the MarketReader type, GraphQL through the executor only", () => {
+    const files = ["api", "listings"].flatMap((folder) => sourceFiles(join(SRC, "http", folder)));
+    expect(files.length).toBeGreaterThan(20);
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      const imported = [...text.matchAll(/from\s+"(\.[^"]+)"/g)].map((match) => match[1]!);
+      expect(
+        imported.filter(
+          (path) => path.includes("/graphql/") && path !== "../../graphql/createGraphqlExecutor.js",
+        ),
+        file,
+      ).toEqual([]);
+      expect(imported, file).not.toContain("../../domain/market.js");
+      expect(
+        imported.filter(
+          (path) =>
+            path.includes("/views/") && !path.includes("/views/answers/") && path !== "../../views/types.js",
+        ),
+        file,
+      ).toEqual([]);
+      expect(text, file).not.toMatch(/createGraphqlContext|getConfig/);
     }
   });
 });

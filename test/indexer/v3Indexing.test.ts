@@ -6,9 +6,9 @@ import { readV3PoolState } from "../../src/chain/readV3PoolState.js";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
-import { getQuote } from "../../src/graphql/queries/getQuote.js";
 import { getSqrtRatioAtTick, MAX_TICK, MIN_TICK } from "../../src/pricing/v3/getSqrtRatioAtTick.js";
 import type { Store } from "../../src/store/types.js";
+import { getQuote } from "../../src/views/getQuote.js";
 import { gql } from "../graphql/support.js";
 import {
   DEADLINE,

@@ -1,8 +1,8 @@
 import DataLoader from "dataloader";
 import type { Logger } from "pino";
 import { NATIVE, type NetworkName, type Token, type TokenRef } from "../../domain/types.js";
+import { nativeToken } from "../../views/nativeToken.js";
 import type { MarketReader } from "../../views/types.js";
-import { nativeToken } from "../queries/nativeToken.js";
 
 /**
  * Creates a per-request loader of token metadata for one network: every token a query touches

@@ -1,9 +1,13 @@
 import { formatDecimal } from "../../domain/formatDecimal.js";
 import type { CandleSubject } from "../../domain/market.js";
+import { priceChangePercentage } from "../../domain/priceChangePercentage.js";
 import type { TradeWindowTotals } from "../../domain/tradeStats.js";
 import type { Address, NetworkName } from "../../domain/types.js";
 import { assertNetworkReady } from "../../views/assertNetworkReady.js";
 import type { MarketReader } from "../../views/types.js";
+
+/** @internal exported for tests, which import it from here; it is defined once, in domain. */
+export { priceChangePercentage };
 
 /** The trailing windows of market stats (GeckoTerminal's m5, h1, h6, h24), in seconds. */
 const STATS_WINDOWS = [
@@ -127,19 +131,6 @@ async function readMarketStats(
     price,
     windows: starts.map((from, i) => ({ from, openPrice: openPrices[i], totals: totals[i]! })),
   };
-}
-
-// Percentages are shown with this many decimals, truncated toward zero.
-const PERCENT_DIGITS = 6;
-
-/** (price / openPrice - 1) x 100, truncated to 6 decimals; null when either is unknown or openPrice is 0. */
-export function priceChangePercentage(
-  openPrice: bigint | undefined,
-  price: bigint | undefined,
-): string | null {
-  if (openPrice === undefined || price === undefined || openPrice === 0n) return null;
-  const scaled = ((price - openPrice) * 100n * 10n ** BigInt(PERCENT_DIGITS)) / openPrice;
-  return formatDecimal(scaled, PERCENT_DIGITS);
 }
 
 /** MarketStats as the schema shows it; `formatPrice` renders the series' prices. */

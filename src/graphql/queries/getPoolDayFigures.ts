@@ -1,8 +1,8 @@
 import { formatDecimal } from "../../domain/formatDecimal.js";
 import { formatPoolPrice } from "../../domain/formatPoolPrice.js";
 import type { Token } from "../../domain/types.js";
+import { getRollingPoolDay } from "../../views/getRollingPoolDay.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
-import { getRollingPoolDay } from "./getRollingPoolDay.js";
 import type { PoolSource } from "./listPools.js";
 
 /** A pool's 24-hour token volumes and price range (Pool.volumeToken0_24h ... priceLow24h), as decimals. */

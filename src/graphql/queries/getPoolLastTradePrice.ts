@@ -1,6 +1,7 @@
 import { formatPoolPrice } from "../../domain/formatPoolPrice.js";
 import type { Token } from "../../domain/types.js";
 import { assertNetworkReady } from "../../views/assertNetworkReady.js";
+import { getPoolLastPrice } from "../../views/getPoolPrices.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
 import type { PoolSource } from "./listPools.js";
 
@@ -14,14 +15,7 @@ import type { PoolSource } from "./listPools.js";
 export async function getPoolLastTradePrice(pool: PoolSource, ctx: GraphqlContext): Promise<string | null> {
   const { network } = pool;
   assertNetworkReady(ctx.reader, network, ctx.nowMs);
-  const maxBlock = ctx.reader.status(network).indexedBlock ?? 0n;
-  const price = await ctx.reader.getLastPrice(network, {
-    subject: { kind: "pool", pool: pool.address },
-    withNative: false,
-    // Trades strictly before the next second: every indexed trade up to now.
-    beforeTimestamp: ctx.now + 1,
-    maxBlock,
-  });
+  const price = await getPoolLastPrice(ctx.reader, network, pool.address, ctx.now);
   if (price === undefined) return null;
   const decimalsOf = async (address: PoolSource["token0"]) =>
     (ctx.peekToken(network, address) ?? ((await ctx.tokens(network).load(address)) as Token)).decimals;

@@ -1,14 +1,13 @@
 import { formatPoolPrice } from "../../domain/formatPoolPrice.js";
 import type { Token } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
-import { buildOrderBook } from "../../pricing/buildOrderBook.js";
 import type { OrderBook } from "../../pricing/orderBookTypes.js";
+import { getPoolBook, rangePpmOf } from "../../views/getPoolBook.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
 import type { PoolSource } from "./listPools.js";
 
 /** Most levels a side of a book may have. */
 const MAX_BOOK_LEVELS = 500;
-const PERCENT = /^(0|[1-9][0-9]?)(\.[0-9]{1,4})?$/;
 
 /** Arguments of Pool.orderBook (null where GraphQL passes an explicit null). */
 export interface OrderBookArgs {
@@ -24,22 +23,6 @@ export interface OrderBookLevelOutput {
   sqrtPriceX96: bigint | null;
 }
 
-// Books of one pool state are kept with it (states are never changed in place): the listings ask
-// the same pool for the same shape once per block.
-const kept = new WeakMap<object, Map<string, OrderBook | undefined>>();
-
-/** `rangePercent` ("2", "0.5", up to 4 decimals) in millionths. */
-function rangePpmOf(text: string): number {
-  const match = PERCENT.exec(text);
-  const ppm = match === null ? 0 : Math.round(Number(text) * 10_000);
-  if (match === null || ppm <= 0 || ppm >= 1_000_000) {
-    throw new BadRequestError(
-      "rangePercent must be a decimal above 0 and below 100, with at most 4 decimals.",
-    );
-  }
-  return ppm;
-}
-
 /**
  * Pool.orderBook: the pool's curve cut into `levels` steps a side over `rangePercent` of its mid
  * price (buildOrderBook), prices as token1 per whole token0. Null for a pool with an empty side;
@@ -51,18 +34,7 @@ export async function getPoolOrderBook(pool: PoolSource, args: OrderBookArgs, ct
     throw new BadRequestError(`levels must be between 0 and ${MAX_BOOK_LEVELS}.`);
   }
   const rangePpm = rangePpmOf(args.rangePercent ?? "2");
-  const stateKey = (pool.v3State ?? pool) as object;
-  let books = kept.get(stateKey);
-  if (books === undefined) {
-    books = new Map();
-    kept.set(stateKey, books);
-  }
-  const key = `${pool.address}:${pool.reserve0}:${pool.reserve1}:${levels}:${rangePpm}`;
-  let book = books.get(key);
-  if (!books.has(key)) {
-    book = buildOrderBook(pool, { levels, rangePpm });
-    books.set(key, book);
-  }
+  const book = getPoolBook(pool, levels, rangePpm);
   if (book === undefined) return null;
   const decimalsOf = async (address: PoolSource["token0"]) =>
     (ctx.peekToken(pool.network, address) ?? ((await ctx.tokens(pool.network).load(address)) as Token))

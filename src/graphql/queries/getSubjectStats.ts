@@ -1,14 +1,9 @@
 import { formatDecimal } from "../../domain/formatDecimal.js";
 import { formatPoolPrice } from "../../domain/formatPoolPrice.js";
 import { assertNetworkReady } from "../../views/assertNetworkReady.js";
+import { getPoolPriceChange24h as getPoolPriceChange24hOf } from "../../views/getPoolPrices.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
-import {
-  formatMarketStats,
-  getMarketStats,
-  priceChangePercentage,
-  tokenStatsSubject,
-} from "./getMarketStats.js";
-import { getRollingPoolDay } from "./getRollingPoolDay.js";
+import { formatMarketStats, getMarketStats, tokenStatsSubject } from "./getMarketStats.js";
 import type { PoolSource } from "./listPools.js";
 import type { TokenSource } from "./listTokens.js";
 
@@ -21,24 +16,10 @@ export async function getTokenStats(token: TokenSource, ctx: GraphqlContext) {
   return formatMarketStats(data, (price) => formatDecimal(price, USD_DECIMALS));
 }
 
-/**
- * Pool.priceChangePercentage24h over the rolling 24 hours of the pool's other 24-hour figures
- * (getRollingPoolDay: (at - 24 h, at], at the indexed block's time): the last price at or before
- * `at` (the last trade's) against the last at or before at - 24 h. Two price look-ups.
- */
+/** Pool.priceChangePercentage24h (getPoolPriceChange24h); 503 when the network does not serve. */
 export async function getPoolPriceChange24h(pool: PoolSource, ctx: GraphqlContext): Promise<string | null> {
-  const { network } = pool;
-  assertNetworkReady(ctx.reader, network, ctx.nowMs);
-  const day = await getRollingPoolDay(ctx.reader, network, ctx.now);
-  const priceAt = (atOrBefore: number) =>
-    ctx.reader.getLastPrice(network, {
-      subject: { kind: "pool", pool: pool.address },
-      withNative: false,
-      beforeTimestamp: atOrBefore + 1,
-      maxBlock: day.block,
-    });
-  const [open, price] = await Promise.all([priceAt(day.after), priceAt(day.at)]);
-  return priceChangePercentage(open, price);
+  assertNetworkReady(ctx.reader, pool.network, ctx.nowMs);
+  return getPoolPriceChange24hOf(ctx.reader, pool.network, pool.address, ctx.now);
 }
 
 /** Pool.stats: the pool's market stats, prices of token0 in token1. */

@@ -3,8 +3,8 @@ import { getNativePriceUsd } from "../../pricing/getNativePriceUsd.js";
 import { getTokenPriceUsd } from "../../pricing/getTokenPriceUsd.js";
 import { poolHoldings } from "../../pricing/poolHoldings.js";
 import { amountToUsd } from "../../pricing/usdMath.js";
+import { getPricingParams } from "../../views/getPricingParams.js";
 import type { MarketReader } from "../../views/types.js";
-import { getPricingParams } from "./getPricingParams.js";
 
 /** What the live pool graph says a token is worth now (10^18-scaled; undefined when unpriced). */
 export interface TokenValuation {

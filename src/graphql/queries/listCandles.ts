@@ -4,10 +4,10 @@ import type { Candle, CandleInterval, CandleSubject } from "../../domain/market.
 import { type Address, NATIVE, type NetworkName, type Token } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
 import { assertNetworkConfigured, assertNetworkReady } from "../../views/assertNetworkReady.js";
+import { parseTokenInput, resolveToken } from "../../views/resolveToken.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
 import { tokenStatsSubject } from "./getMarketStats.js";
 import { type AggregatedInterval, fillCandles, readCandleBuckets } from "./readCandleBuckets.js";
-import { parseTokenInput, resolveToken } from "./resolveToken.js";
 
 /** Arguments of the candles query (null where GraphQL passes an explicit null); interval in seconds. */
 export interface CandlesArgs {

@@ -4,8 +4,8 @@ import type { LiquidityEventQuery } from "../../domain/market.js";
 import { type Address, type LiquidityEvent, NATIVE, type NetworkName } from "../../domain/types.js";
 import { BadRequestError, UnknownSymbolError } from "../../errors.js";
 import { assertNetworkConfigured, assertNetworkReady } from "../../views/assertNetworkReady.js";
+import { findSymbol, parseTokenInput } from "../../views/resolveToken.js";
 import type { MarketReader } from "../../views/types.js";
-import { findSymbol, parseTokenInput } from "./resolveToken.js";
 
 /** Arguments of the liquidityEvents query (null where GraphQL passes an explicit null). */
 export interface LiquidityEventsArgs {

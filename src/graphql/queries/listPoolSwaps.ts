@@ -2,6 +2,7 @@ import { formatDecimal } from "../../domain/formatDecimal.js";
 import type { Address, NetworkName, Trade } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
 import { assertNetworkConfigured, assertNetworkReady } from "../../views/assertNetworkReady.js";
+import { poolPassesOf } from "../../views/poolPassesOf.js";
 import type { MarketReader } from "../../views/types.js";
 import { listSwaps, type SwapsArgs } from "./listSwaps.js";
 
@@ -26,28 +27,18 @@ export interface PoolSwapOutput {
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const USD_DECIMALS = 18;
 
-/** The passes of one swap through `pool`, from its marks (none without marks). */
+/** The passes of one swap through `pool` as PoolSwap shows them (poolPassesOf). */
 function passesOf(trade: Trade, pool: Address): PoolSwapOutput[] {
-  const hops = trade.marks?.hops ?? [];
-  const passes: PoolSwapOutput[] = [];
-  trade.pools.forEach((address, hop) => {
-    const marks = hops[hop];
-    if (address !== pool || marks === undefined) return;
-    passes.push({
-      swap: trade,
-      txHash: trade.txHash,
-      logIndex: trade.logIndex,
-      blockNumber: trade.blockNumber,
-      timestamp: trade.timestamp,
-      sender: trade.sender,
-      hop,
-      zeroForOne: marks.zeroForOne,
-      amount0: marks.zeroForOne ? marks.amountIn : marks.amountOut,
-      amount1: marks.zeroForOne ? marks.amountOut : marks.amountIn,
-      volumeUSD: formatDecimal(trade.volumeUsd, USD_DECIMALS),
-    });
-  });
-  return passes;
+  return poolPassesOf(trade, pool).map((pass) => ({
+    swap: trade,
+    txHash: trade.txHash,
+    logIndex: trade.logIndex,
+    blockNumber: trade.blockNumber,
+    timestamp: trade.timestamp,
+    sender: trade.sender,
+    ...pass,
+    volumeUSD: formatDecimal(trade.volumeUsd, USD_DECIMALS),
+  }));
 }
 
 /**

@@ -3,11 +3,11 @@ import { NATIVE } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
 import type { PoolState } from "../../pricing/types.js";
 import { assertNetworkConfigured, assertNetworkReady } from "../../views/assertNetworkReady.js";
+import { getPoolLiquidityUsd } from "../../views/getPoolLiquidityUsd.js";
+import { parseTokenInput, resolveToken } from "../../views/resolveToken.js";
 import { loadAllDayTotals } from "../context/createDayStatsLoaders.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
-import { getPoolLiquidityUsd } from "./getPoolLiquidityUsd.js";
 import { decodeRankCursor, type Ranked, type RankedPage, rankedPage } from "./rankedPage.js";
-import { parseTokenInput, resolveToken } from "./resolveToken.js";
 
 /** How the pools query orders: the GraphQL enum's values. */
 type PoolOrder = "LIQUIDITY" | "VOLUME_24H";

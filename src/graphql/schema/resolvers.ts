@@ -15,9 +15,12 @@ import {
   findNotReadyReason,
 } from "../../views/assertNetworkReady.js";
 import { buildRateLimitNote } from "../../views/buildRateLimitNote.js";
+import { getPoolLiquidityUsd } from "../../views/getPoolLiquidityUsd.js";
+import { getQuote, type QuoteArgs, type QuoteResult } from "../../views/getQuote.js";
+import { quoteOrNoRouteError } from "../../views/quoteOrNoRouteError.js";
+import { findSymbol, parseTokenInput, resolveToken } from "../../views/resolveToken.js";
 import type { TokenDayStats } from "../context/createDayStatsLoaders.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
-import { quoteOrNoRouteError } from "../errors/quoteOrNoRouteError.js";
 import { createLiquidityEventSource } from "../queries/createLiquidityEventSource.js";
 import {
   createLoadedTokenAmountSource,
@@ -26,9 +29,7 @@ import {
 } from "../queries/createSwapSource.js";
 import { getPoolDayFigures } from "../queries/getPoolDayFigures.js";
 import { getPoolLastTradePrice } from "../queries/getPoolLastTradePrice.js";
-import { getPoolLiquidityUsd } from "../queries/getPoolLiquidityUsd.js";
 import { getPoolOrderBook, type OrderBookArgs } from "../queries/getPoolOrderBook.js";
-import { getQuote, type QuoteArgs, type QuoteResult } from "../queries/getQuote.js";
 import { getPoolPriceChange24h, getPoolStats, getTokenStats } from "../queries/getSubjectStats.js";
 import { getTokenValuation } from "../queries/getTokenValuation.js";
 import { type CandlesArgs, listCandles } from "../queries/listCandles.js";
@@ -37,7 +38,6 @@ import { listPoolSwaps, type PoolSwapsArgs } from "../queries/listPoolSwaps.js";
 import { getPool, listPools, type PoolSource, type PoolsArgs } from "../queries/listPools.js";
 import { listSwaps, type SwapsArgs } from "../queries/listSwaps.js";
 import { listTokens, type TokenSource, type TokensArgs } from "../queries/listTokens.js";
-import { findSymbol, parseTokenInput, resolveToken } from "../queries/resolveToken.js";
 import { subscribeNetworkStatus, type TimedNetworkStatus } from "../subscriptions/subscribeNetworkStatus.js";
 import { subscribeQuote } from "../subscriptions/subscribeQuote.js";
 import { type SwapFeedEventSource, subscribeSwaps } from "../subscriptions/subscribeSwaps.js";

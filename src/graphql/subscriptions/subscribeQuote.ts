@@ -1,8 +1,8 @@
 import { NotReadyError } from "../../errors.js";
 import { assertNetworkConfigured } from "../../views/assertNetworkReady.js";
+import { getQuote, type QuoteArgs, type QuoteResult } from "../../views/getQuote.js";
+import { quoteOrNoRouteError } from "../../views/quoteOrNoRouteError.js";
 import type { MarketReader } from "../../views/types.js";
-import { quoteOrNoRouteError } from "../errors/quoteOrNoRouteError.js";
-import { getQuote, type QuoteArgs, type QuoteResult } from "../queries/getQuote.js";
 import { STATUS_HEARTBEAT_MS, watchMarket } from "./watchMarket.js";
 
 /**

@@ -1,8 +1,7 @@
 import type { NetworkName } from "../../domain/types.js";
-import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
-import type { TokenFields } from "../../views/answers/swapRow.js";
+import { readQuote } from "../../views/answers/readQuote.js";
+import type { MarketReader } from "../../views/types.js";
 import type { BlockAnswerer } from "../createBlockAnswerer.js";
-import type { QuoteData, RestOperations } from "./restOperations.js";
 import type { RestRoute } from "./restRoute.js";
 import { QUOTE_QUERY_SCHEMA } from "./restSchemas.js";
 
@@ -16,36 +15,20 @@ function tokenKey(value: string): string {
   return /^[\x21-\x7e]+$/.test(value) && !value.startsWith("0X") ? value.toLowerCase() : value;
 }
 
-// Field order is the spec's table order.
-function tokenBody(token: TokenFields) {
-  return { name: token.name, symbol: token.symbol, decimals: String(token.decimals), address: token.address };
-}
-
 /** GET /api/quote: the price of one sell token in the buy token, kept per indexed block. */
-export function createQuoteRoute(options: {
-  executor: GraphqlExecutor;
-  operations: RestOperations;
-  answer: BlockAnswerer;
-}): RestRoute {
-  const { executor, operations, answer } = options;
+export function createQuoteRoute(options: { reader: MarketReader; answer: BlockAnswerer }): RestRoute {
+  const { reader, answer } = options;
   // A quote is a function of the network's pools, so of its indexed block.
   const handler: RestRoute["handler"] = async (request, reply) => {
     const query = request.query as { network: NetworkName; sellToken: string; buyToken: string };
     const variables = { network: query.network, sellToken: query.sellToken, buyToken: query.buyToken };
     const key = `quote\n${variables.network}\n${tokenKey(variables.sellToken)}\n${tokenKey(variables.buyToken)}`;
-    const session = executor.session();
+    const nowMs = Date.now();
     return answer(request, reply, {
       network: variables.network,
       key,
-      session,
-      render: async () => {
-        const data = await session.run<QuoteData>(operations.quote, variables);
-        const { network, sellToken, buyToken, price } = data.quote;
-        const value = {
-          result: { network, sell_token: tokenBody(sellToken), buy_token: tokenBody(buyToken), price },
-        };
-        return { value, networkStatus: data.networkStatus };
-      },
+      nowMs,
+      render: () => readQuote(reader, { ...variables, nowMs: nowMs }),
     });
   };
   return { path: "/api/quote", querySchema: QUOTE_QUERY_SCHEMA, ownCompression: true, handler };

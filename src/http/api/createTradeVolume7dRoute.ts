@@ -1,7 +1,7 @@
 import type { NetworkName } from "../../domain/types.js";
-import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
+import { readTradeVolume7d } from "../../views/answers/readTradeVolume7d.js";
+import type { MarketReader } from "../../views/types.js";
 import type { BlockAnswerer } from "../createBlockAnswerer.js";
-import type { DailyVolumesData, RestOperations } from "./restOperations.js";
 import type { RestRoute } from "./restRoute.js";
 import { VOLUMES_QUERY_SCHEMA } from "./restSchemas.js";
 
@@ -9,28 +9,19 @@ const DAY_MS = 86_400_000;
 
 /** GET /api/trade_volume_usd_7d: the last seven UTC days' trade volume, kept per indexed block. */
 export function createTradeVolume7dRoute(options: {
-  executor: GraphqlExecutor;
-  operations: RestOperations;
+  reader: MarketReader;
   answer: BlockAnswerer;
 }): RestRoute {
-  const { executor, operations, answer } = options;
+  const { reader, answer } = options;
   // Seven days ending today: a function of the indexed block and of the UTC day.
   const handler: RestRoute["handler"] = async (request, reply) => {
     const { network } = request.query as { network: NetworkName };
-    const session = executor.session();
+    const nowMs = Date.now();
     return answer(request, reply, {
       network,
-      key: `7d\n${network}\n${Math.floor(session.nowMs / DAY_MS)}`,
-      session,
-      render: async () => {
-        const data = await session.run<DailyVolumesData>(operations.dailyVolumes, { network });
-        const value = data.dailyVolumes.map((day) => ({
-          date: day.date,
-          address_count: String(day.addressCount),
-          trade_volume_usd: day.volumeUSD,
-        }));
-        return { value, networkStatus: data.networkStatus };
-      },
+      key: `7d\n${network}\n${Math.floor(nowMs / DAY_MS)}`,
+      nowMs,
+      render: () => readTradeVolume7d(reader, network, nowMs),
     });
   };
   return {

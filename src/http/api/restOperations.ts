@@ -1,10 +1,5 @@
 import type { GraphqlExecutor, PreparedOperation } from "../../graphql/createGraphqlExecutor.js";
-import {
-  type ExportSwapNode,
-  SWAP_ROW_SELECTION,
-  type SwapPage,
-  type TokenFields,
-} from "../../views/answers/swapRow.js";
+import { type ExportSwapNode, SWAP_ROW_SELECTION, type SwapPage } from "../../views/answers/swapRow.js";
 
 /** The freshness a REST answer carries (X-Indexed-Block, X-Data-Age), and the status operation's. */
 export interface FreshnessData {
@@ -18,11 +13,6 @@ export interface FreshnessData {
   } | null;
 }
 
-/** The result of QUOTE_OPERATION. */
-export interface QuoteData extends FreshnessData {
-  quote: { network: string; sellToken: TokenFields; buyToken: TokenFields; price: string };
-}
-
 /** The result of SWAPS_OPERATION. */
 export type SwapsData = SwapPage;
 
@@ -33,27 +23,6 @@ export type ExportData = SwapPage<ExportSwapNode>;
 export interface SwapCursorsData {
   swaps: { pageInfo: SwapPage["swaps"]["pageInfo"] };
 }
-
-/** The result of DAILY_VOLUMES_OPERATION. */
-export interface DailyVolumesData extends FreshnessData {
-  dailyVolumes: { date: string; addressCount: number; volumeUSD: string }[];
-}
-
-// What the freshness headers (X-Indexed-Block, X-Data-Age) are made of.
-const FRESHNESS = "networkStatus(network: $network) { indexedBlock dataAgeSeconds }";
-
-/** The fixed GraphQL operation behind GET /api/quote. */
-const QUOTE_OPERATION = /* GraphQL */ `
-  query RestQuote($network: Network!, $sellToken: String!, $buyToken: String!) {
-    ${FRESHNESS}
-    quote(network: $network, sellToken: $sellToken, buyToken: $buyToken) {
-      network
-      sellToken { name symbol decimals address }
-      buyToken { name symbol decimals address }
-      price
-    }
-  }
-`;
 
 /** The fixed GraphQL operation that pins GET /api/swaps_24h: the indexed block at request start. */
 const STATUS_OPERATION = /* GraphQL */ `
@@ -109,32 +78,20 @@ const SWAP_CURSORS_OPERATION = /* GraphQL */ `
   }
 `;
 
-/** The fixed GraphQL operation behind GET /api/trade_volume_usd_7d. */
-const DAILY_VOLUMES_OPERATION = /* GraphQL */ `
-  query RestDailyVolumes($network: Network!) {
-    ${FRESHNESS}
-    dailyVolumes(network: $network, days: 7) { date addressCount volumeUSD }
-  }
-`;
-
 /** The REST operations, parsed, validated and compiled once. */
 export interface RestOperations {
-  quote: PreparedOperation;
   status: PreparedOperation;
   swaps: PreparedOperation;
   export: PreparedOperation;
   swapCursors: PreparedOperation;
-  dailyVolumes: PreparedOperation;
 }
 
 /** Parses, validates and compiles the fixed REST operations once, at start. */
 export function parseRestOperations(executor: Pick<GraphqlExecutor, "prepare">): RestOperations {
   return {
-    quote: executor.prepare(QUOTE_OPERATION),
     status: executor.prepare(STATUS_OPERATION),
     swaps: executor.prepare(SWAPS_OPERATION),
     export: executor.prepare(EXPORT_OPERATION),
     swapCursors: executor.prepare(SWAP_CURSORS_OPERATION),
-    dailyVolumes: executor.prepare(DAILY_VOLUMES_OPERATION),
   };
 }

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
 import { createSwapHourCache } from "../../views/answers/createSwapHourCache.js";
+import type { MarketReader } from "../../views/types.js";
 import { createBlockAnswerer } from "../createBlockAnswerer.js";
 import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
 import { refuseOtherMethods } from "../routeConfig.js";
@@ -17,6 +18,8 @@ import { parseRestOperations } from "./restOperations.js";
 export interface RestOptions {
   /** Runs the fixed operations in-process against the schema the GraphQL endpoint serves. */
   executor: GraphqlExecutor;
+  /** What /api/quote and /api/trade_volume_usd_7d are made from (src/views/answers). */
+  reader: MarketReader;
   /** Where market answers are kept (absent: none is). */
   answers?: AnswerStore;
   /** Swaps per GraphQL page while /api/swaps_24h streams (1..1000, default 250). */
@@ -46,7 +49,7 @@ const compressOptions = (level: number) => ({
  * Query parameters are validated by the JSON Schemas the OpenAPI document publishes.
  */
 export async function restPlugin(app: FastifyInstance, options: RestOptions): Promise<void> {
-  const { executor, answers } = options;
+  const { executor, reader, answers } = options;
   const operations = parseRestOperations(executor);
   const hourCache =
     options.swapsCacheDir === undefined ? undefined : createSwapHourCache(options.swapsCacheDir);
@@ -68,9 +71,9 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
       app.addHook("onClose", async () => warmer.stop());
     }
   }
-  const answer = createBlockAnswerer({ operations, ...(answers === undefined ? {} : { answers }) });
+  const answer = createBlockAnswerer({ reader, ...(answers === undefined ? {} : { answers }) });
   const routes = [
-    createQuoteRoute({ executor, operations, answer }),
+    createQuoteRoute({ reader, answer }),
     createSwaps24hRoute({
       executor,
       operations,
@@ -81,7 +84,7 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
       ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),
       ...(options.logger === undefined ? {} : { logger: options.logger }),
     }),
-    createTradeVolume7dRoute({ executor, operations, answer }),
+    createTradeVolume7dRoute({ reader, answer }),
     createSwapsExportRoute({
       executor,
       operations,

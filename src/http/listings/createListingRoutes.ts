@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { NetworkName } from "../../domain/types.js";
-import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import type { ListedMarket } from "../../views/answers/buildListingBodies.js";
 import {
   buildCmcAssets,
@@ -9,6 +8,8 @@ import {
   buildCoingeckoPairs,
   buildCoingeckoTickers,
 } from "../../views/answers/buildListingBodies.js";
+import { readListedMarkets } from "../../views/answers/readListedMarkets.js";
+import type { MarketReader } from "../../views/types.js";
 import type { BlockAnswerer } from "../createBlockAnswerer.js";
 import {
   CMC_ASSETS_SCHEMA,
@@ -17,7 +18,6 @@ import {
   COINGECKO_PAIRS_SCHEMA,
   COINGECKO_TICKERS_SCHEMA,
 } from "./listingSchemas.js";
-import { type ListingOperations, readListedMarkets } from "./readListedMarkets.js";
 
 /** One listing endpoint: its path (with :network), what it answers, and the schema of its body. */
 export interface ListingRoute {
@@ -84,11 +84,10 @@ export const LISTING_ENDPOINTS: {
  * each answer kept per network and indexed block (the rolling 24 hours end at the block's time).
  */
 export function createListingRoutes(options: {
-  executor: GraphqlExecutor;
-  operations: ListingOperations;
+  reader: MarketReader;
   answer: BlockAnswerer;
 }): ListingRoute[] {
-  const { executor, operations, answer } = options;
+  const { reader, answer } = options;
   return LISTING_ENDPOINTS.map(({ path, summary, description, bodySchema, build }) => ({
     path,
     summary,
@@ -96,13 +95,13 @@ export function createListingRoutes(options: {
     bodySchema,
     handler: async (request, reply) => {
       const { network } = request.params as { network: NetworkName };
-      const session = executor.session();
+      const nowMs = Date.now();
       return answer(request, reply, {
         network,
         key: `listing\n${path}\n${network}`,
-        session,
+        nowMs,
         render: async () => {
-          const { markets, networkStatus } = await readListedMarkets(session, operations, network);
+          const { markets, networkStatus } = await readListedMarkets(reader, network, nowMs);
           return { value: build(markets), networkStatus };
         },
       });

@@ -1,27 +1,11 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { NetworkName } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
-import type { GraphqlExecutor, PreparedOperation } from "../../graphql/createGraphqlExecutor.js";
-import { buildBookSide } from "../../views/answers/buildListingBodies.js";
-import type { FreshnessData } from "../api/restOperations.js";
+import { parsePairId } from "../../views/answers/parsePairId.js";
+import { readPoolBook } from "../../views/answers/readPoolBook.js";
+import { resolvePairPool } from "../../views/answers/resolvePairPool.js";
+import type { MarketReader } from "../../views/types.js";
 import type { BlockAnswerer } from "../createBlockAnswerer.js";
-import { parsePairId, wrongPairId } from "./parsePairId.js";
-import { resolvePairPool } from "./resolvePairPool.js";
-
-/** The fixed GraphQL operation behind both order books: the pool's curve as levels (Pool.orderBook). */
-export const ORDER_BOOK_OPERATION = /* GraphQL */ `
-  query ListingOrderBook($network: Network!, $pool: String!, $levels: Int!, $range: Decimal!) {
-    networkStatus(network: $network) { indexedBlock dataAgeSeconds }
-    pool(network: $network, address: $pool) {
-      token0 token1
-      reserve0 { token { decimals } }
-      orderBook(levels: $levels, rangePercent: $range) {
-        asks { price amount0 }
-        bids { price amount0 }
-      }
-    }
-  }
-`;
 
 /** Default `depth`: CoinGecko asks for at least 100 (50 a side); CoinMarketCap's example is 100 too. */
 const DEFAULT_BOOK_DEPTH = 100;
@@ -29,19 +13,6 @@ const DEFAULT_BOOK_DEPTH = 100;
 const MAX_BOOK_DEPTH = 1000;
 /** Default `range`: the +-2% of the mid price that CoinGecko's depth figures measure. */
 const DEFAULT_BOOK_RANGE = "2";
-
-interface OrderBookData extends FreshnessData {
-  pool: {
-    token0: string;
-    token1: string;
-    reserve0: { token: { decimals: number } };
-    orderBook: { asks: Level[]; bids: Level[] } | null;
-  } | null;
-}
-interface Level {
-  price: string;
-  amount0: string;
-}
 
 /** An order-book route: its path, the JSON Schemas of its parameters and query, its handler. */
 export interface OrderBookRoute {
@@ -119,14 +90,12 @@ export const CMC_ORDERBOOK_QUERY_SCHEMA = {
  * and asks (Pool.orderBook), [price, base amount] pairs, kept per network, indexed block and query.
  */
 export function createOrderBookRoutes(options: {
-  executor: GraphqlExecutor;
-  operation: PreparedOperation;
-  /** PAIR_POOLS_OPERATION, prepared: what a two-part pair id is resolved with. */
-  pairPools: PreparedOperation;
+  /** What the pair id is resolved with and the book read from. */
+  reader: MarketReader;
   answer: BlockAnswerer;
   paramsSchema: object;
 }): OrderBookRoute[] {
-  const { executor, operation, pairPools, answer, paramsSchema } = options;
+  const { reader, answer, paramsSchema } = options;
 
   /** The book of `pairId` as [[price, amount], ...] sides, at the indexed block. */
   async function render(
@@ -147,27 +116,24 @@ export function createOrderBookRoutes(options: {
     parsePairId(pairId, param);
     const levels = args.top === true ? 1 : levelsOf(args.depth);
     const range = rangeOf(args.range);
-    const session = executor.session();
-    const { base, target, pool } = await resolvePairPool(session, pairPools, network, pairId, param);
+    const nowMs = Date.now();
+    const { base, target, pool } = resolvePairPool(reader, network, pairId, param, nowMs);
     const asked = pairId.toLowerCase();
     return answer(request, reply, {
       network,
       key: `orderbook\n${param}\n${network}\n${asked}\n${levels}\n${range}\n${args.top === true}`,
-      session,
+      nowMs,
       render: async () => {
-        const data = await session.run<OrderBookData>(operation, { network, pool, levels, range });
-        const found = data.pool;
-        if (found === null || found.token0 !== base || found.token1 !== target) throw wrongPairId(param);
-        if (found.orderBook === null) throw wrongPairId(param);
-        const d0 = found.reserve0.token.decimals;
-        return {
-          value: shape(
-            { bids: buildBookSide(found.orderBook.bids, d0), asks: buildBookSide(found.orderBook.asks, d0) },
-            session.nowMs,
-            asked,
-          ),
-          networkStatus: data.networkStatus,
-        };
+        const { bids, asks, networkStatus } = await readPoolBook(reader, network, {
+          base,
+          target,
+          pool,
+          param,
+          levels,
+          range,
+          nowMs: nowMs,
+        });
+        return { value: shape({ bids, asks }, nowMs, asked), networkStatus };
       },
     });
   }

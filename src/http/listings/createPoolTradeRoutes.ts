@@ -3,12 +3,12 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import type { NetworkName } from "../../domain/types.js";
 import { BadRequestError, UnprocessableError } from "../../errors.js";
-import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import { type PoolTrade, renderCmcTrade, renderCoingeckoTrade } from "../../views/answers/buildPoolTrade.js";
+import { openPoolTrades } from "../../views/answers/readPoolTrades.js";
+import type { MarketReader } from "../../views/types.js";
 import { freshnessHeaders } from "../freshnessHeaders.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
 import { sendListStream } from "../sendListStream.js";
-import { openPoolTrades, type PoolTradeOperations } from "./readPoolTrades.js";
 
 const DAY = 86_400;
 /** Largest `limit` of historical_trades (its newest trades are held in memory). */
@@ -88,12 +88,11 @@ async function* encoded(pieces: AsyncIterable<string>): AsyncGenerator<Buffer> {
  * arrays), streamed page by page at the block the answer started at.
  */
 export function createPoolTradeRoutes(options: {
-  executor: GraphqlExecutor;
-  operations: PoolTradeOperations;
+  reader: MarketReader;
   paramsSchema: object;
   logger?: Logger;
 }): PoolTradeRoute[] {
-  const { executor, operations, paramsSchema, logger } = options;
+  const { reader, paramsSchema, logger } = options;
   const send = (
     reply: FastifyReply,
     status: Parameters<typeof freshnessHeaders>[0],
@@ -119,9 +118,13 @@ export function createPoolTradeRoutes(options: {
     },
     handler: async (request, reply) => {
       const { network, market_pair } = request.params as { network: NetworkName; market_pair: string };
-      const session = executor.session();
-      const source = await openPoolTrades(session, operations, network, market_pair, "market_pair");
-      const pages = source.pages(session.now - DAY, null);
+      const nowMs = Date.now();
+      const source = await openPoolTrades(reader, network, {
+        pairId: market_pair,
+        param: "market_pair",
+        nowMs,
+      });
+      const pages = source.pages(Math.floor(nowMs / 1000) - DAY, null);
       const first = await pages.next();
       const trades = resumed(first.done === true ? [] : first.value, pages);
       return send(reply, source.networkStatus, joined("[", arrayPieces(trades, renderCmcTrade), "]"));
@@ -142,8 +145,11 @@ export function createPoolTradeRoutes(options: {
       if (start !== undefined && end !== undefined && start > end) {
         throw new BadRequestError("start_time must not be later than end_time.");
       }
-      const session = executor.session();
-      const source = await openPoolTrades(session, operations, network, query.ticker_id ?? "", "ticker_id");
+      const source = await openPoolTrades(reader, network, {
+        pairId: query.ticker_id ?? "",
+        param: "ticker_id",
+        nowMs: Date.now(),
+      });
       const { historyFrom } = source;
       // Whole seconds: block times are. start inclusive (rounded up), end inclusive (to the next second).
       const from = start === undefined ? historyFrom : Math.ceil(start / 1000);

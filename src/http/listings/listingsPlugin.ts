@@ -1,23 +1,19 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
-import { parseRestOperations } from "../api/restOperations.js";
+import type { MarketReader } from "../../views/types.js";
 import { createBlockAnswerer } from "../createBlockAnswerer.js";
 import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
 import { refuseOtherMethods } from "../routeConfig.js";
 import { createListingRoutes } from "./createListingRoutes.js";
-import { createOrderBookRoutes, ORDER_BOOK_OPERATION } from "./createOrderBookRoutes.js";
+import { createOrderBookRoutes } from "./createOrderBookRoutes.js";
 import { createPoolTradeRoutes } from "./createPoolTradeRoutes.js";
 import { LISTING_PARAMS_SCHEMA } from "./listingSchemas.js";
-import { parseListingOperations } from "./readListedMarkets.js";
-import { parsePoolTradeOperations } from "./readPoolTrades.js";
-import { PAIR_POOLS_OPERATION } from "./resolvePairPool.js";
 
 /** Options of listingsPlugin. */
 export interface ListingsOptions {
-  /** Runs the fixed operations in-process against the schema the GraphQL endpoint serves. */
-  executor: GraphqlExecutor;
+  /** What the markets, pair ids and trades are read from (src/views/answers makes them). */
+  reader: MarketReader;
   /** Where answers are kept (absent: none is). */
   answers?: AnswerStore;
   /** Where a trade list that fails after its first byte is reported. */
@@ -27,25 +23,21 @@ export interface ListingsOptions {
 /**
  * The endpoints aggregators read from a DEX, per network: CoinGecko's (/coingecko/:network/pairs,
  * /tickers, /historical_trades) and CoinMarketCap's (/cmc/:network/summary, /assets, /ticker,
- * /trades/:market_pair, and both formats' /orderbook from the pools' curves), fixed GraphQL operations run in-process, rate limited like /api: the
- * market lists kept per indexed block and hour, a pool's trades streamed at one block.
+ * /trades/:market_pair, and both formats' /orderbook from the pools' curves), read from the views
+ * (src/views/answers), rate limited like /api: the market lists kept per indexed block, a pool's
+ * trades streamed at one block.
  */
 export async function listingsPlugin(app: FastifyInstance, options: ListingsOptions): Promise<void> {
-  const { executor, answers } = options;
-  const answer = createBlockAnswerer({
-    operations: parseRestOperations(executor),
-    ...(answers === undefined ? {} : { answers }),
-  });
-  const routes = createListingRoutes({ executor, operations: parseListingOperations(executor), answer });
+  const { reader, answers } = options;
+  const answer = createBlockAnswerer({ reader, ...(answers === undefined ? {} : { answers }) });
+  const routes = createListingRoutes({ reader, answer });
   for (const route of routes) {
     // Kept answers carry their own gzip copy: the framework's compressor stays out.
     app.get(route.path, { schema: { params: LISTING_PARAMS_SCHEMA }, compress: false }, route.handler);
     refuseOtherMethods(app, route.path);
   }
   const bookRoutes = createOrderBookRoutes({
-    executor,
-    operation: executor.prepare(ORDER_BOOK_OPERATION),
-    pairPools: executor.prepare(PAIR_POOLS_OPERATION),
+    reader,
     answer,
     paramsSchema: LISTING_PARAMS_SCHEMA,
   });
@@ -55,8 +47,7 @@ export async function listingsPlugin(app: FastifyInstance, options: ListingsOpti
     refuseOtherMethods(app, route.path);
   }
   const tradeRoutes = createPoolTradeRoutes({
-    executor,
-    operations: parsePoolTradeOperations(executor),
+    reader,
     paramsSchema: LISTING_PARAMS_SCHEMA,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });

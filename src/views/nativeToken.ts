@@ -1,5 +1,5 @@
-import type { NetworkConfig } from "../../config/types.js";
-import { NATIVE, type Token } from "../../domain/types.js";
+import type { NetworkConfig } from "../config/types.js";
+import { NATIVE, type Token } from "../domain/types.js";
 
 /** The native coin of a network as a Token (address ""), as the public API shows it. */
 export function nativeToken(config: NetworkConfig): Token {

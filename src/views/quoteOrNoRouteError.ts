@@ -1,5 +1,5 @@
-import { NoRouteError } from "../../errors.js";
-import type { NoRoute, QuoteResult } from "../queries/getQuote.js";
+import { NoRouteError } from "../errors.js";
+import type { NoRoute, QuoteResult } from "./getQuote.js";
 
 /**
  * The GraphQL answer of a quote's outcome: the quote, or, for no route, the 422 NoRouteError

@@ -1,10 +1,10 @@
-import type { NetworkName } from "../../domain/types.js";
-import { getTokenPriceUsd } from "../../pricing/getTokenPriceUsd.js";
-import { poolHoldings } from "../../pricing/poolHoldings.js";
-import type { PoolState } from "../../pricing/types.js";
-import { amountToUsd } from "../../pricing/usdMath.js";
-import type { MarketReader } from "../../views/types.js";
+import type { NetworkName } from "../domain/types.js";
+import { getTokenPriceUsd } from "../pricing/getTokenPriceUsd.js";
+import { poolHoldings } from "../pricing/poolHoldings.js";
+import type { PoolState } from "../pricing/types.js";
+import { amountToUsd } from "../pricing/usdMath.js";
 import { getPricingParams } from "./getPricingParams.js";
+import type { MarketReader } from "./types.js";
 
 const Q192 = 1n << 192n;
 

@@ -1,7 +1,7 @@
-import type { NetworkName } from "../../domain/types.js";
-import { createPricingParams } from "../../pricing/createPricingParams.js";
-import type { PricingParams } from "../../pricing/types.js";
-import type { MarketReader } from "../../views/types.js";
+import type { NetworkName } from "../domain/types.js";
+import { createPricingParams } from "../pricing/createPricingParams.js";
+import type { PricingParams } from "../pricing/types.js";
+import type { MarketReader } from "./types.js";
 
 // One params object per reader and network (see createPricingParams).
 const cache = new WeakMap<MarketReader, Map<NetworkName, PricingParams>>();

@@ -1,7 +1,7 @@
-import type { Address, NetworkName, Token } from "../../domain/types.js";
-import { BadRequestError, UnknownSymbolError } from "../../errors.js";
-import type { MarketReader } from "../../views/types.js";
+import type { Address, NetworkName, Token } from "../domain/types.js";
+import { BadRequestError, UnknownSymbolError } from "../errors.js";
 import { nativeToken } from "./nativeToken.js";
+import type { MarketReader } from "./types.js";
 
 /** A token as the caller wrote it: a contract address or a symbol. */
 export type TokenInput = { kind: "address"; address: Address } | { kind: "symbol"; symbol: string };

@@ -1,12 +1,12 @@
-import type { NetworkConfig } from "../../config/types.js";
-import { formatDecimal } from "../../domain/formatDecimal.js";
-import { type Address, NATIVE, type NetworkName, type Token } from "../../domain/types.js";
-import { BadRequestError } from "../../errors.js";
-import { createRouteCache } from "../../pricing/createRouteCache.js";
-import type { PoolState } from "../../pricing/types.js";
-import { assertNetworkConfigured, assertNetworkReady } from "../../views/assertNetworkReady.js";
-import type { MarketReader } from "../../views/types.js";
+import type { NetworkConfig } from "../config/types.js";
+import { formatDecimal } from "../domain/formatDecimal.js";
+import { type Address, NATIVE, type NetworkName, type Token } from "../domain/types.js";
+import { BadRequestError } from "../errors.js";
+import { createRouteCache } from "../pricing/createRouteCache.js";
+import type { PoolState } from "../pricing/types.js";
+import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
 import { parseTokenInput, resolveToken } from "./resolveToken.js";
+import type { MarketReader } from "./types.js";
 
 /** Arguments of the quote query. */
 export interface QuoteArgs {

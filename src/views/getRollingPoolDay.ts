@@ -1,7 +1,7 @@
-import type { PoolSwapTotals } from "../../domain/market.js";
-import type { Address, NetworkName } from "../../domain/types.js";
-import type { PoolIndex } from "../../pricing/types.js";
-import type { MarketReader } from "../../views/types.js";
+import type { PoolSwapTotals } from "../domain/market.js";
+import type { Address, NetworkName } from "../domain/types.js";
+import type { PoolIndex } from "../pricing/types.js";
+import type { MarketReader } from "./types.js";
 
 const DAY = 86_400;
 
