@@ -36,13 +36,7 @@ export function buildPoolEvents(
     if (sender === undefined || timestamp === undefined) {
       throw new Error(`buildPoolEvents: transaction ${event.txHash} was not validated`);
     }
-    const v3 =
-      event.kind === "swap" ? event.v3 !== undefined : event.kind === "v3mint" || event.kind === "v3burn";
-    const pool = event.kind === "swap" ? event.pair : event.pool;
-    const held = v3 ? v3Balances.get(event) : undefined;
-    // One object per event, its fields written out (no intermediate spread: a backfill makes
-    // tens of thousands of these, and each extra object is more work for the garbage collector).
-    out.push({
+    const at = {
       network,
       txHash: event.txHash,
       blockNumber: event.blockNumber,
@@ -50,17 +44,30 @@ export function buildPoolEvents(
       txIndex: event.txIndex,
       logIndex: event.logIndex,
       maker: sender.from,
-      pool,
-      type:
-        event.kind === "swap" ? "swap" : event.kind === "v2mint" || event.kind === "v3mint" ? "join" : "exit",
-      amount0: event.kind === "swap" ? event.amount0In - event.amount0Out : event.amount0,
-      amount1: event.kind === "swap" ? event.amount1In - event.amount1Out : event.amount1,
-      reserves: !v3
-        ? syncs.get(pool)
-        : held === undefined
-          ? undefined
-          : { reserve0: held.balance0, reserve1: held.balance1 },
-    });
+    };
+    const held = v3Balances.get(event);
+    const v3Reserves = held === undefined ? undefined : { reserve0: held.balance0, reserve1: held.balance1 };
+    if (event.kind === "swap") {
+      const reserves = event.v3 === undefined ? syncs.get(event.pair) : v3Reserves;
+      out.push({
+        ...at,
+        pool: event.pair,
+        type: "swap",
+        amount0: event.amount0In - event.amount0Out,
+        amount1: event.amount1In - event.amount1Out,
+        reserves,
+      });
+    } else {
+      const v2 = event.kind === "v2mint" || event.kind === "v2burn";
+      out.push({
+        ...at,
+        pool: event.pool,
+        type: event.kind === "v2mint" || event.kind === "v3mint" ? "join" : "exit",
+        amount0: event.amount0,
+        amount1: event.amount1,
+        reserves: v2 ? syncs.get(event.pool) : v3Reserves,
+      });
+    }
   }
   return out;
 }

@@ -1,5 +1,4 @@
 import type {
-  Address,
   Hash,
   LiquidityEvent,
   PairReserves,
@@ -44,7 +43,7 @@ export interface DecodedRange {
  */
 export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
   const trades: Trade[] = [];
-  const reserves = createReserveList();
+  const reserves = new Map<string, PairReserves>();
   const liquidityEvents: LiquidityEvent[] = [];
   const poolEvents: PoolEvent[] = [];
   const v3 = createV3Tracker(ctx.pools, ctx.pairs, ctx.v3Snapshots);
@@ -56,8 +55,7 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
     const events = group;
     group = [];
     for (const event of buildPoolEvents(ctx.network, read, events, v3Balances)) poolEvents.push(event);
-    // A map a transaction: only one whose V3 logs filled it (a V2 backfill makes none).
-    if (v3Balances.size > 0) v3Balances = new Map();
+    v3Balances = new Map();
     const swaps: SwapEvent[] = [];
     const wraps: WrapEvent[] = [];
     for (const event of events) {
@@ -141,7 +139,7 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
     if (event.kind === "sync") {
       const pair = ctx.pairs.get(event.pair)!;
       ctx.pools.update({ ...pair, reserve0: event.reserve0, reserve1: event.reserve1 });
-      reserves.add({
+      reserves.set(`${event.pair}:${event.blockNumber}`, {
         pair: event.pair,
         blockNumber: event.blockNumber,
         logIndex: event.logIndex,
@@ -153,31 +151,10 @@ export function decodeRange(read: RangeRead, ctx: DecodeContext): DecodedRange {
   flush();
   return {
     trades,
-    reserves: reserves.rows,
+    reserves: [...reserves.values()],
     v3Prices: v3.prices(),
     v3Ticks: v3.ticks(),
     liquidityEvents,
     poolEvents,
-  };
-}
-
-/**
- * The last Sync of each pair in each block, in the order of each pair-block's first Sync (no
- * string key per Sync): events come in chain order, so a pair's newest block is the only one
- * still changing.
- */
-function createReserveList(): { rows: PairReserves[]; add(row: PairReserves): void } {
-  const rows: PairReserves[] = [];
-  const newest = new Map<Address, number>();
-  return {
-    rows,
-    add(row) {
-      const at = newest.get(row.pair);
-      if (at !== undefined && rows[at]!.blockNumber === row.blockNumber) rows[at] = row;
-      else {
-        newest.set(row.pair, rows.length);
-        rows.push(row);
-      }
-    },
   };
 }

@@ -200,32 +200,19 @@ const lower = <T extends string>(value: string): T => value.toLowerCase() as T;
 /**
  * Decodes a log of an accepted pool into a range event; undefined for another event or a log
  * whose layout does not match. A V3 Swap's signed amounts (positive: the pool took it in) become
- * in and out amounts, so V2 and V3 swaps chain into trades by one rule. `topic0`: the log's
- * first topic in lowercase, when the caller has it already.
+ * in and out amounts, so V2 and V3 swaps chain into trades by one rule.
  */
-export function decodePoolLog(
-  item: Log,
-  at: LogPosition,
-  pair: Address,
-  topic0: string | undefined = item.topics[0]?.toLowerCase(),
-): RangeEvent | undefined {
+export function decodePoolLog(item: Log, at: LogPosition, pair: Address): RangeEvent | undefined {
+  const topic0 = item.topics[0]?.toLowerCase();
   const { data, topics } = item;
-  // The hot kinds (a V2 pair's Sync and Swap) write the position's fields out instead of
-  // spreading `at`: the same object with less work a log.
-  const { blockNumber, logIndex, txHash, txIndex } = at;
   if (topic0 === SYNC && topics.length === 1 && data.length === 2 + 128) {
-    const reserve0 = word(data, 0);
-    const reserve1 = word(data, 1);
-    return { blockNumber, logIndex, txHash, txIndex, kind: "sync", pair, reserve0, reserve1 };
+    return { ...at, kind: "sync", pair, reserve0: word(data, 0), reserve1: word(data, 1) };
   }
   if (topic0 === SWAP && topics.length === 3 && data.length === 2 + 256) {
     const to = topicAddress(topics[2]);
     if (to === undefined) return undefined;
     return {
-      blockNumber,
-      logIndex,
-      txHash,
-      txIndex,
+      ...at,
       kind: "swap",
       pair,
       amount0In: word(data, 0),

@@ -253,8 +253,7 @@ async function decodeLogs(deps: ReadRangeDeps, logs: readonly Log[], wrapped: Ad
 
   const wrappedLogs: Log[] = [];
   for (const item of logs) {
-    const topic0 = item.topics[0]?.toLowerCase();
-    if (isWrappedTopic(topic0)) {
+    if (isWrappedTopic(item.topics[0]?.toLowerCase())) {
       if (lower<Address>(item.address) === wrapped) wrappedLogs.push(item);
       continue;
     }
@@ -262,7 +261,7 @@ async function decodeLogs(deps: ReadRangeDeps, logs: readonly Log[], wrapped: Ad
     if (!accepted.has(pair)) continue;
     const at = position(item);
     if (at === undefined) continue;
-    const event = decodePoolLog(item, at, pair, topic0);
+    const event = decodePoolLog(item, at, pair);
     if (event === undefined) continue;
     events.push(event);
     // The signers of swaps and of liquidity changes are read (a trade's sender, an event's); a
