@@ -130,17 +130,13 @@ function devnetMarks(): { functions: string[]; bytecodes: string[] } {
 }
 
 /**
- * The files `docker build .` sends: the repository's (tracked and untracked, minus what git
- * ignores) minus what .dockerignore excludes. Its patterns as Docker reads them: relative to the
- * context, `*` within a segment, `**` across segments, a directory excluding what it holds, `!`
- * taking a path back; the last matching line wins.
+ * The files `docker build .` sends: every file under the repository's directory (the context is
+ * the directory on disk, git or not: .ci/node-lines runs this file in a copy without .git) minus
+ * what .dockerignore excludes. Its patterns as Docker reads them: relative to the context, `*`
+ * within a segment, `**` across segments, a directory excluding what it holds, `!` taking a path
+ * back; the last matching line wins. An excluded directory no `!` line reaches into is not walked.
  */
 function dockerContext(): string[] {
-  const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-    cwd: root,
-    encoding: "utf8",
-  });
-  if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
   const rules = readFileSync(join(root, ".dockerignore"), "utf8")
     .split("\n")
     .map((line) => line.trim())
@@ -157,16 +153,26 @@ function dockerContext(): string[] {
             .join("[^/]*"),
         )
         .join(".*");
-      return { keep, regex: new RegExp(`^${body}(?:/.*)?$`) };
+      return { keep, pattern, regex: new RegExp(`^${body}(?:/.*)?$`) };
     });
-  return listed.stdout
-    .split("\0")
-    .filter((file) => file !== "" && existsSync(join(root, file)))
-    .filter((file) => {
-      let excluded = false;
-      for (const rule of rules) if (rule.regex.test(file)) excluded = !rule.keep;
-      return !excluded;
-    });
+  const excluded = (path: string) => {
+    let out = false;
+    for (const rule of rules) if (rule.regex.test(path)) out = !rule.keep;
+    return out;
+  };
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const path = dir === "" ? entry.name : `${dir}/${entry.name}`;
+      if (!entry.isDirectory()) {
+        if (!excluded(path)) files.push(path);
+      } else if (!excluded(path) || rules.some((rule) => rule.keep && rule.pattern.startsWith(`${path}/`))) {
+        walk(path);
+      }
+    }
+  };
+  walk("");
+  return files;
 }
 
 describe("the devnet stays out of the product", () => {
