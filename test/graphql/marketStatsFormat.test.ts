@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { Candle } from "../../src/domain/market.js";
-import { priceChangePercentage } from "../../src/graphql/queries/getMarketStats.js";
+import { priceChangePercentage } from "../../src/domain/priceChangePercentage.js";
 import { parseMinVolumeUsd } from "../../src/graphql/queries/listSwaps.js";
 import { fillCandles, foldCandles } from "../../src/graphql/queries/readCandleBuckets.js";
 

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import { formatDecimal } from "../../src/domain/formatDecimal.js";
-import { priceChangePercentage } from "../../src/graphql/queries/getMarketStats.js";
+import { priceChangePercentage } from "../../src/domain/priceChangePercentage.js";
 import {
   CMC_ASSETS_SCHEMA,
   CMC_SUMMARY_SCHEMA,

@@ -6,9 +6,6 @@ import type { Address, NetworkName } from "../../domain/types.js";
 import { assertNetworkReady } from "../../views/assertNetworkReady.js";
 import type { MarketReader } from "../../views/types.js";
 
-/** @internal exported for tests, which import it from here; it is defined once, in domain. */
-export { priceChangePercentage };
-
 /** The trailing windows of market stats (GeckoTerminal's m5, h1, h6, h24), in seconds. */
 const STATS_WINDOWS = [
   { name: "M5", field: "m5", seconds: 300 },
