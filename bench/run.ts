@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { GRAPHQL_LIMITS } from "../src/graphql/createGraphqlServer.js";
+import { benchAnswers } from "./answers.js";
 import { benchBackfill } from "./backfill.js";
 import { benchDexScreener } from "./dexScreener.js";
 import { benchFairness } from "./fairness.js";
@@ -51,6 +52,8 @@ import { benchV3 } from "./v3.js";
  * BENCH_ONLY=rateLimited runs it alone, BENCH_RATELIMIT_CALLS=25,10 sets the limits): the demo's
  * three networks indexed through emulators answering 429 above the limit, against no limit
  * (BENCH_RATELIMIT_WARNINGS=1 prints each run's warn lines by message, the first three of each).
+ * Then the answers issue 27 moved into the read model against the GraphQL operations that made
+ * them before (bench/answers.ts; BENCH_ANSWERS=0 skips it, BENCH_ONLY=answers runs it alone).
  * Last, only with BENCH_PONDER=1 (it installs Ponder from npm
  * into ~/.cache/swapgraph-bench, outside the repository), Ponder side by side with swapgraph on
  * the same chains (bench/ponder.ts; BENCH_PONDER_CHAINS=issue17,onepair,dense picks the chains,
@@ -329,6 +332,13 @@ if ((only === undefined && process.env.BENCH_RATELIMIT !== "0") || only === "rat
     `Rate-limited provider: the demo's three networks indexed from scratch, one provider emulator each, without a limit and with HTTP 429 + Retry-After: 1 above ${limits.join(" and ")} calls/s per URL (aim at 25: ready under the limit, same trades, fewer than 100 warn lines)`,
   );
   console.table(await benchRateLimited({ limits }));
+}
+if ((only === undefined && process.env.BENCH_ANSWERS !== "0") || only === "answers") {
+  const rounds = Number(process.env.BENCH_ANSWERS_ROUNDS ?? 30);
+  console.log(
+    `Answers: each made in the read model (src/views/answers) against the fixed GraphQL operations that made it before (test/support/readAnswersThroughGraphql.ts), in process on one indexed bsc devnet, ${rounds} rounds alternated, medians (aim: no worse, views / GraphQL at most 1.1)`,
+  );
+  console.table(await benchAnswers({ rounds }));
 }
 if (only !== undefined) process.exit(0);
 if (process.env.BENCH_DEXSCREENER !== "0") {
