@@ -1,5 +1,5 @@
 import { findNotReadyReason } from "../views/assertNetworkReady.js";
-import type { MarketReader } from "../views/types.js";
+import type { MarketState } from "../views/types.js";
 
 const HOUR_MS = 3_600_000;
 
@@ -11,7 +11,7 @@ const HOUR_MS = 3_600_000;
  * once the data is too old: that request gets its NOT_READY); and the hour, since 24-hour
  * volumes are summed over whole hourly buckets up to the one holding now.
  */
-export function marketStateKey(reader: MarketReader): string {
+export function marketStateKey(reader: MarketState): string {
   const nowMs = Date.now();
   let key = "";
   for (const network of reader.networks()) {

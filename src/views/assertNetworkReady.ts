@@ -7,10 +7,10 @@ import {
   type NotReadyError,
   StaleDataError,
 } from "../errors.js";
-import type { MarketReader } from "./types.js";
+import type { MarketState } from "./types.js";
 
 /** Throws NotReadyError (503) unless the network is configured on this server. */
-export function assertNetworkConfigured(reader: MarketReader, network: NetworkName): void {
+export function assertNetworkConfigured(reader: MarketState, network: NetworkName): void {
   if (!reader.networks().includes(network)) {
     throw new NetworkNotConfiguredError(network);
   }
@@ -59,7 +59,7 @@ export function findNotReadyReason(
  * Throws NotReadyError (503) unless the network is configured, has finished its backfill, is not
  * halted and its data is not older than its `maxStalenessSeconds` at `nowMs` (default: now).
  */
-export function assertNetworkReady(reader: MarketReader, network: NetworkName, nowMs = Date.now()): void {
+export function assertNetworkReady(reader: MarketState, network: NetworkName, nowMs = Date.now()): void {
   assertNetworkConfigured(reader, network);
   const reason = findNotReadyReason(
     reader.status(network),

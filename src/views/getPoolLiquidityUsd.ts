@@ -4,7 +4,7 @@ import { poolHoldings } from "../pricing/poolHoldings.js";
 import type { PoolState } from "../pricing/types.js";
 import { amountToUsd } from "../pricing/usdMath.js";
 import { getPricingParams } from "./getPricingParams.js";
-import type { MarketReader } from "./types.js";
+import type { MarketState } from "./types.js";
 
 const Q192 = 1n << 192n;
 
@@ -19,7 +19,7 @@ const Q192 = 1n << 192n;
  * V3 pool's balances are not known. In memory: prices are cached per pool-index version.
  */
 export function getPoolLiquidityUsd(
-  reader: MarketReader,
+  reader: MarketState,
   network: NetworkName,
   pool: PoolState,
   basis: "held" | "active" = "held",

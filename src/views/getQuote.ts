@@ -6,7 +6,7 @@ import { createRouteCache } from "../pricing/createRouteCache.js";
 import type { PoolState } from "../pricing/types.js";
 import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
 import { parseTokenInput, resolveToken } from "./resolveToken.js";
-import type { MarketReader } from "./types.js";
+import type { MarketDiscovery, MarketState } from "./types.js";
 
 /** Arguments of the quote query. */
 export interface QuoteArgs {
@@ -63,7 +63,10 @@ function routingAddress(token: Token, config: NetworkConfig): Address {
  * best route of up to 3 hops, found in one search of the pool graph; no route is a value
  * (`kind: "noRoute"`). Throws 400 for bad tokens, 503 when the network is not ready.
  */
-export async function getQuote(reader: MarketReader, args: QuoteArgs): Promise<QuoteResult | NoRoute> {
+export async function getQuote(
+  reader: MarketState & MarketDiscovery,
+  args: QuoteArgs,
+): Promise<QuoteResult | NoRoute> {
   const { network } = args;
   assertNetworkConfigured(reader, network);
   const sellInput = parseTokenInput(args.sellToken, "sellToken");

@@ -1,7 +1,7 @@
 import type { PoolSwapTotals } from "../domain/market.js";
 import type { Address, NetworkName } from "../domain/types.js";
 import type { PoolIndex } from "../pricing/types.js";
-import type { MarketReader } from "./types.js";
+import type { MarketHistory, MarketState } from "./types.js";
 
 const DAY = 86_400;
 
@@ -36,7 +36,7 @@ const memos = new WeakMap<PoolIndex, Memo>();
  * block's time only when the store no longer holds that block.
  */
 export function getRollingPoolDay(
-  reader: MarketReader,
+  reader: MarketState & MarketHistory,
   network: NetworkName,
   now: number,
 ): Promise<RollingPoolDay> {

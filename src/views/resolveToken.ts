@@ -1,7 +1,7 @@
 import type { Address, NetworkName, Token } from "../domain/types.js";
 import { BadRequestError, UnknownSymbolError } from "../errors.js";
 import { nativeToken } from "./nativeToken.js";
-import type { MarketReader } from "./types.js";
+import type { MarketDiscovery, MarketState } from "./types.js";
 
 /** A token as the caller wrote it: a contract address or a symbol. */
 export type TokenInput = { kind: "address"; address: Address } | { kind: "symbol"; symbol: string };
@@ -34,7 +34,7 @@ export function parseTokenInput(value: string, param: string): TokenInput {
 }
 
 /** The Token a symbol names, or undefined when the network's token list does not know it. */
-export function findSymbol(reader: MarketReader, network: NetworkName, symbol: string): Token | undefined {
+export function findSymbol(reader: MarketState, network: NetworkName, symbol: string): Token | undefined {
   // The native coin's symbol and aliases come from config, so they work even before the token list is loaded.
   const config = reader.getConfig(network);
   const lower = symbol.toLowerCase();
@@ -54,7 +54,7 @@ export function findSymbol(reader: MarketReader, network: NetworkName, symbol: s
  * unknown symbol, a malformed value or an address that is not an ERC-20 contract.
  */
 export async function resolveToken(
-  reader: MarketReader,
+  reader: MarketState & MarketDiscovery,
   network: NetworkName,
   input: TokenInput,
   param: string,

@@ -27,28 +27,40 @@ import type {
 import type { PoolIndex } from "../pricing/types.js";
 
 /**
- * The one read interface the API uses. Pools, tokens and status are answered from memory;
- * trade lists and daily aggregates from the store over indexes, a bounded page at a time;
- * never RPC per request, except `resolveTokenAddress`, which may read an unknown token's
- * metadata and discover its pools once.
+ * The market as it is now, answered from memory: configured networks, their status, the live pool
+ * graph and the known tokens. Never a store read, never RPC.
  */
-export interface MarketReader {
+export interface MarketState {
   /** Configured networks. */
   networks(): readonly NetworkName[];
   /** The configuration of a configured network (native coin, DEXes, base tokens, stablecoins). */
   getConfig(network: NetworkName): NetworkConfig;
   status(network: NetworkName): NetworkStatus;
+  /** The live pool graph of the network (routing and pricing read it; only the indexer updates it). */
+  getPoolIndex(network: NetworkName): PoolIndex;
+  /** The indexed head the pools reflect. */
+  poolsBlock(network: NetworkName): bigint | undefined;
+  /** Known token metadata (token list, or read from the chain before). Native coin: "" address. */
+  getToken(network: NetworkName, address: Address): Token | undefined;
+  /**
+   * Every token the views know on the network: the token list and the tokens the indexer
+   * discovered (not the native coin, which trades as its wrapped token).
+   */
+  listKnownTokens(network: NetworkName): readonly Token[];
+  /** Finds a token by symbol in the network's token list (case-insensitive), or the native coin. */
+  findTokenBySymbol(network: NetworkName, symbol: string): Token | undefined;
+}
+
+/**
+ * The indexed history, read from the store over indexes, a bounded page or one aggregate at a time.
+ */
+export interface MarketHistory {
   /** One page of trades ascending by (blockNumber, txIndex, logIndex), read from the store over an index. */
   listTrades(network: NetworkName, query: TradePageQuery): Promise<readonly Trade[]>;
   /** One page of liquidity events (mints and burns) ascending by (blockNumber, logIndex), read from the store. */
   listLiquidityEvents(network: NetworkName, query: LiquidityEventQuery): Promise<readonly LiquidityEvent[]>;
   /** One page of pool events (swaps, joins, exits) of a block range ascending by (blockNumber, logIndex), read from the store. */
   listPoolEvents(network: NetworkName, query: PoolEventQuery): Promise<readonly PoolEvent[]>;
-  /**
-   * A token's totalSupply at a block, read from the chain once (undefined: the token does not
-   * answer, or this process reads no chain). Transport failures throw.
-   */
-  readTotalSupply(network: NetworkName, token: Address, blockNumber: bigint): Promise<bigint | undefined>;
   /** A stored block (the unfinalized window and range ends are kept), or undefined. */
   getStoredBlock(network: NetworkName, blockNumber: bigint): Promise<BlockRef | undefined>;
   /** Trades with timestamp >= since (unix seconds). */
@@ -74,25 +86,25 @@ export interface MarketReader {
    * later blocks. Undefined when the store does not hold that block.
    */
   settledBefore(network: NetworkName): Promise<number | undefined>;
-  /** The live pool graph of the network (routing and pricing read it; only the indexer updates it). */
-  getPoolIndex(network: NetworkName): PoolIndex;
-  /** The indexed head the pools reflect. */
-  poolsBlock(network: NetworkName): bigint | undefined;
-  /** Known token metadata (token list, or read from the chain before). Native coin: "" address. */
-  getToken(network: NetworkName, address: Address): Token | undefined;
+}
+
+/** What only the chain can tell: the one place a request may cause RPC, each answer read once. */
+export interface MarketDiscovery {
   /**
-   * Every token the views know on the network: the token list and the tokens the indexer
-   * discovered (not the native coin, which trades as its wrapped token).
+   * A token's totalSupply at a block, read from the chain once (undefined: the token does not
+   * answer, or this process reads no chain). Transport failures throw.
    */
-  listKnownTokens(network: NetworkName): readonly Token[];
-  /** Finds a token by symbol in the network's token list (case-insensitive), or the native coin. */
-  findTokenBySymbol(network: NetworkName, symbol: string): Token | undefined;
+  readTotalSupply(network: NetworkName, token: Address, blockNumber: bigint): Promise<bigint | undefined>;
   /**
    * Metadata of any ERC-20 address, read from the chain once and cached; its pools with the
    * base tokens are discovered through the factories and followed from then on.
    * Throws BadRequestError if the address is not an ERC-20 contract.
    */
   resolveTokenAddress(network: NetworkName, address: Address): Promise<Token>;
+}
+
+/** The live feed: what the views apply on each network, as it is applied. */
+export interface MarketFeed {
   /**
    * Listens to what the views apply on the network: new trades, trades withdrawn by a reorg,
    * newly indexed blocks (see MarketEvent). Returns the function that stops listening.
@@ -107,6 +119,14 @@ export interface MarketReader {
    */
   feedPosition(network: NetworkName): TradePosition | undefined;
 }
+
+/**
+ * The whole read model, as the composition root hands it to the edges: each reader below it asks
+ * for only the parts it uses (MarketState from memory, MarketHistory from the store,
+ * MarketDiscovery from the chain, MarketFeed live), so what may read the store or the chain shows
+ * in its signature.
+ */
+export interface MarketReader extends MarketState, MarketHistory, MarketDiscovery, MarketFeed {}
 
 /**
  * The store reads the trade feed needs: trade pages and the stored block hashes (reorg checks).

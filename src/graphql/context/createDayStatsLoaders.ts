@@ -2,7 +2,7 @@ import DataLoader from "dataloader";
 import { addCandleTotals, type CandleSubject, type CandleTotals } from "../../domain/market.js";
 import type { Address, NetworkName } from "../../domain/types.js";
 import type { PoolIndex } from "../../pricing/types.js";
-import type { MarketReader } from "../../views/types.js";
+import type { MarketHistory, MarketState } from "../../views/types.js";
 
 /** A token's trading over the last day, from its hourly USD candles. */
 export interface TokenDayStats {
@@ -73,7 +73,7 @@ function readsOf(index: PoolIndex, kind: CandleSubject["kind"]): KindReads {
 }
 
 // The set of series moves with the graph too: a new pool (and the token it brings) is an update.
-function memoKey(reader: MarketReader, network: NetworkName, now: number): string {
+function memoKey(reader: MarketState & MarketHistory, network: NetworkName, now: number): string {
   return [reader.getPoolIndex(network).version, reader.status(network).indexedBlock, dayStatsTo(now)].join(
     ":",
   );
@@ -81,7 +81,7 @@ function memoKey(reader: MarketReader, network: NetworkName, now: number): strin
 
 /** The whole-kind totals of the current state when a request already asked for them, else undefined. */
 function peekAllDayTotals(
-  reader: MarketReader,
+  reader: MarketState & MarketHistory,
   network: NetworkName,
   kind: CandleSubject["kind"],
   now: number,
@@ -103,7 +103,7 @@ function peekAllDayTotals(
  * the hour.
  */
 export function loadAllDayTotals(
-  reader: MarketReader,
+  reader: MarketState & MarketHistory,
   network: NetworkName,
   kind: CandleSubject["kind"],
   now: number,
@@ -155,7 +155,7 @@ export function loadAllDayTotals(
  * once per window and kept, the rest (the last hour or two) from the store each time.
  */
 async function readWindow(
-  reader: MarketReader,
+  reader: MarketState & MarketHistory,
   network: NetworkName,
   kind: CandleSubject["kind"],
   entry: KindReads,
@@ -212,7 +212,7 @@ export interface PoolDayStats {
  * over the primary key.
  */
 function createDayStatsLoader<T>(
-  reader: MarketReader,
+  reader: MarketState & MarketHistory,
   network: NetworkName,
   kind: CandleSubject["kind"],
   now: number,
@@ -236,7 +236,7 @@ function createDayStatsLoader<T>(
 
 /** The per-request loader of tokens' 24-hour stats on one network (see createDayStatsLoader). */
 export function createTokenDayStatsLoader(
-  reader: MarketReader,
+  reader: MarketState & MarketHistory,
   network: NetworkName,
   now: number,
 ): DataLoader<Address, TokenDayStats> {
@@ -248,7 +248,7 @@ export function createTokenDayStatsLoader(
 
 /** The per-request loader of pools' 24-hour stats on one network (see createDayStatsLoader). */
 export function createPoolDayStatsLoader(
-  reader: MarketReader,
+  reader: MarketState & MarketHistory,
   network: NetworkName,
   now: number,
 ): DataLoader<Address, PoolDayStats> {

@@ -2,14 +2,14 @@ import DataLoader from "dataloader";
 import type { Logger } from "pino";
 import { NATIVE, type NetworkName, type Token, type TokenRef } from "../../domain/types.js";
 import { nativeToken } from "../../views/nativeToken.js";
-import type { MarketReader } from "../../views/types.js";
+import type { MarketDiscovery, MarketState } from "../../views/types.js";
 
 /**
  * Creates a per-request loader of token metadata for one network: every token a query touches
  * in one tick is read in one batch, and each token once.
  */
 export function createTokenLoader(
-  reader: MarketReader,
+  reader: MarketState & MarketDiscovery,
   network: NetworkName,
   logger?: Logger,
 ): DataLoader<TokenRef, Token> {

@@ -4,7 +4,7 @@ import { priceChangePercentage } from "../../domain/priceChangePercentage.js";
 import type { TradeWindowTotals } from "../../domain/tradeStats.js";
 import type { Address, NetworkName } from "../../domain/types.js";
 import { assertNetworkReady } from "../../views/assertNetworkReady.js";
-import type { MarketReader } from "../../views/types.js";
+import type { MarketHistory, MarketState } from "../../views/types.js";
 
 /** The trailing windows of market stats (GeckoTerminal's m5, h1, h6, h24), in seconds. */
 const STATS_WINDOWS = [
@@ -50,7 +50,7 @@ interface NetworkReads {
   /** The read of each series still running, whatever its state. */
   running: Map<string, Promise<MarketStatsData>>;
 }
-const keptByReader = new WeakMap<MarketReader, Map<NetworkName, NetworkReads>>();
+const keptByReader = new WeakMap<MarketState & MarketHistory, Map<NetworkName, NetworkReads>>();
 
 function subjectKey({ subject, withNative }: MarketStatsSubject): string {
   return subject.kind === "token" ? `t:${subject.token}:${withNative ? 1 : 0}` : `p:${subject.pool}`;
@@ -62,7 +62,7 @@ function subjectKey({ subject, withNative }: MarketStatsSubject): string {
  * last minute's trades. Throws NOT_READY when the network does not serve.
  */
 export function getMarketStats(
-  reader: MarketReader,
+  reader: MarketState & MarketHistory,
   request: MarketStatsSubject,
   now: number,
   nowMs: number,
@@ -103,7 +103,7 @@ export function getMarketStats(
 }
 
 async function readMarketStats(
-  reader: MarketReader,
+  reader: MarketState & MarketHistory,
   { network, subject, withNative }: MarketStatsSubject,
   now: number,
   maxBlock: bigint,
@@ -161,7 +161,7 @@ export function formatMarketStats(data: MarketStatsData, formatPrice: (price: bi
 
 /** The token series of a token address: the native coin ("") and its wrapped token are one series. */
 export function tokenStatsSubject(
-  reader: MarketReader,
+  reader: MarketState & MarketHistory,
   network: NetworkName,
   address: string,
 ): MarketStatsSubject {

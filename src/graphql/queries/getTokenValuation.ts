@@ -4,7 +4,7 @@ import { getTokenPriceUsd } from "../../pricing/getTokenPriceUsd.js";
 import { poolHoldings } from "../../pricing/poolHoldings.js";
 import { amountToUsd } from "../../pricing/usdMath.js";
 import { getPricingParams } from "../../views/getPricingParams.js";
-import type { MarketReader } from "../../views/types.js";
+import type { MarketState } from "../../views/types.js";
 
 /** What the live pool graph says a token is worth now (10^18-scaled; undefined when unpriced). */
 export interface TokenValuation {
@@ -24,7 +24,7 @@ export interface TokenValuation {
  * Values a token (the native coin as its wrapped token) from the live pool index with the USD
  * pricing rules; in memory, no I/O.
  */
-export function getTokenValuation(reader: MarketReader, network: NetworkName, ref: TokenRef): TokenValuation {
+export function getTokenValuation(reader: MarketState, network: NetworkName, ref: TokenRef): TokenValuation {
   const params = getPricingParams(reader, network);
   const index = reader.getPoolIndex(network);
   const address: Address = ref === NATIVE ? params.wrappedNative : ref;

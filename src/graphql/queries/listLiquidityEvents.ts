@@ -5,7 +5,7 @@ import { type Address, type LiquidityEvent, NATIVE, type NetworkName } from "../
 import { BadRequestError, UnknownSymbolError } from "../../errors.js";
 import { assertNetworkConfigured, assertNetworkReady } from "../../views/assertNetworkReady.js";
 import { findSymbol, parseTokenInput } from "../../views/resolveToken.js";
-import type { MarketReader } from "../../views/types.js";
+import type { MarketHistory, MarketState } from "../../views/types.js";
 
 /** Arguments of the liquidityEvents query (null where GraphQL passes an explicit null). */
 export interface LiquidityEventsArgs {
@@ -33,7 +33,7 @@ function present<T>(value: T | null | undefined): value is T {
 }
 
 /** The pool filter: an indexed pool's address, else 400. */
-function poolFilter(reader: MarketReader, network: NetworkName, value: string): Address {
+function poolFilter(reader: MarketState & MarketHistory, network: NetworkName, value: string): Address {
   if (!ADDRESS.test(value))
     throw new BadRequestError("pool must be an address: 0x followed by 40 hex digits.");
   const address = value.toLowerCase() as Address;
@@ -44,7 +44,7 @@ function poolFilter(reader: MarketReader, network: NetworkName, value: string): 
 }
 
 /** The token filter: a symbol of the token list or an address; the native coin means its wrapped token. */
-function tokenFilter(reader: MarketReader, network: NetworkName, value: string): Address {
+function tokenFilter(reader: MarketState & MarketHistory, network: NetworkName, value: string): Address {
   const input = parseTokenInput(value, "token");
   if (input.kind === "address") return input.address;
   const token = findSymbol(reader, network, input.symbol);
@@ -60,7 +60,7 @@ function tokenFilter(reader: MarketReader, network: NetworkName, value: string):
  * arguments, 503 when the network is not ready or its data is stale at `nowMs`.
  */
 export async function listLiquidityEvents(
-  reader: MarketReader,
+  reader: MarketState & MarketHistory,
   args: LiquidityEventsArgs,
   nowMs: number,
 ): Promise<LiquidityEventPage> {

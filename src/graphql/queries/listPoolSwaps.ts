@@ -3,7 +3,7 @@ import type { Address, NetworkName, Trade } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
 import { assertNetworkConfigured, assertNetworkReady } from "../../views/assertNetworkReady.js";
 import { poolPassesOf } from "../../views/poolPassesOf.js";
-import type { MarketReader } from "../../views/types.js";
+import type { MarketHistory, MarketState } from "../../views/types.js";
 import { listSwaps, type SwapsArgs } from "./listSwaps.js";
 
 /** Arguments of the poolSwaps query (null where GraphQL passes an explicit null). */
@@ -46,7 +46,7 @@ function passesOf(trade: Trade, pool: Address): PoolSwapOutput[] {
  * narrowed to the pool, each swap's passes through it with the pool's own amounts. Throws 400 for
  * a pool that is not indexed and the swaps query's bad arguments, 503 when not ready.
  */
-export async function listPoolSwaps(reader: MarketReader, args: PoolSwapsArgs, nowMs: number) {
+export async function listPoolSwaps(reader: MarketState & MarketHistory, args: PoolSwapsArgs, nowMs: number) {
   assertNetworkConfigured(reader, args.network);
   if (!ADDRESS.test(args.pool))
     throw new BadRequestError("pool must be an address: 0x followed by 40 hex digits.");

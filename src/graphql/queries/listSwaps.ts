@@ -5,7 +5,7 @@ import type { Address, NetworkName, TokenRef, Trade } from "../../domain/types.j
 import { BadRequestError, UnknownSymbolError } from "../../errors.js";
 import { assertNetworkConfigured, assertNetworkReady } from "../../views/assertNetworkReady.js";
 import { findSymbol, parseTokenInput } from "../../views/resolveToken.js";
-import type { MarketReader } from "../../views/types.js";
+import type { MarketHistory, MarketState } from "../../views/types.js";
 
 /** Arguments of the swaps query (null where GraphQL passes an explicit null). */
 export interface SwapsArgs {
@@ -46,7 +46,7 @@ export function parseMinVolumeUsd(value: string): bigint {
 }
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
-function tokenFilter(reader: MarketReader, network: NetworkName, value: string): TokenRef {
+function tokenFilter(reader: MarketState & MarketHistory, network: NetworkName, value: string): TokenRef {
   const input = parseTokenInput(value, "token");
   if (input.kind === "address") return input.address;
   const token = findSymbol(reader, network, input.symbol);
@@ -58,7 +58,7 @@ function tokenFilter(reader: MarketReader, network: NetworkName, value: string):
 
 /** The token and trader filters of the swaps query and subscription; throws 400 when malformed. */
 export function parseSwapFilter(
-  reader: MarketReader,
+  reader: MarketState & MarketHistory,
   network: NetworkName,
   args: { token?: string | null | undefined; trader?: string | null | undefined },
 ): { token?: TokenRef; sender?: Address } {
@@ -80,7 +80,11 @@ export function parseSwapFilter(
  * from the store (the extra row tells whether a next page exists). Throws 400 for bad
  * arguments, 503 when the network is not ready or its data is stale at `nowMs`.
  */
-export async function listSwaps(reader: MarketReader, args: SwapsArgs, nowMs: number): Promise<SwapPage> {
+export async function listSwaps(
+  reader: MarketState & MarketHistory,
+  args: SwapsArgs,
+  nowMs: number,
+): Promise<SwapPage> {
   const { network } = args;
   assertNetworkConfigured(reader, network);
   const first = args.first ?? 100;

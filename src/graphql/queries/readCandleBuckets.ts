@@ -6,7 +6,7 @@ import {
   type CandleSubject,
 } from "../../domain/market.js";
 import type { NetworkName } from "../../domain/types.js";
-import type { MarketReader } from "../../views/types.js";
+import type { MarketHistory } from "../../views/types.js";
 
 const HOUR = 3_600;
 // The store's largest candle page.
@@ -34,7 +34,7 @@ const isStored = (interval: number): interval is CandleInterval =>
  * width since 1970-01-01 00:00 UTC), at most first x (width / 1 h) hourly rows read.
  */
 export async function readCandleBuckets(
-  reader: MarketReader,
+  reader: MarketHistory,
   network: NetworkName,
   query: CandleBucketsQuery,
 ): Promise<Candle[]> {

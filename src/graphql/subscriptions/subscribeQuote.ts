@@ -2,7 +2,7 @@ import { NotReadyError } from "../../errors.js";
 import { assertNetworkConfigured } from "../../views/assertNetworkReady.js";
 import { getQuote, type QuoteArgs, type QuoteResult } from "../../views/getQuote.js";
 import { quoteOrNoRouteError } from "../../views/quoteOrNoRouteError.js";
-import type { MarketReader } from "../../views/types.js";
+import type { MarketDiscovery, MarketFeed, MarketState } from "../../views/types.js";
 import { STATUS_HEARTBEAT_MS, watchMarket } from "./watchMarket.js";
 
 /**
@@ -10,7 +10,10 @@ import { STATUS_HEARTBEAT_MS, watchMarket } from "./watchMarket.js";
  * changes its amount, price or route. While the network does not serve, nothing is sent; any
  * other error (a bad token, no route) ends the stream with it.
  */
-export function subscribeQuote(reader: MarketReader, args: QuoteArgs): AsyncIterableIterator<QuoteResult> {
+export function subscribeQuote(
+  reader: MarketState & MarketDiscovery & MarketFeed,
+  args: QuoteArgs,
+): AsyncIterableIterator<QuoteResult> {
   assertNetworkConfigured(reader, args.network);
   let last: string | undefined;
   let lastBlock: bigint | undefined;

@@ -2,7 +2,7 @@ import { comparePositions, endOfBlock, type TradePosition } from "../../domain/m
 import type { Address, NetworkName, TokenRef, Trade } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
 import { assertNetworkConfigured } from "../../views/assertNetworkReady.js";
-import type { MarketReader } from "../../views/types.js";
+import type { MarketFeed, MarketHistory, MarketState } from "../../views/types.js";
 import { parseSwapFilter } from "../queries/listSwaps.js";
 import { watchMarket } from "./watchMarket.js";
 
@@ -36,7 +36,7 @@ const REPLAY_PAGE = 1_000;
  * client that reconnects with the last block it saw misses nothing and gets nothing twice.
  */
 export function subscribeSwaps(
-  reader: MarketReader,
+  reader: MarketState & MarketHistory & MarketFeed,
   args: { network: NetworkName; token?: string | null; trader?: string | null; afterBlock?: bigint | null },
 ): AsyncIterableIterator<SwapFeedEventSource> {
   const { network } = args;

@@ -2,7 +2,7 @@ import { Repeater } from "@repeaterjs/repeater";
 import type { MarketEvent } from "../../domain/market.js";
 import type { NetworkName } from "../../domain/types.js";
 import { SlowSubscriberError } from "../../errors.js";
-import type { MarketReader } from "../../views/types.js";
+import type { MarketFeed } from "../../views/types.js";
 
 /**
  * Events a subscriber may fall behind by before it is ended: a stalled client never grows the server.
@@ -21,7 +21,7 @@ export const STATUS_HEARTBEAT_MS = 5_000;
  * unsubscribes.
  */
 export function watchMarket<T>(
-  reader: MarketReader,
+  reader: MarketFeed,
   network: NetworkName,
   handlers: {
     map: (event: MarketEvent) => T | undefined | Promise<T | undefined>;

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import { SwapgraphError } from "../../errors.js";
 import { buildRateLimitNote } from "../../views/buildRateLimitNote.js";
-import type { MarketReader } from "../../views/types.js";
+import type { MarketState } from "../../views/types.js";
 import type { Metrics } from "../createMetrics.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
 import { refuseOtherMethods, unlimited } from "../routeConfig.js";
 
 /** Options of probesPlugin. */
 export interface ProbesOptions {
-  reader: MarketReader;
+  reader: MarketState;
   metrics: Metrics;
   /** Readiness for /ready (default: every configured network served once and is not halted). */
   ready?: () => boolean;
@@ -18,7 +18,7 @@ export interface ProbesOptions {
 
 // Whether this process can serve, not whether a remote RPC is healthy: a load balancer that
 // took every replica out during an RPC outage would turn stale-but-served data into no data.
-function everyNetworkReady(reader: MarketReader): boolean {
+function everyNetworkReady(reader: MarketState): boolean {
   const networks = reader.networks();
   return (
     networks.length > 0 &&
