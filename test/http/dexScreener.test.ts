@@ -10,11 +10,11 @@ import {
   ASSET_RESPONSE_SCHEMA,
   EVENTS_RESPONSE_SCHEMA,
   LATEST_BLOCK_RESPONSE_SCHEMA,
-  MAX_EVENT_BLOCKS,
   PAIR_RESPONSE_SCHEMA,
 } from "../../src/http/dexscreener/dexScreenerSchemas.js";
 import { SPEC_EXAMPLES } from "../../src/http/openapi/buildDexScreenerOpenApi.js";
 import type { Store } from "../../src/store/types.js";
+import { MAX_EVENT_BLOCKS } from "../../src/views/answers/readDexScreener.js";
 import { mine, revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
 import { sendLiquidityChanges } from "../support/liquidityChanges.js";
 import {

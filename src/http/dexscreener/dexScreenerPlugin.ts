@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
 import type { MarketReader } from "../../views/types.js";
+import { createBlockAnswerer } from "../createBlockAnswerer.js";
 import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
 import { refuseOtherMethods } from "../routeConfig.js";
 import {
@@ -37,6 +38,10 @@ export interface DexScreenerOptions {
 export async function dexScreenerPlugin(app: FastifyInstance, options: DexScreenerOptions): Promise<void> {
   const deps: DexScreenerDeps = {
     reader: options.reader,
+    answer: createBlockAnswerer({
+      reader: options.reader,
+      ...(options.answers === undefined ? {} : { answers: options.answers }),
+    }),
     answers: options.answers,
     stallTimeoutMs: options.stallTimeoutMs ?? 60_000,
     logger: options.logger,

@@ -1,4 +1,5 @@
 import { NETWORKS } from "../../domain/types.js";
+import { MAX_EVENT_BLOCKS } from "../../views/answers/readDexScreener.js";
 import { INTEGER_STRING_PATTERN } from "../api/restSchemas.js";
 
 /*
@@ -203,9 +204,6 @@ export const ID_QUERY_SCHEMA = {
     },
   },
 } as const;
-
-/** The most blocks one events answer covers. */
-export const MAX_EVENT_BLOCKS = 100_000;
 
 /** fromBlock and toBlock of events. */
 export const EVENTS_QUERY_SCHEMA = {

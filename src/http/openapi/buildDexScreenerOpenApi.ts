@@ -1,10 +1,10 @@
+import { MAX_EVENT_BLOCKS } from "../../views/answers/readDexScreener.js";
 import {
   ASSET_RESPONSE_SCHEMA,
   EVENTS_QUERY_SCHEMA,
   EVENTS_RESPONSE_SCHEMA,
   ID_QUERY_SCHEMA,
   LATEST_BLOCK_RESPONSE_SCHEMA,
-  MAX_EVENT_BLOCKS,
   PAIR_RESPONSE_SCHEMA,
 } from "../dexscreener/dexScreenerSchemas.js";
 

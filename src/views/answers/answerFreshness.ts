@@ -1,6 +1,6 @@
 import type { NetworkName } from "../../domain/types.js";
 import { dataAgeSeconds, findNotReadyReason } from "../assertNetworkReady.js";
-import type { MarketReader } from "../types.js";
+import type { MarketState } from "../types.js";
 
 /** The freshness an answer carries (X-Indexed-Block, X-Data-Age), as NetworkStatus shows it. */
 export interface AnswerFreshness {
@@ -9,7 +9,7 @@ export interface AnswerFreshness {
 }
 
 /** The network's indexed block and data age at `nowMs` (NetworkStatus.indexedBlock, dataAgeSeconds). */
-export function answerFreshness(reader: MarketReader, network: NetworkName, nowMs: number): AnswerFreshness {
+export function answerFreshness(reader: MarketState, network: NetworkName, nowMs: number): AnswerFreshness {
   const status = reader.status(network);
   return {
     indexedBlock: status.indexedBlock?.toString() ?? null,
@@ -27,7 +27,7 @@ export interface ServingStatus extends AnswerFreshness {
 
 /** The network's status at `nowMs` as NetworkStatus shows it; null for a network not configured here. */
 export function servingStatus(
-  reader: MarketReader,
+  reader: MarketState,
   network: NetworkName,
   nowMs: number,
 ): ServingStatus | null {

@@ -2,7 +2,7 @@ import { getAddress } from "viem";
 import { formatDecimal } from "../../domain/formatDecimal.js";
 import type { Address, NetworkName, PoolEvent } from "../../domain/types.js";
 import { SwapgraphError } from "../../errors.js";
-import type { MarketReader } from "../types.js";
+import type { MarketState } from "../types.js";
 
 /** What a pool event's rendering needs to know of its pool: its tokens' decimals. */
 interface PoolDecimals {
@@ -96,7 +96,7 @@ function renderPoolEvent(
 }
 
 /** Renders pages of a network's pool events as DEX Screener's JSON rows (a pool's decimals looked up once per answer). */
-export function createPoolEventRenderer(reader: MarketReader, network: NetworkName) {
+export function createPoolEventRenderer(reader: MarketState, network: NetworkName) {
   const pools = new Map<Address, PoolDecimals>();
   const decimalsOf = (address: Address): PoolDecimals => {
     let found = pools.get(address);
