@@ -2,15 +2,17 @@ import type { OutgoingHttpHeaders } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import type { NetworkName } from "../../domain/types.js";
-import { BadRequestError, UnprocessableError } from "../../errors.js";
-import { type PoolTrade, renderCmcTrade, renderCoingeckoTrade } from "../../views/answers/buildPoolTrade.js";
-import { openPoolTrades } from "../../views/answers/readPoolTrades.js";
+import { BadRequestError } from "../../errors.js";
+import {
+  type PoolTradesAnswer,
+  readCmcTrades,
+  readHistoricalTrades,
+} from "../../views/answers/readPoolTrades.js";
 import type { MarketReader } from "../../views/types.js";
 import { freshnessHeaders } from "../freshnessHeaders.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
 import { sendListStream } from "../sendListStream.js";
 
-const DAY = 86_400;
 /** Largest `limit` of historical_trades (its newest trades are held in memory). */
 const MAX_TRADES_LIMIT = 10_000;
 const STALL_MS = 60_000;
@@ -47,45 +49,11 @@ function instantParam(value: unknown, name: string): number | undefined {
   return number >= FIRST_MS ? number : number * 1000;
 }
 
-/** JSON array pieces of `pages`, each trade rendered by `render` when `keep` holds. */
-async function* arrayPieces(
-  pages: AsyncIterable<PoolTrade[]>,
-  render: (trade: PoolTrade) => string,
-  keep: (trade: PoolTrade) => boolean = () => true,
-): AsyncGenerator<string> {
-  let first = true;
-  for await (const page of pages) {
-    const items = page.filter(keep).map(render);
-    if (items.length === 0) continue;
-    yield `${first ? "" : ","}${items.join(",")}`;
-    first = false;
-  }
-}
-
-/** The newest `limit` trades of `pages` (of `type` when given), oldest first. */
-async function newest(pages: AsyncIterable<PoolTrade[]>, limit: number, type: string | undefined) {
-  const kept: PoolTrade[] = [];
-  for await (const page of pages) {
-    for (const trade of page) if (type === undefined || trade.type === type) kept.push(trade);
-    if (kept.length > limit) kept.splice(0, kept.length - limit);
-  }
-  return kept;
-}
-
-/** A generator that yields `first` (already read, so errors came before any byte), then the rest. */
-async function* resumed(first: PoolTrade[], rest: AsyncGenerator<PoolTrade[]>): AsyncGenerator<PoolTrade[]> {
-  yield first;
-  yield* rest;
-}
-
-async function* encoded(pieces: AsyncIterable<string>): AsyncGenerator<Buffer> {
-  for await (const piece of pieces) yield Buffer.from(piece);
-}
-
 /**
  * GET /cmc/:network/trades/:market_pair (CoinMarketCap's trades: the pool's trades of the last 24
  * hours, oldest first) and GET /coingecko/:network/historical_trades (CoinGecko's: buy and sell
- * arrays), streamed page by page at the block the answer started at.
+ * arrays), made in the views (readCmcTrades, readHistoricalTrades) and streamed page by page at
+ * the block the answer started at.
  */
 export function createPoolTradeRoutes(options: {
   reader: MarketReader;
@@ -93,13 +61,13 @@ export function createPoolTradeRoutes(options: {
   logger?: Logger;
 }): PoolTradeRoute[] {
   const { reader, paramsSchema, logger } = options;
-  const send = (
-    reply: FastifyReply,
-    status: Parameters<typeof freshnessHeaders>[0],
-    body: AsyncIterable<string>,
-    extra: Record<string, string> = {},
-  ) => {
-    reply.headers({ ...JSON_HEADERS, ...freshnessHeaders(status), "Cache-Control": "no-cache", ...extra });
+  const send = (reply: FastifyReply, answer: PoolTradesAnswer) => {
+    reply.headers({
+      ...JSON_HEADERS,
+      ...freshnessHeaders(answer.networkStatus),
+      "Cache-Control": "no-cache",
+      ...answer.headers,
+    });
     if (reply.request.method === "HEAD") {
       // The headers of the GET, and no list read for a body that is not sent.
       reply.hijack();
@@ -107,7 +75,7 @@ export function createPoolTradeRoutes(options: {
       reply.raw.end();
       return reply;
     }
-    return sendListStream(reply, encoded(body), { stallMs: STALL_MS, logger });
+    return sendListStream(reply, answer.body, { stallMs: STALL_MS, logger });
   };
 
   const cmc: PoolTradeRoute = {
@@ -118,16 +86,10 @@ export function createPoolTradeRoutes(options: {
     },
     handler: async (request, reply) => {
       const { network, market_pair } = request.params as { network: NetworkName; market_pair: string };
-      const nowMs = Date.now();
-      const source = await openPoolTrades(reader, network, {
-        pairId: market_pair,
-        param: "market_pair",
-        nowMs,
-      });
-      const pages = source.pages(Math.floor(nowMs / 1000) - DAY, null);
-      const first = await pages.next();
-      const trades = resumed(first.done === true ? [] : first.value, pages);
-      return send(reply, source.networkStatus, joined("[", arrayPieces(trades, renderCmcTrade), "]"));
+      return send(
+        reply,
+        await readCmcTrades(reader, network, { marketPair: market_pair, nowMs: Date.now() }),
+      );
     },
   };
 
@@ -138,81 +100,23 @@ export function createPoolTradeRoutes(options: {
     handler: async (request, reply) => {
       const { network } = request.params as { network: NetworkName };
       const query = request.query as Record<string, string | undefined>;
-      const limit = integerParam(query.limit, "limit", MAX_TRADES_LIMIT) ?? 0;
-      const start = instantParam(query.start_time, "start_time");
-      const end = instantParam(query.end_time, "end_time");
-      const type = query.type;
-      if (start !== undefined && end !== undefined && start > end) {
+      const startMs = instantParam(query.start_time, "start_time");
+      const endMs = instantParam(query.end_time, "end_time");
+      if (startMs !== undefined && endMs !== undefined && startMs > endMs) {
         throw new BadRequestError("start_time must not be later than end_time.");
       }
-      const source = await openPoolTrades(reader, network, {
-        pairId: query.ticker_id ?? "",
-        param: "ticker_id",
+      const answer = await readHistoricalTrades(reader, network, {
+        tickerId: query.ticker_id ?? "",
+        limit: integerParam(query.limit, "limit", MAX_TRADES_LIMIT) ?? 0,
+        startMs,
+        endMs,
+        type: query.type as "buy" | "sell" | undefined,
         nowMs: Date.now(),
       });
-      const { historyFrom } = source;
-      // Whole seconds: block times are. start inclusive (rounded up), end inclusive (to the next second).
-      const from = start === undefined ? historyFrom : Math.ceil(start / 1000);
-      const to = end === undefined ? null : Math.floor(end / 1000) + 1;
-      if (to !== null && to <= historyFrom) {
-        throw new UnprocessableError(
-          `end_time is before the stored history, which starts at ${historyFrom} (unix seconds, ${new Date(historyFrom * 1000).toISOString()}): no trade of that range is held.`,
-        );
-      }
-      // A range that starts before the stored history is answered from its start, and says so.
-      const marker = from < historyFrom ? { "X-History-From": String(historyFrom) } : {};
-      const pages = source.pages(from, to);
-      const first = await pages.next();
-      const trades = resumed(first.done === true ? [] : first.value, pages);
-      if (limit > 0) {
-        const kept = await newest(trades, limit, type);
-        const side = (t: string) =>
-          kept
-            .filter((trade) => trade.type === t)
-            .map(renderCoingeckoTrade)
-            .join(",");
-        return send(
-          reply,
-          source.networkStatus,
-          once(`{"buy":[${side("buy")}],"sell":[${side("sell")}]}`),
-          marker,
-        );
-      }
-      // Two passes, buys then sells, over the same pinned block.
-      const pass = (side: "buy" | "sell") =>
-        type !== undefined && type !== side
-          ? once("")
-          : arrayPieces(
-              side === "buy" ? trades : source.pages(from, to),
-              renderCoingeckoTrade,
-              (t) => t.type === side,
-            );
-      return send(
-        reply,
-        source.networkStatus,
-        concat('{"buy":[', pass("buy"), '],"sell":[', pass("sell"), "]}"),
-        marker,
-      );
+      return send(reply, answer);
     },
   };
   return [coingecko, cmc];
-}
-
-async function* once(text: string): AsyncGenerator<string> {
-  yield text;
-}
-
-async function* joined(open: string, middle: AsyncIterable<string>, close: string): AsyncGenerator<string> {
-  yield open;
-  yield* middle;
-  yield close;
-}
-
-async function* concat(...parts: (string | AsyncIterable<string>)[]): AsyncGenerator<string> {
-  for (const part of parts) {
-    if (typeof part === "string") yield part;
-    else yield* part;
-  }
 }
 
 /** Query of GET /coingecko/:network/historical_trades (integers are checked by the handler). */
