@@ -47,8 +47,9 @@ export async function getPoolPrices(
   }
   if (figures.change24h) {
     const day = await getRollingPoolDay(reader, network, now);
+    // A day that starts before the epoch (a test chain's) has nothing before its start.
     instants.push(
-      { beforeTimestamp: day.after + 1, maxBlock: day.block },
+      { beforeTimestamp: Math.max(0, day.after + 1), maxBlock: day.block },
       { beforeTimestamp: day.at + 1, maxBlock: day.block },
     );
   }
