@@ -4,11 +4,13 @@ import { join } from "node:path";
 import { startDevnet } from "@swapgraph/devnet/startDevnet.js";
 import { pino } from "pino";
 import { createPublicClient, http } from "viem";
+import type { NetworkConfig } from "../src/config/types.js";
 import { createIndexing } from "../src/createIndexing.js";
-import type { Address } from "../src/domain/types.js";
+import type { Address, Token, Trade } from "../src/domain/types.js";
 import { createGraphqlExecutor } from "../src/graphql/createGraphqlExecutor.js";
 import { buildSchema } from "../src/graphql/schema/buildSchema.js";
 import { LISTING_ENDPOINTS } from "../src/http/listings/createListingRoutes.js";
+import type { PoolState } from "../src/pricing/types.js";
 import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
 import { renderCmcTrade } from "../src/views/answers/buildPoolTrade.js";
 import { readListedMarkets } from "../src/views/answers/readListedMarkets.js";
@@ -16,6 +18,7 @@ import { readPoolBook } from "../src/views/answers/readPoolBook.js";
 import { openPoolTrades } from "../src/views/answers/readPoolTrades.js";
 import { readQuote } from "../src/views/answers/readQuote.js";
 import { readTradeVolume7d } from "../src/views/answers/readTradeVolume7d.js";
+import { createLiveViews } from "../src/views/createLiveViews.js";
 import * as throughGraphql from "../test/support/readAnswersThroughGraphql.js";
 
 /** One line of the answers table. */
@@ -33,6 +36,12 @@ export interface BenchAnswersOptions {
   swaps?: number;
   /** Timed rounds per answer and path, alternated (default 30; the median is reported). */
   rounds?: number;
+  /**
+   * Pools of a second, synthetic listing (default 0: none): a store of that many V2 pools with
+   * trades over the last day, read through the same views and GraphQL operations (see
+   * benchSyntheticListing), timed over at most 5 rounds.
+   */
+  syntheticPools?: number;
 }
 
 const DAY = 86_400;
@@ -172,34 +181,10 @@ export async function benchAnswers(options: BenchAnswersOptions = {}): Promise<A
     ];
     const rows: AnswerRow[] = [];
     for (const { answer, views: byViews, graphql } of answers) {
-      const bytes = await graphql();
-      if ((await byViews()) !== bytes) throw new Error(`${answer}: the views' bytes differ from GraphQL's`);
-      const times = { views: [] as number[], graphql: [] as number[] };
-      const time = async (path: "views" | "graphql", make: () => Promise<string>) => {
-        const started = performance.now();
-        await make();
-        times[path].push(performance.now() - started);
-      };
-      // Warm-up (JIT, the store's page cache), then alternate which path goes first.
-      for (let i = 0; i < 3; i++) await Promise.all([byViews(), graphql()]);
-      for (let i = 0; i < rounds; i++) {
-        if (i % 2 === 0) {
-          await time("views", byViews);
-          await time("graphql", graphql);
-        } else {
-          await time("graphql", graphql);
-          await time("views", byViews);
-        }
-      }
-      const a = median(times.views);
-      const b = median(times.graphql);
-      rows.push({
-        answer,
-        "views ms": Number(a.toFixed(3)),
-        "GraphQL ms": Number(b.toFixed(3)),
-        "views / GraphQL": (a / b).toFixed(2),
-        "no worse": a <= b * 1.1 ? "yes" : "NO",
-      });
+      rows.push(await timeAnswer(answer, byViews, graphql, rounds));
+    }
+    if ((options.syntheticPools ?? 0) > 0) {
+      rows.push(await benchSyntheticListing(config, options.syntheticPools!, Math.min(rounds, 5)));
     }
     return rows;
   } finally {
@@ -207,5 +192,164 @@ export async function benchAnswers(options: BenchAnswersOptions = {}): Promise<A
     await store.close();
     await devnet.stop();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * One line of the table: both paths' bytes compared once, a warm-up (JIT, the store's page cache),
+ * then `rounds` rounds alternating which path goes first, the median of each.
+ */
+async function timeAnswer(
+  answer: string,
+  byViews: () => Promise<string>,
+  graphql: () => Promise<string>,
+  rounds: number,
+): Promise<AnswerRow> {
+  const bytes = await graphql();
+  if ((await byViews()) !== bytes) throw new Error(`${answer}: the views' bytes differ from GraphQL's`);
+  const times = { views: [] as number[], graphql: [] as number[] };
+  const time = async (path: "views" | "graphql", make: () => Promise<string>) => {
+    const started = performance.now();
+    await make();
+    times[path].push(performance.now() - started);
+  };
+  for (let i = 0; i < 3; i++) await Promise.all([byViews(), graphql()]);
+  for (let i = 0; i < rounds; i++) {
+    if (i % 2 === 0) {
+      await time("views", byViews);
+      await time("graphql", graphql);
+    } else {
+      await time("graphql", graphql);
+      await time("views", byViews);
+    }
+  }
+  const a = median(times.views);
+  const b = median(times.graphql);
+  return {
+    answer,
+    "views ms": Number(a.toFixed(3)),
+    "GraphQL ms": Number(b.toFixed(3)),
+    "views / GraphQL": (a / b).toFixed(2),
+    "no worse": a <= b * 1.1 ? "yes" : "NO",
+  };
+}
+
+const E18 = 10n ** 18n;
+/** Trades per synthetic pool over the day. */
+const SYNTHETIC_TRADES = 8;
+const address = (n: number): Address => `0x${n.toString(16).padStart(40, "0")}`;
+
+/**
+ * The listing of `count` synthetic V2 pools on `config`'s network: 100 tokens, each pool
+ * trading 8 times over the last 25 hours (one trade a block, blocks spread evenly up to a second
+ * ago, the pool's price in its marks), in an SQLite store of its own; the views load the pools as
+ * the indexer would. What a listing costs as the pools grow (the devnet has 36).
+ */
+async function benchSyntheticListing(
+  config: NetworkConfig,
+  count: number,
+  rounds: number,
+): Promise<AnswerRow> {
+  const network = config.name;
+  const store = createSqliteStore({ path: ":memory:" });
+  try {
+    await store.migrate();
+    const tokens: Token[] = Array.from({ length: 100 }, (_, k) => ({
+      address: address(0x7000 + k),
+      name: `Synthetic ${k}`,
+      symbol: `SYN${k}`,
+      decimals: 18,
+    }));
+    const pools: PoolState[] = Array.from({ length: count }, (_, i) => {
+      // Two distinct tokens; a distinct pair for each of the first 9,900 pools.
+      const a = address(0x7000 + (i % 100));
+      const b = address(0x7000 + (((i % 100) + 1 + (Math.floor(i / 100) % 99)) % 100));
+      return {
+        address: address(0xa0000 + i),
+        dex: config.dexes[0]!.name,
+        factory: address(0xf1),
+        token0: a < b ? a : b,
+        token1: a < b ? b : a,
+        feeBps: 30,
+        reserve0: 10n ** 6n * E18,
+        reserve1: BigInt(1 + (i % 997)) * 10n ** 6n * E18,
+      };
+    });
+    const nowS = Math.floor(Date.now() / 1000);
+    const total = count * SYNTHETIC_TRADES;
+    const from = nowS - 90_000;
+    const trades: Trade[] = Array.from({ length: total }, (_, n) => {
+      const pool = pools[(n * 7919) % count]!;
+      const amountIn = E18 + BigInt(n);
+      const amountOut = (amountIn * pool.reserve1) / pool.reserve0;
+      return {
+        network,
+        txHash: `0x${(n + 1).toString(16).padStart(64, "0")}`,
+        blockNumber: BigInt(n + 1),
+        timestamp: from + Math.floor((n * (90_000 - 1)) / total),
+        txIndex: 0,
+        logIndex: 0,
+        sender: address(0x5000 + (n % 200)),
+        tokenIn: pool.token0,
+        amountIn,
+        tokenOut: pool.token1,
+        amountOut,
+        volumeUsd: 0n,
+        tracked: false,
+        pools: [pool.address],
+        marks: {
+          priceInUsd: undefined,
+          priceOutUsd: undefined,
+          native: undefined,
+          hops: [{ zeroForOne: true, amountIn, amountOut }],
+        },
+      };
+    });
+    const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
+    const CHUNK = 5_000;
+    for (let first = 0; first < total; first += CHUNK) {
+      const chunk = trades.slice(first, first + CHUNK);
+      const last = chunk.at(-1)!;
+      await store.commitRange(network, {
+        checkpoint: { blockNumber: last.blockNumber, blockHash: hash(Number(last.blockNumber)) },
+        blocks: [
+          {
+            number: last.blockNumber,
+            hash: hash(Number(last.blockNumber)),
+            parentHash: hash(Number(last.blockNumber) - 1),
+            timestamp: last.timestamp,
+          },
+        ],
+        pairs: first === 0 ? pools.map(({ reserve0: _r0, reserve1: _r1, ...pair }) => pair) : [],
+        reserves: [],
+        trades: chunk,
+      });
+    }
+    const checkpoint = { blockNumber: BigInt(total), blockHash: hash(total) };
+    const views = createLiveViews([config], store);
+    views.load(network, { tokens, pools, checkpoint });
+    views.markIndexed(network, checkpoint);
+    views.setStatus(network, { ready: true });
+    const executor = createGraphqlExecutor({
+      reader: views,
+      schema: buildSchema(),
+      logger: pino({ level: "silent" }),
+    });
+    const listing = throughGraphql.parseListingOperations(executor);
+    const endpoint = LISTING_ENDPOINTS[0]!;
+    const nowMs = Date.now();
+    return await timeAnswer(
+      `listing ${endpoint.path} (${count} synthetic pools)`,
+      async () => JSON.stringify(endpoint.build((await readListedMarkets(views, network, nowMs)).markets)),
+      async () =>
+        JSON.stringify(
+          endpoint.build(
+            (await throughGraphql.readListedMarkets(executor.session(nowMs), listing, network)).markets,
+          ),
+        ),
+      rounds,
+    );
+  } finally {
+    await store.close();
   }
 }

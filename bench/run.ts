@@ -53,7 +53,8 @@ import { benchV3 } from "./v3.js";
  * three networks indexed through emulators answering 429 above the limit, against no limit
  * (BENCH_RATELIMIT_WARNINGS=1 prints each run's warn lines by message, the first three of each).
  * Then the answers issue 27 moved into the read model against the GraphQL operations that made
- * them before (bench/answers.ts; BENCH_ANSWERS=0 skips it, BENCH_ONLY=answers runs it alone).
+ * them before (bench/answers.ts; BENCH_ANSWERS=0 skips it, BENCH_ONLY=answers runs it alone;
+ * BENCH_ANSWERS_POOLS=2000 adds a listing of that many synthetic pools).
  * Last, only with BENCH_PONDER=1 (it installs Ponder from npm
  * into ~/.cache/swapgraph-bench, outside the repository), Ponder side by side with swapgraph on
  * the same chains (bench/ponder.ts; BENCH_PONDER_CHAINS=issue17,onepair,dense picks the chains,
@@ -338,7 +339,8 @@ if ((only === undefined && process.env.BENCH_ANSWERS !== "0") || only === "answe
   console.log(
     `Answers: each made in the read model (src/views/answers) against the fixed GraphQL operations that made it before (test/support/readAnswersThroughGraphql.ts), in process on one indexed bsc devnet, ${rounds} rounds alternated, medians (aim: no worse, views / GraphQL at most 1.1)`,
   );
-  console.table(await benchAnswers({ rounds }));
+  const syntheticPools = Number(process.env.BENCH_ANSWERS_POOLS ?? 0);
+  console.table(await benchAnswers({ rounds, syntheticPools }));
 }
 if (only !== undefined) process.exit(0);
 if (process.env.BENCH_DEXSCREENER !== "0") {

@@ -1,4 +1,5 @@
 import type { CandleSubject } from "./market.js";
+import type { Address } from "./types.js";
 
 /**
  * What a market-stats read counts: the trades of one token or through one pool in windows that
@@ -40,4 +41,22 @@ export interface LastPriceQuery {
   beforeTimestamp: number;
   /** Only trades at or below this block. */
   maxBlock: bigint;
+}
+
+/** An instant a PoolLastPricesQuery prices its pools just before (LastPriceQuery's bounds). */
+export interface PriceInstant {
+  /** Only samples of trades with a timestamp before this (unix seconds). */
+  beforeTimestamp: number;
+  /** Only trades at or below this block. */
+  maxBlock: bigint;
+}
+
+/**
+ * Several pools' prices just before several instants, in one grouped read: for each pool and
+ * instant, what a LastPriceQuery of the pool (withNative false) at that instant answers.
+ */
+export interface PoolLastPricesQuery {
+  pools: readonly Address[];
+  /** At most MAX_PRICE_INSTANTS (each adds a minute of trades to the read). */
+  instants: readonly PriceInstant[];
 }

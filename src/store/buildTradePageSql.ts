@@ -76,6 +76,24 @@ export function placeholders(dialect: SqlDialect) {
   return { params, p };
 }
 
+/** The window probe's two scalar subqueries of one time window (see buildTradeWindowSql). */
+function windowTerms(
+  p: ReturnType<typeof placeholders>["p"],
+  network: NetworkName,
+  fromTimestamp: number,
+  toTimestamp: number | undefined,
+): { first: string; last: string } {
+  // `+block_number` keeps min()/max() from walking the block index in search of the timestamp.
+  const first = `(SELECT min(+block_number) FROM trades WHERE network = ${p(network, "text")} AND timestamp =
+      (SELECT min(timestamp) FROM trades WHERE network = ${p(network, "text")} AND timestamp >= ${p(fromTimestamp, "int8")}))`;
+  const last =
+    toTimestamp === undefined
+      ? "NULL"
+      : `(SELECT max(+block_number) FROM trades WHERE network = ${p(network, "text")} AND timestamp =
+      (SELECT max(timestamp) FROM trades WHERE network = ${p(network, "text")} AND timestamp < ${p(toTimestamp, "int8")}))`;
+  return { first, last };
+}
+
 /**
  * The first and last block of a time window. Block timestamps never decrease along a chain, so
  * the window is the block range from the lowest block of its first timestamp to the highest block
@@ -88,15 +106,23 @@ export function buildTradeWindowSql(
   toTimestamp: number | undefined,
 ): SqlText {
   const { params, p } = placeholders(dialect);
-  // `+block_number` keeps min()/max() from walking the block index in search of the timestamp.
-  const first = `(SELECT min(+block_number) FROM trades WHERE network = ${p(network, "text")} AND timestamp =
-      (SELECT min(timestamp) FROM trades WHERE network = ${p(network, "text")} AND timestamp >= ${p(fromTimestamp, "int8")}))`;
-  const last =
-    toTimestamp === undefined
-      ? "NULL"
-      : `(SELECT max(+block_number) FROM trades WHERE network = ${p(network, "text")} AND timestamp =
-      (SELECT max(timestamp) FROM trades WHERE network = ${p(network, "text")} AND timestamp < ${p(toTimestamp, "int8")}))`;
+  const { first, last } = windowTerms(p, network, fromTimestamp, toTimestamp);
   return { text: `SELECT ${first} AS first_block, ${last} AS last_block`, params };
+}
+
+/** The window probes of several time windows in one statement: columns first_block_i, last_block_i. */
+export function buildTradeWindowsSql(
+  dialect: SqlDialect,
+  network: NetworkName,
+  windows: readonly { fromTimestamp: number; toTimestamp: number }[],
+): SqlText {
+  const { params, p } = placeholders(dialect);
+  // Made in text order: SQLite binds `?` by position.
+  const columns = windows.map(({ fromTimestamp, toTimestamp }, i) => {
+    const { first, last } = windowTerms(p, network, fromTimestamp, toTimestamp);
+    return `${first} AS first_block_${i}, ${last} AS last_block_${i}`;
+  });
+  return { text: `SELECT ${columns.join(", ")}`, params };
 }
 
 /** Reads the window probe's row (int8 arrives as string from postgres.js, as bigint from better-sqlite3). */
@@ -107,6 +133,19 @@ export function decodeTradeWindow(
   const firstBlock = row.first_block === null ? undefined : BigInt(row.first_block);
   const lastBlock = row.last_block === null ? undefined : BigInt(row.last_block);
   return { firstBlock, lastBlock, empty: toTimestamp !== undefined && lastBlock === undefined };
+}
+
+/** Reads the row of buildTradeWindowsSql: each window's range, in the order asked. */
+export function decodeTradeWindows(
+  row: Record<string, bigint | string | number | null>,
+  windows: readonly { toTimestamp: number }[],
+): TradeWindow[] {
+  return windows.map(({ toTimestamp }, i) =>
+    decodeTradeWindow(
+      { first_block: row[`first_block_${i}`] ?? null, last_block: row[`last_block_${i}`] ?? null },
+      toTimestamp,
+    ),
+  );
 }
 
 /**

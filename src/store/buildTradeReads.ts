@@ -1,5 +1,14 @@
 import type { NetworkName } from "../domain/types.js";
 import {
+  assertPoolLastPricesQuery,
+  buildPoolCandleClosesSql,
+  buildPoolMinuteTradesSql,
+  isPoolLed,
+  minuteSpans,
+  type PoolCloseRow,
+  pickPoolLastPrices,
+} from "./buildPoolLastPricesSql.js";
+import {
   assertPoolSwapSumQuery,
   buildPoolSwapSumSql,
   decodePoolSwapSums,
@@ -9,7 +18,9 @@ import {
   assertTradePageQuery,
   buildTradePageSql,
   buildTradeWindowSql,
+  buildTradeWindowsSql,
   decodeTradeWindow,
+  decodeTradeWindows,
   type SqlDialect,
   type SqlText,
   type TradeWindow,
@@ -55,11 +66,11 @@ function* windowOf(
   return decodeTradeWindow(row as WindowRow, to);
 }
 
-/** The reads of trades, market stats and pool swap sums (see buildTradePageSql, buildTradeStatsSql) on either engine. */
+/** The reads of trades, market stats, last prices and pool swap sums (see buildTradePageSql, buildTradeStatsSql) on either engine. */
 export function buildTradeReads(
   dialect: SqlDialect,
   run: ReadPlanRunner,
-): Pick<Store, "listTradePage" | "getTradeStats" | "getLastPrice" | "sumPoolSwaps"> {
+): Pick<Store, "listTradePage" | "getTradeStats" | "getLastPrice" | "getPoolLastPrices" | "sumPoolSwaps"> {
   return {
     async listTradePage(network, query) {
       assertTradePageQuery(query);
@@ -109,6 +120,28 @@ export function buildTradeReads(
         rows.map(decodeTrade),
         close === undefined ? undefined : BigInt(close),
       );
+    },
+    async getPoolLastPrices(network, query) {
+      assertPoolLastPricesQuery(query);
+      if (query.pools.length === 0) return new Map();
+      // One snapshot, a fixed number of statements: the spans' block ranges (pool-led only), their
+      // trades, the candle closes (buildPoolLastPricesSql).
+      const { rows, closes } = await run(function* () {
+        const spans = minuteSpans(query.instants);
+        let rows: TradeRow[] = [];
+        if (spans.length > 0) {
+          let windows: TradeWindow[] | undefined;
+          if (isPoolLed(query)) {
+            const [row] = yield buildTradeWindowsSql(dialect, network, spans);
+            windows = decodeTradeWindows(row as Parameters<typeof decodeTradeWindows>[0], spans);
+          }
+          const trades = buildPoolMinuteTradesSql(dialect, network, query, spans, windows);
+          if (trades !== undefined) rows = (yield trades) as TradeRow[];
+        }
+        const closes = (yield buildPoolCandleClosesSql(dialect, network, query)) as PoolCloseRow[];
+        return { rows, closes };
+      }, "snapshot");
+      return pickPoolLastPrices(query, rows, closes);
     },
   };
 }

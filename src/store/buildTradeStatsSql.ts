@@ -98,7 +98,7 @@ function subjectTerms(
 }
 
 /** The block range condition of a window (undefined: no trade can match). */
-function blockRange(
+export function blockRange(
   window: TradeWindow,
   maxBlock: bigint,
   p: ReturnType<typeof placeholders>["p"],

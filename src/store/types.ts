@@ -9,7 +9,12 @@ import type {
   PoolSwapTotals,
   TradePageQuery,
 } from "../domain/market.js";
-import type { LastPriceQuery, TradeStatsQuery, TradeWindowTotals } from "../domain/tradeStats.js";
+import type {
+  LastPriceQuery,
+  PoolLastPricesQuery,
+  TradeStatsQuery,
+  TradeWindowTotals,
+} from "../domain/tradeStats.js";
 import type {
   Address,
   BlockRef,
@@ -166,6 +171,15 @@ export interface Store {
   sumPoolSwaps(network: NetworkName, query: PoolSwapSumQuery): Promise<Map<Address, PoolSwapTotals>>;
   /** A token's or pool's price (candle sample rules) just before an instant; undefined when it never had one. */
   getLastPrice(network: NetworkName, query: LastPriceQuery): Promise<bigint | undefined>;
+  /**
+   * Several pools' prices just before several instants: for each asked pool (an entry each), what
+   * getLastPrice of the pool (withNative false) answers at each instant, in the instants' order.
+   * A fixed number of statements whatever the number of pools (buildPoolLastPricesSql).
+   */
+  getPoolLastPrices(
+    network: NetworkName,
+    query: PoolLastPricesQuery,
+  ): Promise<Map<Address, (bigint | undefined)[]>>;
   /** Records the head the writer last saw (outside ranges; one row per network). */
   saveHead(network: NetworkName, head: HeadRecord): Promise<void>;
   getHead(network: NetworkName): Promise<HeadRecord | undefined>;

@@ -25,6 +25,7 @@ export type StoreReader = Pick<
   | "sumCandles"
   | "getTradeStats"
   | "getLastPrice"
+  | "getPoolLastPrices"
   | "sumPoolSwaps"
   | "listBlocks"
 >;
@@ -33,7 +34,10 @@ export type StoreReader = Pick<
 function aggregateReads(
   store: StoreReader,
   check: (network: NetworkName) => unknown,
-): Pick<MarketReader, "listCandles" | "sumCandles" | "getTradeStats" | "getLastPrice" | "sumPoolSwaps"> {
+): Pick<
+  MarketReader,
+  "listCandles" | "sumCandles" | "getTradeStats" | "getLastPrice" | "getPoolLastPrices" | "sumPoolSwaps"
+> {
   return {
     async listCandles(network, query) {
       check(network);
@@ -50,6 +54,10 @@ function aggregateReads(
     async getLastPrice(network, query) {
       check(network);
       return store.getLastPrice(network, query);
+    },
+    async getPoolLastPrices(network, query) {
+      check(network);
+      return store.getPoolLastPrices(network, query);
     },
     async sumPoolSwaps(network, query) {
       check(network);

@@ -14,7 +14,12 @@ import type {
   TradePageQuery,
   TradePosition,
 } from "../domain/market.js";
-import type { LastPriceQuery, TradeStatsQuery, TradeWindowTotals } from "../domain/tradeStats.js";
+import type {
+  LastPriceQuery,
+  PoolLastPricesQuery,
+  TradeStatsQuery,
+  TradeWindowTotals,
+} from "../domain/tradeStats.js";
 import type {
   Address,
   BlockRef,
@@ -80,6 +85,11 @@ export interface MarketHistory {
   sumPoolSwaps(network: NetworkName, query: PoolSwapSumQuery): Promise<Map<Address, PoolSwapTotals>>;
   /** A token's or pool's price just before an instant (Store.getLastPrice). */
   getLastPrice(network: NetworkName, query: LastPriceQuery): Promise<bigint | undefined>;
+  /** Many pools' prices just before a few instants, one grouped store read (Store.getPoolLastPrices). */
+  getPoolLastPrices(
+    network: NetworkName,
+    query: PoolLastPricesQuery,
+  ): Promise<Map<Address, (bigint | undefined)[]>>;
   /**
    * Unix seconds before which no stored trade can change any more: the timestamp of the oldest
    * block a reorg could still replace (finality depth below the indexed block); commits only add

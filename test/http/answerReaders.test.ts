@@ -2,6 +2,7 @@ import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
+import { priceChangePercentage } from "../../src/domain/priceChangePercentage.js";
 import type { Address } from "../../src/domain/types.js";
 import { createGraphqlExecutor, type GraphqlExecutor } from "../../src/graphql/createGraphqlExecutor.js";
 import { buildSchema } from "../../src/graphql/schema/buildSchema.js";
@@ -17,8 +18,11 @@ import { readPoolBook } from "../../src/views/answers/readPoolBook.js";
 import { openPoolTrades } from "../../src/views/answers/readPoolTrades.js";
 import { readQuote } from "../../src/views/answers/readQuote.js";
 import { readTradeVolume7d } from "../../src/views/answers/readTradeVolume7d.js";
+import { getPoolPrices } from "../../src/views/getPoolPrices.js";
+import { getRollingPoolDay } from "../../src/views/getRollingPoolDay.js";
 import { chainHead, startTestDevnet } from "../support/devnet.js";
 import * as throughGraphql from "../support/readAnswersThroughGraphql.js";
+import { spyReader } from "../support/spyReader.js";
 import { createTestStores } from "../support/testStores.js";
 import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 import { startServer, type TestServer } from "./support.js";
@@ -98,6 +102,54 @@ describe("the listings' readers", () => {
       expect(served.status, path).toBe(200);
       expect(served.text, path).toBe(bytes);
     }
+  });
+
+  test("behavior: a listing reads every pool's last and 24-hour prices in one grouped store read, not three look-ups a pool", async () => {
+    const network = config.name;
+    // Every MarketReader method that reads the store.
+    const storeReads = new Set([
+      "getLastPrice",
+      "getPoolLastPrices",
+      "sumPoolSwaps",
+      "getStoredBlock",
+      "getTradeStats",
+      "listTrades",
+      "listCandles",
+      "sumCandles",
+      "listPoolEvents",
+      "settledBefore",
+    ]);
+    const log: string[] = [];
+    const nowMs = Date.now();
+    const { markets } = await readListedMarkets(spyReader(indexing.views, log, storeReads), network, nowMs);
+    expect(markets.length).toBeGreaterThan(10);
+    expect(markets.filter((market) => market.priceChange24h !== undefined).length).toBeGreaterThan(5);
+    // The day's figures may be kept from an earlier answer at this block; the prices are one read.
+    expect(log.filter((name) => name !== "getStoredBlock" && name !== "sumPoolSwaps")).toEqual([
+      "getPoolLastPrices",
+    ]);
+
+    // Each pool's prices are what its own three look-ups (as the listings made them before) say.
+    const views = indexing.views;
+    const now = Math.floor(nowMs / 1000);
+    const day = await getRollingPoolDay(views, network, now);
+    const pools = markets.map((market) => market.pool as Address);
+    const grouped = await getPoolPrices(views, network, pools, now);
+    let traded = 0;
+    for (const pool of pools) {
+      const priceAt = (beforeTimestamp: number, maxBlock: bigint) =>
+        views.getLastPrice(network, {
+          subject: { kind: "pool", pool },
+          withNative: false,
+          beforeTimestamp,
+          maxBlock,
+        });
+      const last = await priceAt(now + 1, views.status(network).indexedBlock!);
+      const [open, close] = [await priceAt(day.after + 1, day.block), await priceAt(day.at + 1, day.block)];
+      expect(grouped.get(pool), pool).toEqual({ last, change24h: priceChangePercentage(open, close) });
+      if (last !== undefined) traded += 1;
+    }
+    expect(traded).toBeGreaterThan(10);
   });
 
   test("behavior: every ticker's trades are the same bytes from the views as through GraphQL, in both windows and both forms of its id", async () => {

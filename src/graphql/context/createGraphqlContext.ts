@@ -1,6 +1,7 @@
 import type DataLoader from "dataloader";
 import type { Logger } from "pino";
 import type { Address, NetworkName, Token, TokenRef } from "../../domain/types.js";
+import type { PoolPrices } from "../../views/getPoolPrices.js";
 import type { MarketReader } from "../../views/types.js";
 import {
   createPoolDayStatsLoader,
@@ -8,6 +9,7 @@ import {
   type PoolDayStats,
   type TokenDayStats,
 } from "./createDayStatsLoaders.js";
+import { createPoolPricesLoader, type PoolPriceKey } from "./createPoolPricesLoader.js";
 import { createTokenLoader } from "./createTokenLoader.js";
 
 /** A token with the network it was loaded on. */
@@ -28,6 +30,8 @@ export interface GraphqlContext {
   tokenDayStats: (network: NetworkName) => DataLoader<Address, TokenDayStats>;
   /** The 24-hour pool stats loader of a network (each pool read once per request). */
   poolDayStats: (network: NetworkName) => DataLoader<Address, PoolDayStats>;
+  /** The pool prices loader of a network (every pool's asked prices of a tick in one store read). */
+  poolPrices: (network: NetworkName) => DataLoader<PoolPriceKey, PoolPrices>;
   /**
    * A token this request already loaded (with its network, as Token fields that value it need),
    * or undefined. The same object every time: a page's thousands of amounts share it.
@@ -54,11 +58,13 @@ export function createGraphqlContext(
   const now = Math.floor(nowMs / 1000);
   const tokenDayStats = perNetwork((network) => createTokenDayStatsLoader(reader, network, now));
   const poolDayStats = perNetwork((network) => createPoolDayStatsLoader(reader, network, now));
+  const poolPrices = perNetwork((network) => createPoolPricesLoader(reader, network, now));
 
   return {
     reader,
     tokenDayStats,
     poolDayStats,
+    poolPrices,
     now,
     nowMs,
     tokens,

@@ -1,7 +1,6 @@
 import { formatDecimal } from "../../domain/formatDecimal.js";
 import { formatPoolPrice } from "../../domain/formatPoolPrice.js";
 import { assertNetworkReady } from "../../views/assertNetworkReady.js";
-import { getPoolPriceChange24h as getPoolPriceChange24hOf } from "../../views/getPoolPrices.js";
 import type { GraphqlContext } from "../context/createGraphqlContext.js";
 import { formatMarketStats, getMarketStats, tokenStatsSubject } from "./getMarketStats.js";
 import type { PoolSource } from "./listPools.js";
@@ -16,10 +15,13 @@ export async function getTokenStats(token: TokenSource, ctx: GraphqlContext) {
   return formatMarketStats(data, (price) => formatDecimal(price, USD_DECIMALS));
 }
 
-/** Pool.priceChangePercentage24h (getPoolPriceChange24h); 503 when the network does not serve. */
+/**
+ * Pool.priceChangePercentage24h (PoolPrices.change24h; the pools of a query are read together,
+ * ctx.poolPrices); 503 when the network does not serve.
+ */
 export async function getPoolPriceChange24h(pool: PoolSource, ctx: GraphqlContext): Promise<string | null> {
   assertNetworkReady(ctx.reader, pool.network, ctx.nowMs);
-  return getPoolPriceChange24hOf(ctx.reader, pool.network, pool.address, ctx.now);
+  return (await ctx.poolPrices(pool.network).load(`change24h:${pool.address}`)).change24h;
 }
 
 /** Pool.stats: the pool's market stats, prices of token0 in token1. */

@@ -2,10 +2,11 @@ import { formatDecimal } from "../../domain/formatDecimal.js";
 import { formatPoolPrice } from "../../domain/formatPoolPrice.js";
 import type { Address, NetworkName, Token } from "../../domain/types.js";
 import { buildOrderBook } from "../../pricing/buildOrderBook.js";
+import type { OrderBook } from "../../pricing/orderBookTypes.js";
 import type { PoolState } from "../../pricing/types.js";
 import { assertNetworkReady } from "../assertNetworkReady.js";
 import { getPoolLiquidityUsd } from "../getPoolLiquidityUsd.js";
-import { getPoolLastPrice, getPoolPriceChange24h } from "../getPoolPrices.js";
+import { getPoolPrices, type PoolPrices } from "../getPoolPrices.js";
 import { getRollingPoolDay, type RollingPoolDay } from "../getRollingPoolDay.js";
 import type { MarketReader } from "../types.js";
 import { type AnswerFreshness, answerFreshness } from "./answerFreshness.js";
@@ -21,15 +22,19 @@ export async function tokenOf(reader: MarketReader, network: NetworkName, addres
   return reader.getToken(network, address) ?? (await reader.resolveTokenAddress(network, address));
 }
 
-/** One pool as the listings show it, or undefined for an empty pool (no state price: not listed). */
+/** One pool with a state price as the listings show it. */
 async function listedMarket(
   reader: MarketReader,
   network: NetworkName,
-  at: { pool: PoolState; pairId: string; day: RollingPoolDay; now: number },
-): Promise<ListedMarket | undefined> {
-  const { pool, pairId, day, now } = at;
-  const book = buildOrderBook(pool, BEST_PRICES);
-  if (book === undefined) return undefined;
+  at: {
+    pool: PoolState;
+    book: OrderBook;
+    pairId: string;
+    day: RollingPoolDay;
+    prices: PoolPrices | undefined;
+  },
+): Promise<ListedMarket> {
+  const { pool, book, pairId, day, prices } = at;
   const [token0, token1] = await Promise.all([
     tokenOf(reader, network, pool.token0),
     tokenOf(reader, network, pool.token1),
@@ -41,10 +46,8 @@ async function listedMarket(
     decimals: token.decimals,
   });
   const price = (raw: bigint) => formatPoolPrice(raw, token0.decimals, token1.decimals);
-  const [last, change] = await Promise.all([
-    getPoolLastPrice(reader, network, pool.address, now),
-    getPoolPriceChange24h(reader, network, pool.address, now),
-  ]);
+  const last = prices?.last;
+  const change = prices?.change24h ?? null;
   const swaps = day.totals.get(pool.address);
   const liquidity = getPoolLiquidityUsd(reader, network, pool);
   return {
@@ -68,8 +71,9 @@ async function listedMarket(
  * Every indexed pool of `network` with a price, as the listing endpoints show it, by address: state
  * and liquidity from memory; token volumes and price range over the rolling 24 hours up to the
  * indexed block's time, every pool's from one grouped read of the window's Swap logs
- * (getRollingPoolDay); last and 24-hour prices from the store's last-price reads. 503 when the
- * network does not serve at `nowMs`.
+ * (getRollingPoolDay); last and 24-hour prices of every pool from one grouped last-price read
+ * (getPoolPrices: a fixed number of statements, not three look-ups a pool). 503 when the network
+ * does not serve at `nowMs`.
  */
 export async function readListedMarkets(
   reader: MarketReader,
@@ -81,11 +85,28 @@ export async function readListedMarkets(
   const now = Math.floor(nowMs / 1000);
   const pools = [...reader.getPoolIndex(network).all()].sort((a, b) => (a.address < b.address ? -1 : 1));
   const pairIds = pairIdsOf(pools);
+  // An empty pool (no state price) is not listed.
+  const priced = pools.flatMap((pool) => {
+    const book = buildOrderBook(pool, BEST_PRICES);
+    return book === undefined ? [] : [{ pool, book }];
+  });
   const day = await getRollingPoolDay(reader, network, now);
-  const listed = await Promise.all(
-    pools.map((pool) =>
-      listedMarket(reader, network, { pool, pairId: pairIds.get(pool.address)!, day, now }),
+  const prices = await getPoolPrices(
+    reader,
+    network,
+    priced.map(({ pool }) => pool.address),
+    now,
+  );
+  const markets = await Promise.all(
+    priced.map(({ pool, book }) =>
+      listedMarket(reader, network, {
+        pool,
+        book,
+        pairId: pairIds.get(pool.address)!,
+        day,
+        prices: prices.get(pool.address),
+      }),
     ),
   );
-  return { markets: listed.filter((market) => market !== undefined), networkStatus };
+  return { markets, networkStatus };
 }
