@@ -12,8 +12,8 @@ import {
   LATEST_BLOCK_RESPONSE_SCHEMA,
   MAX_EVENT_BLOCKS,
   PAIR_RESPONSE_SCHEMA,
+  SPEC_EXAMPLES,
 } from "../../src/http/dexscreener/dexScreenerSchemas.js";
-import { SPEC_EXAMPLES } from "../../src/http/openapi/buildDexScreenerOpenApi.js";
 import type { Store } from "../../src/store/types.js";
 import { mine, revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
 import { sendLiquidityChanges } from "../support/liquidityChanges.js";

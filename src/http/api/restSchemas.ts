@@ -4,9 +4,9 @@ import { MAX_SWAPS_LIMIT } from "./restLimits.js";
 /*
  * JSON Schemas (2020-12) of the REST facade: query parameters and bodies exactly as
  * spec/market-data-api.md and spec/decisions.md fix them. Plain objects, so a framework can
- * validate routes with them and buildOpenApi can publish them; nested schemas are shared by
- * identity (buildOpenApi turns the named ones into $refs). Patterns use [0-9] rather than \d
- * so that every regex dialect reads them alike.
+ * validate routes with them and buildOpenApi can publish them; a titled schema is published once
+ * under its title and referred to wherever it is nested. Patterns use [0-9] rather than \d so
+ * that every regex dialect reads them alike.
  */
 
 /** A base-10 integer string without sign or leading zeros. */
@@ -32,6 +32,19 @@ const NETWORK_PARAM_SCHEMA = {
   description:
     "Blockchain network. Case-sensitive; any other value is a 400 that lists the accepted ones. " +
     "A network this server does not index is a 503.",
+} as const;
+
+/** The `:network` of the listing and DEX Screener paths. */
+export const NETWORK_PATH_SCHEMA = {
+  type: "object",
+  properties: {
+    network: {
+      type: "string",
+      enum: NETWORKS,
+      description: "Blockchain network; any other value is a 400 that lists the accepted ones.",
+    },
+  },
+  required: ["network"],
 } as const;
 
 /** sellToken / buyToken of /api/quote. */
