@@ -75,7 +75,7 @@ export const REST_DOCS: Record<string, RouteDoc> = {
     description:
       "The amount of `buyToken` received for exactly one whole `sellToken`, along the best route of up " +
       "to 3 hops through the network's base tokens across every indexed DEX, pool fees included (each " +
-      "DEX's exact V2 math). A token is a symbol of the network's token list (case-insensitive; `BNB`, " +
+      "pool's exact math: V2's constant product with its fee, V3's ticks). A token is a symbol of the network's token list (case-insensitive; `BNB`, " +
       "`ETH`, `POL` or `MATIC` mean the native coin) or any ERC-20 address. The same token on both sides " +
       "(the native coin and its wrapped token count as the same) is a 400.",
     ok: { description: "The quote.", schema: QUOTE_BODY_SCHEMA, example: QUOTE_EXAMPLE },

@@ -7,6 +7,7 @@ import { type AnswerStore, blockFreshness } from "../../views/answers/createAnsw
 import { checksummed, createPoolEventRenderer } from "../../views/answers/createPoolEventRenderer.js";
 import { assertNetworkReady, dataAgeSeconds } from "../../views/assertNetworkReady.js";
 import type { MarketReader } from "../../views/types.js";
+import { freshnessHeaders } from "../freshnessHeaders.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
 import { buildCachedJson, type CachedJson, sendCachedJson } from "../sendCachedJson.js";
 import { sendListStream } from "../sendListStream.js";
@@ -47,10 +48,7 @@ function served(reader: MarketReader, network: NetworkName): Served {
   return {
     block,
     scope: `${network}-${block}`,
-    headers: {
-      "X-Indexed-Block": block.toString(),
-      ...(age === undefined ? {} : { "X-Data-Age": String(age) }),
-    },
+    headers: freshnessHeaders({ indexedBlock: block.toString(), dataAgeSeconds: age ?? null }),
     ...freshness,
   };
 }

@@ -115,7 +115,8 @@ export async function dexScreenerPlugin(app: FastifyInstance, options: DexScreen
           description:
             "The pool's checksummed address, its DEX's name as dexKey, token0 and token1 as asset0Id and " +
             "asset1Id (the pool's own order, which never changes) and its swap fee in bps (a V3 pool's fee " +
-            "tier / 100). The optional createdAt* fields are left out.",
+            "tier / 100), and createdAtBlockNumber, createdAtBlockTimestamp and createdAtTxnId from the " +
+            "factory's log that created the pool (left out when none was found).",
           errors: {
             "404": {
               description: "The address is not an indexed pool.",
@@ -141,8 +142,8 @@ export async function dexScreenerPlugin(app: FastifyInstance, options: DexScreen
             "Every Swap (swap), Mint (join) and Burn (exit) log of the indexed pools in fromBlock..toBlock " +
             "(inclusive), in chain order, with the transaction's signer as maker. Amounts and reserves are " +
             "decimalized exactly (strings); priceNative is the asset1 paid or taken per asset0 in the swap, " +
-            "to 50 decimal places. reserves are a V2 pair's reserves right after the event (its Sync); a V3 " +
-            "pool's are left out (its token balances are in no log). toBlock may not pass latest-block, " +
+            "to 50 decimal places. reserves are the pool's token amounts right after the event: a V2 pair's " +
+            "Sync, a V3 pool's token balances kept from its logs. toBlock may not pass latest-block, " +
             `and a range holds at most ${MAX_EVENT_BLOCKS} blocks. Answers of more than 1,000 events are streamed.`,
         },
         EVENTS_RESPONSE_SCHEMA,

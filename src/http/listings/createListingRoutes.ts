@@ -35,7 +35,10 @@ function listDoc(summary: string, about: string, schema: object): RouteDoc {
   };
 }
 
-/** The listing endpoints' paths, descriptions and bodies. */
+/**
+ * The listing endpoints' paths, descriptions and bodies.
+ * @internal exported for tests, which make the bodies and name the paths.
+ */
 export const LISTING_ENDPOINTS: {
   path: string;
   doc: RouteDoc;

@@ -9,7 +9,7 @@ import type { MarketReader } from "../../views/types.js";
 import { NETWORK_PATH_SCHEMA } from "../api/restSchemas.js";
 import { freshnessHeaders } from "../freshnessHeaders.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
-import type { DocumentedRoute } from "../routeDoc.js";
+import type { DocumentedRoute, RouteDoc } from "../routeDoc.js";
 import { sendListStream } from "../sendListStream.js";
 import {
   CMC_TRADES_SCHEMA,
@@ -83,6 +83,39 @@ async function* encoded(pieces: AsyncIterable<string>): AsyncGenerator<Buffer> {
   for await (const piece of pieces) yield Buffer.from(piece);
 }
 
+/** What /openapi.json says of CoinMarketCap's trades. */
+const CMC_TRADES_DOC: RouteDoc = {
+  operationId: "listingCoinMarketCapTrades",
+  tag: "Listings",
+  summary: "CoinMarketCap: trades",
+  description:
+    "CoinMarketCap's trades: the pool's trades of the last 24 hours, oldest first, with trade_id, " +
+    "price, base_volume, quote_volume, timestamp (unix ms) and type, as /coingecko/{network}/historical_trades.",
+  ok: { description: STREAMED, schema: CMC_TRADES_SCHEMA },
+};
+
+/** What /openapi.json says of CoinGecko's historical_trades. */
+const HISTORICAL_TRADES_DOC: RouteDoc = {
+  operationId: "listingCoinGeckoHistoricalTrades",
+  tag: "Listings",
+  summary: "CoinGecko: historical trades",
+  description:
+    "CoinGecko's DEX /historical_trades: each pass of a swap through the pool (base = token0): " +
+    "trade_id (block x 2^20 + log index x 16 + hop), price (token1 per token0, executed), base and " +
+    "target volume, trade_timestamp (unix ms) and type (buy: token0 came out of the pool). Default: " +
+    "the whole stored history (limit=0); limit 1-10,000 keeps the newest that many. X-History-From " +
+    "(unix seconds) marks an answer whose start_time was before the stored history.",
+  ok: { description: STREAMED, schema: COINGECKO_TRADES_SCHEMA },
+  errors: {
+    "422": {
+      description: "A range that ends before the stored history: no trade of it is held.",
+      example:
+        "end_time is before the stored history, which starts at 1795046400 (unix seconds, " +
+        "2026-11-19T00:00:00.000Z): no trade of that range is held.",
+    },
+  },
+};
+
 /**
  * GET /cmc/:network/trades/:market_pair (CoinMarketCap's trades: the pool's trades of the last 24
  * hours, oldest first) and GET /coingecko/:network/historical_trades (CoinGecko's: buy and sell
@@ -110,15 +143,7 @@ export function createPoolTradeRoutes(options: { reader: MarketReader; logger?: 
   const cmc: DocumentedRoute = {
     path: "/cmc/:network/trades/:market_pair",
     params: PAIR_PATH_SCHEMA,
-    doc: {
-      operationId: "listingCoinMarketCapTrades",
-      tag: "Listings",
-      summary: "CoinMarketCap: trades",
-      description:
-        "CoinMarketCap's trades: the pool's trades of the last 24 hours, oldest first, with trade_id, " +
-        "price, base_volume, quote_volume, timestamp (unix ms) and type, as /coingecko/{network}/historical_trades.",
-      ok: { description: STREAMED, schema: CMC_TRADES_SCHEMA },
-    },
+    doc: CMC_TRADES_DOC,
     handler: async (request, reply) => {
       const { network, market_pair } = request.params as { network: NetworkName; market_pair: string };
       const nowMs = Date.now();
@@ -138,26 +163,7 @@ export function createPoolTradeRoutes(options: { reader: MarketReader; logger?: 
     path: "/coingecko/:network/historical_trades",
     params: NETWORK_PATH_SCHEMA,
     querystring: HISTORICAL_TRADES_QUERY_SCHEMA,
-    doc: {
-      operationId: "listingCoinGeckoHistoricalTrades",
-      tag: "Listings",
-      summary: "CoinGecko: historical trades",
-      description:
-        "CoinGecko's DEX /historical_trades: each pass of a swap through the pool (base = token0): " +
-        "trade_id (block x 2^20 + log index x 16 + hop), price (token1 per token0, executed), base and " +
-        "target volume, trade_timestamp (unix ms) and type (buy: token0 came out of the pool). Default: " +
-        "the whole stored history (limit=0); limit 1-10,000 keeps the newest that many. X-History-From " +
-        "(unix seconds) marks an answer whose start_time was before the stored history.",
-      ok: { description: STREAMED, schema: COINGECKO_TRADES_SCHEMA },
-      errors: {
-        "422": {
-          description: "A range that ends before the stored history: no trade of it is held.",
-          example:
-            "end_time is before the stored history, which starts at 1795046400 (unix seconds, " +
-            "2026-11-19T00:00:00.000Z): no trade of that range is held.",
-        },
-      },
-    },
+    doc: HISTORICAL_TRADES_DOC,
     handler: async (request, reply) => {
       const { network } = request.params as { network: NetworkName };
       const query = request.query as Record<string, string | undefined>;

@@ -25,7 +25,7 @@ interface ObjectSchema {
 /** A GET route as registered: its path, the JSON Schemas it validates with, and its description. */
 export type RegisteredRoute = Omit<DocumentedRoute, "handler">;
 
-const DESCRIPTION = `Market data of Uniswap-V2-style DEX swaps on BSC, Ethereum and Polygon, indexed over JSON-RPC by swapgraph.
+const DESCRIPTION = `Market data of DEX swaps on BSC, Ethereum and Polygon (constant-product pools of Uniswap V2 and its forks, concentrated-liquidity pools of Uniswap V3 and PancakeSwap V3), indexed over JSON-RPC by swapgraph.
 
 **The contract.** The three endpoints are wire-compatible with the public market-data API: same paths, parameters and JSON bodies, field for field. Every value of a success body is a JSON string (numbers and dates included, never in exponent notation); addresses are lowercase; the native coin has \`"address": ""\`.
 

@@ -56,7 +56,6 @@ export async function docsPlugin(
   const rapidocVersion = (require("rapidoc/package.json") as { version: string }).version;
   const scriptPath = `${DOCS_PATH}/rapidoc-${rapidocVersion}-min.js`;
 
-  let openApi: Asset | undefined;
   const docsPage = asset(
     "text/html; charset=utf-8",
     renderDocsPage({ scriptUrl: scriptPath, specUrl: OPENAPI_PATH }),
@@ -74,6 +73,8 @@ export async function docsPlugin(
     );
     refuseOtherMethods(app, path);
   };
+  // Made on its first request: no cost at start, and every route is registered by then.
+  let openApi: Asset | undefined;
   serve(OPENAPI_PATH, () => {
     openApi ??= asset("application/json; charset=utf-8", JSON.stringify(buildOpenApi(options.routes)), {
       "Cache-Control": REVALIDATE,
