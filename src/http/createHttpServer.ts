@@ -23,7 +23,7 @@ import { dexScreenerPlugin } from "./dexscreener/dexScreenerPlugin.js";
 import { listingsPlugin } from "./listings/listingsPlugin.js";
 import { parseQueryString } from "./parseQueryString.js";
 import { dashboardPlugin } from "./plugins/dashboardPlugin.js";
-import { docsPlugin } from "./plugins/docsPlugin.js";
+import { collectDocumentedRoutes, docsPlugin } from "./plugins/docsPlugin.js";
 import { graphqlPlugin } from "./plugins/graphqlPlugin.js";
 import { probesPlugin } from "./plugins/probesPlugin.js";
 import { ALLOWED_METHODS, OTHER_METHODS } from "./routeConfig.js";
@@ -217,6 +217,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 
   // One store of market answers for both edges: bytes by request, valid for one indexed state.
   const answers = createAnswerStore();
+  const documented = collectDocumentedRoutes(app);
   await app.register(restPlugin, {
     executor: options.executor,
     reader: options.reader,
@@ -236,7 +237,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     dashboardPlugin,
     options.dashboardDir === undefined ? {} : { dir: options.dashboardDir },
   );
-  await app.register(docsPlugin, {});
+  await app.register(docsPlugin, { routes: documented });
   await app.register(probesPlugin, {
     reader: options.reader,
     metrics,

@@ -52,13 +52,13 @@ const FORBIDDEN: Record<string, string[]> = {
 /**
  * The HTTP edge by audience: what each folder under src/http may import from its siblings (files
  * at src/http's top are shared by all). The audiences stand apart; listings and DEX Screener
- * reuse the /api operations and schemas; OpenAPI describes them all.
+ * reuse the /api operations and schemas; OpenAPI describes the routes registered with a RouteDoc.
  */
 const HTTP_FOLDERS: Record<string, string[]> = {
   api: [],
   listings: ["api"],
   dexscreener: ["api"],
-  openapi: ["api", "listings", "dexscreener"],
+  openapi: ["api"],
   plugins: ["openapi", "pages"],
   pages: [],
 };
@@ -338,7 +338,7 @@ describe("architecture", () => {
 
   test("behavior: the OpenAPI builders see GraphQL through the executor only and the views through their answers only", () => {
     const files = sourceFiles(join(SRC, "http", "openapi"));
-    expect(files.length).toBeGreaterThan(2);
+    expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       const text = readFileSync(file, "utf8");
       const imported = [...text.matchAll(/from\s+"(\.[^"]+)"/g)].map((match) => match[1]!);
@@ -358,7 +358,7 @@ describe("architecture", () => {
 
   test("behavior: /api and the listings read the views through their answers and the MarketReader type, GraphQL through the executor only", () => {
     const files = ["api", "listings"].flatMap((folder) => sourceFiles(join(SRC, "http", folder)));
-    expect(files.length).toBeGreaterThan(20);
+    expect(files.length).toBeGreaterThan(15);
     for (const file of files) {
       const text = readFileSync(file, "utf8");
       const imported = [...text.matchAll(/from\s+"(\.[^"]+)"/g)].map((match) => match[1]!);

@@ -11,8 +11,8 @@ import {
   EVENTS_RESPONSE_SCHEMA,
   LATEST_BLOCK_RESPONSE_SCHEMA,
   PAIR_RESPONSE_SCHEMA,
+  SPEC_EXAMPLES,
 } from "../../src/http/dexscreener/dexScreenerSchemas.js";
-import { SPEC_EXAMPLES } from "../../src/http/openapi/buildDexScreenerOpenApi.js";
 import type { Store } from "../../src/store/types.js";
 import { MAX_EVENT_BLOCKS } from "../../src/views/answers/readDexScreener.js";
 import { mine, revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";

@@ -21,11 +21,12 @@ import {
   CMC_ASSETS_SCHEMA,
   CMC_SUMMARY_SCHEMA,
   CMC_TICKER_SCHEMA,
+  CMC_TRADES_SCHEMA,
   COINGECKO_PAIRS_SCHEMA,
   COINGECKO_TICKERS_SCHEMA,
+  COINGECKO_TRADES_SCHEMA,
   SWAPGRAPH_TICKER_SCHEMA,
 } from "../../src/http/listings/listingSchemas.js";
-import { CMC_TRADES_SCHEMA, COINGECKO_TRADES_SCHEMA } from "../../src/http/listings/listingTradeSchemas.js";
 import type { Store } from "../../src/store/types.js";
 import { chainHead, mine, sendSwap, startTestDevnet } from "../support/devnet.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";

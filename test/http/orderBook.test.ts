@@ -7,10 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import { formatDecimal } from "../../src/domain/formatDecimal.js";
-import {
-  CMC_ORDERBOOK_SCHEMA,
-  COINGECKO_ORDERBOOK_SCHEMA,
-} from "../../src/http/listings/listingBookSchemas.js";
+import { CMC_ORDERBOOK_SCHEMA, COINGECKO_ORDERBOOK_SCHEMA } from "../../src/http/listings/listingSchemas.js";
 import type { Store } from "../../src/store/types.js";
 import { chainHead, startTestDevnet } from "../support/devnet.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";

@@ -12,6 +12,7 @@ import { createSwapHourWarmer } from "./createSwapHourWarmer.js";
 import { createSwaps24hRoute, STREAM_PAGE_SIZE } from "./createSwaps24hRoute.js";
 import { createSwapsExportRoute } from "./createSwapsExportRoute.js";
 import { createTradeVolume7dRoute } from "./createTradeVolume7dRoute.js";
+import { REST_DOCS } from "./restDocs.js";
 import { parseRestOperations } from "./restOperations.js";
 
 /** Options of restPlugin. */
@@ -103,7 +104,7 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
       {
         schema: { querystring: route.querySchema },
         ...(compress === undefined ? {} : { compress }),
-        ...(route.list === true ? { config: LIST_BUDGET_ROUTE } : {}),
+        config: { ...(route.list === true ? LIST_BUDGET_ROUTE : {}), openapi: REST_DOCS[route.path] },
       },
       route.handler,
     );

@@ -4,9 +4,9 @@ import { MAX_SWAPS_LIMIT } from "./restLimits.js";
 /*
  * JSON Schemas (2020-12) of the REST facade: query parameters and bodies exactly as
  * spec/market-data-api.md and spec/decisions.md fix them. Plain objects, so a framework can
- * validate routes with them and buildOpenApi can publish them; nested schemas are shared by
- * identity (buildOpenApi turns the named ones into $refs). Patterns use [0-9] rather than \d
- * so that every regex dialect reads them alike.
+ * validate routes with them and buildOpenApi can publish them; a titled schema is published once
+ * under its title and referred to wherever it is nested. Patterns use [0-9] rather than \d so
+ * that every regex dialect reads them alike.
  */
 
 /** A base-10 integer string without sign or leading zeros. */
@@ -32,6 +32,19 @@ const NETWORK_PARAM_SCHEMA = {
   description:
     "Blockchain network. Case-sensitive; any other value is a 400 that lists the accepted ones. " +
     "A network this server does not index is a 503.",
+} as const;
+
+/** The `:network` of the listing and DEX Screener paths. */
+export const NETWORK_PATH_SCHEMA = {
+  type: "object",
+  properties: {
+    network: {
+      type: "string",
+      enum: NETWORKS,
+      description: "Blockchain network; any other value is a 400 that lists the accepted ones.",
+    },
+  },
+  required: ["network"],
 } as const;
 
 /** sellToken / buyToken of /api/quote. */
@@ -118,6 +131,17 @@ export const VOLUMES_QUERY_SCHEMA = {
 
 // ---- bodies ----
 
+/** An object with exactly `properties`, all required, published under `title`. */
+function closedObject<const P extends object>(title: string, properties: P) {
+  return {
+    title,
+    type: "object",
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+  } as const;
+}
+
 const INTEGER_STRING = { type: "string", pattern: INTEGER_STRING_PATTERN } as const;
 const PLAIN_DECIMAL = { type: "string", pattern: PLAIN_DECIMAL_PATTERN } as const;
 
@@ -133,77 +157,53 @@ const TOKEN_PROPERTIES = {
 } as const;
 
 /** Token metadata: sell_token / buy_token of a quote. */
-export const TOKEN_SCHEMA = {
-  title: "Token",
-  type: "object",
-  properties: TOKEN_PROPERTIES,
-  required: ["name", "symbol", "decimals", "address"],
-  additionalProperties: false,
-} as const;
+const TOKEN_SCHEMA = closedObject("Token", TOKEN_PROPERTIES);
 
-/** Token with amount: sell_token / buy_token of a swap. */
-export const TOKEN_AMOUNT_SCHEMA = {
-  title: "TokenAmount",
-  type: "object",
-  properties: {
-    ...TOKEN_PROPERTIES,
-    amount: { ...INTEGER_STRING, description: "Amount in the token's smallest unit, as an integer string." },
-    amount_decimal: {
-      type: "string",
-      pattern: AMOUNT_DECIMAL_PATTERN,
-      description: "amount / 10^decimals, truncated toward zero, with exactly 8 digits after the point.",
-    },
+/**
+ * Token with amount: sell_token / buy_token of a swap.
+ * @internal exported for tests, which hold the row renderer to it.
+ */
+export const TOKEN_AMOUNT_SCHEMA = closedObject("TokenAmount", {
+  ...TOKEN_PROPERTIES,
+  amount: { ...INTEGER_STRING, description: "Amount in the token's smallest unit, as an integer string." },
+  amount_decimal: {
+    type: "string",
+    pattern: AMOUNT_DECIMAL_PATTERN,
+    description: "amount / 10^decimals, truncated toward zero, with exactly 8 digits after the point.",
   },
-  required: ["name", "symbol", "decimals", "address", "amount", "amount_decimal"],
-  additionalProperties: false,
-} as const;
+});
 
 /** The `result` of a quote. */
-export const QUOTE_RESULT_SCHEMA = {
-  title: "QuoteResult",
-  type: "object",
-  properties: {
-    network: { type: "string", enum: NETWORKS, description: "The selected blockchain network." },
-    sell_token: TOKEN_SCHEMA,
-    buy_token: TOKEN_SCHEMA,
-    price: {
-      ...PLAIN_DECIMAL,
-      description:
-        "Amount of buy_token received for exactly 1 whole sell_token along the best route, pool fees " +
-        'included; exact, trailing zeros removed ("0" when it rounds down to nothing).',
-    },
+const QUOTE_RESULT_SCHEMA = closedObject("QuoteResult", {
+  network: { type: "string", enum: NETWORKS, description: "The selected blockchain network." },
+  sell_token: TOKEN_SCHEMA,
+  buy_token: TOKEN_SCHEMA,
+  price: {
+    ...PLAIN_DECIMAL,
+    description:
+      "Amount of buy_token received for exactly 1 whole sell_token along the best route, pool fees " +
+      'included; exact, trailing zeros removed ("0" when it rounds down to nothing).',
   },
-  required: ["network", "sell_token", "buy_token", "price"],
-  additionalProperties: false,
-} as const;
+});
 
 /** Success body of GET /api/quote. */
-export const QUOTE_BODY_SCHEMA = {
-  title: "QuoteBody",
-  type: "object",
-  properties: { result: QUOTE_RESULT_SCHEMA },
-  required: ["result"],
-  additionalProperties: false,
-} as const;
+export const QUOTE_BODY_SCHEMA = closedObject("QuoteBody", { result: QUOTE_RESULT_SCHEMA });
 
-/** One transaction of GET /api/swaps_24h. */
-export const SWAP_SCHEMA = {
-  title: "Swap",
-  type: "object",
-  properties: {
-    tx_hash: { type: "string", pattern: TX_HASH_PATTERN, description: "Transaction hash, lowercase hex." },
-    block_number: { ...INTEGER_STRING, description: "Block of the transaction, integer string." },
-    // What went in first and what came out last (a multi-hop transaction is one element).
-    sell_token: TOKEN_AMOUNT_SCHEMA,
-    buy_token: TOKEN_AMOUNT_SCHEMA,
-    trade_volume_usd: {
-      ...PLAIN_DECIMAL,
-      description: 'USD value of the trade at its block, plain decimal ("0" when neither side is priced).',
-    },
+/**
+ * One transaction of GET /api/swaps_24h.
+ * @internal exported for tests, which hold the row renderer to it.
+ */
+export const SWAP_SCHEMA = closedObject("Swap", {
+  tx_hash: { type: "string", pattern: TX_HASH_PATTERN, description: "Transaction hash, lowercase hex." },
+  block_number: { ...INTEGER_STRING, description: "Block of the transaction, integer string." },
+  // What went in first and what came out last (a multi-hop transaction is one element).
+  sell_token: TOKEN_AMOUNT_SCHEMA,
+  buy_token: TOKEN_AMOUNT_SCHEMA,
+  trade_volume_usd: {
+    ...PLAIN_DECIMAL,
+    description: 'USD value of the trade at its block, plain decimal ("0" when neither side is priced).',
   },
-  required: ["tx_hash", "block_number", "sell_token", "buy_token", "trade_volume_usd"],
-  additionalProperties: false,
-} as const;
+});
 
 /** Success body of GET /api/swaps_24h: ascending by block, then position in the block. */
 export const SWAPS_BODY_SCHEMA = {
@@ -213,64 +213,41 @@ export const SWAPS_BODY_SCHEMA = {
 } as const;
 
 /** One line of GET /api/swaps_export: a /api/swaps_24h element with what keys and dates it. */
-export const SWAP_EXPORT_ROW_SCHEMA = {
-  title: "SwapExportRow",
-  type: "object",
-  properties: {
-    tx_hash: SWAP_SCHEMA.properties.tx_hash,
-    log_index: {
-      type: "integer",
-      minimum: 0,
-      description:
-        "Position of the swap's first pool Swap event in its block: with tx_hash, identifies the swap.",
-    },
-    block_number: SWAP_SCHEMA.properties.block_number,
-    timestamp: { type: "integer", minimum: 0, description: "Block timestamp, unix seconds." },
-    sender: {
-      type: "string",
-      pattern: "^0x[0-9a-f]{40}$",
-      description: "The account that signed the transaction (not a router or pool).",
-    },
-    sell_token: TOKEN_AMOUNT_SCHEMA,
-    buy_token: TOKEN_AMOUNT_SCHEMA,
-    trade_volume_usd: SWAP_SCHEMA.properties.trade_volume_usd,
-    tracked: { type: "boolean", description: "False when neither side could be priced in USD." },
-    pools: {
-      type: "array",
-      items: { type: "string", pattern: "^0x[0-9a-f]{40}$" },
-      description: "Pool addresses the swap went through, in order.",
-    },
+export const SWAP_EXPORT_ROW_SCHEMA = closedObject("SwapExportRow", {
+  tx_hash: SWAP_SCHEMA.properties.tx_hash,
+  log_index: {
+    type: "integer",
+    minimum: 0,
+    description:
+      "Position of the swap's first pool Swap event in its block: with tx_hash, identifies the swap.",
   },
-  required: [
-    "tx_hash",
-    "log_index",
-    "block_number",
-    "timestamp",
-    "sender",
-    "sell_token",
-    "buy_token",
-    "trade_volume_usd",
-    "tracked",
-    "pools",
-  ],
-  additionalProperties: false,
-} as const;
+  block_number: SWAP_SCHEMA.properties.block_number,
+  timestamp: { type: "integer", minimum: 0, description: "Block timestamp, unix seconds." },
+  sender: {
+    type: "string",
+    pattern: "^0x[0-9a-f]{40}$",
+    description: "The account that signed the transaction (not a router or pool).",
+  },
+  sell_token: TOKEN_AMOUNT_SCHEMA,
+  buy_token: TOKEN_AMOUNT_SCHEMA,
+  trade_volume_usd: SWAP_SCHEMA.properties.trade_volume_usd,
+  tracked: { type: "boolean", description: "False when neither side could be priced in USD." },
+  pools: {
+    type: "array",
+    items: { type: "string", pattern: "^0x[0-9a-f]{40}$" },
+    description: "Pool addresses the swap went through, in order.",
+  },
+});
 
 /** One UTC day of GET /api/trade_volume_usd_7d. */
-export const DAILY_VOLUME_SCHEMA = {
-  title: "DailyVolume",
-  type: "object",
-  properties: {
-    date: { type: "string", pattern: DATE_PATTERN, format: "date", description: "UTC date, YYYY-MM-DD." },
-    address_count: {
-      ...INTEGER_STRING,
-      description: "Distinct transaction senders that swapped that day, integer string.",
-    },
-    trade_volume_usd: { ...PLAIN_DECIMAL, description: "Exact sum of that day's trades in USD." },
+const DAILY_VOLUME_SCHEMA = closedObject("DailyVolume", {
+  date: { type: "string", pattern: DATE_PATTERN, format: "date", description: "UTC date, YYYY-MM-DD." },
+  address_count: {
+    ...INTEGER_STRING,
+    description: "Distinct transaction senders that swapped that day, integer string.",
   },
-  required: ["date", "address_count", "trade_volume_usd"],
-  additionalProperties: false,
-} as const;
+  trade_volume_usd: { ...PLAIN_DECIMAL, description: "Exact sum of that day's trades in USD." },
+});
 
 /** Success body of GET /api/trade_volume_usd_7d: exactly 7 days, newest (today so far) first. */
 export const VOLUMES_BODY_SCHEMA = {
@@ -282,10 +259,6 @@ export const VOLUMES_BODY_SCHEMA = {
 } as const;
 
 /** Every error body: exactly {"error": "<one human-readable sentence>"}. */
-export const ERROR_BODY_SCHEMA = {
-  title: "ErrorBody",
-  type: "object",
-  properties: { error: { type: "string", minLength: 1, description: "One human-readable sentence." } },
-  required: ["error"],
-  additionalProperties: false,
-} as const;
+export const ERROR_BODY_SCHEMA = closedObject("ErrorBody", {
+  error: { type: "string", minLength: 1, description: "One human-readable sentence." },
+});

@@ -1,4 +1,3 @@
-import { NETWORKS } from "../../domain/types.js";
 import { MAX_EVENT_BLOCKS } from "../../views/answers/readDexScreener.js";
 import { INTEGER_STRING_PATTERN } from "../api/restSchemas.js";
 
@@ -177,15 +176,6 @@ export const EVENTS_RESPONSE_SCHEMA = {
 
 // ---- request parameters ----
 
-/** The `{network}` of every adapter path. */
-export const DEX_SCREENER_PARAMS_SCHEMA = {
-  type: "object",
-  required: ["network"],
-  properties: {
-    network: { type: "string", enum: NETWORKS, description: "The network whose DEX the adapter serves." },
-  },
-} as const;
-
 const BLOCK_PARAM = {
   type: "string",
   maxLength: 16,
@@ -220,3 +210,73 @@ export const EVENTS_QUERY_SCHEMA = {
 
 /** latest-block takes no parameter. */
 export const NO_QUERY_SCHEMA = { type: "object", properties: {} } as const;
+
+/** The spec's own example answers (Adapter Specs v1.1): /openapi.json shows them; tests validate them. */
+export const SPEC_EXAMPLES = {
+  latestBlock: { block: { blockNumber: 100, blockTimestamp: 1698126147 } },
+  asset: {
+    asset: {
+      id: "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+      name: "Wrapped Ether",
+      symbol: "WETH",
+      totalSupply: 10000000,
+      circulatingSupply: 900000,
+      coinGeckoId: "ether",
+      coinMarketCapId: "ether",
+    },
+  },
+  pair: {
+    pair: {
+      id: "0x11b815efB8f581194ae79006d24E0d814B7697F6",
+      dexKey: "uniswap",
+      asset0Id: "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+      asset1Id: "0xdAC17F958D2ee523a2206206994597C13D831ec7",
+      createdAtBlockNumber: 100,
+      createdAtBlockTimestamp: 1698126147,
+      createdAtTxnId: "0xe9e91f1ee4b56c0df2e9f06c2b8c27c6076195a88a7b8537ba8313d80e6f124e",
+      feeBps: 100,
+    },
+  },
+  events: {
+    events: [
+      {
+        block: { blockNumber: 10, blockTimestamp: 1673319600 },
+        eventType: "swap",
+        txnId: "0xe9e91f1ee4b56c0df2e9f06c2b8c27c6076195a88a7b8537ba8313d80e6f124e",
+        txnIndex: 4,
+        eventIndex: 3,
+        maker: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+        pairId: "0x123",
+        asset0In: 10000,
+        asset1Out: 20000,
+        priceNative: 2,
+        reserves: { asset0: 500, asset1: 1000 },
+      },
+      {
+        block: { blockNumber: 10, blockTimestamp: 1673319600 },
+        eventType: "join",
+        txnId: "0xea1093d492a1dcb1bef708f771a99a96ff05dcab81ca76c31940300177fcf49f",
+        txnIndex: 0,
+        eventIndex: 0,
+        maker: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+        pairId: "0x456",
+        amount0: 10,
+        amount1: 5,
+        reserves: { asset0: 100, asset1: 50 },
+      },
+      {
+        block: { blockNumber: 11, blockTimestamp: 1673406000 },
+        eventType: "swap",
+        txnId: "0xea1093d492a1dcb1bef708f771a99a96ff05dcab81ca76c31940300177fcf49f",
+        txnIndex: 1,
+        eventIndex: 20,
+        maker: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+        pairId: "0x456",
+        asset0In: 0.0123456789,
+        asset1Out: 0.000123456789,
+        priceNative: 0.00000012345,
+        reserves: { asset0: 0.0001, asset1: 0.000000000000001 },
+      },
+    ],
+  },
+} as const;

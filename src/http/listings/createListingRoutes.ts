@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
 import type { NetworkName } from "../../domain/types.js";
 import type { ListedMarket } from "../../views/answers/buildListingBodies.js";
 import {
@@ -10,7 +9,9 @@ import {
 } from "../../views/answers/buildListingBodies.js";
 import { readListedMarkets } from "../../views/answers/readListedMarkets.js";
 import type { MarketReader } from "../../views/types.js";
+import { NETWORK_PATH_SCHEMA } from "../api/restSchemas.js";
 import type { BlockAnswerer } from "../createBlockAnswerer.js";
+import type { DocumentedRoute, RouteDoc } from "../routeDoc.js";
 import {
   CMC_ASSETS_SCHEMA,
   CMC_SUMMARY_SCHEMA,
@@ -19,62 +20,76 @@ import {
   COINGECKO_TICKERS_SCHEMA,
 } from "./listingSchemas.js";
 
-/** One listing endpoint: its path (with :network), what it answers, and the schema of its body. */
-export interface ListingRoute {
-  path: string;
-  summary: string;
-  description: string;
-  bodySchema: object;
-  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+/** The description of a market list: `about` it, the schema of its body. */
+function listDoc(summary: string, about: string, schema: object): RouteDoc {
+  return {
+    operationId: `listing${summary.replace(/[^A-Za-z]/g, "")}`,
+    tag: "Listings",
+    summary,
+    description:
+      `${about} Base is the pool's token0 and target (quote) its token1; a pair is one pool, named ` +
+      "base_target by contract addresses (base_target_pool where several pools hold the same tokens), " +
+      "with pool_id the pool's address. Kept per indexed block.",
+    ok: { description: "The answer in the aggregator's format.", schema },
+    kept: true,
+  };
 }
 
-/** The listing endpoints' paths, bodies and descriptions. */
+/**
+ * The listing endpoints' paths, descriptions and bodies.
+ * @internal exported for tests, which make the bodies and name the paths.
+ */
 export const LISTING_ENDPOINTS: {
   path: string;
-  summary: string;
-  description: string;
-  bodySchema: object;
+  doc: RouteDoc;
   build: (markets: ListedMarket[]) => unknown;
 }[] = [
   {
     path: "/coingecko/:network/pairs",
-    summary: "CoinGecko: pairs",
-    description:
+    doc: listDoc(
+      "CoinGecko: pairs",
       "CoinGecko's DEX /pairs: every indexed pool with a price as ticker_id, base, target, pool_id.",
-    bodySchema: COINGECKO_PAIRS_SCHEMA,
+      COINGECKO_PAIRS_SCHEMA,
+    ),
     build: buildCoingeckoPairs,
   },
   {
     path: "/coingecko/:network/tickers",
-    summary: "CoinGecko: tickers",
-    description:
+    doc: listDoc(
+      "CoinGecko: tickers",
       "CoinGecko's DEX /tickers: each pool's last traded price, base and target volumes, high and low " +
-      "over the rolling 24 hours up to the indexed block's time (its Swap logs in (t - 24 h, t]), and " +
-      "liquidity_in_usd (Pool.liquidityUSD).",
-    bodySchema: COINGECKO_TICKERS_SCHEMA,
+        "over the rolling 24 hours up to the indexed block's time (its Swap logs in (t - 24 h, t]), and " +
+        "liquidity_in_usd (Pool.liquidityUSD).",
+      COINGECKO_TICKERS_SCHEMA,
+    ),
     build: buildCoingeckoTickers,
   },
   {
     path: "/cmc/:network/summary",
-    summary: "CoinMarketCap: summary",
-    description:
+    doc: listDoc(
+      "CoinMarketCap: summary",
       "CoinMarketCap's summary: each pool's last price, volumes, price change, highest and lowest price " +
-      "over the rolling 24 hours up to the indexed block's time.",
-    bodySchema: CMC_SUMMARY_SCHEMA,
+        "over the rolling 24 hours up to the indexed block's time.",
+      CMC_SUMMARY_SCHEMA,
+    ),
     build: buildCmcSummary,
   },
   {
     path: "/cmc/:network/assets",
-    summary: "CoinMarketCap: assets",
-    description: "CoinMarketCap's assets: every token of a listed pool, keyed by its contract address.",
-    bodySchema: CMC_ASSETS_SCHEMA,
+    doc: listDoc(
+      "CoinMarketCap: assets",
+      "CoinMarketCap's assets: every token of a listed pool, keyed by its contract address.",
+      CMC_ASSETS_SCHEMA,
+    ),
     build: buildCmcAssets,
   },
   {
     path: "/cmc/:network/ticker",
-    summary: "CoinMarketCap: ticker",
-    description: "CoinMarketCap's ticker: each pool's last price and 24-hour volumes, keyed by its pair id.",
-    bodySchema: CMC_TICKER_SCHEMA,
+    doc: listDoc(
+      "CoinMarketCap: ticker",
+      "CoinMarketCap's ticker: each pool's last price and 24-hour volumes, keyed by its pair id.",
+      CMC_TICKER_SCHEMA,
+    ),
     build: buildCmcTicker,
   },
 ];
@@ -86,13 +101,12 @@ export const LISTING_ENDPOINTS: {
 export function createListingRoutes(options: {
   reader: MarketReader;
   answer: BlockAnswerer;
-}): ListingRoute[] {
+}): DocumentedRoute[] {
   const { reader, answer } = options;
-  return LISTING_ENDPOINTS.map(({ path, summary, description, bodySchema, build }) => ({
+  return LISTING_ENDPOINTS.map(({ path, doc, build }) => ({
     path,
-    summary,
-    description,
-    bodySchema,
+    params: NETWORK_PATH_SCHEMA,
+    doc,
     handler: async (request, reply) => {
       const { network } = request.params as { network: NetworkName };
       const nowMs = Date.now();

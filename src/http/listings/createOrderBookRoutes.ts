@@ -5,7 +5,15 @@ import { parsePairId } from "../../views/answers/parsePairId.js";
 import { readPoolBook } from "../../views/answers/readPoolBook.js";
 import { resolvePairPool } from "../../views/answers/resolvePairPool.js";
 import type { MarketReader } from "../../views/types.js";
+import { NETWORK_PATH_SCHEMA } from "../api/restSchemas.js";
 import type { BlockAnswerer } from "../createBlockAnswerer.js";
+import type { DocumentedRoute, RouteDoc } from "../routeDoc.js";
+import {
+  CMC_ORDERBOOK_SCHEMA,
+  COINGECKO_ORDERBOOK_SCHEMA,
+  PAIR_ID_PARAM,
+  PAIR_PATH_SCHEMA,
+} from "./listingSchemas.js";
 
 /** Default `depth`: CoinGecko asks for at least 100 (50 a side); CoinMarketCap's example is 100 too. */
 const DEFAULT_BOOK_DEPTH = 100;
@@ -13,14 +21,6 @@ const DEFAULT_BOOK_DEPTH = 100;
 const MAX_BOOK_DEPTH = 1000;
 /** Default `range`: the +-2% of the mid price that CoinGecko's depth figures measure. */
 const DEFAULT_BOOK_RANGE = "2";
-
-/** An order-book route: its path, the JSON Schemas of its parameters and query, its handler. */
-export interface OrderBookRoute {
-  path: string;
-  paramsSchema: object;
-  querySchema: object;
-  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
-}
 
 /** `depth` as the standards define it (orders in all, half a side; 0: full depth) in levels a side. */
 function levelsOf(value: string | undefined): number {
@@ -55,22 +55,14 @@ const LEVELS_QUERY = {
 } as const;
 
 /** Query of GET /coingecko/:network/orderbook. */
-export const COINGECKO_ORDERBOOK_QUERY_SCHEMA = {
+const COINGECKO_ORDERBOOK_QUERY_SCHEMA = {
   type: "object",
-  properties: {
-    ticker_id: {
-      type: "string",
-      description:
-        "The pair: base_target (the contract addresses of the pool's token0 and token1), or base_target_pool " +
-        "where several indexed pools hold those tokens (/pairs lists each id); base_target_pool is accepted for any pool.",
-    },
-    ...LEVELS_QUERY,
-  },
+  properties: { ticker_id: PAIR_ID_PARAM, ...LEVELS_QUERY },
   required: ["ticker_id"],
 } as const;
 
 /** Query of GET /cmc/:network/orderbook/:market_pair. */
-export const CMC_ORDERBOOK_QUERY_SCHEMA = {
+const CMC_ORDERBOOK_QUERY_SCHEMA = {
   type: "object",
   properties: {
     ...LEVELS_QUERY,
@@ -84,6 +76,26 @@ export const CMC_ORDERBOOK_QUERY_SCHEMA = {
   },
 } as const;
 
+/** The description of an order book: `about` its body, the schema of it. */
+function bookDoc(operationId: string, summary: string, about: string, schema: object): RouteDoc {
+  return {
+    operationId,
+    tag: "Listings",
+    summary,
+    description:
+      `${about} Levels at equal steps of the pool's state price out to range percent of its mid price on ` +
+      "each side; each level's amount is exactly what the pool trades while its price crosses that step " +
+      "(V2: the constant-product formula with the fee; V3: across the initialized ticks, as QuoterV2), its " +
+      "price the marginal price at the step's far edge, fee included (Pool.orderBook).",
+    ok: {
+      description:
+        "The pool's curve as bids and asks, [price in token1 per token0, amount of token0], at the block in X-Indexed-Block.",
+      schema,
+    },
+    kept: true,
+  };
+}
+
 /**
  * GET /coingecko/:network/orderbook (CoinGecko's DEX orderbook: ticker_id, depth) and GET
  * /cmc/:network/orderbook/:market_pair (CoinMarketCap's: depth, level): the pool's curve as bids
@@ -93,9 +105,8 @@ export function createOrderBookRoutes(options: {
   /** What the pair id is resolved with and the book read from. */
   reader: MarketReader;
   answer: BlockAnswerer;
-  paramsSchema: object;
-}): OrderBookRoute[] {
-  const { reader, answer, paramsSchema } = options;
+}): DocumentedRoute[] {
+  const { reader, answer } = options;
 
   /** The book of `pairId` as [[price, amount], ...] sides, at the indexed block. */
   async function render(
@@ -138,10 +149,16 @@ export function createOrderBookRoutes(options: {
     });
   }
 
-  const coingecko: OrderBookRoute = {
+  const coingecko: DocumentedRoute = {
     path: "/coingecko/:network/orderbook",
-    paramsSchema,
-    querySchema: COINGECKO_ORDERBOOK_QUERY_SCHEMA,
+    params: NETWORK_PATH_SCHEMA,
+    querystring: COINGECKO_ORDERBOOK_QUERY_SCHEMA,
+    doc: bookDoc(
+      "listingCoinGeckoOrderBook",
+      "CoinGecko: orderbook",
+      "CoinGecko's DEX /orderbook: ticker_id, timestamp (unix ms, when the book was made), bids and asks.",
+      COINGECKO_ORDERBOOK_SCHEMA,
+    ),
     handler: async (request, reply) => {
       const { network } = request.params as { network: NetworkName };
       const query = request.query as Record<string, string | undefined>;
@@ -160,13 +177,16 @@ export function createOrderBookRoutes(options: {
     },
   };
 
-  const cmc: OrderBookRoute = {
+  const cmc: DocumentedRoute = {
     path: "/cmc/:network/orderbook/:market_pair",
-    paramsSchema: {
-      ...paramsSchema,
-      properties: { ...(paramsSchema as { properties: object }).properties, market_pair: { type: "string" } },
-    },
-    querySchema: CMC_ORDERBOOK_QUERY_SCHEMA,
+    params: PAIR_PATH_SCHEMA,
+    querystring: CMC_ORDERBOOK_QUERY_SCHEMA,
+    doc: bookDoc(
+      "listingCoinMarketCapOrderBook",
+      "CoinMarketCap: orderbook",
+      "CoinMarketCap's orderbook: timestamp (unix ms), bids and asks.",
+      CMC_ORDERBOOK_SCHEMA,
+    ),
     handler: async (request, reply) => {
       const { network, market_pair } = request.params as { network: NetworkName; market_pair: string };
       const query = request.query as Record<string, string | undefined>;

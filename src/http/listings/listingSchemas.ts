@@ -1,13 +1,14 @@
-import { NETWORKS } from "../../domain/types.js";
+import { NETWORK_PATH_SCHEMA } from "../api/restSchemas.js";
 
 /*
  * JSON Schemas (2020-12) of the listing endpoints, written from the aggregators' published
- * formats: CoinGecko's exchange API standard (its DEX endpoints /pairs and /tickers) and
- * CoinMarketCap's exchange API standard (summary, assets, ticker). Both type prices and
- * volumes as "decimal" and show them as JSON numbers or strings in their samples; swapgraph
- * sends exact decimal strings. Fields the formats mark mandatory are required; the
- * recommended ones swapgraph can give are listed, and other fields are allowed, as an
- * aggregator reads the fields it knows.
+ * formats: CoinGecko's exchange API standard (its DEX endpoints /pairs, /tickers, /orderbook and
+ * /historical_trades) and CoinMarketCap's exchange API standard (summary, assets, ticker,
+ * orderbook, trades). Both type prices and volumes as "decimal" and show them, and ids and
+ * timestamps, as JSON numbers or strings in their samples; swapgraph sends exact decimal strings,
+ * and numbers for ids and timestamps. Fields the formats mark mandatory are required; the
+ * recommended ones swapgraph can give are listed, and other fields are allowed, as an aggregator
+ * reads the fields it knows.
  */
 
 /** A "decimal" of the formats: a JSON number, or a string holding a plain decimal. */
@@ -19,18 +20,22 @@ const EXACT_DECIMAL = { type: "string", pattern: "^(0|[1-9][0-9]*)(\\.[0-9]*[1-9
 const ADDRESS = { type: "string", pattern: "^0x[0-9a-f]{40}$" } as const;
 /** base_target (contract addresses of token0 and token1), or base_target_pool where pools share the tokens. */
 const TICKER_ID_PATTERN = "^0x[0-9a-f]{40}_0x[0-9a-f]{40}(_0x[0-9a-f]{40})?$";
+const ID = { oneOf: [{ type: "integer" }, { type: "string", minLength: 1 }] } as const;
+const UNIX_MS = { oneOf: [{ type: "integer" }, { type: "string", pattern: "^[0-9]+$" }] } as const;
 
-/** Path parameters of every listing endpoint. */
-export const LISTING_PARAMS_SCHEMA = {
-  type: "object",
-  properties: {
-    network: {
-      type: "string",
-      enum: NETWORKS,
-      description: "Blockchain network; any other value is a 400 that lists the accepted ones.",
-    },
-  },
-  required: ["network"],
+/** A pair as the requests name it: ticker_id (CoinGecko) or market_pair (CoinMarketCap). */
+export const PAIR_ID_PARAM = {
+  type: "string",
+  description:
+    "The pair: base_target (the contract addresses of an indexed pool's token0 and token1), or " +
+    "base_target_pool (the pool's address added) where several indexed pools hold those tokens " +
+    "(the listings name each pair); base_target_pool is accepted for any pool.",
+} as const;
+
+/** Path parameters of CoinMarketCap's paths that name a pair: the network and the market_pair. */
+export const PAIR_PATH_SCHEMA = {
+  ...NETWORK_PATH_SCHEMA,
+  properties: { ...NETWORK_PATH_SCHEMA.properties, market_pair: PAIR_ID_PARAM },
 } as const;
 
 /** CoinGecko /pairs: the trading pairs (one per pool) of the DEX. */
@@ -172,4 +177,81 @@ export const SWAPGRAPH_TICKER_SCHEMA = {
   },
   required: COINGECKO_TICKERS_SCHEMA.items.required,
   additionalProperties: false,
+} as const;
+
+// ---- a pool's trades: CoinGecko's /historical_trades (buy and sell arrays), CoinMarketCap's trades ----
+
+const TYPE = { type: "string", enum: ["buy", "sell"] } as const;
+
+const COINGECKO_TRADE = {
+  type: "object",
+  properties: {
+    trade_id: ID,
+    price: DECIMAL,
+    base_volume: DECIMAL,
+    target_volume: DECIMAL,
+    trade_timestamp: UNIX_MS,
+    type: TYPE,
+  },
+  required: ["trade_id", "price", "base_volume", "target_volume", "trade_timestamp", "type"],
+} as const;
+
+/** CoinGecko /historical_trades: a pair's completed trades, split into buys and sells. */
+export const COINGECKO_TRADES_SCHEMA = {
+  title: "CoinGeckoHistoricalTrades",
+  type: "object",
+  properties: {
+    buy: {
+      type: "array",
+      items: { ...COINGECKO_TRADE, properties: { ...COINGECKO_TRADE.properties, type: { const: "buy" } } },
+    },
+    sell: {
+      type: "array",
+      items: { ...COINGECKO_TRADE, properties: { ...COINGECKO_TRADE.properties, type: { const: "sell" } } },
+    },
+  },
+  required: ["buy", "sell"],
+} as const;
+
+/** CoinMarketCap trades/{market_pair}: a pair's recent trades. */
+export const CMC_TRADES_SCHEMA = {
+  title: "CmcTrades",
+  type: "array",
+  items: {
+    type: "object",
+    properties: {
+      trade_id: ID,
+      price: DECIMAL,
+      base_volume: DECIMAL,
+      quote_volume: DECIMAL,
+      timestamp: UNIX_MS,
+      type: TYPE,
+    },
+    required: ["trade_id", "price", "base_volume", "quote_volume", "timestamp", "type"],
+  },
+} as const;
+
+// ---- order books: [price, quantity] levels of decimals ----
+
+const LEVELS = {
+  type: "array",
+  // [price, amount]: two decimals. `items` rather than `prefixItems`, which the /docs page's
+  // renderer (RapiDoc) cannot draw (it threw on the tuple and showed no schema).
+  items: { type: "array", items: DECIMAL, minItems: 2, maxItems: 2 },
+} as const;
+
+/** CoinGecko /orderbook: the pair's bids and asks, [price in target, amount in base]. */
+export const COINGECKO_ORDERBOOK_SCHEMA = {
+  title: "CoinGeckoOrderBook",
+  type: "object",
+  properties: { ticker_id: { type: "string", minLength: 1 }, timestamp: UNIX_MS, bids: LEVELS, asks: LEVELS },
+  required: ["ticker_id", "timestamp", "bids", "asks"],
+} as const;
+
+/** CoinMarketCap orderbook/{market_pair}: bids and asks, [price in quote, amount in base]. */
+export const CMC_ORDERBOOK_SCHEMA = {
+  title: "CmcOrderBook",
+  type: "object",
+  properties: { timestamp: UNIX_MS, bids: LEVELS, asks: LEVELS },
+  required: ["timestamp", "bids", "asks"],
 } as const;

@@ -8,7 +8,6 @@ import { refuseOtherMethods } from "../routeConfig.js";
 import { createListingRoutes } from "./createListingRoutes.js";
 import { createOrderBookRoutes } from "./createOrderBookRoutes.js";
 import { createPoolTradeRoutes } from "./createPoolTradeRoutes.js";
-import { LISTING_PARAMS_SCHEMA } from "./listingSchemas.js";
 
 /** Options of listingsPlugin. */
 export interface ListingsOptions {
@@ -28,36 +27,27 @@ export interface ListingsOptions {
  * trades streamed at one block.
  */
 export async function listingsPlugin(app: FastifyInstance, options: ListingsOptions): Promise<void> {
-  const { reader, answers } = options;
+  const { reader, answers, logger } = options;
   const answer = createBlockAnswerer({ reader, ...(answers === undefined ? {} : { answers }) });
-  const routes = createListingRoutes({ reader, answer });
-  for (const route of routes) {
-    // Kept answers carry their own gzip copy: the framework's compressor stays out.
-    app.get(route.path, { schema: { params: LISTING_PARAMS_SCHEMA }, compress: false }, route.handler);
-    refuseOtherMethods(app, route.path);
-  }
-  const bookRoutes = createOrderBookRoutes({
-    reader,
-    answer,
-    paramsSchema: LISTING_PARAMS_SCHEMA,
-  });
-  for (const route of bookRoutes) {
-    const schema = { params: route.paramsSchema, querystring: route.querySchema };
-    app.get(route.path, { schema, compress: false }, route.handler);
-    refuseOtherMethods(app, route.path);
-  }
-  const tradeRoutes = createPoolTradeRoutes({
-    reader,
-    paramsSchema: LISTING_PARAMS_SCHEMA,
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
-  });
-  for (const route of tradeRoutes) {
-    const schema = {
-      params: route.paramsSchema,
-      ...(route.querySchema === undefined ? {} : { querystring: route.querySchema }),
-    };
-    // A pool's trades are a whole list (its full history with CoinGecko's limit=0).
-    app.get(route.path, { schema, config: LIST_BUDGET_ROUTE }, route.handler);
-    refuseOtherMethods(app, route.path);
+  const routes = [
+    ...createListingRoutes({ reader, answer }),
+    ...createOrderBookRoutes({ reader, answer }),
+    ...createPoolTradeRoutes({ reader, ...(logger === undefined ? {} : { logger }) }),
+  ];
+  for (const { path, params, querystring, doc, handler } of routes) {
+    const schema = { params, ...(querystring === undefined ? {} : { querystring }) };
+    // Kept answers carry their own gzip copy: the framework's compressor stays out. A pool's
+    // trades (streamed, not kept) are a whole list: its full history with CoinGecko's limit=0.
+    const kept = doc.kept === true;
+    app.get(
+      path,
+      {
+        schema,
+        ...(kept ? { compress: false } : {}),
+        config: { openapi: doc, ...(kept ? {} : LIST_BUDGET_ROUTE) },
+      },
+      handler,
+    );
+    refuseOtherMethods(app, path);
   }
 }

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type { FastifyInstance } from "fastify";
-import { buildOpenApi } from "../openapi/buildOpenApi.js";
+import { buildOpenApi, type RegisteredRoute } from "../openapi/buildOpenApi.js";
 import { renderDocsPage } from "../pages/renderDocsPage.js";
 import { refuseOtherMethods, unlimited } from "../routeConfig.js";
 import { type Asset, asset, lazyFile, sendAsset } from "../sendAsset.js";
@@ -24,19 +24,38 @@ const DOCS_CSP =
   "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 /**
- * The documentation: the OpenAPI document (/openapi.json, CORS open), the API reference page
- * (/docs, RapiDoc) and RapiDoc's script, served from node_modules so the page works offline.
- * None counts against the rate limit.
+ * Collects the GET routes registered on `app` from now on with a description (`config.openapi`,
+ * a RouteDoc): what /openapi.json describes, in the order they were registered.
  */
-export async function docsPlugin(app: FastifyInstance, options: { version?: string } = {}): Promise<void> {
-  const document = buildOpenApi(options.version === undefined ? {} : { version: options.version });
+export function collectDocumentedRoutes(app: FastifyInstance): RegisteredRoute[] {
+  const routes: RegisteredRoute[] = [];
+  app.addHook("onRoute", ({ method, url, schema, config }) => {
+    const doc = config?.openapi;
+    if (method !== "GET" || doc === undefined) return;
+    const { params, querystring } = (schema ?? {}) as { params?: object; querystring?: object };
+    routes.push({
+      path: url,
+      ...(params === undefined ? {} : { params }),
+      ...(querystring === undefined ? {} : { querystring }),
+      doc,
+    });
+  });
+  return routes;
+}
+
+/**
+ * The documentation: the OpenAPI document of `routes` (/openapi.json, CORS open), made on its
+ * first request rather than at start, the API reference page (/docs, RapiDoc) and RapiDoc's
+ * script, served from node_modules so the page works offline. None counts against the rate limit.
+ */
+export async function docsPlugin(
+  app: FastifyInstance,
+  options: { routes: readonly RegisteredRoute[] },
+): Promise<void> {
   const scriptFile = require.resolve("rapidoc/dist/rapidoc-min.js");
   const rapidocVersion = (require("rapidoc/package.json") as { version: string }).version;
   const scriptPath = `${DOCS_PATH}/rapidoc-${rapidocVersion}-min.js`;
 
-  const openApi = asset("application/json; charset=utf-8", JSON.stringify(document), {
-    "Cache-Control": REVALIDATE,
-  });
   const docsPage = asset(
     "text/html; charset=utf-8",
     renderDocsPage({ scriptUrl: scriptPath, specUrl: OPENAPI_PATH }),
@@ -54,7 +73,14 @@ export async function docsPlugin(app: FastifyInstance, options: { version?: stri
     );
     refuseOtherMethods(app, path);
   };
-  serve(OPENAPI_PATH, () => openApi);
+  // Made on its first request: no cost at start, and every route is registered by then.
+  let openApi: Asset | undefined;
+  serve(OPENAPI_PATH, () => {
+    openApi ??= asset("application/json; charset=utf-8", JSON.stringify(buildOpenApi(options.routes)), {
+      "Cache-Control": REVALIDATE,
+    });
+    return openApi;
+  });
   serve(DOCS_PATH, () => docsPage);
   serve(scriptPath, script);
   serve(`${DOCS_PATH}/rapidoc-min.js.map`, sourceMap);
