@@ -36,7 +36,10 @@ const LARGE_BYTES = 16_384;
 const WEIGHT = 0.1;
 // Round trips measured before the sample is trusted.
 const MIN_SMALL = 3;
-/** A remote node's throughput before any large answer was timed: 5 MB/s. */
+/**
+ * A remote node's throughput before any large answer was timed: 5 MB/s.
+ * @internal exported for tests.
+ */
 export const PRIOR_MS_PER_BYTE = 1 / 5_000;
 // Faster than this is measurement noise (a local node answers faster than the clock resolves).
 const MIN_MS_PER_BYTE = 1 / 1_000_000;

@@ -5,7 +5,7 @@ import type { RpcCostModel } from "../domain/types.js";
  * URL: the host ends with one of these names. A small list of the common ones; a provider not
  * listed is priced by setting `rpc.computeUnits` (or `rpc.costModel: "computeUnits"`).
  */
-export const METERED_PROVIDER_HOSTS: Readonly<Record<string, string>> = {
+const METERED_PROVIDER_HOSTS: Readonly<Record<string, string>> = {
   "alchemy.com": "Alchemy",
   "infura.io": "Infura",
   "quiknode.pro": "QuickNode",
@@ -20,12 +20,15 @@ export const METERED_PROVIDER_HOSTS: Readonly<Record<string, string>> = {
 };
 
 /** The model a network's reads are priced in, and why (safe to log: names no URL's path or query). */
-export interface ResolvedCostModel {
+interface ResolvedCostModel {
   model: RpcCostModel;
   reason: string;
 }
 
-/** The metered provider an RPC URL belongs to, by its host (undefined: none known, or not a URL). */
+/**
+ * The metered provider an RPC URL belongs to, by its host (undefined: none known, or not a URL).
+ * @internal exported for tests.
+ */
 export function meteredProviderOf(url: string): string | undefined {
   let host: string;
   try {
