@@ -7,7 +7,9 @@ import {
 } from "@swapgraph/devnet/emulator/createProviderEmulator.js";
 import { BLOCK_MIXES, type BlockMixName, BUSY_BLOCKS } from "@swapgraph/devnet/presets/devnetProfiles.js";
 import { type Devnet, startDevnet } from "@swapgraph/devnet/startDevnet.js";
+import type { NetworkConfig } from "../src/config/types.js";
 import { createIndexing } from "../src/createIndexing.js";
+import type { RpcCostModel } from "../src/domain/types.js";
 import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
 
 /** One line of an RPC economy table. */
@@ -24,6 +26,10 @@ export interface BenchRpcEconomyOptions {
   shapes: BlockMixName[];
   /** History blocks of the "bsc" mix (default BUSY_BLOCKS.bsc); "issue17" is always the issue's 100. */
   bscBlocks?: number;
+  /** Cost models whose backfills are compared on each shape (default: none; BENCH_ECONOMY_MODES). */
+  modes?: (RpcCostModel | "auto")[];
+  /** Backfills per mode, alternating modes; the table gives the median (default 3). */
+  rounds?: number;
   log?: (message: string) => void;
 }
 
@@ -67,10 +73,16 @@ export async function benchRpcEconomy(options: BenchRpcEconomyOptions): Promise<
         ? `RPC economy: issue 17's shape, ${blocks} blocks x (${mix.trades} configured-DEX trades + ${mix.foreignSwaps} foreign-fork swaps + ${mix.nativeTransfers} native transfers), full backfill through the provider emulator`
         : `RPC economy: BSC-shaped chain, ${blocks} blocks of ~165 transactions (${mix.trades} configured-DEX trades, ${mix.foreignSwaps} foreign-fork swaps, the rest background), full backfill through the provider emulator`;
     try {
-      const rows = await measure(shape, blocks, log);
+      const { rows, modes } = await measure(shape, blocks, options, log);
       tables.set(title, rows);
       console.log(title);
       console.table(rows);
+      if (modes.length > 0) {
+        const modesTitle = `Cost models on the ${shape} shape (${blocks} blocks): full backfill through the provider emulator (a local URL: "auto" resolves to "time"), median of ${options.rounds ?? 3} alternating runs`;
+
+        console.log(modesTitle);
+        console.table(modes);
+      }
     } catch (error) {
       process.exitCode = 1;
       console.log(`${title}: FAILED: ${error instanceof Error ? error.message : String(error)}`);
@@ -79,11 +91,85 @@ export async function benchRpcEconomy(options: BenchRpcEconomyOptions): Promise<
   return tables;
 }
 
+/** One line of the cost models' table. */
+interface ModeRow {
+  costModel: string;
+  calls: number;
+  "compute units": number;
+  MB: string;
+  "HTTP requests": number;
+  "ready (s)": string;
+  "ready, all runs (s)": string;
+}
+
+/**
+ * Full backfills of `config` through the emulator, once per mode and round (modes alternate, so
+ * that the machine's drift is spread over all): calls, compute units and bytes (the same every
+ * run, by the emulator's meter) and the wall time to ready (the median).
+ */
+async function compareModes(
+  config: NetworkConfig,
+  emulator: ProviderEmulator,
+  modes: readonly (RpcCostModel | "auto")[],
+  rounds: number,
+  dir: string,
+  log: (message: string) => void,
+): Promise<ModeRow[]> {
+  const runs = new Map<string, { ms: number[]; usage: ReturnType<ProviderEmulator["usage"]> }>();
+  for (let round = 0; round < rounds; round++) {
+    for (const mode of modes) {
+      log(`economy: backfill by ${mode}, round ${round + 1} of ${rounds}`);
+      const store = createSqliteStore({ path: join(dir, `mode-${mode}-${round}.sqlite`) });
+      await store.migrate();
+      emulator.reset();
+      const started = performance.now();
+      let indexing: ReturnType<typeof createIndexing> | undefined;
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error("backfill did not finish within 10 minutes")),
+          600_000,
+        );
+        indexing = createIndexing({
+          networks: [{ ...config, rpc: { ...config.rpc, costModel: mode } }],
+          store,
+          log: silent,
+          onProgress: (p) => {
+            if (!p.done) return;
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+        indexing.start();
+      });
+      const ms = performance.now() - started;
+      const usage = emulator.usage();
+      await indexing!.stop();
+      await store.close();
+      const run = runs.get(mode) ?? { ms: [], usage };
+      run.ms.push(ms);
+      runs.set(mode, run);
+    }
+  }
+  return [...runs].map(([mode, run]) => {
+    const sorted = [...run.ms].sort((a, b) => a - b);
+    return {
+      costModel: mode,
+      calls: run.usage.total.calls,
+      "compute units": run.usage.total.computeUnits,
+      MB: mb(run.usage.total.bytes),
+      "HTTP requests": run.usage.httpRequests,
+      "ready (s)": seconds(sorted[Math.floor(sorted.length / 2)]!),
+      "ready, all runs (s)": run.ms.map(seconds).join(", "),
+    };
+  });
+}
+
 async function measure(
   shape: BlockMixName,
   blocks: number,
+  options: BenchRpcEconomyOptions,
   log: (message: string) => void,
-): Promise<EconomyRow[]> {
+): Promise<{ rows: EconomyRow[]; modes: ModeRow[] }> {
   const dir = mkdtempSync(join(tmpdir(), "swapgraph-bench-economy-"));
   let devnet: Devnet | undefined;
   let emulator: ProviderEmulator | undefined;
@@ -108,6 +194,10 @@ async function measure(
       startBlock: chain.history.fromBlock,
       pollIntervalMs: HEAD_BLOCK_MS,
     };
+    const modes =
+      options.modes === undefined || options.modes.length === 0
+        ? []
+        : await compareModes(config, emulator, options.modes, options.rounds ?? 3, dir, log);
     const store = createSqliteStore({ path: join(dir, "bench.sqlite") });
     await store.migrate();
     log(`economy ${shape}: swapgraph backfill`);
@@ -210,7 +300,7 @@ async function measure(
         ponder ? (PONDER_ISSUE17.byMethod[method] ?? "") : "",
       );
     }
-    return rows;
+    return { rows, modes };
   } finally {
     await emulator?.close();
     await devnet?.stop();
@@ -234,6 +324,17 @@ export function economyShapesFromEnv(env: NodeJS.ProcessEnv = process.env): Bloc
   return shapes as BlockMixName[];
 }
 
+/** Cost models from BENCH_ECONOMY_MODES ("auto,computeUnits,time,bytes,calls"; unset: none). */
+export function economyModesFromEnv(env: NodeJS.ProcessEnv = process.env): (RpcCostModel | "auto")[] {
+  const raw = env.BENCH_ECONOMY_MODES;
+  if (raw === undefined || raw === "") return [];
+  const known = ["auto", "computeUnits", "time", "bytes", "calls"];
+  const modes = raw.split(",").map((part) => part.trim());
+  const bad = modes.find((mode) => !known.includes(mode));
+  if (bad !== undefined) throw new Error(`BENCH_ECONOMY_MODES takes ${known.join(", ")}; got "${raw}"`);
+  return modes as (RpcCostModel | "auto")[];
+}
+
 /** The "bsc" shape's block count from BENCH_ECONOMY_BLOCKS (default BUSY_BLOCKS.bsc). */
 export function economyBlocksFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
   const raw = env.BENCH_ECONOMY_BLOCKS;
@@ -249,6 +350,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await benchRpcEconomy({
     shapes: economyShapesFromEnv(),
     ...(bscBlocks === undefined ? {} : { bscBlocks }),
+    modes: economyModesFromEnv(),
+    rounds: Number(process.env.BENCH_ECONOMY_ROUNDS ?? 3),
   });
   // The devnets' anvils are stopped; the exit hook of startAnvil covers an interrupted run.
   process.exit(process.exitCode ?? 0);

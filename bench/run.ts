@@ -16,7 +16,12 @@ import {
   ponderSizesFromEnv,
 } from "./ponder.js";
 import { benchRateLimited } from "./rateLimited.js";
-import { benchRpcEconomy, economyBlocksFromEnv, economyShapesFromEnv } from "./rpcEconomy.js";
+import {
+  benchRpcEconomy,
+  economyBlocksFromEnv,
+  economyModesFromEnv,
+  economyShapesFromEnv,
+} from "./rpcEconomy.js";
 import { benchScale, scaleSizesFromEnv } from "./scale.js";
 import { benchStart } from "./start.js";
 import { benchStatsCost } from "./statsCost.js";
@@ -34,7 +39,10 @@ import { benchV3 } from "./v3.js";
  * (bench/list.ts; BENCH_LIST=0 skips it, BENCH_LIST_SIZE sets its trades, default 100,000). Then
  * the RPC economy part (bench/rpcEconomy.ts: calls, compute units and bytes per trade of a full
  * backfill of BSC-shaped chains through the provider emulator; BENCH_ECONOMY=0 skips it,
- * BENCH_ECONOMY_SHAPES=bsc,issue17 picks the shapes, BENCH_ECONOMY_BLOCKS sizes the bsc one),
+ * BENCH_ECONOMY_SHAPES=bsc,issue17 picks the shapes, BENCH_ECONOMY_BLOCKS sizes the bsc one;
+ * BENCH_ECONOMY_MODES=auto,computeUnits,time,bytes,calls adds a table of those cost models'
+ * backfills on each shape: calls, compute units, bytes and the median time to ready of
+ * BENCH_ECONOMY_ROUNDS alternating runs, default 3),
  * then the scale part (bench/scale.ts; BENCH_SCALE=0 skips it, BENCH_SCALE_SIZES=20000,100000 sets
  * its sizes). BENCH_HTTP=0 skips the HTTP and subscription part, BENCH_BACKFILL=0 the backfill;
  * the HTTP part ends with fairness under abuse (bench/fairness.ts: a quote's latency alone and
@@ -378,6 +386,8 @@ if (process.env.BENCH_ECONOMY !== "0") {
   await benchRpcEconomy({
     shapes: economyShapesFromEnv(),
     ...(bscBlocks === undefined ? {} : { bscBlocks }),
+    modes: economyModesFromEnv(),
+    rounds: Number(process.env.BENCH_ECONOMY_ROUNDS ?? 3),
   });
 }
 

@@ -154,7 +154,12 @@ async function startDemo(
   for (const suffix of ["-wal", "-shm"]) {
     if (store.kind === "sqlite") rmSync(store.path + suffix, { force: true });
   }
-  return devnet.networks;
+  // The devnet's configuration pins compute units (its tests count reads by that model); the
+  // demo runs as a configuration without rpc.costModel would: "auto", here time (a local node).
+  return devnet.networks.map((network) => ({
+    ...network,
+    rpc: { ...network.rpc, costModel: "auto" as const },
+  }));
 }
 
 /**

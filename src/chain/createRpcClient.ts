@@ -1,7 +1,9 @@
 import { type Chain, createPublicClient, defineChain, type PublicClient, type Transport } from "viem";
 import { createFailoverTransport } from "./createFailoverTransport.js";
+import { createRpcTimings } from "./createRpcTimings.js";
 import type { RpcLane } from "./createTokenBucket.js";
 import { createUrlHealth } from "./createUrlHealth.js";
+import { setRpcTimings } from "./getRpcTimings.js";
 import { getSharedTokenBucket } from "./getSharedTokenBucket.js";
 import type { RpcLogger } from "./rpcTypes.js";
 
@@ -62,6 +64,7 @@ export interface CreateRpcClientOptions {
  * requests are retried with exponential backoff or the server's Retry-After. Errors that a
  * retry cannot fix (reverts, bad requests, eth_getLogs range errors) are thrown at once.
  * Every call has an overall deadline, and calls can be paced per URL (`requestsPerSecond`).
+ * Each HTTP request's wall time and answer size are measured (getRpcTimings).
  */
 export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
   if (options.urls.length === 0) throw new Error("createRpcClient: at least one RPC URL is required");
@@ -81,6 +84,7 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
       ...(options.log === undefined ? {} : { log: options.log }),
     }),
   );
+  const timings = createRpcTimings(options.batch === true);
   const transport = createFailoverTransport(options.urls, health, limits, {
     network,
     lane: options.lane ?? "backfill",
@@ -92,6 +96,7 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
     deadlineMs,
     maxResponseBytes: options.maxResponseBytes ?? 128 * 1024 * 1024,
     log: options.log,
+    timings,
   });
 
   const chain = defineChain({
@@ -101,5 +106,7 @@ export function createRpcClient(options: CreateRpcClientOptions): RpcClient {
     rpcUrls: { default: { http: [...options.urls] } },
   });
   // cacheTime 0: the indexer polls the head and must not get a cached block number.
-  return createPublicClient({ chain, transport, cacheTime: 0 });
+  const client = createPublicClient({ chain, transport, cacheTime: 0 });
+  setRpcTimings(client, timings);
+  return client;
 }

@@ -7,6 +7,7 @@ import {
 } from "viem";
 import { countEvent } from "../lib/countEvent.js";
 import { errorText, isBatchTooLarge, isDroppedConnection, suggestedBatchSize } from "./classifyRpcError.js";
+import type { RpcTimings } from "./createRpcTimings.js";
 import { recordUrlFailure } from "./recordUrlFailure.js";
 import type { RequestArgs, RpcSettings, UrlHealth } from "./rpcTypes.js";
 
@@ -24,6 +25,47 @@ function isBulky(args: RequestArgs): boolean {
   );
 }
 
+// The calls of a JSON-RPC request body, by method; a block asked with its transactions is keyed
+// apart (it weighs a hundred headers). Read from the text viem serialised: `"method":"x"` and a
+// lone eth_getBlockByNumber's `true]` (it is sent alone: isBulky), cheaper than parsing it.
+const METHOD = /"method":"([A-Za-z0-9_]+)"/g;
+function methodsOf(body: unknown): string[] {
+  if (typeof body !== "string") return [];
+  const methods = [...body.matchAll(METHOD)].map((match) => match[1]!);
+  if (methods.length === 1 && methods[0] === "eth_getBlockByNumber" && /,\s*true\s*\]/.test(body))
+    return ["eth_getBlockByNumber+transactions"];
+  return methods;
+}
+
+/**
+ * A fetch that times each request from its start to its answer's last byte and counts the
+ * answer's bytes as viem reads them (nothing is buffered twice), then records both in `timings`.
+ * Failed or unread answers are not recorded.
+ */
+function createTimedFetch(timings: RpcTimings): typeof fetch {
+  return async (input, init) => {
+    const started = performance.now();
+    const response = await fetch(input, init);
+    if (!response.ok || response.body === null) return response;
+    const methods = methodsOf(init?.body);
+    let bytes = 0;
+    const counter = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        bytes += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+      flush() {
+        timings.record(methods, performance.now() - started, bytes);
+      },
+    });
+    return new Response(response.body.pipeThrough(counter), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}
+
 /**
  * Creates the transport of one URL: viem's http transport without its own retries, sending
  * smaller batches once the URL refuses one for its size, and keeping the URL's health (`state`)
@@ -34,16 +76,17 @@ export function createUrlTransport(
   state: UrlHealth,
   settings: Pick<
     RpcSettings,
-    "network" | "timeout" | "maxResponseBytes" | "cooldownMs" | "maxRetryDelayMs" | "log"
+    "network" | "timeout" | "maxResponseBytes" | "cooldownMs" | "maxRetryDelayMs" | "log" | "timings"
   >,
 ): Transport {
-  const { network, timeout, log } = settings;
+  const { network, timeout, log, timings } = settings;
   const transportOf = (batchSize: number) =>
     http(url, {
       timeout,
       retryCount: 0,
       maxResponseBodySize: settings.maxResponseBytes,
       batch: batchSize > 1 ? { batchSize, wait: 0 } : false,
+      ...(timings === undefined ? {} : { fetchFn: createTimedFetch(timings) }),
     });
   return (params) => {
     // One inner transport per batch size this URL was sent (the size shrinks when refused).

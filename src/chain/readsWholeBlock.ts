@@ -1,4 +1,5 @@
 import type { RpcCostModel } from "../domain/types.js";
+import type { RpcTimeSample } from "./createRpcTimings.js";
 
 /**
  * Compute units per call of the methods swapgraph sends, at common providers' prices (the order
@@ -25,6 +26,8 @@ export interface SenderReadCosts {
   computeUnits?: Readonly<Record<string, number>>;
   /** Transactions per block seen so far on this chain (a running average; a guess before any). */
   transactionsPerBlock: number;
+  /** The "time" model's measurements of the client (before any, it chooses as "bytes" does). */
+  time?: RpcTimeSample | undefined;
 }
 
 // Bytes of JSON-RPC answers, as measured on anvil and BSC-like blocks: a transaction object is
@@ -35,6 +38,19 @@ const TRANSACTION_BYTES = 550;
 const HEADER_BYTES = 1_000;
 const ENVELOPE_BYTES = 60;
 
+/** Bytes of the answers each way would bring (measured sizes where the client has them). */
+function answerBytes(trades: number, needsHeader: boolean, costs: SenderReadCosts) {
+  const measured = costs.time?.answerBytes ?? {};
+  const transaction = measured.eth_getTransactionByHash ?? TRANSACTION_BYTES + ENVELOPE_BYTES;
+  const header = measured.eth_getBlockByNumber ?? HEADER_BYTES;
+  return {
+    block:
+      measured["eth_getBlockByNumber+transactions"] ??
+      HEADER_BYTES + costs.transactionsPerBlock * TRANSACTION_BYTES,
+    byHash: trades * transaction + (needsHeader ? header : 0),
+  };
+}
+
 function unitsOf(costs: SenderReadCosts, method: string): number {
   return costs.computeUnits?.[method] ?? DEFAULT_COMPUTE_UNITS[method] ?? 20;
 }
@@ -43,7 +59,10 @@ function unitsOf(costs: SenderReadCosts, method: string): number {
  * Whether to learn the signers of a block's `trades` trade transactions by reading the block
  * with its transactions (one call, which also brings the header) rather than each transaction
  * by hash. `needsHeader`: the block's header is read anyway (hash links, timestamp), so the
- * whole block replaces that read too. Pure.
+ * whole block replaces that read too. By time, each way costs its round trips and its bytes at
+ * the measured throughput: a whole block is a request of its own (sent alone, see
+ * createUrlTransport), transactions by hash cost one round trip each, or none of their own when
+ * the client batches (they ride in the batch of the range's other reads). Pure.
  */
 export function readsWholeBlock(trades: number, needsHeader: boolean, costs: SenderReadCosts): boolean {
   if (trades <= 0) return false;
@@ -56,8 +75,16 @@ export function readsWholeBlock(trades: number, needsHeader: boolean, costs: Sen
       return block <= byHash;
     }
     case "bytes": {
-      const block = HEADER_BYTES + costs.transactionsPerBlock * TRANSACTION_BYTES;
-      const byHash = trades * (TRANSACTION_BYTES + ENVELOPE_BYTES) + (needsHeader ? HEADER_BYTES : 0);
+      const bytes = answerBytes(trades, needsHeader, { ...costs, time: undefined });
+      return bytes.block <= bytes.byHash;
+    }
+    case "time": {
+      const time = costs.time;
+      const bytes = answerBytes(trades, needsHeader, costs);
+      if (time === undefined) return bytes.block <= bytes.byHash;
+      const byHashTrips = time.batched ? 0 : trades + (needsHeader ? 1 : 0);
+      const block = time.latencyMs + bytes.block * time.msPerByte;
+      const byHash = byHashTrips * time.latencyMs + bytes.byHash * time.msPerByte;
       return block <= byHash;
     }
     default: {

@@ -1,3 +1,4 @@
+import type { RpcTimings } from "./createRpcTimings.js";
 import type { RpcLane } from "./createTokenBucket.js";
 
 // The shapes createRpcClient's parts share: its logger, its resolved settings, one JSON-RPC
@@ -24,6 +25,8 @@ export interface RpcSettings {
   /** Whose calls these are: the order in which each URL's pacer serves them (createTokenBucket). */
   lane: RpcLane;
   log: RpcLogger | undefined;
+  /** Where each HTTP request's time and answer size are recorded (the "time" cost model's input). */
+  timings?: RpcTimings | undefined;
 }
 
 /** One JSON-RPC request as a transport receives it. */

@@ -94,7 +94,7 @@ const networkConfigSchema = z
       .object({
         timeoutMs: z.number().int().min(100).max(600_000).default(10_000),
         requestsPerSecond: z.number().min(0).default(0),
-        costModel: z.enum(["computeUnits", "bytes", "calls"]).default("computeUnits"),
+        costModel: z.enum(["auto", "computeUnits", "time", "bytes", "calls"]).default("auto"),
         computeUnits: z.record(z.string().regex(/^[a-z]+_[A-Za-z]+$/), z.number().min(0)).optional(),
         maxLogAddresses: z.number().int().min(0).max(100_000).default(4_000),
         retryDelayMs: z.number().int().min(1).max(60_000).default(250),

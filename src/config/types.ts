@@ -87,9 +87,11 @@ export interface NetworkConfig {
     requestsPerSecond: number;
     /**
      * What a read is measured in when swapgraph chooses how to read (signers by whole block or by
-     * transaction): compute units (default), bytes, or calls.
+     * transaction, logs by topic or by address): "auto" (default: compute units when
+     * `computeUnits` is set or a URL is a known metered provider's, else time), compute units,
+     * time (measured per client), bytes, or calls.
      */
-    costModel: RpcCostModel;
+    costModel: RpcCostModel | "auto";
     /** Compute units per method, overriding DEFAULT_COMPUTE_UNITS (common providers' prices). */
     computeUnits?: Readonly<Record<string, number>> | undefined;
     /**

@@ -247,5 +247,8 @@ export interface Checkpoint {
   blockHash: Hash;
 }
 
-/** What an RPC read is measured in when swapgraph chooses between ways to read the same facts. */
-export type RpcCostModel = "computeUnits" | "bytes" | "calls";
+/**
+ * What an RPC read is measured in when swapgraph chooses between ways to read the same facts:
+ * a provider's compute units, answer bytes, calls, or estimated milliseconds (measured per URL).
+ */
+export type RpcCostModel = "computeUnits" | "bytes" | "calls" | "time";

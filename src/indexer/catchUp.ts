@@ -1,3 +1,4 @@
+import { getRpcTimings } from "../chain/getRpcTimings.js";
 import type { Address } from "../domain/types.js";
 import { assertNever } from "../lib/assertNever.js";
 import { applyRange } from "./applyRange.js";
@@ -69,6 +70,8 @@ function fitSpan(ctx: IndexerContext, read: RangeRead): void {
     costs.transactionsPerBlock =
       costs.transactionsPerBlock * (1 - weight) + (seen.transactions / seen.blocks) * weight;
   }
+  // The "time" model's input follows what the client measured up to this range.
+  if (costs.model === "time") costs.time = getRpcTimings(ctx.client)?.sample();
   const blocks = Number(read.to - read.from + 1n);
   const fit = Math.floor((blocks * TARGET_LOGS_PER_RANGE) / Math.max(1, read.logCount));
   // The first measurement may grow the guess 16-fold (4 -> 64 blocks); later ones double at most.

@@ -1,6 +1,8 @@
 import { createLogFetcher } from "../chain/createLogFetcher.js";
 import type { RpcClient } from "../chain/createRpcClient.js";
+import { getRpcTimings } from "../chain/getRpcTimings.js";
 import type { SenderReadCosts } from "../chain/readsWholeBlock.js";
+import { resolveCostModel } from "../chain/resolveCostModel.js";
 import type { DexKind, NetworkConfig } from "../config/types.js";
 import type { Address, Checkpoint, NetworkName, Pair, Token } from "../domain/types.js";
 import { createSleeper, type Sleeper } from "../lib/createSleeper.js";
@@ -124,6 +126,11 @@ export function createIndexerContext(deps: NetworkIndexerDeps): IndexerContext {
   const tokens = new Map<Address, Token>();
   const events = createRangeEventSet(config.dexes.map((dex) => dex.kind));
   const v3 = config.dexes.some((dex) => dex.kind !== "uniswap-v2");
+  const costs = resolveCostModel(config.rpc.costModel, config.rpc.computeUnits, config.rpcUrls);
+  log.info({ network, costModel: costs.model, why: costs.reason }, "rpc cost model chosen");
+  // The "time" model weighs what the indexing client measured (none for a client not made by
+  // createRpcClient: then it chooses as "bytes" does).
+  const timings = getRpcTimings(client);
   let writes: Promise<unknown> = Promise.resolve();
   const ctx: IndexerContext = {
     config,
@@ -159,7 +166,8 @@ export function createIndexerContext(deps: NetworkIndexerDeps): IndexerContext {
       factories: config.dexes.map((dex) => dex.factory),
       events,
       wrapped,
-      model: config.rpc.costModel,
+      model: costs.model,
+      ...(timings === undefined ? {} : { timings: () => timings.sample() }),
       maxRange: config.maxLogRange,
       ...(v3
         ? { maxPools: 0 }
@@ -175,7 +183,7 @@ export function createIndexerContext(deps: NetworkIndexerDeps): IndexerContext {
     // Signers are read by whole block or by transaction, by the configured cost model; what a
     // block of this chain weighs is learned from the blocks read (BSC: 150-250 transactions).
     senderCosts: {
-      model: config.rpc.costModel,
+      model: costs.model,
       ...(config.rpc.computeUnits === undefined ? {} : { computeUnits: config.rpc.computeUnits }),
       transactionsPerBlock: 200,
     },

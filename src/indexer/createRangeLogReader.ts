@@ -2,6 +2,7 @@ import { type Hex, type Log, toEventSelector } from "viem";
 import { pairCreatedEventAbi } from "../chain/abis.js";
 import type { LogFetcher, LogFilter } from "../chain/createLogFetcher.js";
 import type { RpcClient } from "../chain/createRpcClient.js";
+import type { RpcTimeSample } from "../chain/createRpcTimings.js";
 import { listFactoryPools } from "../chain/listFactoryPools.js";
 import type { Address, RpcCostModel } from "../domain/types.js";
 import { bloomBits, bloomHasBits, type RangeEventSet, V2_EVENT_SET } from "./rangeEvents.js";
@@ -18,7 +19,14 @@ interface LogModeInput {
   foreignShare: number;
   /** Whether ranges are as long as the configuration allows (their length no longer follows density). */
   spanCapped: boolean;
+  /** Logs the range brought by topic (the "time" model weighs their bytes). */
+  topicLogs?: number;
+  /** The "time" model's measurements of the client (before any, it chooses as "bytes" does). */
+  time?: RpcTimeSample | undefined;
 }
+
+// Bytes of one Swap or Sync log in an eth_getLogs answer (about 480 on anvil and BSC-like chains).
+const LOG_BYTES = 500;
 
 /**
  * Which mode a range should use. Ranges hold about a fixed number of logs, so by address a
@@ -26,7 +34,9 @@ interface LogModeInput {
  * addressCalls x (1 - foreignShare) calls for each call by topic (addressCalls when ranges are
  * capped by length instead). By calls and compute units (eth_getLogs is priced per call)
  * addresses win at a ratio of at most 1 (at 1 they cost the same and never bring more bytes);
- * by bytes they win whenever they leave foreign logs out. Pure.
+ * by bytes they win whenever they leave foreign logs out. By time, each call costs the measured
+ * round trip and each byte the measured throughput: addresses win when the foreign logs they
+ * leave out take longer than their extra round trips. Pure.
  * @internal exported for tests, which call this step alone.
  */
 export function chooseLogMode(input: LogModeInput): LogMode {
@@ -37,6 +47,14 @@ export function chooseLogMode(input: LogModeInput): LogMode {
       return ratio <= 1 ? "addresses" : "topics";
     case "bytes":
       return input.addressCalls === 1 || input.foreignShare > 0 ? "addresses" : "topics";
+    case "time": {
+      const time = input.time;
+      if (time === undefined) return chooseLogMode({ ...input, model: "bytes" });
+      const bytes = (input.topicLogs ?? 0) * LOG_BYTES;
+      const topics = time.latencyMs + bytes * time.msPerByte;
+      const addresses = ratio * time.latencyMs + bytes * (1 - input.foreignShare) * time.msPerByte;
+      return addresses <= topics ? "addresses" : "topics";
+    }
     default: {
       const unreachable: never = input.model;
       return unreachable;
@@ -57,6 +75,8 @@ export interface RangeLogReaderOptions {
   /** The wrapped native coin (its Deposit and Withdrawal logs are read in both modes). */
   wrapped: Address;
   model: RpcCostModel;
+  /** The "time" model's measurements of the client, as of now (absent: none yet). */
+  timings?: () => RpcTimeSample | undefined;
   /** Longest range the indexer asks for (config maxLogRange). */
   maxRange: number;
   /** Pools beyond which no address list is kept and logs are read by topic (default 4,000). */
@@ -199,7 +219,14 @@ export function createRangeLogReader(options: RangeLogReaderOptions): RangeLogRe
       const foreignShare = 1 - own.length / pairLogs.length;
       const spanCapped = Number(to - from + 1n) >= options.maxRange;
       setMode(
-        chooseLogMode({ model: options.model, addressCalls: addressCalls(), foreignShare, spanCapped }),
+        chooseLogMode({
+          model: options.model,
+          addressCalls: addressCalls(),
+          foreignShare,
+          spanCapped,
+          topicLogs: logs.length,
+          time: options.timings?.(),
+        }),
         {
           foreignShare: Number(foreignShare.toFixed(3)),
           addressCalls: addressCalls(),

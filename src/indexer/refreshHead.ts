@@ -1,3 +1,4 @@
+import { getRpcTimings } from "../chain/getRpcTimings.js";
 import { readRpcPace } from "../chain/readRpcPace.js";
 import { readsWholeBlock } from "../chain/readsWholeBlock.js";
 import type { IndexerContext } from "./createIndexerContext.js";
@@ -60,6 +61,7 @@ async function pollHead(ctx: IndexerContext): Promise<bigint> {
   for (const number of headBlocks.keys()) {
     if (checkpoint === undefined || number <= checkpoint.blockNumber) headBlocks.delete(number);
   }
+  if (ctx.senderCosts.model === "time") ctx.senderCosts.time = getRpcTimings(ctx.client)?.sample();
   const whole =
     polled.advanced &&
     polled.advanceRate >= 0.5 &&

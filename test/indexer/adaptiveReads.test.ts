@@ -2,6 +2,9 @@ import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
 import { createPublicClient, createWalletClient, type Hex, http, parseAbiItem, toEventSelector } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { swapEventAbi, syncEventAbi } from "../../src/chain/abis.js";
+import { createRpcClient } from "../../src/chain/createRpcClient.js";
+import type { RpcTimeSample } from "../../src/chain/createRpcTimings.js";
+import { getRpcTimings } from "../../src/chain/getRpcTimings.js";
 import {
   DEFAULT_COMPUTE_UNITS,
   readsWholeBlock,
@@ -10,6 +13,7 @@ import {
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import type { Address, RpcCostModel } from "../../src/domain/types.js";
+import type { IndexerLogger } from "../../src/indexer/createIndexerContext.js";
 import { bloomBits, bloomHasBits } from "../../src/indexer/rangeEvents.js";
 import { readEventCounts } from "../../src/lib/countEvent.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
@@ -61,6 +65,55 @@ describe("readsWholeBlock", () => {
     expect(readsWholeBlock(1, true, costs("calls"))).toBe(true);
     expect(readsWholeBlock(2, false, costs("calls"))).toBe(true);
   });
+
+  // A measured client: 50 ms round trips, 1 MB/s (1 ms per KB).
+  const remote = (more: Partial<RpcTimeSample> = {}): RpcTimeSample => ({
+    latencyMs: 50,
+    msPerByte: 1 / 1_000,
+    throughputMeasured: true,
+    answerBytes: {},
+    batched: false,
+    ...more,
+  });
+
+  test("behavior: by time, before any measurement the choice is the bytes model's", () => {
+    for (const [trades, header, perBlock] of [
+      [20, false, 150],
+      [150, true, 150],
+      [8, true, 8],
+      [1, false, 3],
+    ] as const) {
+      expect(readsWholeBlock(trades, header, costs("time", { transactionsPerBlock: perBlock }))).toBe(
+        readsWholeBlock(trades, header, costs("bytes", { transactionsPerBlock: perBlock })),
+      );
+    }
+  });
+
+  test("args: by time, unbatched round trips weigh against a block's bytes", () => {
+    // A 150-transaction block is ~83 KB: 50 + 83 ms. Three transactions alone: 3 x 50 + 2 ms.
+    expect(readsWholeBlock(3, false, costs("time", { time: remote() }))).toBe(true);
+    expect(readsWholeBlock(2, false, costs("time", { time: remote() }))).toBe(false);
+    // On a fast link bytes hardly count: two round trips already cost more than one.
+    expect(readsWholeBlock(2, false, costs("time", { time: remote({ msPerByte: 1 / 100_000 }) }))).toBe(true);
+    // Measured block sizes win over the estimate from transactions per block.
+    const small = remote({ answerBytes: { "eth_getBlockByNumber+transactions": 5_000 } });
+    expect(readsWholeBlock(1, true, costs("time", { time: small }))).toBe(true);
+  });
+
+  test("args: by time, batched transactions share the range's round trip: a block goes whole only when its own trip costs less than the bytes it saves", () => {
+    const batched = remote({ batched: true });
+    expect(readsWholeBlock(20, false, costs("time", { time: batched }))).toBe(false);
+    expect(readsWholeBlock(150, true, costs("time", { time: batched }))).toBe(false);
+    // A block of three trades whose header is read anyway: 2,000 bytes whole, 2,830 by hash (with
+    // the header). Over a 50 ms round trip by hash; on a local node (0.5 ms) whole.
+    const answerBytes = { "eth_getBlockByNumber+transactions": 2_000, eth_getTransactionByHash: 610 };
+    expect(readsWholeBlock(3, true, costs("time", { time: remote({ batched: true, answerBytes }) }))).toBe(
+      false,
+    );
+    const local = remote({ batched: true, answerBytes, latencyMs: 0.5 });
+    expect(readsWholeBlock(3, true, costs("time", { time: local }))).toBe(true);
+    expect(readsWholeBlock(1, false, costs("time", { time: local }))).toBe(false);
+  });
 });
 
 // The real path: a devnet behind a proxy that records every call.
@@ -108,11 +161,15 @@ interface Run {
   indexing: Indexing;
 }
 
-async function index(model: RpcCostModel): Promise<Run> {
+async function index(
+  model: RpcCostModel | "auto",
+  more: Partial<NetworkConfig["rpc"]> = {},
+  log: IndexerLogger = silent,
+): Promise<Run> {
   const store = createSqliteStore({ path: ":memory:" });
   await store.migrate();
-  const cfg = { ...config, rpc: { ...config.rpc, costModel: model } };
-  const indexing = createIndexing({ networks: [cfg], store, log: silent });
+  const cfg = { ...config, rpc: { ...config.rpc, costModel: model, ...more } };
+  const indexing = createIndexing({ networks: [cfg], store, log });
   indexing.start();
   await waitUntilIndexed(indexing.views, cfg.name, { to: { rpcUrl: devnet.chains[0]!.rpcUrl } });
   return { store, indexing };
@@ -185,6 +242,73 @@ describe("adaptive reads on a real chain", () => {
       }
     }
   }, 180_000);
+
+  test("behavior: auto prices a local node by time and configured prices by compute units; every model indexes the same trades", async () => {
+    const chosen: object[] = [];
+    const recording = {
+      ...silent,
+      info: (obj: object, msg?: string) => {
+        if (msg === "rpc cost model chosen") chosen.push(obj);
+      },
+    };
+    const runs: Run[] = [];
+    try {
+      let since = proxy.seen.length;
+      const units = await index("computeUnits");
+      runs.push(units);
+      const byUnits = callsSince(since);
+      since = proxy.seen.length;
+      const auto = await index("auto", {}, recording);
+      runs.push(auto);
+      const byAuto = callsSince(since);
+      since = proxy.seen.length;
+      const priced = await index("auto", { computeUnits: { eth_getTransactionByHash: 17 } }, recording);
+      runs.push(priced);
+      const byPriced = callsSince(since);
+
+      expect(chosen).toEqual([
+        {
+          network: config.name,
+          costModel: "time",
+          why: "no rpc.computeUnits and no RPC URL of a known metered provider",
+        },
+        { network: config.name, costModel: "computeUnits", why: "rpc.computeUnits is configured" },
+      ]);
+      // Priced: every block with a trade whole, as the compute-unit model reads.
+      expect(byPriced.byHash).toBe(0);
+      expect(new Set(byPriced.wholeBlocks)).toEqual(new Set(byUnits.wholeBlocks));
+      // By time over a batching client, transactions by hash ride in the range's batches: most
+      // signers are read by hash, not by whole block.
+      expect(byAuto.byHash).toBeGreaterThan(byAuto.wholeBlocks.length);
+      const trades = await listAllTrades(units.store, config.name, 0);
+      expect(trades.length).toBeGreaterThan(100);
+      for (const run of [auto, priced])
+        expect(await listAllTrades(run.store, config.name, 0)).toEqual(trades);
+    } finally {
+      for (const run of runs) {
+        await run.indexing.stop();
+        await run.store.close();
+      }
+    }
+  }, 180_000);
+
+  test("behavior: a client measures its round trip and the bytes of each method's answers", async () => {
+    const client = createRpcClient({ urls: [proxy.url], chainId: config.chainId, batch: true });
+    const timings = getRpcTimings(client)!;
+    expect(timings.sample()).toBeUndefined();
+    for (let i = 0; i < 3; i++) await client.getBlockNumber();
+    const [swap] = await client.getLogs({ event: swapEventAbi, fromBlock: 0n });
+    await client.getBlock({ blockNumber: swap!.blockNumber, includeTransactions: true });
+    await client.getTransaction({ hash: swap!.transactionHash });
+    const sample = timings.sample()!;
+    expect(sample.latencyMs).toBeGreaterThan(0);
+    expect(sample.batched).toBe(true);
+    const bytes = sample.answerBytes;
+    // The bytes of the answers as sent: a transaction weighs hundreds of bytes, its block more.
+    expect(bytes.eth_getTransactionByHash).toBeGreaterThan(300);
+    expect(bytes["eth_getBlockByNumber+transactions"]).toBeGreaterThan(bytes.eth_getTransactionByHash!);
+    expect(bytes.eth_blockNumber).toBeLessThan(100);
+  });
 
   test("behavior: as density changes so does the read: a lone trade among transfers by hash, a block of trades whole", async () => {
     const chain = devnet.chains[0]!;

@@ -60,6 +60,36 @@ describe("chooseLogMode", () => {
     expect(chooseLogMode({ ...base, model: "bytes", addressCalls: 3, foreignShare: 0.1 })).toBe("addresses");
     expect(chooseLogMode({ ...base, model: "bytes", addressCalls: 3, foreignShare: 0 })).toBe("topics");
   });
+
+  test("behavior: by time, before any measurement the choice is the bytes model's", () => {
+    for (const [addressCalls, foreignShare] of [
+      [3, 0.1],
+      [3, 0],
+      [1, 0],
+    ] as const) {
+      const input = { ...base, addressCalls, foreignShare, topicLogs: 5_000 };
+      expect(chooseLogMode({ ...input, model: "time" })).toBe(chooseLogMode({ ...input, model: "bytes" }));
+    }
+  });
+
+  test("args: by time, addresses win when the foreign logs left out take longer than the extra round trips", () => {
+    const time = {
+      latencyMs: 50,
+      msPerByte: 1 / 1_000,
+      throughputMeasured: true,
+      answerBytes: {},
+      batched: true,
+    };
+    const input = { ...base, model: "time", time, addressCalls: 3 } as const;
+    // 5,000 logs (2.5 MB, 2.5 s) by topic; a tenth foreign saves 250 ms for 1.7 extra round trips (85 ms).
+    expect(chooseLogMode({ ...input, foreignShare: 0.1, topicLogs: 5_000 })).toBe("addresses");
+    // 50 logs: the 2.5 ms saved do not pay for the round trips.
+    expect(chooseLogMode({ ...input, foreignShare: 0.1, topicLogs: 50 })).toBe("topics");
+    // On a local node (1 ms round trips, 100 MB/s) the same 5,000 logs: 2.5 ms saved, 1.7 ms more.
+    const local = { ...time, latencyMs: 1, msPerByte: 1 / 100_000 };
+    expect(chooseLogMode({ ...input, time: local, foreignShare: 0.1, topicLogs: 5_000 })).toBe("addresses");
+    expect(chooseLogMode({ ...input, time: local, foreignShare: 0.05, topicLogs: 5_000 })).toBe("topics");
+  });
 });
 
 // The real path: a BSC-shaped chain (20 configured-DEX trades and 20 swaps of a foreign
