@@ -81,19 +81,37 @@ export function createMetrics(reader: MarketReader): Metrics {
     registers: [registry],
   });
 
-  const responses = new Counter({
+  // The answers are the histogram's counts: copied at scrape instead of counted twice per request.
+  new Counter({
     name: "swapgraph_http_responses_total",
     help: "HTTP answers, by route and status.",
     labelNames: ["route", "status"],
     registers: [registry],
+    async collect() {
+      const { values } = await requests.get();
+      this.reset();
+      for (const { metricName, labels, value } of values) {
+        if (metricName === "swapgraph_http_request_duration_seconds_count") this.inc(labels, value);
+      }
+    },
   });
 
+  // One labels object per route and status, made on first use (routes and statuses are fixed sets).
+  const labelsOf = new Map<string, Map<number | "aborted", { route: string; status: string }>>();
   return {
     registry,
     observe(route, status, seconds) {
-      const labels = { route, status: String(status) };
+      let byStatus = labelsOf.get(route);
+      if (byStatus === undefined) {
+        byStatus = new Map();
+        labelsOf.set(route, byStatus);
+      }
+      let labels = byStatus.get(status);
+      if (labels === undefined) {
+        labels = { route, status: String(status) };
+        byStatus.set(status, labels);
+      }
       requests.observe(labels, seconds);
-      responses.inc(labels);
     },
   };
 }

@@ -1,14 +1,26 @@
+import type { ServerResponse } from "node:http";
 import type { FastifyReply, onRequestHookHandler } from "fastify";
 import { AnswerDeadlineError, MethodNotAllowedError, SwapgraphError } from "../errors.js";
 import { countEvent } from "../lib/countEvent.js";
+import { answerPreflight, setCorsHeaders } from "./answerCors.js";
 import type { Metrics } from "./createMetrics.js";
 import { GRAPHQL_PATH } from "./graphqlPath.js";
 
-/** A request waiting for its answer to begin, until `atMs`. */
+/** A request on its way to its answer: its deadline, and what its timing is recorded under. */
 interface Pending {
+  /** Until its answer begins (then let go, so the deadline finds nothing to do). */
   reply: FastifyReply | undefined;
+  /** Its answer deadline (performance.now() ms). */
   atMs: number;
+  startedMs: number;
+  /** Its route, as the metrics label it. */
+  route: string;
 }
+
+// Where a response keeps its request's Pending, for the one 'close' listener all responses share.
+const PENDING = Symbol("swapgraph.pending");
+
+type TimedResponse = ServerResponse & { [PENDING]?: Pending };
 
 /**
  * The answer deadlines of all requests, on one timer: every request has the same deadline after
@@ -44,20 +56,19 @@ function createDeadlines(deadlineMs: number, expire: (reply: FastifyReply) => vo
   }
 
   return {
-    add(reply: FastifyReply, startedMs: number): Pending {
-      const pending = { reply, atMs: startedMs + deadlineMs };
+    add(pending: Pending): void {
       queue.push(pending);
       if (timer === undefined) arm(deadlineMs);
-      return pending;
     },
   };
 }
 
 /**
- * The hook every request meets first: its timing per route, its answer deadline, and the
- * refusals that need no body (a method the path does not take, no Host, a too long URL). Written
- * for the request path: synchronous, Fastify's route options read once (each read builds them),
- * and the deadlines of all requests on one timer.
+ * The hook every request meets first: the CORS headers (and a preflight's whole answer), its
+ * timing per route, its answer deadline, and the refusals that need no body (a method the path
+ * does not take, no Host, a too long URL). Written for the request path: synchronous, Fastify's
+ * route options read once (each read builds them), the deadlines of all requests on one timer,
+ * and one 'close' listener shared by all responses (no closure per request).
  */
 export function createRequestHook(options: {
   metrics: Metrics;
@@ -76,21 +87,35 @@ export function createRequestHook(options: {
     reply.header("Connection", "close");
     reply.send(new AnswerDeadlineError(answerDeadlineMs));
   });
+  // Timings per route: 'close' also comes when a streamed answer was cut off (client gone, or
+  // destroyed on an error after the first byte), which counts as "aborted".
+  function recordTiming(this: TimedResponse): void {
+    const pending = this[PENDING]!;
+    pending.reply = undefined;
+    metrics.observe(
+      pending.route,
+      this.writableFinished ? this.statusCode : "aborted",
+      (performance.now() - pending.startedMs) / 1000,
+    );
+  }
   return (request, reply, done) => {
-    const started = performance.now();
-    const res = reply.raw;
+    setCorsHeaders(reply);
     const { url, config } = request.routeOptions;
-    const pending = deadlines.add(reply, started);
-    // Timings per route: 'close' also comes when a streamed answer was cut off (client gone, or
-    // destroyed on an error after the first byte), which counts as "aborted".
-    res.once("close", () => {
-      pending.reply = undefined;
-      metrics.observe(
-        request.is404 ? "other" : (url ?? "other"),
-        res.writableFinished ? res.statusCode : "aborted",
-        (performance.now() - started) / 1000,
-      );
-    });
+    if (request.method === "OPTIONS") {
+      answerPreflight(request, reply, config.cors?.methods);
+      return;
+    }
+    const startedMs = performance.now();
+    const pending: Pending = {
+      reply,
+      atMs: startedMs + answerDeadlineMs,
+      startedMs,
+      route: request.is404 ? "other" : (url ?? "other"),
+    };
+    deadlines.add(pending);
+    const res = reply.raw as TimedResponse;
+    res[PENDING] = pending;
+    res.on("close", recordTiming);
     // Refused before the body is read: the method is wrong whatever the body says.
     const allow = (config as { allow?: string }).allow;
     if (allow !== undefined) {

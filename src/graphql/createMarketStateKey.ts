@@ -1,0 +1,53 @@
+import { dataAgeSeconds, findNotReadyReason } from "../views/assertNetworkReady.js";
+import type { MarketReader } from "../views/types.js";
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The state every keepable answer is a function of: per configured network, the block and
+ * version of the pool graph (quotes, prices, liquidity; the version also moves when a new token's
+ * pools are discovered without a new block), the indexed block (the stored trades behind 24-hour
+ * volumes) and whether the network serves now (so an answer kept while fresh is never served
+ * once the data is too old: that request gets its NOT_READY); and the hour, since 24-hour
+ * volumes are summed over whole hourly buckets up to the one holding now.
+ *
+ * Read on every GraphQL request, so the key is made again only when what it is made of changed:
+ * each network's status object (a new one whenever it changes), its data age in whole seconds
+ * (with the status, all that whether it serves depends on), its pool block and version, and the hour.
+ */
+export function createMarketStateKey(reader: MarketReader): () => string {
+  // What the key was made of, one tuple per network, then the hour.
+  let madeOf: unknown[] = [];
+  let key = "";
+  return () => {
+    const nowMs = Date.now();
+    const parts: unknown[] = [];
+    for (const network of reader.networks()) {
+      const status = reader.status(network);
+      parts.push(
+        status,
+        dataAgeSeconds(status, nowMs),
+        reader.poolsBlock(network),
+        reader.getPoolIndex(network).version,
+      );
+    }
+    parts.push(Math.floor(nowMs / HOUR_MS));
+    let same = parts.length === madeOf.length;
+    for (let i = 0; same && i < parts.length; i++) same = parts[i] === madeOf[i];
+    if (same) return key;
+    madeOf = parts;
+    key = buildKey(reader, nowMs);
+    return key;
+  };
+}
+
+function buildKey(reader: MarketReader, nowMs: number): string {
+  let key = "";
+  for (const network of reader.networks()) {
+    const status = reader.status(network);
+    const serving =
+      findNotReadyReason(status, reader.getConfig(network).maxStalenessSeconds, nowMs) === undefined;
+    key += `${network}:${reader.poolsBlock(network)}:${reader.getPoolIndex(network).version}:${status.indexedBlock}:${serving ? 1 : 0};`;
+  }
+  return `${key}h${Math.floor(nowMs / HOUR_MS)}`;
+}
