@@ -38,7 +38,7 @@ describe("parseQueryString", () => {
   test("behavior: the object has no prototype; empty parameters are missing and repeated ones a list", () => {
     const query = parseQueryString("__proto__=x&a=&b=1&b=2");
     expect(Object.getPrototypeOf(query)).toBeNull();
-    expect(query.__proto__).toBe("x");
+    expect(Object.entries(query)).toContainEqual(["__proto__", "x"]);
     expect("a" in query).toBe(false);
     expect(query.b).toEqual(["1", "2"]);
   });
