@@ -16,26 +16,27 @@ const HOUR_MS = 3_600_000;
  * (with the status, all that whether it serves depends on), its pool block and version, and the hour.
  */
 export function createMarketStateKey(reader: MarketReader): () => string {
-  // What the key was made of, one tuple per network, then the hour.
+  // What the key was made of (per network its status, data age, pool block and version; then
+  // the hour), and what it is made of now: two arrays, swapped when they differ.
   let madeOf: unknown[] = [];
+  let parts: unknown[] = [];
   let key = "";
   return () => {
     const nowMs = Date.now();
-    const parts: unknown[] = [];
+    let i = 0;
     for (const network of reader.networks()) {
       const status = reader.status(network);
-      parts.push(
-        status,
-        dataAgeSeconds(status, nowMs),
-        reader.poolsBlock(network),
-        reader.getPoolIndex(network).version,
-      );
+      parts[i++] = status;
+      parts[i++] = dataAgeSeconds(status, nowMs);
+      parts[i++] = reader.poolsBlock(network);
+      parts[i++] = reader.getPoolIndex(network).version;
     }
-    parts.push(Math.floor(nowMs / HOUR_MS));
-    let same = parts.length === madeOf.length;
-    for (let i = 0; same && i < parts.length; i++) same = parts[i] === madeOf[i];
+    parts[i++] = Math.floor(nowMs / HOUR_MS);
+    let same = i === madeOf.length;
+    for (let j = 0; same && j < i; j++) same = parts[j] === madeOf[j];
     if (same) return key;
-    madeOf = parts;
+    parts.length = i;
+    [madeOf, parts] = [parts, madeOf];
     key = buildKey(reader, nowMs);
     return key;
   };

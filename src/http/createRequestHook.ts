@@ -8,13 +8,17 @@ import { GRAPHQL_PATH } from "./graphqlPath.js";
 
 /** A request on its way to its answer: its deadline, and what its timing is recorded under. */
 interface Pending {
-  /** Until its answer begins (then let go, so the deadline finds nothing to do). */
-  reply: FastifyReply | undefined;
+  reply: FastifyReply;
   /** Its answer deadline (performance.now() ms). */
   atMs: number;
   startedMs: number;
   /** Its route, as the metrics label it. */
   route: string;
+  /** Its neighbours among the requests not closed yet, in arrival order. */
+  older: Pending | undefined;
+  newer: Pending | undefined;
+  /** Closed (answered, or the client gone) or expired: out of the list. */
+  done: boolean;
 }
 
 // Where a response keeps its request's Pending, for the one 'close' listener all responses share.
@@ -24,29 +28,35 @@ type TimedResponse = ServerResponse & { [PENDING]?: Pending };
 
 /**
  * The answer deadlines of all requests, on one timer: every request has the same deadline after
- * its arrival, so they expire in arrival order, and one queue with one timer armed for its oldest
- * entry replaces a timer per request. An answered request only lets go of its reply; its entry
- * leaves the queue when its time comes.
+ * its arrival, so they expire in arrival order. The requests not closed yet are a list in that
+ * order (a closed one leaves it at once, so the list holds only the requests in flight, and
+ * nothing of an answered request outlives it), with one timer armed for the oldest.
  */
 function createDeadlines(deadlineMs: number, expire: (reply: FastifyReply) => void) {
-  const queue: Pending[] = [];
-  let head = 0;
+  let oldest: Pending | undefined;
+  let newest: Pending | undefined;
   let timer: NodeJS.Timeout | undefined;
+
+  function remove(pending: Pending): void {
+    if (pending.done) return;
+    pending.done = true;
+    if (pending.older === undefined) oldest = pending.newer;
+    else pending.older.newer = pending.newer;
+    if (pending.newer === undefined) newest = pending.older;
+    else pending.newer.older = pending.older;
+    pending.older = undefined;
+    pending.newer = undefined;
+  }
 
   function sweep(): void {
     timer = undefined;
     const nowMs = performance.now();
-    while (head < queue.length && queue[head]!.atMs <= nowMs) {
-      const { reply } = queue[head]!;
-      queue[head++] = undefined as never;
-      if (reply !== undefined) expire(reply);
+    while (oldest !== undefined && oldest.atMs <= nowMs) {
+      const { reply } = oldest;
+      remove(oldest);
+      expire(reply);
     }
-    // Compact now and then: the queue holds about one deadline's worth of requests.
-    if (head > 1024 && head * 2 > queue.length) {
-      queue.splice(0, head);
-      head = 0;
-    }
-    if (head < queue.length) arm(queue[head]!.atMs - nowMs);
+    if (oldest !== undefined) arm(oldest.atMs - nowMs);
   }
 
   function arm(inMs: number): void {
@@ -57,9 +67,13 @@ function createDeadlines(deadlineMs: number, expire: (reply: FastifyReply) => vo
 
   return {
     add(pending: Pending): void {
-      queue.push(pending);
+      pending.older = newest;
+      if (newest === undefined) oldest = pending;
+      else newest.newer = pending;
+      newest = pending;
       if (timer === undefined) arm(deadlineMs);
     },
+    remove,
   };
 }
 
@@ -91,7 +105,7 @@ export function createRequestHook(options: {
   // destroyed on an error after the first byte), which counts as "aborted".
   function recordTiming(this: TimedResponse): void {
     const pending = this[PENDING]!;
-    pending.reply = undefined;
+    deadlines.remove(pending);
     metrics.observe(
       pending.route,
       this.writableFinished ? this.statusCode : "aborted",
@@ -111,6 +125,9 @@ export function createRequestHook(options: {
       atMs: startedMs + answerDeadlineMs,
       startedMs,
       route: request.is404 ? "other" : (url ?? "other"),
+      older: undefined,
+      newer: undefined,
+      done: false,
     };
     deadlines.add(pending);
     const res = reply.raw as TimedResponse;
