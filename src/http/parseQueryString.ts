@@ -8,6 +8,7 @@ export type QueryParams = Record<string, string | string[]>;
  */
 export function parseQueryString(text: string): QueryParams {
   const query: QueryParams = Object.create(null);
+  if (text === "") return query;
   // Without escapes ("%", "+") the parameters are the text between "&"s, split at the first "=",
   // as URLSearchParams reads them (a leading "?" dropped): the common case, read without it.
   if (text.includes("%") || text.includes("+")) {
