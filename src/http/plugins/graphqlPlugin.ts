@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { STATUS_CODES } from "node:http";
-import { gzipSync } from "node:zlib";
+import { pipeline, Readable } from "node:stream";
+import { createGzip, gzipSync } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { GraphqlServer } from "../../graphql/createGraphqlServer.js";
 import type { AnswerVerdict } from "../../graphql/plugins/useKeepableAnswers.js";
@@ -94,7 +95,7 @@ export async function graphqlPlugin(
     }
     for (const [name, value] of headers) reply.header(name, value);
     reply.code(response.status);
-    return reply.send(response.body);
+    return reply.send(response.body === null ? null : gzipWhenWorth(request, reply, response.body));
   }
 
   function parse(request: FastifyRequest, text: string): unknown {
@@ -111,6 +112,9 @@ export async function graphqlPlugin(
   app.route({
     method: ["GET", "POST"],
     url: GRAPHQL_PATH,
+    // Not the framework's compressor: kept answers carry their gzip, yoga's others are gzipped
+    // here (gzipWhenWorth), and no answer pays for the compressor's hooks.
+    compress: false,
     handler: (request, reply) => {
       const state = marketState?.();
       const asked = request.method === "POST" ? request.body : request.url;
@@ -133,6 +137,41 @@ export async function graphqlPlugin(
     allow: GRAPHQL_ALLOWED,
     methods: OTHER_METHODS.filter((method) => method !== "POST"),
   });
+}
+
+// What is worth gzipping (as @fastify/compress judges it): JSON and text, never an event stream.
+const COMPRESSIBLE = /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)/u;
+
+/**
+ * Yoga's answer (not kept) gzipped as it streams, when it is JSON or text and the client takes
+ * gzip: what the framework's compressor did for this route (at zlib's default level), without
+ * its two hooks on every request. Subscriptions (text/event-stream) go as they happen.
+ */
+function gzipWhenWorth(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: ReadableStream<Uint8Array>,
+): ReadableStream<Uint8Array> | Readable {
+  const type = reply.getHeader("content-type");
+  if (
+    typeof type !== "string" ||
+    !COMPRESSIBLE.test(type) ||
+    request.headers["x-no-compression"] !== undefined ||
+    !acceptsGzip(request.headers["accept-encoding"])
+  ) {
+    return body;
+  }
+  // Yoga's body is a web stream, Node's or its own (@whatwg-node's, which Readable.fromWeb
+  // refuses): async iterable either way.
+  const chunks = body as unknown as AsyncIterable<Uint8Array>;
+  const gzip = createGzip();
+  // A client gone mid-answer ends both streams (the framework destroys the response): nothing to report.
+  pipeline(Readable.from(chunks, { objectMode: false }), gzip, () => undefined);
+  const vary = reply.getHeader("vary");
+  if (typeof vary !== "string") reply.header("vary", "accept-encoding");
+  else if (!vary.toLowerCase().includes("accept-encoding")) reply.header("vary", `${vary}, accept-encoding`);
+  reply.header("content-encoding", "gzip");
+  return gzip;
 }
 
 // The bytes of a keepable answer with its validators: a hash of each representation.
