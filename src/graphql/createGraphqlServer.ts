@@ -8,9 +8,9 @@ import { createYoga, type GraphiQLOptions, type YogaLogger, type YogaServerInsta
 import { type Logger, pino } from "pino";
 import type { MarketReader } from "../views/types.js";
 import { createGraphqlContext, type GraphqlContext } from "./context/createGraphqlContext.js";
+import { createMarketStateKey } from "./createMarketStateKey.js";
 import { findSwapgraphError } from "./errors/findSwapgraphError.js";
 import { toGraphqlError } from "./errors/toGraphqlError.js";
-import { marketStateKey } from "./marketStateKey.js";
 import { type ClientBudgetOptions, createClientBudget } from "./plugins/createClientBudget.js";
 import { createDocumentCaches } from "./plugins/createDocumentCaches.js";
 import { loadPersistedOperations } from "./plugins/loadPersistedOperations.js";
@@ -34,7 +34,7 @@ interface NodeServerContext {
 
 /**
  * The yoga instance (a node:http handler, `graphql.fetch(...)` for tests) and what the HTTP
- * edge needs to keep answers: the market state a kept answer is valid for (marketStateKey).
+ * edge needs to keep answers: the market state a kept answer is valid for (createMarketStateKey).
  */
 export type GraphqlServer = YogaServerInstance<NodeServerContext, GraphqlContext> & {
   marketState: () => string;
@@ -197,5 +197,5 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
       useKeepableAnswers(),
     ],
   });
-  return Object.assign(yoga, { marketState: () => marketStateKey(reader) });
+  return Object.assign(yoga, { marketState: createMarketStateKey(reader) });
 }

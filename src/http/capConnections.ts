@@ -24,10 +24,12 @@ export interface ConnectionCapOptions {
 interface Served {
   address: string;
   /**
-   * The request it received last (none: its first request's headers are still coming); once its
-   * answer has gone out (see answering) the connection is idle.
+   * The request it received last and its response (none: its first request's headers are still
+   * coming); once its answer has gone out (see answering) the connection is idle. Two fields
+   * written per request, no object made.
    */
-  current: { req: IncomingMessage; res: ServerResponse } | undefined;
+  req: IncomingMessage | undefined;
+  res: ServerResponse | undefined;
   /** Gone from the count already (evicted): its 'close' must not count it out twice. */
   released: boolean;
 }
@@ -35,8 +37,10 @@ interface Served {
 // The request a connection is receiving or answering now, if any. Read when a slot is wanted,
 // not kept up to date on every answer (no listener per request on the request path).
 function answering(state: Served): { req: IncomingMessage; res: ServerResponse } | undefined {
-  const current = state.current;
-  return current === undefined || current.res.writableFinished || current.res.destroyed ? undefined : current;
+  const { req, res } = state;
+  return req === undefined || res === undefined || res.writableFinished || res.destroyed
+    ? undefined
+    : { req, res };
 }
 
 // A request whose body has not arrived whole yet: an upload the server only waits on.
@@ -129,7 +133,10 @@ export function capConnections(server: Server, options: ConnectionCapOptions): v
 
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const state = served.get(req.socket as Socket);
-    if (state !== undefined) state.current = { req, res };
+    if (state !== undefined) {
+      state.req = req;
+      state.res = res;
+    }
   });
 
   server.on("connection", (socket: Socket) => {
@@ -147,7 +154,7 @@ export function capConnections(server: Server, options: ConnectionCapOptions): v
       return;
     }
     open++;
-    served.set(socket, { address, current: undefined, released: false });
+    served.set(socket, { address, req: undefined, res: undefined, released: false });
     let sockets = byAddress.get(address);
     if (sockets === undefined) {
       sockets = new Set();

@@ -1,6 +1,5 @@
 import type { ServerOptions } from "node:http";
 import fastifyCompress from "@fastify/compress";
-import fastifyCors from "@fastify/cors";
 import fastifyRateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
@@ -11,10 +10,10 @@ import { GRAPHQL_LIMITS, type GraphqlServer } from "../graphql/createGraphqlServ
 import { createAnswerStore } from "../views/answers/createAnswerStore.js";
 import type { MarketReader } from "../views/types.js";
 import { answerClientError } from "./answerClientError.js";
+import { routePreflights } from "./answerCors.js";
 import { answerOutsideRoutes } from "./answerOutsideRoutes.js";
 import { formatQueryErrors } from "./api/formatQueryErrors.js";
 import { restPlugin } from "./api/restPlugin.js";
-import { EXPOSED_HEADERS } from "./api/restRoute.js";
 import { capConnections } from "./capConnections.js";
 import { createListBudget } from "./createListBudget.js";
 import { createMetrics, type Metrics } from "./createMetrics.js";
@@ -26,7 +25,7 @@ import { dashboardPlugin } from "./plugins/dashboardPlugin.js";
 import { collectDocumentedRoutes, docsPlugin } from "./plugins/docsPlugin.js";
 import { graphqlPlugin } from "./plugins/graphqlPlugin.js";
 import { probesPlugin } from "./plugins/probesPlugin.js";
-import { ALLOWED_METHODS, OTHER_METHODS } from "./routeConfig.js";
+import { OTHER_METHODS } from "./routeConfig.js";
 import { setErrorHandling } from "./setErrorHandling.js";
 
 /** Options of createHttpServer. */
@@ -169,15 +168,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     options.rateLimit !== undefined && options.rateLimit.perSecond > 0 ? options.rateLimit : undefined;
   const app = createFastify(options, options.trustProxy ?? rateLimit?.trustProxy === true);
 
-  // One CORS policy for every path: public read-only data, any origin, no credentials. The
-  // preflight is cached for a day: its answer never changes.
-  await app.register(fastifyCors, {
-    origin: "*",
-    methods: ALLOWED_METHODS,
-    exposedHeaders: EXPOSED_HEADERS,
-    maxAge: 86_400,
-    strictPreflight: false,
-  });
+  // First: one CORS policy for every path (answerCors), the timing, the deadline, the refusals.
   app.addHook(
     "onRequest",
     createRequestHook({
@@ -186,6 +177,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
       maxUrlLength: options.maxUrlLength ?? 2048,
     }),
   );
+  routePreflights(app);
   const listBudget = options.listBudget ?? LIST_BUDGET_DEFAULTS;
   if (listBudget.bytesPerSecond > 0) {
     // Route-scoped: only the list routes (config `listBudget`) run it, after the hooks above.

@@ -1,4 +1,6 @@
-import type { onRequestAsyncHookHandler } from "fastify";
+import type { ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import type { onRequestHookHandler } from "fastify";
 import { RateLimitedError } from "../errors.js";
 import { type CostBucket, reserveCost } from "../graphql/plugins/reserveCost.js";
 import { countEvent } from "../lib/countEvent.js";
@@ -31,6 +33,11 @@ declare module "fastify" {
 /** A route's config that puts its answers on the list budget. */
 export const LIST_BUDGET_ROUTE = { listBudget: true };
 
+// Where a list's response keeps what its charge needs (createListBudget's one 'close' listener).
+const CHARGE = Symbol("swapgraph.listCharge");
+
+type ChargedResponse = ServerResponse & { [CHARGE]?: { client: string; socket: Socket; before: number } };
+
 interface ClientState {
   bucket: CostBucket;
   /** Until when the client's last refusal asked it to stay away (clock ms). */
@@ -51,7 +58,7 @@ const MIB = 1024 * 1024;
  * sent without pause cannot cost the server what the lists did. Clients are the rate limit's
  * (request.ip, which honours trustProxy).
  */
-export function createListBudget(options: ListBudgetOptions): onRequestAsyncHookHandler {
+export function createListBudget(options: ListBudgetOptions): onRequestHookHandler {
   const { bytesPerSecond } = options;
   const limits = { ratePerSecond: bytesPerSecond, burst: Math.max(1, options.burstBytes) };
   const holdMs = options.holdMs ?? 1_000;
@@ -68,34 +75,47 @@ export function createListBudget(options: ListBudgetOptions): onRequestAsyncHook
     return state;
   }
 
-  return async (request, reply) => {
+  // The charge of an answer once it went out: one listener for all responses, what it needs on the response.
+  function charge(this: ChargedResponse): void {
+    const { client, socket, before } = this[CHARGE]!;
+    const sent = socket.bytesWritten - before;
+    // (In-process answers, Fastify's inject, have no socket bytes: nothing to charge.)
+    if (sent > 0) reserveCost(stateOf(client).bucket, sent, now(), limits, Number.POSITIVE_INFINITY);
+  }
+
+  // Synchronous when the client is admitted (the common case: no promise per list request).
+  return (request, reply, done) => {
     const client = request.ip;
     const state = stateOf(client);
     // Cost 0 is admitted once the bucket is out of debt; otherwise waitMs says when it will be.
     const admission = reserveCost(state.bucket, 0, now(), limits, 0);
     if (!admission.admitted) {
-      let heldMs = 0;
+      const refuse = (heldMs: number) => {
+        const retryAfterSeconds = Math.max(1, Math.ceil((admission.waitMs - heldMs) / 1000));
+        state.retryAtMs = Math.max(state.retryAtMs, now() + retryAfterSeconds * 1000);
+        countEvent("http_refusals", { reason: "list_budget" });
+        done(
+          new RateLimitedError(
+            bytesPerSecond,
+            retryAfterSeconds,
+            `List budget exceeded: at most ${rate} of lists per second per client; retry after ${retryAfterSeconds} s.`,
+          ),
+        );
+      };
       if (now() < state.retryAtMs && holdMs > 0) {
-        heldMs = Math.min(holdMs, admission.waitMs);
-        await new Promise((resolve) => setTimeout(resolve, heldMs));
+        const heldMs = Math.min(holdMs, admission.waitMs);
+        setTimeout(() => refuse(heldMs), heldMs);
+      } else {
+        refuse(0);
       }
-      const retryAfterSeconds = Math.max(1, Math.ceil((admission.waitMs - heldMs) / 1000));
-      state.retryAtMs = Math.max(state.retryAtMs, now() + retryAfterSeconds * 1000);
-      countEvent("http_refusals", { reason: "list_budget" });
-      throw new RateLimitedError(
-        bytesPerSecond,
-        retryAfterSeconds,
-        `List budget exceeded: at most ${rate} of lists per second per client; retry after ${retryAfterSeconds} s.`,
-      );
+      return;
     }
     // The bytes that went out on the socket for this answer (headers and body as sent, gzip
     // included): a keep-alive connection answers its requests one after another.
     const socket = request.raw.socket;
-    const before = socket.bytesWritten;
-    reply.raw.once("close", () => {
-      const sent = socket.bytesWritten - before;
-      // (In-process answers, Fastify's inject, have no socket bytes: nothing to charge.)
-      if (sent > 0) reserveCost(stateOf(client).bucket, sent, now(), limits, Number.POSITIVE_INFINITY);
-    });
+    const res = reply.raw as ChargedResponse;
+    res[CHARGE] = { client, socket, before: socket.bytesWritten };
+    res.on("close", charge);
+    done();
   };
 }

@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, type Metric, Registry } from "prom-client";
 import type { NetworkName } from "../domain/types.js";
 import { EVENT_COUNTERS, type EventCounter, readEventCounts } from "../lib/countEvent.js";
 import { type PaceState, RPC_PACES } from "../lib/rpcPaces.js";
@@ -73,27 +73,93 @@ export function createMetrics(reader: MarketReader): Metrics {
   registerNetworkGauges(registry, reader);
   registerPaceGauges(registry);
 
-  const requests = new Histogram({
-    name: "swapgraph_http_request_duration_seconds",
-    help: "Time to answer an HTTP request, by route and status.",
-    labelNames: ["route", "status"],
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
+  const timings = registerHttpTimings(registry);
+  return { registry, observe: timings.observe };
+}
 
-  const responses = new Counter({
+const DURATION = "swapgraph_http_request_duration_seconds";
+const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+/** The answers of one route and status: counts per duration bucket (not cumulative), their sum and count. */
+interface TimingSeries {
+  labels: { route: string; status: string };
+  buckets: number[];
+  sum: number;
+  count: number;
+}
+
+/**
+ * swapgraph_http_request_duration_seconds (histogram) and swapgraph_http_responses_total, counted
+ * per request into one series object per route and status (found by two Map lookups) and turned
+ * into Prometheus series at scrape. prom-client's Histogram checked the labels and built a hash
+ * string on every observation: the largest piece of swapgraph's own work per kept answer. The
+ * histogram is a metric object of the registry's (what `get()` returns is what prom-client's own
+ * Histogram returns, bucket counts cumulative, `+Inf` the count); the counter is prom-client's,
+ * copied from the counts at scrape.
+ */
+function registerHttpTimings(registry: Registry): Pick<Metrics, "observe"> {
+  const series = new Map<string, Map<number | "aborted", TimingSeries>>();
+  const all = () => [...series.values()].flatMap((byStatus) => [...byStatus.values()]);
+  const help = "Time to answer an HTTP request, by route and status.";
+  const histogram = {
+    name: DURATION,
+    help,
+    type: "histogram",
+    aggregator: "sum",
+    async get() {
+      const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
+      for (const { labels, buckets, sum, count } of all()) {
+        let below = 0;
+        for (const [i, bound] of DURATION_BUCKETS.entries()) {
+          below += buckets[i]!;
+          values.push({ labels: { le: bound, ...labels }, value: below, metricName: `${DURATION}_bucket` });
+        }
+        values.push({ labels: { le: "+Inf", ...labels }, value: count, metricName: `${DURATION}_bucket` });
+        values.push({ labels: { ...labels }, value: sum, metricName: `${DURATION}_sum` });
+        values.push({ labels: { ...labels }, value: count, metricName: `${DURATION}_count` });
+      }
+      return { name: DURATION, help, type: "histogram", values, aggregator: "sum" };
+    },
+    reset() {
+      series.clear();
+    },
+  };
+  // Not one of prom-client's classes (the registry's type names those): a metric is what the
+  // registry reads with get() and clears with reset().
+  registry.registerMetric(histogram as unknown as Metric);
+  new Counter({
     name: "swapgraph_http_responses_total",
     help: "HTTP answers, by route and status.",
     labelNames: ["route", "status"],
     registers: [registry],
+    collect() {
+      this.reset();
+      for (const { labels, count } of all()) this.inc(labels, count);
+    },
   });
-
   return {
-    registry,
     observe(route, status, seconds) {
-      const labels = { route, status: String(status) };
-      requests.observe(labels, seconds);
-      responses.inc(labels);
+      let byStatus = series.get(route);
+      if (byStatus === undefined) {
+        byStatus = new Map();
+        series.set(route, byStatus);
+      }
+      let timing = byStatus.get(status);
+      if (timing === undefined) {
+        timing = {
+          labels: { route, status: String(status) },
+          buckets: DURATION_BUCKETS.map(() => 0),
+          sum: 0,
+          count: 0,
+        };
+        byStatus.set(status, timing);
+      }
+      let i = 0;
+      while (i < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[i]!) i++;
+      // Past the last bound: counted in +Inf (the count) only.
+      if (i < DURATION_BUCKETS.length) timing.buckets[i]!++;
+      timing.sum += seconds;
+      timing.count++;
     },
   };
 }

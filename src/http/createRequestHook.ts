@@ -1,40 +1,62 @@
+import type { ServerResponse } from "node:http";
 import type { FastifyReply, onRequestHookHandler } from "fastify";
 import { AnswerDeadlineError, MethodNotAllowedError, SwapgraphError } from "../errors.js";
 import { countEvent } from "../lib/countEvent.js";
+import { answerPreflight, setCorsHeaders } from "./answerCors.js";
 import type { Metrics } from "./createMetrics.js";
 import { GRAPHQL_PATH } from "./graphqlPath.js";
 
-/** A request waiting for its answer to begin, until `atMs`. */
+/** A request on its way to its answer: its deadline, and what its timing is recorded under. */
 interface Pending {
-  reply: FastifyReply | undefined;
+  reply: FastifyReply;
+  /** Its answer deadline (performance.now() ms). */
   atMs: number;
+  startedMs: number;
+  /** Its route, as the metrics label it. */
+  route: string;
+  /** Its neighbours among the requests not closed yet, in arrival order. */
+  older: Pending | undefined;
+  newer: Pending | undefined;
+  /** Closed (answered, or the client gone) or expired: out of the list. */
+  done: boolean;
 }
+
+// Where a response keeps its request's Pending, for the one 'close' listener all responses share.
+const PENDING = Symbol("swapgraph.pending");
+
+type TimedResponse = ServerResponse & { [PENDING]?: Pending };
 
 /**
  * The answer deadlines of all requests, on one timer: every request has the same deadline after
- * its arrival, so they expire in arrival order, and one queue with one timer armed for its oldest
- * entry replaces a timer per request. An answered request only lets go of its reply; its entry
- * leaves the queue when its time comes.
+ * its arrival, so they expire in arrival order. The requests not closed yet are a list in that
+ * order (a closed one leaves it at once, so the list holds only the requests in flight, and
+ * nothing of an answered request outlives it), with one timer armed for the oldest.
  */
 function createDeadlines(deadlineMs: number, expire: (reply: FastifyReply) => void) {
-  const queue: Pending[] = [];
-  let head = 0;
+  let oldest: Pending | undefined;
+  let newest: Pending | undefined;
   let timer: NodeJS.Timeout | undefined;
+
+  function remove(pending: Pending): void {
+    if (pending.done) return;
+    pending.done = true;
+    if (pending.older === undefined) oldest = pending.newer;
+    else pending.older.newer = pending.newer;
+    if (pending.newer === undefined) newest = pending.older;
+    else pending.newer.older = pending.older;
+    pending.older = undefined;
+    pending.newer = undefined;
+  }
 
   function sweep(): void {
     timer = undefined;
     const nowMs = performance.now();
-    while (head < queue.length && queue[head]!.atMs <= nowMs) {
-      const { reply } = queue[head]!;
-      queue[head++] = undefined as never;
-      if (reply !== undefined) expire(reply);
+    while (oldest !== undefined && oldest.atMs <= nowMs) {
+      const { reply } = oldest;
+      remove(oldest);
+      expire(reply);
     }
-    // Compact now and then: the queue holds about one deadline's worth of requests.
-    if (head > 1024 && head * 2 > queue.length) {
-      queue.splice(0, head);
-      head = 0;
-    }
-    if (head < queue.length) arm(queue[head]!.atMs - nowMs);
+    if (oldest !== undefined) arm(oldest.atMs - nowMs);
   }
 
   function arm(inMs: number): void {
@@ -44,20 +66,23 @@ function createDeadlines(deadlineMs: number, expire: (reply: FastifyReply) => vo
   }
 
   return {
-    add(reply: FastifyReply, startedMs: number): Pending {
-      const pending = { reply, atMs: startedMs + deadlineMs };
-      queue.push(pending);
+    add(pending: Pending): void {
+      pending.older = newest;
+      if (newest === undefined) oldest = pending;
+      else newest.newer = pending;
+      newest = pending;
       if (timer === undefined) arm(deadlineMs);
-      return pending;
     },
+    remove,
   };
 }
 
 /**
- * The hook every request meets first: its timing per route, its answer deadline, and the
- * refusals that need no body (a method the path does not take, no Host, a too long URL). Written
- * for the request path: synchronous, Fastify's route options read once (each read builds them),
- * and the deadlines of all requests on one timer.
+ * The hook every request meets first: the CORS headers (and a preflight's whole answer), its
+ * timing per route, its answer deadline, and the refusals that need no body (a method the path
+ * does not take, no Host, a too long URL). Written for the request path: synchronous, Fastify's
+ * route options read once (each read builds them), the deadlines of all requests on one timer,
+ * and one 'close' listener shared by all responses (no closure per request).
  */
 export function createRequestHook(options: {
   metrics: Metrics;
@@ -76,21 +101,38 @@ export function createRequestHook(options: {
     reply.header("Connection", "close");
     reply.send(new AnswerDeadlineError(answerDeadlineMs));
   });
+  // Timings per route: 'close' also comes when a streamed answer was cut off (client gone, or
+  // destroyed on an error after the first byte), which counts as "aborted".
+  function recordTiming(this: TimedResponse): void {
+    const pending = this[PENDING]!;
+    deadlines.remove(pending);
+    metrics.observe(
+      pending.route,
+      this.writableFinished ? this.statusCode : "aborted",
+      (performance.now() - pending.startedMs) / 1000,
+    );
+  }
   return (request, reply, done) => {
-    const started = performance.now();
-    const res = reply.raw;
+    setCorsHeaders(reply);
     const { url, config } = request.routeOptions;
-    const pending = deadlines.add(reply, started);
-    // Timings per route: 'close' also comes when a streamed answer was cut off (client gone, or
-    // destroyed on an error after the first byte), which counts as "aborted".
-    res.once("close", () => {
-      pending.reply = undefined;
-      metrics.observe(
-        request.is404 ? "other" : (url ?? "other"),
-        res.writableFinished ? res.statusCode : "aborted",
-        (performance.now() - started) / 1000,
-      );
-    });
+    if (request.method === "OPTIONS") {
+      answerPreflight(request, reply, config.cors?.methods);
+      return;
+    }
+    const startedMs = performance.now();
+    const pending: Pending = {
+      reply,
+      atMs: startedMs + answerDeadlineMs,
+      startedMs,
+      route: request.is404 ? "other" : (url ?? "other"),
+      older: undefined,
+      newer: undefined,
+      done: false,
+    };
+    deadlines.add(pending);
+    const res = reply.raw as TimedResponse;
+    res[PENDING] = pending;
+    res.on("close", recordTiming);
     // Refused before the body is read: the method is wrong whatever the body says.
     const allow = (config as { allow?: string }).allow;
     if (allow !== undefined) {

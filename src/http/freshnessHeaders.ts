@@ -1,13 +1,16 @@
 import type { FreshnessData } from "./api/restOperations.js";
 
-/** X-Indexed-Block and X-Data-Age of an answer (each only when known). */
+/**
+ * X-Indexed-Block and X-Data-Age of an answer (each only when known), named in lowercase as
+ * Fastify stores and sends them (a mixed-case name is lowercased again on every request).
+ */
 export function freshnessHeaders(status: FreshnessData["networkStatus"]): Record<string, string> {
   const headers: Record<string, string> = {};
   if (status?.indexedBlock !== null && status?.indexedBlock !== undefined) {
-    headers["X-Indexed-Block"] = status.indexedBlock;
+    headers["x-indexed-block"] = status.indexedBlock;
   }
   if (status?.dataAgeSeconds !== null && status?.dataAgeSeconds !== undefined) {
-    headers["X-Data-Age"] = String(status.dataAgeSeconds);
+    headers["x-data-age"] = String(status.dataAgeSeconds);
   }
   return headers;
 }

@@ -8,10 +8,24 @@ export type QueryParams = Record<string, string | string[]>;
  */
 export function parseQueryString(text: string): QueryParams {
   const query: QueryParams = Object.create(null);
-  for (const [name, value] of new URLSearchParams(text)) {
-    if (value === "") continue;
-    const seen = query[name];
-    query[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  if (text === "") return query;
+  // Without escapes ("%", "+") the parameters are the text between "&"s, split at the first "=",
+  // as URLSearchParams reads them (a leading "?" dropped): the common case, read without it.
+  if (text.includes("%") || text.includes("+")) {
+    for (const [name, value] of new URLSearchParams(text)) add(query, name, value);
+    return query;
+  }
+  for (const part of (text.startsWith("?") ? text.slice(1) : text).split("&")) {
+    const equals = part.indexOf("=");
+    if (equals < 0) continue; // no value: missing, as an empty one
+    add(query, part.slice(0, equals), part.slice(equals + 1));
   }
   return query;
+}
+
+// An empty parameter counts as missing; a repeated one becomes a list.
+function add(query: QueryParams, name: string, value: string): void {
+  if (value === "") return;
+  const seen = query[name];
+  query[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
 }

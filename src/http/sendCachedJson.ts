@@ -56,17 +56,18 @@ export function sendCachedJson(
   if (gzip) answer.gzipped ??= gzipSync(answer.body, { level: 6 });
   const zipped = gzip ? answer.gzipped : undefined;
   const etag = zipped === undefined ? answer.etag : answer.gzipEtag;
-  // One header at a time, in the order they go out (no objects made per request).
+  // One header at a time, in the order they go out (no objects made per request), named in
+  // lowercase as Fastify keeps them (it lowercases every name it is given).
   for (const name in options.headers) reply.header(name, options.headers[name]);
-  reply.header("ETag", etag);
-  reply.header("Cache-Control", options.cacheControl);
+  reply.header("etag", etag);
+  reply.header("cache-control", options.cacheControl);
   // A shared cache must not hand a gzip body to a client that did not ask for one.
-  if (answer.compressible) reply.header("Vary", "Accept-Encoding");
+  if (answer.compressible) reply.header("vary", "Accept-Encoding");
   if (matchesIfNoneMatch(request.headers["if-none-match"], etag)) return reply.code(304).send();
-  reply.header("Content-Type", JSON_HEADERS["Content-Type"]);
-  reply.header("X-Content-Type-Options", JSON_HEADERS["X-Content-Type-Options"]);
+  reply.header("content-type", JSON_HEADERS["Content-Type"]);
+  reply.header("x-content-type-options", JSON_HEADERS["X-Content-Type-Options"]);
   // The compressor leaves an answer with a Content-Encoding alone; the rest are below its threshold
   // or go to a client that takes no gzip.
-  if (zipped !== undefined) reply.header("Content-Encoding", "gzip");
+  if (zipped !== undefined) reply.header("content-encoding", "gzip");
   return reply.send(zipped ?? answer.body);
 }

@@ -42,15 +42,38 @@ const counts = new Map<EventCounter, Map<string, EventCount>>(
   Object.keys(EVENT_COUNTERS).map((name) => [name as EventCounter, new Map()]),
 );
 
-/** Adds `by` (default 1) to a counter's series; cheap enough for per-request paths. */
-export function countEvent<N extends EventCounter>(name: N, labels: EventLabels<N>, by = 1): void {
+// The series of `labels`, made (at 0) on first use.
+function seriesOf<N extends EventCounter>(name: N, labels: EventLabels<N>): EventCount {
   const values = labels as Record<string, string>;
   let key = "";
   for (const label of EVENT_COUNTERS[name]) key += `${values[label]}\u0000`;
   const series = counts.get(name)!;
-  const entry = series.get(key);
-  if (entry === undefined) series.set(key, { labels: { ...values }, value: by });
-  else entry.value += by;
+  let entry = series.get(key);
+  if (entry === undefined) {
+    entry = { labels: { ...values }, value: 0 };
+    series.set(key, entry);
+  }
+  return entry;
+}
+
+/** Adds `by` (default 1) to a counter's series; cheap enough for per-request paths. */
+export function countEvent<N extends EventCounter>(name: N, labels: EventLabels<N>, by = 1): void {
+  seriesOf(name, labels).value += by;
+}
+
+/**
+ * countEvent of one fixed series, for the hottest paths (a kept answer sent): the series is
+ * looked up once, on its first count, and then only added to.
+ */
+export function boundEventCount<N extends EventCounter>(
+  name: N,
+  labels: EventLabels<N>,
+): (by?: number) => void {
+  let entry: EventCount | undefined;
+  return (by = 1) => {
+    entry ??= seriesOf(name, labels);
+    entry.value += by;
+  };
 }
 
 /** The series of a counter so far (for /metrics and tests). */

@@ -26,35 +26,69 @@ export interface LruCacheOptions<V> {
   now?: () => number;
 }
 
+/** One entry, in the list of entries from least to most recently used. */
+interface Node<V> {
+  key: string;
+  value: V;
+  bytes: number;
+  expiresAt: number;
+  older: Node<V> | undefined;
+  newer: Node<V> | undefined;
+}
+
 /**
- * Creates an LRU cache bounded by entry count and, optionally, bytes; entries may expire. A Map
- * keeps insertion order, so re-inserting on every hit makes its first key the least recently used.
+ * Creates an LRU cache bounded by entry count and, optionally, bytes; entries may expire. The
+ * entries are a list from least to most recently used beside a Map of them by key: a hit is one
+ * lookup and a few pointer moves (re-inserting into the Map on every hit cost a delete and a set,
+ * hashing the key each time, on the hottest paths: kept answers).
  */
 export function createLruCache<V>(options: LruCacheOptions<V>): LruCache<V> {
   const { maxEntries, maxBytes = Number.POSITIVE_INFINITY, sizeOf = () => 0 } = options;
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError("maxEntries must be at least 1.");
   const now = options.now ?? Date.now;
-  const entries = new Map<string, { value: V; bytes: number; expiresAt: number }>();
+  const entries = new Map<string, Node<V>>();
+  let oldest: Node<V> | undefined;
+  let newest: Node<V> | undefined;
   let bytes = 0;
 
+  function unlink(node: Node<V>): void {
+    if (node.older === undefined) oldest = node.newer;
+    else node.older.newer = node.newer;
+    if (node.newer === undefined) newest = node.older;
+    else node.newer.older = node.older;
+    node.older = undefined;
+    node.newer = undefined;
+  }
+
+  function append(node: Node<V>): void {
+    node.older = newest;
+    if (newest === undefined) oldest = node;
+    else newest.newer = node;
+    newest = node;
+  }
+
   function remove(key: string): void {
-    const entry = entries.get(key);
-    if (entry === undefined) return;
+    const node = entries.get(key);
+    if (node === undefined) return;
     entries.delete(key);
-    bytes -= entry.bytes;
+    unlink(node);
+    bytes -= node.bytes;
   }
 
   return {
     get(key) {
-      const entry = entries.get(key);
-      if (entry === undefined) return undefined;
-      if (entry.expiresAt <= now()) {
+      const node = entries.get(key);
+      if (node === undefined) return undefined;
+      // (No clock read for entries kept without a ttl.)
+      if (node.expiresAt !== Number.POSITIVE_INFINITY && node.expiresAt <= now()) {
         remove(key);
         return undefined;
       }
-      entries.delete(key);
-      entries.set(key, entry);
-      return entry.value;
+      if (node !== newest) {
+        unlink(node);
+        append(node);
+      }
+      return node.value;
     },
     set(key, value, ttlMs) {
       remove(key);
@@ -62,13 +96,11 @@ export function createLruCache<V>(options: LruCacheOptions<V>): LruCache<V> {
       const size = sizeOf(key, value);
       if (size > maxBytes) return;
       const expiresAt = ttlMs === undefined ? Number.POSITIVE_INFINITY : now() + ttlMs;
-      entries.set(key, { value, bytes: size, expiresAt });
+      const node: Node<V> = { key, value, bytes: size, expiresAt, older: undefined, newer: undefined };
+      entries.set(key, node);
+      append(node);
       bytes += size;
-      while (entries.size > maxEntries || bytes > maxBytes) {
-        const oldest = entries.keys().next();
-        if (oldest.done === true) break;
-        remove(oldest.value);
-      }
+      while ((entries.size > maxEntries || bytes > maxBytes) && oldest !== undefined) remove(oldest.key);
     },
     delete: remove,
     get size() {

@@ -116,8 +116,10 @@ export function createLiveViews(
     return view;
   }
 
+  // The configured networks are fixed: one list for every caller (the request path asks per request).
+  const networks: readonly NetworkName[] = Object.freeze([...views.keys()]);
   return {
-    networks: () => [...views.keys()],
+    networks: () => networks,
     getConfig: (network) => get(network).config,
     status(network) {
       const { status, config } = get(network);

@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { formatDecimal } from "../../src/domain/formatDecimal.js";
@@ -127,6 +128,46 @@ describe("GraphQL answers kept at the edge", () => {
     }
     expect(throughYoga()).toBe(2);
     expect([counted("cache_hits") - hits, counted("cache_misses") - misses]).toEqual([0, 0]);
+  });
+
+  test("behavior: a client that takes gzip gets it: a large kept answer from its kept gzip (its own ETag), an answer yoga made as it streams", async () => {
+    // Large enough to be worth gzip (1 KiB): every listed token with its name and address.
+    const TOKENS =
+      "{ tokens(network: bsc) { edges { node { symbol name address decimals priceUSD priceNative } } } }";
+    const gzip = { "accept-encoding": "gzip" };
+    const plain = await post(TOKENS);
+    expect(plain.text.length).toBeGreaterThan(1024);
+    const packed = async (query: string) => {
+      const response = await app.inject({
+        method: "POST",
+        url: "/graphql",
+        headers: { "content-type": "application/json", accept: "application/json", ...gzip },
+        payload: JSON.stringify({ query, variables: {} }),
+      });
+      return {
+        encoding: response.headers["content-encoding"],
+        vary: response.headers.vary,
+        etag: response.headers.etag,
+        text: gunzipSync(response.rawPayload).toString("utf8"),
+      };
+    };
+    const yogaBefore = throughYoga();
+    const kept = await packed(TOKENS);
+    expect(throughYoga()).toBe(yogaBefore);
+    expect(kept).toEqual({
+      encoding: "gzip",
+      vary: "Accept-Encoding",
+      etag: expect.any(String),
+      text: plain.text,
+    });
+    expect(kept.etag).not.toBe(plain.etag);
+    // Never kept (status): gzipped by the edge as yoga's answer streams, whatever its size.
+    const status = await packed("{ status { network } }");
+    expect([status.encoding, status.vary]).toEqual(["gzip", "accept-encoding"]);
+    expect(JSON.parse(status.text)).toMatchObject({
+      data: { status: [{ network: "bsc" }, { network: "eth" }] },
+    });
+    expect((await post("{ status { network } }")).text).toBe(status.text);
   });
 
   test("error: a network whose data turned too old answers NOT_READY, not its kept quote", async () => {

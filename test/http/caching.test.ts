@@ -289,6 +289,38 @@ describe("createLruCache", () => {
     expect(cache.bytes).toBe(3);
   });
 
+  test("behavior: over many reads, writes and deletes, the entries kept are those a plain LRU keeps", () => {
+    // The model: a Map re-inserted on every read, its first key the least recently used.
+    const model = new Map<string, string>();
+    const cache = sized(8, 1_000);
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 48_271) % 2_147_483_647;
+      return seed;
+    };
+    for (let step = 0; step < 5_000; step++) {
+      const key = `k${next() % 20}`;
+      const op = next() % 10;
+      if (op < 5) {
+        const value = model.get(key);
+        if (value !== undefined) {
+          model.delete(key);
+          model.set(key, value);
+        }
+        expect(cache.get(key), `step ${step}`).toBe(value);
+      } else if (op < 9) {
+        model.delete(key);
+        model.set(key, String(step));
+        while (model.size > 8) model.delete(model.keys().next().value!);
+        cache.set(key, String(step));
+      } else {
+        model.delete(key);
+        cache.delete(key);
+      }
+      expect(cache.size).toBe(model.size);
+    }
+  });
+
   test("error: maxEntries below 1 is refused", () => {
     expect(() => sized(0, 10)).toThrow(RangeError);
   });

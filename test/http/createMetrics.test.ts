@@ -1,3 +1,4 @@
+import { Histogram, Registry } from "prom-client";
 import { describe, expect, onTestFinished, test } from "vitest";
 import { createMetrics } from "../../src/http/createMetrics.js";
 import { countEvent } from "../../src/lib/countEvent.js";
@@ -51,6 +52,50 @@ describe("createMetrics", () => {
     for (const name of ["swapgraph_cache_hits_total", "swapgraph_cache_misses_total"]) {
       expect(after).toContain(`# TYPE ${name} counter`);
     }
+  });
+
+  test("behavior: the request duration histogram is exposed as prom-client's Histogram exposes the same observations", async () => {
+    const { reader, close } = await createFixtureReader();
+    onTestFinished(close);
+    const metrics = createMetrics(reader);
+    const reference = new Registry();
+    const histogram = new Histogram({
+      name: "swapgraph_http_request_duration_seconds",
+      help: "Time to answer an HTTP request, by route and status.",
+      labelNames: ["route", "status"],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [reference],
+    });
+    // On the bounds, between them, past the last one; several routes and statuses.
+    const observations: [string, number | "aborted", number][] = [
+      ["/api/quote", 200, 0.0004],
+      ["/api/quote", 200, 0.0005],
+      ["/api/quote", 200, 0.003],
+      ["/api/quote", 304, 0.001],
+      ["/graphql", 200, 0.02],
+      ["/graphql", "aborted", 3],
+      ["/api/swaps_24h", 200, 2.5],
+      ["other", 404, 0.0001],
+    ];
+    for (const [route, status, seconds] of observations) {
+      metrics.observe(route, status, seconds);
+      histogram.observe({ route, status: String(status) }, seconds);
+    }
+    const lines = (text: string) =>
+      text
+        .split("\n")
+        .filter(
+          (line) =>
+            line.startsWith("swapgraph_http_request_duration_seconds") ||
+            line.includes(" swapgraph_http_request_duration_seconds "),
+        );
+    const exposed = lines(await metrics.registry.metrics());
+    // HELP and TYPE, then per route and status 12 buckets, +Inf, sum and count.
+    expect(exposed).toHaveLength(2 + 6 * 15);
+    expect(exposed).toEqual(lines(await reference.metrics()));
+    const responses = await metrics.registry.getSingleMetricAsString("swapgraph_http_responses_total");
+    expect(responses).toContain('swapgraph_http_responses_total{route="/api/quote",status="200"} 3');
+    expect(responses).toContain('swapgraph_http_responses_total{route="/graphql",status="aborted"} 1');
   });
 
   test("behavior: the route and GraphQL answer caches count their hits and misses", async () => {

@@ -348,6 +348,29 @@ describe("hostile input at the edge", () => {
     expect(counted() - before).toBe(2);
   });
 
+  test("behavior: of requests in flight together, exactly those unanswered by the deadline get the 503, each at its own deadline", async () => {
+    const counted = () =>
+      readEventCounts("http_refusals").find((count) => count.labels.reason === "answer_deadline")?.value ?? 0;
+    const before = counted();
+    const volumes = "/api/trade_volume_usd_7d?network=bsc";
+    // Held answers among answered ones, sent in an order that puts them first, in the middle and last.
+    const paths = [volumes, ...Array(10).fill(QUOTE), volumes, ...Array(10).fill(QUOTE), volumes];
+    const answers = await Promise.all(paths.map((path) => send(stuck, path)));
+    for (const [i, answer] of answers.entries()) {
+      if (paths[i] === volumes) {
+        expect(answer.status, `request ${i}`).toBe(503);
+        expect(answer.ms, `request ${i}`).toBeGreaterThanOrEqual(DEADLINE_MS - 5);
+      } else {
+        expect(answer.status, `request ${i}`).toBe(200);
+      }
+    }
+    expect(counted() - before).toBe(3);
+    // After they all left, a late one is still answered by its own deadline.
+    const late = await send(stuck, volumes);
+    expect([late.status, late.ms >= DEADLINE_MS - 5]).toEqual([503, true]);
+    expect(counted() - before).toBe(4);
+  });
+
   test("error: a body announced but never sent is answered by the deadline, not held", async () => {
     const { port } = stuck.server.address() as { port: number };
     const started = performance.now();

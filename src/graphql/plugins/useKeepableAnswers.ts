@@ -31,7 +31,7 @@ const UNKEPT_FIELDS = new Set([
 ]);
 const UNKEPT_TYPES = new Set(["NetworkStatus"]);
 
-/** True when every field the document selects is a function of the market state (marketStateKey). */
+/** True when every field the document selects is a function of the market state (createMarketStateKey). */
 function isMarketQuery(schema: GraphQLSchema, document: DocumentNode): boolean {
   const typeInfo = new TypeInfo(schema);
   let market = true;

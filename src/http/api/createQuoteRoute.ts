@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { NetworkName } from "../../domain/types.js";
 import { readQuote } from "../../views/answers/readQuote.js";
 import type { MarketReader } from "../../views/types.js";
@@ -15,21 +16,38 @@ function tokenKey(value: string): string {
   return /^[\x21-\x7e]+$/.test(value) && !value.startsWith("0X") ? value.toLowerCase() : value;
 }
 
+interface QuoteQuery {
+  network: NetworkName;
+  sellToken: string;
+  buyToken: string;
+}
+
 /** GET /api/quote: the price of one sell token in the buy token, kept per indexed block. */
 export function createQuoteRoute(options: { reader: MarketReader; answer: BlockAnswerer }): RestRoute {
   const { reader, answer } = options;
-  // A quote is a function of the network's pools, so of its indexed block.
-  const handler: RestRoute["handler"] = async (request, reply) => {
-    const query = request.query as { network: NetworkName; sellToken: string; buyToken: string };
+  function render(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: QuoteQuery,
+    key: string,
+    nowMs: number,
+  ) {
     const variables = { network: query.network, sellToken: query.sellToken, buyToken: query.buyToken };
-    const key = `quote\n${variables.network}\n${tokenKey(variables.sellToken)}\n${tokenKey(variables.buyToken)}`;
-    const nowMs = Date.now();
-    return answer(request, reply, {
+    return answer.answer(request, reply, {
       network: variables.network,
       key,
       nowMs,
-      render: () => readQuote(reader, { ...variables, nowMs: nowMs }),
+      render: () => readQuote(reader, { ...variables, nowMs }),
     });
+  }
+  // A quote is a function of the network's pools, so of its indexed block. A kept one is sent
+  // synchronously (no promise, no closure per request); only a miss renders.
+  const handler: RestRoute["handler"] = (request, reply) => {
+    const query = request.query as QuoteQuery;
+    const key = `quote\n${query.network}\n${tokenKey(query.sellToken)}\n${tokenKey(query.buyToken)}`;
+    const nowMs = Date.now();
+    if (answer.sendKept(request, reply, query.network, key, nowMs)) return undefined;
+    return render(request, reply, query, key, nowMs);
   };
   return { path: "/api/quote", querySchema: QUOTE_QUERY_SCHEMA, ownCompression: true, handler };
 }

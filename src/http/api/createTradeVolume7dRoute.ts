@@ -17,7 +17,7 @@ export function createTradeVolume7dRoute(options: {
   const handler: RestRoute["handler"] = async (request, reply) => {
     const { network } = request.query as { network: NetworkName };
     const nowMs = Date.now();
-    return answer(request, reply, {
+    return answer.answer(request, reply, {
       network,
       key: `7d\n${network}\n${Math.floor(nowMs / DAY_MS)}`,
       nowMs,

@@ -10,8 +10,11 @@ export interface RestRoute {
   list?: boolean;
   /** zlib level of the framework's gzip for this route's answers (default zlib's, 6). */
   gzipLevel?: number;
-  /** Answers through `reply`; throwing before the first byte makes the server send the JSON error. */
-  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+  /**
+   * Answers through `reply`; throwing before the first byte makes the server send the JSON error.
+   * Undefined: answered synchronously (a kept answer, sent already).
+   */
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> | undefined;
 }
 
 /** Response headers a browser script may read (CORS hides non-standard headers otherwise). */

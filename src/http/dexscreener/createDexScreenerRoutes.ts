@@ -43,7 +43,7 @@ export function latestBlockHandler({ reader, answer }: DexScreenerDeps): Handler
   return (request, reply) => {
     const { network } = target(request);
     const nowMs = Date.now();
-    return answer(request, reply, {
+    return answer.answer(request, reply, {
       network,
       key: `dex:latest\n${network}`,
       nowMs,
@@ -59,7 +59,7 @@ export function assetHandler({ reader, answer, logger }: DexScreenerDeps): Handl
     const nowMs = Date.now();
     const onSupplyError = (error: unknown) =>
       logger?.warn({ err: error, network, token: id }, "totalSupply not read");
-    return answer(request, reply, {
+    return answer.answer(request, reply, {
       network,
       key: `dex:asset\n${network}\n${id}`,
       nowMs,
@@ -73,7 +73,7 @@ export function pairHandler({ reader, answer }: DexScreenerDeps): Handler {
   return (request, reply) => {
     const { network, id } = target(request);
     const nowMs = Date.now();
-    return answer(request, reply, {
+    return answer.answer(request, reply, {
       network,
       key: `dex:pair\n${network}\n${id}`,
       nowMs,

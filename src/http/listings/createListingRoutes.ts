@@ -110,7 +110,7 @@ export function createListingRoutes(options: {
     handler: async (request, reply) => {
       const { network } = request.params as { network: NetworkName };
       const nowMs = Date.now();
-      return answer(request, reply, {
+      return answer.answer(request, reply, {
         network,
         key: `listing\n${path}\n${network}`,
         nowMs,

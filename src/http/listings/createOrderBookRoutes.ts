@@ -130,7 +130,7 @@ export function createOrderBookRoutes(options: {
     const nowMs = Date.now();
     const { base, target, pool } = resolvePairPool(reader, network, pairId, param, nowMs);
     const asked = pairId.toLowerCase();
-    return answer(request, reply, {
+    return answer.answer(request, reply, {
       network,
       key: `orderbook\n${param}\n${network}\n${asked}\n${levels}\n${range}\n${args.top === true}`,
       nowMs,

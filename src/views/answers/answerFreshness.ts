@@ -1,3 +1,5 @@
+import type { NetworkConfig } from "../../config/types.js";
+import type { NetworkStatus } from "../../domain/market.js";
 import type { NetworkName } from "../../domain/types.js";
 import { dataAgeSeconds, findNotReadyReason } from "../assertNetworkReady.js";
 import type { MarketState } from "../types.js";
@@ -25,18 +27,38 @@ export interface ServingStatus extends AnswerFreshness {
   pollIntervalMs: number;
 }
 
-/** The network's status at `nowMs` as NetworkStatus shows it; null for a network not configured here. */
-export function servingStatus(
-  reader: MarketState,
-  network: NetworkName,
-  nowMs: number,
-): ServingStatus | null {
-  if (!reader.networks().includes(network)) return null;
-  const status = reader.status(network);
-  const config = reader.getConfig(network);
+// The network's status at `nowMs` as NetworkStatus shows it.
+function buildServingStatus(status: NetworkStatus, config: NetworkConfig, nowMs: number): ServingStatus {
+  const age = dataAgeSeconds(status, nowMs);
   return {
-    ...answerFreshness(reader, network, nowMs),
+    indexedBlock: status.indexedBlock?.toString() ?? null,
+    dataAgeSeconds: age ?? null,
     serving: findNotReadyReason(status, config.maxStalenessSeconds, nowMs) === undefined,
     pollIntervalMs: config.pollIntervalMs,
+  };
+}
+
+/**
+ * The network's status as NetworkStatus shows it, for the request path (null for a network not
+ * configured here): the same object while the network's status is the same
+ * object and its data age the same whole second (all it is made of; the configuration is fixed),
+ * so a request that finds it unchanged builds nothing.
+ */
+export function createServingStatusKeeper(
+  reader: MarketState,
+): (network: NetworkName, nowMs: number) => ServingStatus | null {
+  const kept = new Map<
+    NetworkName,
+    { status: NetworkStatus; age: number | undefined; serving: ServingStatus }
+  >();
+  return (network, nowMs) => {
+    if (!reader.networks().includes(network)) return null;
+    const status = reader.status(network);
+    const age = dataAgeSeconds(status, nowMs);
+    const last = kept.get(network);
+    if (last !== undefined && last.status === status && last.age === age) return last.serving;
+    const serving = buildServingStatus(status, reader.getConfig(network), nowMs);
+    kept.set(network, { status, age, serving });
+    return serving;
   };
 }
