@@ -1,17 +1,16 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { NetworkName } from "../domain/types.js";
 import { countEvent } from "../lib/countEvent.js";
-import { servingStatus } from "../views/answers/answerFreshness.js";
+import { type AnswerFreshness, servingStatus } from "../views/answers/answerFreshness.js";
 import { type AnswerStore, blockFreshness } from "../views/answers/createAnswerStore.js";
 import type { MarketReader } from "../views/types.js";
-import type { FreshnessData } from "./api/restOperations.js";
 import { freshnessHeaders } from "./freshnessHeaders.js";
 import { buildCachedJson, type CachedJson, sendCachedJson } from "./sendCachedJson.js";
 
 /** A REST answer made in the views: the public JSON and the freshness it was made at. */
 interface RenderedAnswer {
   value: unknown;
-  networkStatus: FreshnessData["networkStatus"];
+  networkStatus: AnswerFreshness | null;
 }
 
 /** Answers one request from the answer of its network's indexed block (see createBlockAnswerer). */

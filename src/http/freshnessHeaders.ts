@@ -1,7 +1,7 @@
-import type { FreshnessData } from "./api/restOperations.js";
+import type { AnswerFreshness } from "../views/answers/answerFreshness.js";
 
 /** X-Indexed-Block and X-Data-Age of an answer (each only when known). */
-export function freshnessHeaders(status: FreshnessData["networkStatus"]): Record<string, string> {
+export function freshnessHeaders(status: AnswerFreshness | null): Record<string, string> {
   const headers: Record<string, string> = {};
   if (status?.indexedBlock !== null && status?.indexedBlock !== undefined) {
     headers["X-Indexed-Block"] = status.indexedBlock;

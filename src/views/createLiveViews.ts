@@ -78,6 +78,12 @@ export interface LiveViews extends MarketReader {
   load(network: NetworkName, state: { tokens: Token[]; pools: PoolState[]; checkpoint?: Checkpoint }): void;
   /** Records that the store now holds everything up to `checkpoint` (after a commit) and the views reflect it. */
   markIndexed(network: NetworkName, checkpoint: Checkpoint): void;
+  /**
+   * Calls `listener` each time a network's views take a new indexed state (markIndexed: a commit
+   * or a followed checkpoint; load: a start or a rollback) and when the network becomes ready
+   * (its backfill done), after they reflect it. Returns the function that stops it.
+   */
+  watchIndexed(listener: (network: NetworkName) => void): () => void;
   /** What the views applied, as events for subscribers (see createTradeFeed). */
   readonly feed: TradeFeed;
   addTokens(network: NetworkName, tokens: readonly Token[]): void;
@@ -102,6 +108,7 @@ export function createLiveViews(
     configs.map((config) => [config.name, createNetworkView(config)]),
   );
   const resolvers = new Map<NetworkName, TokenResolver>();
+  const watchers = new Set<(network: NetworkName) => void>();
   const statusOf = createStatusKeeper();
   const feed = createTradeFeed({
     source: store,
@@ -109,6 +116,10 @@ export function createLiveViews(
     isLive: (network) => get(network).status.ready,
     ...(options.onFeedError === undefined ? {} : { onError: options.onFeedError }),
   });
+
+  const tell = (network: NetworkName) => {
+    for (const watcher of watchers) watcher(network);
+  };
 
   function get(network: NetworkName): NetworkView {
     const view = views.get(network);
@@ -175,6 +186,7 @@ export function createLiveViews(
       view.index = createPoolIndex(state.pools);
       if (state.checkpoint !== undefined) view.poolsBlock = state.checkpoint.blockNumber;
       feed.reloaded(network, state.checkpoint);
+      tell(network);
     },
 
     markIndexed(network, checkpoint) {
@@ -183,6 +195,14 @@ export function createLiveViews(
       // The status says so at once: subscribers told of this block read it right away.
       view.status = { ...view.status, indexedBlock: checkpoint.blockNumber };
       feed.advanced(network, checkpoint);
+      tell(network);
+    },
+
+    watchIndexed(listener) {
+      watchers.add(listener);
+      return () => {
+        watchers.delete(listener);
+      };
     },
 
     feed,
@@ -197,7 +217,9 @@ export function createLiveViews(
 
     setStatus(network, patch) {
       const view = get(network);
+      const wasReady = view.status.ready;
       view.status = { ...view.status, ...patch };
+      if (!wasReady && view.status.ready) tell(network);
     },
 
     setTokenResolver(network, resolver) {
