@@ -69,6 +69,33 @@ function aggregateReads(
 /** Discovers an unknown token address (reads the chain): supplied by the network's indexer. */
 type TokenResolver = (address: Address) => Promise<Token>;
 
+/** The pool graph and the tokens of a configured network, from memory (an unknown token from the chain). */
+function poolAndTokenReads(
+  get: (network: NetworkName) => NetworkView,
+  resolvers: ReadonlyMap<NetworkName, TokenResolver>,
+): Pick<
+  MarketReader,
+  "getPoolIndex" | "poolsBlock" | "getToken" | "listKnownTokens" | "findTokenBySymbol" | "resolveTokenAddress"
+> {
+  return {
+    getPoolIndex: (network) => get(network).index,
+    poolsBlock: (network) => get(network).poolsBlock,
+    getToken: (network, address) => get(network).tokens.get(address.toLowerCase() as Address),
+    listKnownTokens: (network) => [...get(network).tokens.values()],
+    findTokenBySymbol: (network, symbol) => get(network).bySymbol.get(symbol.toLowerCase()),
+    async resolveTokenAddress(network, address) {
+      const view = get(network);
+      const known = view.tokens.get(address.toLowerCase() as Address);
+      if (known !== undefined) return known;
+      const resolver = resolvers.get(network);
+      if (resolver === undefined) throw new NotReadyError(`Network ${network} is not indexed yet.`);
+      // Not added to the view: the resolver remembers lookups in a bounded cache, and the
+      // indexer adds the tokens whose pools it follows. Callers cannot grow this map.
+      return resolver(address.toLowerCase() as Address);
+    },
+  };
+}
+
 /** The write side of the live views: only the indexer calls these. */
 export interface LiveViews extends MarketReader {
   /**
@@ -162,22 +189,7 @@ export function createLiveViews(
 
     settledBefore: async (network) => readSettledBefore(store, get(network)),
 
-    getPoolIndex: (network) => get(network).index,
-    poolsBlock: (network) => get(network).poolsBlock,
-    getToken: (network, address) => get(network).tokens.get(address.toLowerCase() as Address),
-    listKnownTokens: (network) => [...get(network).tokens.values()],
-    findTokenBySymbol: (network, symbol) => get(network).bySymbol.get(symbol.toLowerCase()),
-
-    async resolveTokenAddress(network, address) {
-      const view = get(network);
-      const known = view.tokens.get(address.toLowerCase() as Address);
-      if (known !== undefined) return known;
-      const resolver = resolvers.get(network);
-      if (resolver === undefined) throw new NotReadyError(`Network ${network} is not indexed yet.`);
-      // Not added to the view: the resolver remembers lookups in a bounded cache, and the
-      // indexer adds the tokens whose pools it follows. Callers cannot grow this map.
-      return resolver(address.toLowerCase() as Address);
-    },
+    ...poolAndTokenReads(get, resolvers),
 
     load(network, state) {
       const view = get(network);

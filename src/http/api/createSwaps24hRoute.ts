@@ -4,6 +4,7 @@ import type { NetworkName } from "../../domain/types.js";
 import { countEvent } from "../../lib/countEvent.js";
 import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
 import type { SettledSwapHours } from "../../views/answers/createSettledSwapHours.js";
+import { STREAM_PAGE_SIZE } from "../../views/answers/createSwapPageReader.js";
 import { openSwaps24h } from "../../views/answers/openSwaps24h.js";
 import type { MarketReader } from "../../views/types.js";
 import { freshnessHeaders } from "../freshnessHeaders.js";
@@ -35,11 +36,6 @@ export interface Swaps24hOptions {
 // A whole-window answer up to this size (about 8,000 swaps) is kept and shared by the requests
 // of the same indexed block and second; larger ones are streamed for each request.
 const SHARED_LIST_MAX_CHARS = 4 * 1024 * 1024;
-
-// Swaps per page of the streamed list: reading and rendering a page costs a few µs a swap, so
-// 250 keep each turn of the event loop short and other requests answered meanwhile. Larger pages
-// were no faster: a page's objects then outlive more young-generation collections.
-export const STREAM_PAGE_SIZE = 250;
 
 /** How long a streamed answer waits for a client that reads nothing before it gives up (default). */
 export const STALL_TIMEOUT_MS = 60_000;

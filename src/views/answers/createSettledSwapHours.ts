@@ -3,7 +3,7 @@ import { countEvent } from "../../lib/countEvent.js";
 import type { LiveViews } from "../createLiveViews.js";
 import { servingStatus } from "./answerFreshness.js";
 import { createSwapHourCache, type KeptHour, type SwapHourCache } from "./createSwapHourCache.js";
-import { createSwapPageReader, type SwapListReader } from "./createSwapPageReader.js";
+import { createSwapPageReader, STREAM_PAGE_SIZE, type SwapListReader } from "./createSwapPageReader.js";
 import { createSwapRowRenderer } from "./createSwapRowRenderer.js";
 import { renderPages } from "./streamSwapHours.js";
 import { HOUR, hoursOf, isSettledHour } from "./swapHours.js";
@@ -45,7 +45,7 @@ export function createSettledSwapHours(options: {
   logger?: { warn(obj: object, msg?: string): void };
 }): SettledSwapHours {
   const { views } = options;
-  const pageSize = options.pageSize ?? 250;
+  const pageSize = options.pageSize ?? STREAM_PAGE_SIZE;
   const cache = createSwapHourCache(options.dir);
   const asked = new Set<NetworkName>();
   let running: Promise<void> | undefined;

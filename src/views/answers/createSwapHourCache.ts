@@ -12,10 +12,7 @@ import {
 import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 
-/**
- * An hour of a network's /api/swaps_24h list as kept on disk: its elements, joined by commas.
- * @internal exported for tests, which type their fakes with it.
- */
+/** An hour of a network's /api/swaps_24h list as kept on disk: its elements, joined by commas. */
 export interface KeptHour {
   network: string;
   start: number;

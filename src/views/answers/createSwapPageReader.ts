@@ -4,6 +4,13 @@ import { nativeToken } from "../nativeToken.js";
 import type { MarketDiscovery, MarketHistory, MarketState } from "../types.js";
 import { type ExportSwapNode, type SwapPage, swapNodeOf } from "./swapRow.js";
 
+/**
+ * Swaps per page of a streamed list (default): reading and rendering a page costs a few µs a swap,
+ * so 250 keep each turn of the event loop short and other requests answered meanwhile. Larger
+ * pages were no faster: a page's objects then outlive more young-generation collections.
+ */
+export const STREAM_PAGE_SIZE = 250;
+
 /** What the swap lists read: status and tokens from memory, pages from the store, an unknown token from the chain. */
 export type SwapListReader = MarketState & MarketHistory & Pick<MarketDiscovery, "resolveTokenAddress">;
 
