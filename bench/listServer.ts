@@ -200,6 +200,8 @@ async function serve(swapHours?: ReturnType<typeof createSettledSwapHours>) {
     reader: views,
     graphql: createGraphqlServer({ reader: views, schema, logger: silent }),
     logger: silent,
+    // One client downloads the whole list again and again: the list budget would refuse it (429).
+    listBudget: { bytesPerSecond: 0, burstBytes: 0 },
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };

@@ -103,7 +103,7 @@ describe.each(createTestStores())("pools on $name", (testStore: TestStore) => {
     await waitUntilIndexed(indexing.views, config.name, { to: { rpcUrl: chain.rpcUrl } });
   }
 
-  test("behavior: the in-process executor (compiled, as REST and the listings run operations) answers pools with their reserves' tokens as GraphQL does", async () => {
+  test("behavior: the in-process executor (compiled, as the tests' reference answers run operations) answers pools with their reserves' tokens as GraphQL does", async () => {
     const operation = /* GraphQL */ `
       query ($network: Network!) {
         pools(network: $network, first: 50) {
