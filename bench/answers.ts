@@ -7,7 +7,6 @@ import { createPublicClient, http } from "viem";
 import type { NetworkConfig } from "../src/config/types.js";
 import { createIndexing } from "../src/createIndexing.js";
 import type { Address, Token, Trade } from "../src/domain/types.js";
-import { createGraphqlExecutor } from "../src/graphql/createGraphqlExecutor.js";
 import { buildSchema } from "../src/graphql/schema/buildSchema.js";
 import { LISTING_ENDPOINTS } from "../src/http/listings/createListingRoutes.js";
 import type { PoolState } from "../src/pricing/types.js";
@@ -19,6 +18,7 @@ import { openPoolTrades } from "../src/views/answers/readPoolTrades.js";
 import { readQuote } from "../src/views/answers/readQuote.js";
 import { readTradeVolume7d } from "../src/views/answers/readTradeVolume7d.js";
 import { createLiveViews } from "../src/views/createLiveViews.js";
+import { createGraphqlExecutor } from "../test/support/createGraphqlExecutor.js";
 import * as throughGraphql from "../test/support/readAnswersThroughGraphql.js";
 
 /** One line of the answers table. */

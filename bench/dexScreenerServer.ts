@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { startDevnet } from "@swapgraph/devnet/startDevnet.js";
 import { pino } from "pino";
 import { createIndexing } from "../src/createIndexing.js";
-import { createGraphqlExecutor } from "../src/graphql/createGraphqlExecutor.js";
 import { createGraphqlServer } from "../src/graphql/createGraphqlServer.js";
 import { buildSchema } from "../src/graphql/schema/buildSchema.js";
 import { createHttpServer } from "../src/http/createHttpServer.js";
@@ -33,7 +32,6 @@ indexing.start();
 const schema = buildSchema();
 const { server } = await createHttpServer({
   reader: indexing.views,
-  executor: createGraphqlExecutor({ reader: indexing.views, schema, logger: silent }),
   graphql: createGraphqlServer({ reader: indexing.views, schema, logger: silent }),
   logger: silent,
 });

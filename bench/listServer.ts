@@ -12,27 +12,31 @@ import type { NetworkConfig } from "../src/config/types.js";
 import type { TradePosition } from "../src/domain/market.js";
 import type { Address, Hash, Token, TokenRef, Trade } from "../src/domain/types.js";
 import { createGraphqlContext } from "../src/graphql/context/createGraphqlContext.js";
-import { createGraphqlExecutor } from "../src/graphql/createGraphqlExecutor.js";
 import { createGraphqlServer } from "../src/graphql/createGraphqlServer.js";
 import { buildSchema } from "../src/graphql/schema/buildSchema.js";
-import { SWAPS_OPERATION } from "../src/http/api/restOperations.js";
 import { createHttpServer } from "../src/http/createHttpServer.js";
 import { createPostgresStore } from "../src/store/postgres/createPostgresStore.js";
 import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
+import { createSettledSwapHours } from "../src/views/answers/createSettledSwapHours.js";
+import { hoursOf } from "../src/views/answers/swapHours.js";
 import type { AmountFields, SwapNode } from "../src/views/answers/swapRow.js";
 import { createLiveViews } from "../src/views/createLiveViews.js";
+import { SWAPS_OPERATION } from "../test/support/readAnswersThroughGraphql.js";
 
 /**
  * The server of bench/list.ts, in a process of its own: a SQLite store (a file, as in
  * production), or with BENCH_LIST_DATABASE_URL a PostgreSQL store in a schema of its own (dropped
  * at the end), filled through the store API with BENCH_LIST_SIZE synthetic bsc trades over the
- * last 23 hours (many tokens, multi-hop routes, the native coin on some sides), read through the
- * live views and served by the real HTTP server twice: rendering every list, and keeping the
- * settled hours on disk (swapsCacheDir). It prints their URLs, then answers commands on
- * stdin with one JSON line each: `raw` (the store's page read of the same window, pages of
- * 1,000), `memory` (the heap's peak while serving), `cpu` (the CPU time it used so far), `previous` (the previous path without HTTP: graphql-js execute() of the published
- * swaps operation in pages of 250, each page rendered with JSON.stringify of the spec objects,
- * and the SHA-256 of the list's bytes).
+ * last 23 hours (many tokens, multi-hop routes, the native coin on some sides; the blocks of the
+ * unfinalized window stored, as the indexer stores them), read through the live views and served
+ * by the real HTTP server twice: rendering every list, and with the settled hours the views keep
+ * on disk (createSettledSwapHours, rendered before the URLs are printed: how long that took is
+ * printed with them). It prints their URLs, then answers commands on stdin with one JSON line
+ * each: `raw` (the store's page read of the same window, pages of 1,000), `memory` (the heap's
+ * peak while serving), `cpu` (the CPU time it used so far), `previous` (the GraphQL path without
+ * HTTP: graphql-js execute() of the swaps operation the list ran before it read the views, in
+ * pages of 250, each page rendered with JSON.stringify of the spec objects, and the SHA-256 of the
+ * list's bytes).
  */
 const size = Number(process.env.BENCH_LIST_SIZE ?? 100_000);
 const E18 = 10n ** 18n;
@@ -106,9 +110,11 @@ const firstBlock = 40_000_000n;
 const head = firstBlock + BigInt(blocks - 1);
 const blockHash = (block: bigint): Hash => `0x${block.toString(16).padStart(64, "0")}`;
 
+const timestampOf = (block: number) => now - SPAN + Math.floor((block * SPAN) / blocks);
+
 function tradesOf(block: number): Trade[] {
   const count = Math.min(TRADES_PER_BLOCK, size - block * TRADES_PER_BLOCK);
-  const timestamp = now - SPAN + Math.floor((block * SPAN) / blocks);
+  const timestamp = timestampOf(block);
   return Array.from({ length: count }, (_, i): Trade => {
     const hops = 1 + Math.floor(random() * 3);
     const tokenIn: TokenRef = random() < 0.1 ? "" : pick(tokens).address;
@@ -142,22 +148,25 @@ const store =
     : createPostgresStore({ url: databaseUrl, schema: pgSchema });
 await store.migrate();
 if (!(await store.tryAcquireWriter("bsc"))) throw new Error("the bench store's writer lock is taken");
-// Committed as the indexer commits: ranges of blocks, each in one transaction.
+// Committed as the indexer commits: ranges of blocks, each in one transaction, with the range's
+// last block and the blocks of the unfinalized window (what MarketReader.settledBefore reads).
+const unfinalized = blocks - 1 - config.finalityDepth;
 for (let from = 0; from < blocks; from += 500) {
   const to = Math.min(blocks, from + 500);
   const trades: Trade[] = [];
   for (let block = from; block < to; block++) trades.push(...tradesOf(block));
   const last = firstBlock + BigInt(to - 1);
+  const stored = Array.from({ length: to - from }, (_, i) => from + i).filter(
+    (block) => block === to - 1 || block >= unfinalized,
+  );
   await store.commitRange("bsc", {
     checkpoint: { blockNumber: last, blockHash: blockHash(last) },
-    blocks: [
-      {
-        number: last,
-        hash: blockHash(last),
-        parentHash: blockHash(last - 1n),
-        timestamp: trades.at(-1)!.timestamp,
-      },
-    ],
+    blocks: stored.map((block) => ({
+      number: firstBlock + BigInt(block),
+      hash: blockHash(firstBlock + BigInt(block)),
+      parentHash: blockHash(firstBlock + BigInt(block) - 1n),
+      timestamp: timestampOf(block),
+    })),
     pairs: [],
     reserves: [],
     trades,
@@ -183,21 +192,37 @@ const keepFresh = setInterval(() => views.setStatus("bsc", { headCheckedAt: Date
 const silent = pino({ level: "silent" });
 const schema = buildSchema();
 const pageSize = process.env.BENCH_LIST_PAGE;
-/** A server over the views: with `cacheDir`, settled hours of the list are kept on disk. */
-async function serve(cacheDir?: string) {
+/** A server over the views: with `swapHours`, settled hours of the list are read from the disk. */
+async function serve(swapHours?: ReturnType<typeof createSettledSwapHours>) {
   const { server } = await createHttpServer({
     ...(pageSize === undefined ? {} : { swapsPageSize: Number(pageSize) }),
-    ...(cacheDir === undefined ? {} : { swapsCacheDir: cacheDir }),
+    ...(swapHours === undefined ? {} : { swapHours }),
     reader: views,
     graphql: createGraphqlServer({ reader: views, schema, logger: silent }),
-    executor: createGraphqlExecutor({ reader: views, schema, logger: silent }),
     logger: silent,
+    // One client downloads the whole list again and again: the list budget would refuse it (429).
+    listBudget: { bytesPerSecond: 0, burstBytes: 0 },
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
+// The views render the settled hours once (they have all settled but the last minutes): timed here,
+// before any download, so that no download is measured while they render.
+const keepStarted = performance.now();
+const keepCpu = process.cpuUsage();
+const swapHours = createSettledSwapHours({
+  views,
+  dir: join(dir, "hours"),
+  ...(pageSize === undefined ? {} : { pageSize: Number(pageSize) }),
+});
+await swapHours.idle();
+const kept = {
+  ms: performance.now() - keepStarted,
+  cpuMs: (process.cpuUsage(keepCpu).user + process.cpuUsage(keepCpu).system) / 1000,
+  hours: hoursOf(now - DAY, now).filter((start) => swapHours.find("bsc", start, head) !== undefined).length,
+};
 const rendering = await serve();
-const keeping = await serve(join(dir, "hours"));
+const keeping = await serve(swapHours);
 
 /** The store's own page read of the window the API lists (what the answer's rows cost to read). */
 async function measureRaw(): Promise<{ rows: number; ms: number }> {
@@ -292,7 +317,7 @@ const memory = () => {
 };
 
 process.stdout.write(
-  `${JSON.stringify({ url: rendering.url, keptUrl: keeping.url, trades: size, head: head.toString() })}\n`,
+  `${JSON.stringify({ url: rendering.url, keptUrl: keeping.url, trades: size, head: head.toString(), kept })}\n`,
 );
 for await (const line of createInterface({ input: process.stdin })) {
   const answer =
@@ -313,6 +338,7 @@ for (const { server } of [rendering, keeping]) {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 }
+swapHours.close();
 await store.close();
 rmSync(dir, { recursive: true, force: true });
 if (databaseUrl !== undefined) {

@@ -36,7 +36,7 @@ import { benchV3 } from "./v3.js";
  * serving banner against bare Node's start to a listening node:http server, alternated. Then the REST and GraphQL quote against a bare node:http server answering the same
  * bytes (BENCH_ONLY=http runs that table alone), SSE fan-out against one subscriber, and the backfill against the chain's raw eth_getLogs
  * rate, and the whole /api/swaps_24h list against the store's raw page read of the same rows
- * (bench/list.ts; BENCH_LIST=0 skips it, BENCH_LIST_SIZE sets its trades, default 100,000). Then
+ * and the GraphQL path it replaced (bench/list.ts; BENCH_LIST=0 skips it, BENCH_LIST_SIZE sets its trades, default 100,000). Then
  * the RPC economy part (bench/rpcEconomy.ts: calls, compute units and bytes per trade of a full
  * backfill of BSC-shaped chains through the provider emulator; BENCH_ECONOMY=0 skips it,
  * BENCH_ECONOMY_SHAPES=bsc,issue17 picks the shapes, BENCH_ECONOMY_BLOCKS sizes the bsc one;
@@ -394,7 +394,7 @@ if (process.env.BENCH_ECONOMY !== "0") {
 if (process.env.BENCH_LIST !== "0") {
   const size = Number(process.env.BENCH_LIST_SIZE ?? 100_000);
   console.log(
-    `Whole list: GET /api/swaps_24h of a synthetic SQLite store of ${size.toLocaleString("en-US")} trades (filled through the store API), server in a child process, against the store's raw page read of the same rows and the previous executor path`,
+    `Whole list: GET /api/swaps_24h of a synthetic SQLite store of ${size.toLocaleString("en-US")} trades (filled through the store API), server in a child process, against the store's raw page read of the same rows and the GraphQL path it replaced`,
   );
   console.table(await benchList({ size }));
 }

@@ -8,7 +8,6 @@ import { startDevnet } from "@swapgraph/devnet/startDevnet.js";
 import { pino } from "pino";
 import { GRAPHQL_BUDGET_DEFAULTS } from "../src/config/networkConfigSchema.js";
 import { createIndexing } from "../src/createIndexing.js";
-import { createGraphqlExecutor } from "../src/graphql/createGraphqlExecutor.js";
 import { createGraphqlServer } from "../src/graphql/createGraphqlServer.js";
 import { buildSchema } from "../src/graphql/schema/buildSchema.js";
 import { createHttpServer } from "../src/http/createHttpServer.js";
@@ -33,10 +32,8 @@ const indexing = createIndexing({
 });
 indexing.start();
 const schema = buildSchema();
-const executor = createGraphqlExecutor({ reader: indexing.views, schema, logger: silent });
 const { server: swapgraph } = await createHttpServer({
   reader: indexing.views,
-  executor,
   graphql: createGraphqlServer({ reader: indexing.views, schema, logger: silent }),
   logger: silent,
 });
@@ -56,7 +53,6 @@ const budget = {
 };
 const { server: budgeted } = await createHttpServer({
   reader: indexing.views,
-  executor,
   graphql: createGraphqlServer({ reader: indexing.views, schema, logger: silent, clientBudget: budget }),
   logger: silent,
 });
@@ -67,7 +63,6 @@ const budgetUrl = `http://127.0.0.1:${(budgeted.address() as AddressInfo).port}`
 // (on the server above the default budget refuses that client within a second, 429s all along).
 const { server: listServer } = await createHttpServer({
   reader: indexing.views,
-  executor,
   graphql: createGraphqlServer({ reader: indexing.views, schema, logger: silent }),
   logger: silent,
   listBudget: { bytesPerSecond: 2 ** 40, burstBytes: 2 ** 40 },

@@ -8,17 +8,13 @@ import type { AppConfig, NetworkConfig } from "./config/types.js";
 import { createIndexing, type Indexing } from "./createIndexing.js";
 import { createLogger } from "./createLogger.js";
 import { ConfigError, SwapgraphError } from "./errors.js";
-import { createGraphqlExecutor } from "./graphql/createGraphqlExecutor.js";
 import { createGraphqlServer } from "./graphql/createGraphqlServer.js";
 import { buildSchema } from "./graphql/schema/buildSchema.js";
 import { createHttpServer } from "./http/createHttpServer.js";
 import type { IndexerProgress } from "./indexer/createIndexerContext.js";
 import { loadDevnet } from "./loadDevnet.js";
 import { createStore } from "./store/createStore.js";
-
-// How often settled hours of /api/swaps_24h not kept yet are rendered in the background (one
-// status read per network when there is nothing to do).
-const SWAPS_WARM_INTERVAL_MS = 30_000;
+import { createSettledSwapHours } from "./views/answers/createSettledSwapHours.js";
 
 /** The composition root: config -> (demo chains) -> store -> indexers + live views -> HTTP. */
 async function main(): Promise<void> {
@@ -67,17 +63,21 @@ async function main(): Promise<void> {
   const indexing = createIndexing({ networks, store, log, role: config.role, onProgress: progress });
   indexingViews = indexing.views;
   cleanups.push(() => indexing.stop());
+  // The settled hours of /api/swaps_24h, rendered once as the views learn they settled (stopped,
+  // and their files removed, before the indexing stops).
+  const swapHours =
+    config.http.swapsCacheDir === undefined
+      ? undefined
+      : createSettledSwapHours({ views: indexing.views, dir: config.http.swapsCacheDir, logger: log });
+  if (swapHours !== undefined) cleanups.push(async () => swapHours.close());
 
-  // One schema: GraphQL serves it and the REST facade executes against it.
   const schema = buildSchema();
   const { server } = await createHttpServer({
     maxConnections: config.http.maxConnections,
     connectionShare: config.http.connectionShare,
     listBudget: { bytesPerSecond: config.http.listBytesPerSecond, burstBytes: config.http.listBurstBytes },
     answerDeadlineMs: config.http.answerDeadlineMs,
-    ...(config.http.swapsCacheDir === undefined
-      ? {}
-      : { swapsCacheDir: config.http.swapsCacheDir, swapsWarmIntervalMs: SWAPS_WARM_INTERVAL_MS }),
+    ...(swapHours === undefined ? {} : { swapHours }),
     ...(config.http.rateLimitPerSecond > 0
       ? {
           rateLimit: {
@@ -90,7 +90,6 @@ async function main(): Promise<void> {
     trustProxy: config.http.trustProxy,
     draining: () => draining,
     reader: indexing.views,
-    executor: createGraphqlExecutor({ reader: indexing.views, schema, logger: log }),
     graphql: createGraphqlServer({
       reader: indexing.views,
       schema,

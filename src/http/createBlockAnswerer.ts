@@ -1,10 +1,13 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { NetworkName } from "../domain/types.js";
 import { boundEventCount, countEvent } from "../lib/countEvent.js";
-import { createServingStatusKeeper, type ServingStatus } from "../views/answers/answerFreshness.js";
+import {
+  type AnswerFreshness,
+  createServingStatusKeeper,
+  type ServingStatus,
+} from "../views/answers/answerFreshness.js";
 import { type AnswerStore, blockFreshness } from "../views/answers/createAnswerStore.js";
 import type { MarketReader } from "../views/types.js";
-import type { FreshnessData } from "./api/restOperations.js";
 import { freshnessHeaders } from "./freshnessHeaders.js";
 import {
   buildCachedJson,
@@ -16,7 +19,7 @@ import {
 /** A REST answer made in the views: the public JSON and the freshness it was made at. */
 interface RenderedAnswer {
   value: unknown;
-  networkStatus: FreshnessData["networkStatus"];
+  networkStatus: AnswerFreshness | null;
 }
 
 /** Answers requests from the answer of their network's indexed block (see createBlockAnswerer). */

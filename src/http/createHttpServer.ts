@@ -5,9 +5,9 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import { LIST_BUDGET_DEFAULTS } from "../config/networkConfigSchema.js";
 import { RateLimitedError } from "../errors.js";
-import type { GraphqlExecutor } from "../graphql/createGraphqlExecutor.js";
 import { GRAPHQL_LIMITS, type GraphqlServer } from "../graphql/createGraphqlServer.js";
 import { createAnswerStore } from "../views/answers/createAnswerStore.js";
+import type { SettledSwapHours } from "../views/answers/createSettledSwapHours.js";
 import type { MarketReader } from "../views/types.js";
 import { answerClientError } from "./answerClientError.js";
 import { routePreflights } from "./answerCors.js";
@@ -33,8 +33,6 @@ export interface HttpServerOptions {
   reader: MarketReader;
   /** The GraphQL server that answers /graphql. */
   graphql: GraphqlServer;
-  /** The executor of the schema `graphql` serves: the REST facade runs its operations with it. */
-  executor: GraphqlExecutor;
   /**
    * Readiness for /ready (default: every configured network finished its backfill once and is
    * not halted; a degraded network, whose RPC is down, still counts as ready).
@@ -42,23 +40,18 @@ export interface HttpServerOptions {
   ready?: () => boolean;
   /** Default: pino at info level. */
   logger?: Logger;
-  /** Swaps per GraphQL page while /api/swaps_24h streams (1..1000, default 250). */
+  /** Swaps per page read while /api/swaps_24h streams (1..1000, default 250). */
   swapsPageSize?: number;
   /** How long a streamed answer waits for a client that reads nothing (ms, default 60,000). */
   stallTimeoutMs?: number;
   /** Largest whole-window /api/swaps_24h answer shared within its block and second (bytes; 0: never). */
   sharedListMaxChars?: number;
   /**
-   * A directory where the rendered bytes of settled hours of /api/swaps_24h are kept (in a
-   * directory of their own, removed when the server closes): each settled hour is then rendered
-   * once, and a whole-window list reads and renders only its moving ends. Default: not kept.
+   * The settled hours of /api/swaps_24h the read model keeps rendered on disk
+   * (createSettledSwapHours): a whole-window list reads them from there and renders only its
+   * moving ends. Default: none, every list is read whole from the store.
    */
-  swapsCacheDir?: string;
-  /**
-   * With swapsCacheDir: how often settled hours not kept yet are rendered onto the disk in the
-   * background (ms; 0, the default, renders them only when a download asks).
-   */
-  swapsWarmIntervalMs?: number;
+  swapHours?: SettledSwapHours;
   /** Prometheus metrics served on /metrics (default: a new registry). */
   metrics?: Metrics;
   /** Longest accepted request target (path and query string), default 2048 characters. */
@@ -211,13 +204,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   const answers = createAnswerStore();
   const documented = collectDocumentedRoutes(app);
   await app.register(restPlugin, {
-    executor: options.executor,
     reader: options.reader,
     answers,
-    ...(options.swapsCacheDir === undefined ? {} : { swapsCacheDir: options.swapsCacheDir }),
-    ...(options.swapsWarmIntervalMs === undefined
-      ? {}
-      : { swapsWarmIntervalMs: options.swapsWarmIntervalMs }),
+    ...(options.swapHours === undefined ? {} : { swapHours: options.swapHours }),
     ...(options.swapsPageSize === undefined ? {} : { swapsPageSize: options.swapsPageSize }),
     ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
     ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),

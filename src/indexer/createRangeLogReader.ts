@@ -62,6 +62,28 @@ export function chooseLogMode(input: LogModeInput): LogMode {
   }
 }
 
+/** Every log of `filter` over [from, to], through the fetcher's learned chunks. */
+async function collect(fetcher: LogFetcher, from: bigint, to: bigint, filter: LogFilter): Promise<Log[]> {
+  const logs: Log[] = [];
+  for await (const chunk of fetcher.chunks(from, to, filter)) logs.push(...chunk.logs);
+  return logs;
+}
+
+/** Every log of `topics` emitted by `addresses` over [from, to], ADDRESSES_PER_CALL addresses a call. */
+async function collectByAddress(
+  fetcher: LogFetcher,
+  [from, to]: [bigint, bigint],
+  addresses: readonly Address[],
+  topics: readonly Hex[],
+): Promise<Log[]> {
+  const logs: Log[] = [];
+  for (let i = 0; i < addresses.length; i += ADDRESSES_PER_CALL) {
+    const address = addresses.slice(i, i + ADDRESSES_PER_CALL);
+    logs.push(...(await collect(fetcher, from, to, { address, topics: [[...topics]] })));
+  }
+  return logs;
+}
+
 /** Options of createRangeLogReader. */
 export interface RangeLogReaderOptions {
   network: string;
@@ -169,30 +191,22 @@ export function createRangeLogReader(options: RangeLogReaderOptions): RangeLogRe
     options.log.info({ network: options.network, mode, ...why }, `eth_getLogs by ${mode}`);
   };
 
-  async function collect(from: bigint, to: bigint, filter: LogFilter) {
-    const logs: Log[] = [];
-    for await (const chunk of options.fetcher.chunks(from, to, filter)) logs.push(...chunk.logs);
-    return logs;
-  }
-
   async function readByAddress(from: bigint, to: bigint): Promise<Log[]> {
-    const list = [...pools!, wrapped, ...factories];
-    const logs: Log[] = [];
-    for (let i = 0; i < list.length; i += ADDRESSES_PER_CALL) {
-      const address = list.slice(i, i + ADDRESSES_PER_CALL);
-      logs.push(...(await collect(from, to, { address, topics: [ADDRESS_TOPICS] })));
-    }
+    const logs = await collectByAddress(
+      options.fetcher,
+      [from, to],
+      [...pools!, wrapped, ...factories],
+      ADDRESS_TOPICS,
+    );
     const fresh = createdPools(logs, factories, pools!);
     if (fresh.size > 0) {
       for (const pool of fresh.keys()) pools!.add(pool);
       options.onPoolsAdded?.();
       // Their first logs are in this range, after their creation: asked for once more.
       const since = [...fresh.values()].reduce((a, b) => (a < b ? a : b));
-      const addresses = [...fresh.keys()];
-      for (let i = 0; i < addresses.length; i += ADDRESSES_PER_CALL) {
-        const address = addresses.slice(i, i + ADDRESSES_PER_CALL);
-        logs.push(...(await collect(since, to, { address, topics: [[...events.poolTopics]] })));
-      }
+      logs.push(
+        ...(await collectByAddress(options.fetcher, [since, to], [...fresh.keys()], events.poolTopics)),
+      );
       if (pools!.size > maxPools) {
         pools = undefined;
         setMode("topics", { reason: `the factories hold more than ${maxPools} pools` });
@@ -203,7 +217,7 @@ export function createRangeLogReader(options: RangeLogReaderOptions): RangeLogRe
 
   async function readByTopic(from: bigint, to: bigint): Promise<Log[]> {
     // With a pool list, PairCreated logs keep it whole (a few a day on a busy chain).
-    const logs = await collect(from, to, {
+    const logs = await collect(options.fetcher, from, to, {
       topics: [pools === undefined ? events.topics : ADDRESS_TOPICS],
     });
     if (pools === undefined) return logs;

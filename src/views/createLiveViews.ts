@@ -69,6 +69,33 @@ function aggregateReads(
 /** Discovers an unknown token address (reads the chain): supplied by the network's indexer. */
 type TokenResolver = (address: Address) => Promise<Token>;
 
+/** The pool graph and the tokens of a configured network, from memory (an unknown token from the chain). */
+function poolAndTokenReads(
+  get: (network: NetworkName) => NetworkView,
+  resolvers: ReadonlyMap<NetworkName, TokenResolver>,
+): Pick<
+  MarketReader,
+  "getPoolIndex" | "poolsBlock" | "getToken" | "listKnownTokens" | "findTokenBySymbol" | "resolveTokenAddress"
+> {
+  return {
+    getPoolIndex: (network) => get(network).index,
+    poolsBlock: (network) => get(network).poolsBlock,
+    getToken: (network, address) => get(network).tokens.get(address.toLowerCase() as Address),
+    listKnownTokens: (network) => [...get(network).tokens.values()],
+    findTokenBySymbol: (network, symbol) => get(network).bySymbol.get(symbol.toLowerCase()),
+    async resolveTokenAddress(network, address) {
+      const view = get(network);
+      const known = view.tokens.get(address.toLowerCase() as Address);
+      if (known !== undefined) return known;
+      const resolver = resolvers.get(network);
+      if (resolver === undefined) throw new NotReadyError(`Network ${network} is not indexed yet.`);
+      // Not added to the view: the resolver remembers lookups in a bounded cache, and the
+      // indexer adds the tokens whose pools it follows. Callers cannot grow this map.
+      return resolver(address.toLowerCase() as Address);
+    },
+  };
+}
+
 /** The write side of the live views: only the indexer calls these. */
 export interface LiveViews extends MarketReader {
   /**
@@ -78,6 +105,12 @@ export interface LiveViews extends MarketReader {
   load(network: NetworkName, state: { tokens: Token[]; pools: PoolState[]; checkpoint?: Checkpoint }): void;
   /** Records that the store now holds everything up to `checkpoint` (after a commit) and the views reflect it. */
   markIndexed(network: NetworkName, checkpoint: Checkpoint): void;
+  /**
+   * Calls `listener` each time a network's views take a new indexed state (markIndexed: a commit
+   * or a followed checkpoint; load: a start or a rollback) and when the network becomes ready
+   * (its backfill done), after they reflect it. Returns the function that stops it.
+   */
+  watchIndexed(listener: (network: NetworkName) => void): () => void;
   /** What the views applied, as events for subscribers (see createTradeFeed). */
   readonly feed: TradeFeed;
   addTokens(network: NetworkName, tokens: readonly Token[]): void;
@@ -102,6 +135,7 @@ export function createLiveViews(
     configs.map((config) => [config.name, createNetworkView(config)]),
   );
   const resolvers = new Map<NetworkName, TokenResolver>();
+  const watchers = new Set<(network: NetworkName) => void>();
   const statusOf = createStatusKeeper();
   const feed = createTradeFeed({
     source: store,
@@ -109,6 +143,10 @@ export function createLiveViews(
     isLive: (network) => get(network).status.ready,
     ...(options.onFeedError === undefined ? {} : { onError: options.onFeedError }),
   });
+
+  const tell = (network: NetworkName) => {
+    for (const watcher of watchers) watcher(network);
+  };
 
   function get(network: NetworkName): NetworkView {
     const view = views.get(network);
@@ -153,22 +191,7 @@ export function createLiveViews(
 
     settledBefore: async (network) => readSettledBefore(store, get(network)),
 
-    getPoolIndex: (network) => get(network).index,
-    poolsBlock: (network) => get(network).poolsBlock,
-    getToken: (network, address) => get(network).tokens.get(address.toLowerCase() as Address),
-    listKnownTokens: (network) => [...get(network).tokens.values()],
-    findTokenBySymbol: (network, symbol) => get(network).bySymbol.get(symbol.toLowerCase()),
-
-    async resolveTokenAddress(network, address) {
-      const view = get(network);
-      const known = view.tokens.get(address.toLowerCase() as Address);
-      if (known !== undefined) return known;
-      const resolver = resolvers.get(network);
-      if (resolver === undefined) throw new NotReadyError(`Network ${network} is not indexed yet.`);
-      // Not added to the view: the resolver remembers lookups in a bounded cache, and the
-      // indexer adds the tokens whose pools it follows. Callers cannot grow this map.
-      return resolver(address.toLowerCase() as Address);
-    },
+    ...poolAndTokenReads(get, resolvers),
 
     load(network, state) {
       const view = get(network);
@@ -177,6 +200,7 @@ export function createLiveViews(
       view.index = createPoolIndex(state.pools);
       if (state.checkpoint !== undefined) view.poolsBlock = state.checkpoint.blockNumber;
       feed.reloaded(network, state.checkpoint);
+      tell(network);
     },
 
     markIndexed(network, checkpoint) {
@@ -185,6 +209,14 @@ export function createLiveViews(
       // The status says so at once: subscribers told of this block read it right away.
       view.status = { ...view.status, indexedBlock: checkpoint.blockNumber };
       feed.advanced(network, checkpoint);
+      tell(network);
+    },
+
+    watchIndexed(listener) {
+      watchers.add(listener);
+      return () => {
+        watchers.delete(listener);
+      };
     },
 
     feed,
@@ -199,7 +231,9 @@ export function createLiveViews(
 
     setStatus(network, patch) {
       const view = get(network);
+      const wasReady = view.status.ready;
       view.status = { ...view.status, ...patch };
+      if (!wasReady && view.status.ready) tell(network);
     },
 
     setTokenResolver(network, resolver) {

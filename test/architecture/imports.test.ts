@@ -45,7 +45,7 @@ const FORBIDDEN: Record<string, string[]> = {
   indexer: ["graphql", "api", "http"],
   graphql: ["chain", "store", "indexer"], // resolvers read the MarketReader only
   api: ["chain", "store", "views", "indexer", "pricing", "graphql"], // shared by both edges
-  // The HTTP edge answers through GraphQL; only its probes and metrics read the views' status.
+  // The HTTP edge asks the read model's answers (src/views/answers) and serves /graphql.
   http: ["chain", "store", "indexer", "pricing"],
 };
 
@@ -327,24 +327,23 @@ describe("architecture", () => {
     expect(out.map(describeEdge)).toEqual([]);
   });
 
-  test("behavior: DEX Screener and the listings read the views, never GraphQL", () => {
+  test("behavior: /api, DEX Screener and the listings read the views, never GraphQL", () => {
     const out = fileEdges().filter(
       (e) =>
-        (e.from.startsWith("http/dexscreener/") || e.from.startsWith("http/listings/")) &&
+        ["http/api/", "http/dexscreener/", "http/listings/"].some((folder) => e.from.startsWith(folder)) &&
         e.to.startsWith("graphql/"),
     );
     expect(out.map(describeEdge)).toEqual([]);
   });
 
-  test("behavior: the OpenAPI builders see GraphQL through the executor only and the views through their answers only", () => {
+  test("behavior: the OpenAPI builders never see GraphQL, and the views through their answers only", () => {
     const files = sourceFiles(join(SRC, "http", "openapi"));
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       const text = readFileSync(file, "utf8");
       const imported = [...text.matchAll(/from\s+"(\.[^"]+)"/g)].map((match) => match[1]!);
-      const graphql = imported.filter((path) => path.includes("/graphql/"));
       expect(
-        graphql.filter((path) => path !== "../../graphql/createGraphqlExecutor.js"),
+        imported.filter((path) => path.includes("/graphql/")),
         file,
       ).toEqual([]);
       expect(imported, file).not.toContain("../../domain/market.js");
@@ -356,18 +355,12 @@ describe("architecture", () => {
     }
   });
 
-  test("behavior: /api and the listings read the views through their answers and the MarketReader type, GraphQL through the executor only", () => {
+  test("behavior: /api and the listings read the views through their answers and the reader types", () => {
     const files = ["api", "listings"].flatMap((folder) => sourceFiles(join(SRC, "http", folder)));
     expect(files.length).toBeGreaterThan(15);
     for (const file of files) {
       const text = readFileSync(file, "utf8");
       const imported = [...text.matchAll(/from\s+"(\.[^"]+)"/g)].map((match) => match[1]!);
-      expect(
-        imported.filter(
-          (path) => path.includes("/graphql/") && path !== "../../graphql/createGraphqlExecutor.js",
-        ),
-        file,
-      ).toEqual([]);
       expect(imported, file).not.toContain("../../domain/market.js");
       expect(
         imported.filter(

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import type { Candle } from "../../src/domain/market.js";
 import { priceChangePercentage } from "../../src/domain/priceChangePercentage.js";
-import { parseMinVolumeUsd } from "../../src/graphql/queries/listSwaps.js";
 import { fillCandles, foldCandles } from "../../src/graphql/queries/readCandleBuckets.js";
+import { parseMinVolumeUsd } from "../../src/views/listSwaps.js";
 
 const E18 = 10n ** 18n;
 const candle = (start: number, price: bigint | undefined, volume = 1n): Candle => ({

@@ -8,12 +8,12 @@ import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import { formatDecimal } from "../../src/domain/formatDecimal.js";
 import type { Address } from "../../src/domain/types.js";
 import { dayStatsFrom } from "../../src/graphql/context/createDayStatsLoaders.js";
-import { createGraphqlExecutor } from "../../src/graphql/createGraphqlExecutor.js";
 import { createGraphqlServer, type GraphqlServer } from "../../src/graphql/createGraphqlServer.js";
 import { buildSchema } from "../../src/graphql/schema/buildSchema.js";
 import { createPoolIndex } from "../../src/pricing/createPoolIndex.js";
 import { getTokenPriceUsd } from "../../src/pricing/getTokenPriceUsd.js";
 import type { Store } from "../../src/store/types.js";
+import { createGraphqlExecutor } from "../support/createGraphqlExecutor.js";
 import { sendSwap, startTestDevnet } from "../support/devnet.js";
 import { listAllTrades } from "../support/listAllTrades.js";
 import { pricingParamsOf } from "../support/pricingParams.js";
@@ -103,7 +103,7 @@ describe.each(createTestStores())("pools on $name", (testStore: TestStore) => {
     await waitUntilIndexed(indexing.views, config.name, { to: { rpcUrl: chain.rpcUrl } });
   }
 
-  test("behavior: the in-process executor (compiled, as REST and the listings run operations) answers pools with their reserves' tokens as GraphQL does", async () => {
+  test("behavior: the in-process executor (compiled, as the tests' reference answers run operations) answers pools with their reserves' tokens as GraphQL does", async () => {
     const operation = /* GraphQL */ `
       query ($network: Network!) {
         pools(network: $network, first: 50) {

@@ -1,10 +1,13 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import type { Devnet } from "@swapgraph/devnet/startDevnet.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import { priceChangePercentage } from "../../src/domain/priceChangePercentage.js";
 import type { Address } from "../../src/domain/types.js";
-import { createGraphqlExecutor, type GraphqlExecutor } from "../../src/graphql/createGraphqlExecutor.js";
 import { buildSchema } from "../../src/graphql/schema/buildSchema.js";
 import { LISTING_ENDPOINTS } from "../../src/http/listings/createListingRoutes.js";
 import type { Store } from "../../src/store/types.js";
@@ -13,27 +16,34 @@ import {
   renderCmcTrade,
   renderCoingeckoTrade,
 } from "../../src/views/answers/buildPoolTrade.js";
+import {
+  createSettledSwapHours,
+  type SettledSwapHours,
+} from "../../src/views/answers/createSettledSwapHours.js";
 import { readListedMarkets } from "../../src/views/answers/readListedMarkets.js";
 import { readPoolBook } from "../../src/views/answers/readPoolBook.js";
 import { openPoolTrades } from "../../src/views/answers/readPoolTrades.js";
 import { readQuote } from "../../src/views/answers/readQuote.js";
 import { readTradeVolume7d } from "../../src/views/answers/readTradeVolume7d.js";
+import { hoursOf } from "../../src/views/answers/swapHours.js";
 import { getPoolPrices } from "../../src/views/getPoolPrices.js";
 import { getRollingPoolDay } from "../../src/views/getRollingPoolDay.js";
-import { chainHead, startTestDevnet } from "../support/devnet.js";
+import { createGraphqlExecutor, type GraphqlExecutor } from "../support/createGraphqlExecutor.js";
+import { chainHead, startTestDevnet, testClient } from "../support/devnet.js";
 import * as throughGraphql from "../support/readAnswersThroughGraphql.js";
 import { spyReader } from "../support/spyReader.js";
 import { createTestStores } from "../support/testStores.js";
+import { waitFor } from "../support/waitFor.js";
 import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
-import { startServer, type TestServer } from "./support.js";
+import { type RawAnswer, rawRequest, startServer, type TestServer } from "./support.js";
 
-// The listings' readers and /api/quote and /api/trade_volume_usd_7d read the views
-// (src/views/answers); until they did, fixed GraphQL operations made the same answers
-// (test/support/readAnswersThroughGraphql.ts). On a real indexed devnet (the listings test's, seed
-// 37: V2 pairs of two DEXes and V3 pools, several pools of one pair), both make every listing
-// endpoint, every ticker's trades (both windows), every pool's book, every refused pair id, the
-// 7-day volumes and the quotes of every pair of 18 token inputs alike, byte for byte; the server's
-// answers are the views' bytes.
+// The listings' readers and every /api answer read the views (src/views/answers); until they did,
+// fixed GraphQL operations made the same answers (test/support/readAnswersThroughGraphql.ts). On a
+// real indexed devnet (the listings test's, seed 37: V2 pairs of two DEXes and V3 pools, several
+// pools of one pair), both make every listing endpoint, every ticker's trades (both windows), every
+// pool's book, every refused pair id, the 7-day volumes, the quotes of every pair of 18 token
+// inputs, the swap list (whole, with its settled hours read from the disk, and in limit and cursor
+// pages, HEAD included) and the export alike, byte for byte; the server's answers are the views' bytes.
 const silent = { info() {}, warn() {}, error() {} };
 const DAY = 86_400;
 
@@ -43,6 +53,8 @@ let store: Store;
 let indexing: Indexing;
 let api: TestServer;
 let executor: GraphqlExecutor;
+let hoursDir: string;
+let swapHours: SettledSwapHours;
 const [sqlite] = createTestStores();
 
 beforeAll(async () => {
@@ -50,7 +62,9 @@ beforeAll(async () => {
   config = { ...devnet.networks[0]!, pollIntervalMs: 100 };
   store = await sqlite!.open();
   indexing = createIndexing({ networks: [config], store, log: silent });
-  api = await startServer(indexing.views, { listen: true });
+  hoursDir = mkdtempSync(join(tmpdir(), "swapgraph-answers-hours-"));
+  swapHours = createSettledSwapHours({ views: indexing.views, dir: hoursDir });
+  api = await startServer(indexing.views, { listen: true, swapHours });
   executor = createGraphqlExecutor({ reader: indexing.views, schema: buildSchema() });
   indexing.start();
   const head = await chainHead(devnet.chains[0]!.rpcUrl);
@@ -62,6 +76,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await api?.close();
+  swapHours?.close();
+  if (hoursDir !== undefined) rmSync(hoursDir, { recursive: true, force: true });
   await indexing?.stop();
   await store?.close();
   await sqlite?.cleanup();
@@ -323,5 +339,162 @@ describe("the /api answers read from the views", () => {
     }
     expect(quoted).toBeGreaterThan(100);
     expect(refused).toBeGreaterThan(100);
+  });
+});
+
+/**
+ * `served` asked until it starts and ends within one second (the window starts 24 hours before the
+ * request's second), and the reference made at that second.
+ */
+async function withinOneSecond<T>(
+  served: () => Promise<RawAnswer>,
+  reference: (nowMs: number) => Promise<T>,
+): Promise<{ answer: RawAnswer; expected: T }> {
+  for (;;) {
+    const second = Math.floor(Date.now() / 1000);
+    const answer = await served();
+    if (Math.floor(Date.now() / 1000) !== second) continue;
+    return { answer, expected: await reference(second * 1000) };
+  }
+}
+
+/** The freshness and paging headers of an answer, X-Data-Age apart (it moves with the clock). */
+function listHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const name of ["x-indexed-block", "x-next-cursor", "link"]) {
+    if (headers[name] !== undefined) picked[name] = headers[name];
+  }
+  return picked;
+}
+
+/** Checks X-Data-Age against the reference's: within a second of it, as the two are read apart. */
+function expectDataAge(headers: Record<string, unknown>, expected: Record<string, string>): void {
+  expect(Math.abs(Number(headers["x-data-age"]) - Number(expected["x-data-age"]))).toBeLessThanOrEqual(1);
+}
+
+describe("the swap lists read from the views", () => {
+  test("behavior: the whole /api/swaps_24h, its settled hours read from the disk, is the same bytes as through GraphQL, plain and gzip", async () => {
+    const network = config.name;
+    // The devnet's blocks are hours apart: its last finalityDepth blocks span days, and none of the
+    // window's hours has settled. Blocks with no swap, mined now, settle them (and change no answer).
+    const rpcUrl = devnet.chains[0]!.rpcUrl;
+    await testClient(rpcUrl).mine({ blocks: config.finalityDepth + 1 });
+    const head = await chainHead(rpcUrl);
+    await waitUntilIndexed(indexing.views, network, { to: head });
+    const at = Math.floor(Date.now() / 1000);
+    const kept = () => hoursOf(at - DAY, at).filter((start) => swapHours.find(network, start, head));
+    await waitFor(() => kept().length >= 20, 60_000, "settled hours rendered");
+    await swapHours.idle();
+    for (const gzip of [false, true]) {
+      const url = `${api.baseUrl}/api/swaps_24h?network=${network}`;
+      const { answer, expected } = await withinOneSecond(
+        () => rawRequest(url, gzip ? { "accept-encoding": "gzip" } : {}),
+        (nowMs) => throughGraphql.readSwaps24h(executor, executor.session(nowMs), { network }),
+      );
+      expect(answer.status).toBe(200);
+      expect(answer.complete).toBe(true);
+      expect(answer.headers["content-encoding"]).toBe(gzip ? "gzip" : undefined);
+      expect((gzip ? gunzipSync(answer.body) : answer.body).toString("utf8")).toBe(expected.body);
+      expect(listHeaders(answer.headers)).toEqual(listHeaders(expected.headers));
+      expectDataAge(answer.headers, expected.headers);
+      expect(JSON.parse(expected.body).length).toBeGreaterThan(20);
+    }
+  });
+
+  test.each([1, 7, 10, 1000])(
+    "behavior: limit %i pages of /api/swaps_24h, followed by X-Next-Cursor, are the same bytes and headers as through GraphQL, and HEAD the GET's headers",
+    async (limit) => {
+      const network = config.name;
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const query = new URLSearchParams({ network, limit: String(limit), ...(cursor ? { cursor } : {}) });
+        const url = `${api.baseUrl}/api/swaps_24h?${query}`;
+        const { answer, expected } = await withinOneSecond(
+          () => rawRequest(url),
+          (nowMs) =>
+            throughGraphql.readSwaps24h(executor, executor.session(nowMs), {
+              network,
+              limit,
+              ...(cursor === undefined ? {} : { cursor }),
+            }),
+        );
+        expect(answer.status).toBe(200);
+        expect(answer.body.toString("utf8")).toBe(expected.body);
+        expect(listHeaders(answer.headers)).toEqual(listHeaders(expected.headers));
+        expectDataAge(answer.headers, expected.headers);
+        const head = await rawRequest(url, { "accept-encoding": "gzip" }, "HEAD");
+        expect(head.status).toBe(200);
+        expect(head.body.length).toBe(0);
+        // HEAD tells the block and the encoding, never a next cursor (it reads no page).
+        expect(head.headers).toMatchObject({
+          "content-type": "application/json; charset=utf-8",
+          "content-encoding": "gzip",
+          vary: "accept-encoding",
+          "x-indexed-block": expected.headers["x-indexed-block"],
+        });
+        expect(head.headers["x-next-cursor"]).toBeUndefined();
+        expect(head.headers["content-length"]).toBeUndefined();
+        cursor = expected.headers["x-next-cursor"];
+        pages += 1;
+      } while (cursor !== undefined && pages < 60);
+      expect(pages).toBeGreaterThan(limit < 1000 ? 2 : 0);
+    },
+  );
+
+  test("behavior: /api/swaps_export is the same bytes and headers as through GraphQL, for whole and bounded windows and older blocks", async () => {
+    const network = config.name;
+    const now = Math.floor(Date.now() / 1000);
+    const head = indexing.views.status(network).indexedBlock!;
+    const windows = [
+      { from: String(now - 8 * DAY) },
+      { from: new Date((now - 3 * DAY) * 1000).toISOString(), to: String(now - DAY) },
+      { from: String(now - 8 * DAY), atBlock: String(head - 100n) },
+      { from: String(now - 2 * DAY), atBlock: String(head + 100n) },
+      { from: String(now) },
+    ];
+    for (const window of windows) {
+      const url = `${api.baseUrl}/api/swaps_export?${new URLSearchParams({ network, ...window })}`;
+      const { answer, expected } = await withinOneSecond(
+        () => rawRequest(url, { "accept-encoding": "gzip" }),
+        (nowMs) => throughGraphql.readSwapsExport(executor, executor.session(nowMs), { network, ...window }),
+      );
+      expect(answer.status, url).toBe(200);
+      expect(answer.headers["content-type"]).toBe("application/x-ndjson; charset=utf-8");
+      const body = answer.headers["content-encoding"] === "gzip" ? gunzipSync(answer.body) : answer.body;
+      expect(body.toString("utf8"), url).toBe(expected.body);
+      expect(listHeaders(answer.headers), url).toEqual(listHeaders(expected.headers));
+      expectDataAge(answer.headers, expected.headers);
+    }
+    expect(
+      (
+        await throughGraphql.readSwapsExport(executor, executor.session(), { network, ...windows[0]! })
+      ).body.split("\n").length,
+    ).toBeGreaterThan(250);
+  });
+
+  test("error: both lists refuse alike: a window that is not a time or ends before it starts, a network this server does not index", async () => {
+    const refused = [
+      ["/api/swaps_export?network=bsc&from=yesterday", { network: "bsc", from: "yesterday" }],
+      ["/api/swaps_export?network=bsc&from=10&to=soon", { network: "bsc", from: "10", to: "soon" }],
+      [
+        "/api/swaps_export?network=bsc&from=1700000000&to=1600000000",
+        { network: "bsc", from: "1700000000", to: "1600000000" },
+      ],
+      ["/api/swaps_export?network=eth&from=yesterday", { network: "eth", from: "yesterday" }],
+      ["/api/swaps_export?network=eth&from=0", { network: "eth", from: "0" }],
+    ] as const;
+    for (const [path, args] of refused) {
+      const served = await api.call(path);
+      const graph = await refusal(() => throughGraphql.readSwapsExport(executor, executor.session(), args));
+      expect(served.body, path).toEqual({ error: (graph as { message: string }).message });
+      expect(served.status, path).toBe(args.network === "eth" && args.from === "0" ? 503 : 400);
+    }
+    const served = await api.call("/api/swaps_24h?network=eth");
+    const graph = await refusal(() =>
+      throughGraphql.readSwaps24h(executor, executor.session(), { network: "eth" }),
+    );
+    expect(served.status).toBe(503);
+    expect(served.body).toEqual({ error: (graph as { message: string }).message });
   });
 });

@@ -2,7 +2,6 @@ import { request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
-import { createGraphqlExecutor } from "../../src/graphql/createGraphqlExecutor.js";
 import { createGraphqlServer } from "../../src/graphql/createGraphqlServer.js";
 import type { ClientBudgetOptions } from "../../src/graphql/plugins/createClientBudget.js";
 import { buildSchema } from "../../src/graphql/schema/buildSchema.js";
@@ -106,7 +105,7 @@ export function rawRequest(
 }
 
 /** Options of startServer: any of the server's own (page size, limits, timeouts, ...). */
-export type StartServerOptions = Omit<HttpServerOptions, "reader" | "graphql" | "executor"> & {
+export type StartServerOptions = Omit<HttpServerOptions, "reader" | "graphql"> & {
   /** Open a real socket (default: none, every `call` is in-process). */
   listen?: boolean;
   /** The GraphQL server runs only the published operations. */
@@ -117,7 +116,7 @@ export type StartServerOptions = Omit<HttpServerOptions, "reader" | "graphql" | 
 
 /**
  * The real HTTP server (REST + GraphQL) over a reader, wired as the composition root wires it
- * (one schema, its executor and the GraphQL server), not listening: `.inject()` calls it in-process.
+ * (one schema and the GraphQL server), not listening: `.inject()` calls it in-process.
  */
 export async function createTestServer(
   reader: MarketReader,
@@ -133,8 +132,7 @@ export async function createTestServer(
     ...(persistedOperationsOnly === undefined ? {} : { persistedOperationsOnly }),
     ...(clientBudget === undefined ? {} : { clientBudget }),
   });
-  const executor = createGraphqlExecutor({ reader, schema, logger });
-  return createHttpServer({ ...httpOptions, reader, graphql, executor, logger });
+  return createHttpServer({ ...httpOptions, reader, graphql, logger });
 }
 
 /** One request in-process (Fastify's inject): the answer as `call` gives it. */

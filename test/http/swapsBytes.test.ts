@@ -7,18 +7,18 @@ import type { TradePageQuery } from "../../src/domain/market.js";
 import type { NetworkName } from "../../src/domain/types.js";
 import { readEventCounts } from "../../src/lib/countEvent.js";
 import type { Store } from "../../src/store/types.js";
+import { createSettledSwapHours } from "../../src/views/answers/createSettledSwapHours.js";
 import { hoursOf, isSettledHour } from "../../src/views/answers/swapHours.js";
 import { type SwapNode, toSwapRow } from "../../src/views/answers/swapRow.js";
 import type { MarketReader } from "../../src/views/types.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
 import { createTestStores } from "../support/testStores.js";
-import { waitFor } from "../support/waitFor.js";
 import { rawRequest, startServer, type TestServer } from "./support.js";
 
-// /api/swaps_24h renders GraphQL pages straight to bytes (createSwapRowRenderer). Its answer must
-// stay the bytes the GraphQL API itself gives: each swap of the public `swaps` query (POST
-// /graphql, graphql-js in yoga: neither the REST executor nor its renderer) as the spec's object,
-// the list as JSON.stringify of the array.
+// /api/swaps_24h renders the views' pages straight to bytes (createSwapRowRenderer), settled hours
+// once into files (createSettledSwapHours). Its answer must stay the bytes the GraphQL API itself
+// gives: each swap of the public `swaps` query (POST /graphql, graphql-js in yoga: neither the
+// list's page reader nor its renderer) as the spec's object, the list as JSON.stringify of the array.
 
 const SWAPS = /* GraphQL */ `
   query ($from: Timestamp!, $atBlock: BigInt, $after: String) {
@@ -61,6 +61,16 @@ async function graphqlList(api: TestServer, atBlock: string): Promise<unknown[]>
     if (!swaps.pageInfo.hasNextPage) return list;
     after = swaps.pageInfo.endCursor;
   }
+}
+
+/** The bsc hours kept under `dir` (their files' paths). */
+function keptFiles(dir: string): string[] {
+  const [keptDir] = readdirSync(dir);
+  return keptDir === undefined
+    ? []
+    : readdirSync(join(dir, keptDir))
+        .filter((name) => name.startsWith("bsc-") && name.endsWith(".json"))
+        .map((name) => join(dir, keptDir, name));
 }
 
 describe.each(createTestStores())("GET /api/swaps_24h bytes on $name", (backend) => {
@@ -134,7 +144,7 @@ describe.each(createTestStores())("GET /api/swaps_24h bytes on $name", (backend)
     },
   );
 
-  test("behavior: with settled hours kept on disk, every download is the same bytes and later ones read only the moving ends", async () => {
+  test("behavior: settled hours the views rendered are read from the disk: the same bytes, and only the moving ends from the store", async () => {
     const dir = mkdtempSync(join(tmpdir(), "swapgraph-hours-test-"));
     const pages: TradePageQuery[] = [];
     const counting = Object.assign(Object.create(fixture.reader) as MarketReader, {
@@ -143,107 +153,98 @@ describe.each(createTestStores())("GET /api/swaps_24h bytes on $name", (backend)
         return fixture.reader.listTrades(network, query);
       },
     });
+    const hours = createSettledSwapHours({ views: fixture.reader, dir, pageSize: 7 });
     const cached = await startServer(counting, {
       listen: true,
       swapsPageSize: 7,
       sharedListMaxChars: 0,
-      swapsCacheDir: dir,
+      swapHours: hours,
     });
     try {
-      const expected = JSON.stringify(await graphqlList(api, fixture.head.bsc.toString()));
-      const cold = await rawRequest(`${cached.baseUrl}/api/swaps_24h`);
-      const coldPages = pages.length;
-      pages.length = 0;
-      const warm = await rawRequest(`${cached.baseUrl}/api/swaps_24h`);
-      const packed = await rawRequest(`${cached.baseUrl}/api/swaps_24h`, { "accept-encoding": "gzip" });
-      expect(cold.body.toString("utf8")).toBe(expected);
-      expect(warm.body.toString("utf8")).toBe(expected);
-      expect(gunzipSync(packed.body).toString("utf8")).toBe(expected);
-      // The fixture's swaps span 23 hours: the settled ones (all but the window's first hour and
-      // the last two) are read once, then come from the disk.
-      const [keptDir] = readdirSync(dir);
-      const kept = readdirSync(join(dir, keptDir!)).filter((name) => name.endsWith(".json"));
+      // The fixture's swaps span 23 hours; the last two have not settled.
+      const settledBefore = Math.floor(Date.now() / 1000) - 2 * 3_600;
+      await fixture.settle("bsc", settledBefore);
+      await hours.idle();
+      const kept = keptFiles(dir);
       expect(kept.length).toBeGreaterThanOrEqual(20);
-      expect(pages.length).toBeLessThan(coldPages / 5);
-      // The hours still read are the first and the last ones only.
+      const expected = JSON.stringify(await graphqlList(api, fixture.head.bsc.toString()));
+      const full = await rawRequest(`${api.baseUrl}/api/swaps_24h`);
+      expect(full.body.toString("utf8")).toBe(expected);
+      const fullPages = Math.ceil(604 / 7);
+      pages.length = 0;
+      const plain = await rawRequest(`${cached.baseUrl}/api/swaps_24h`);
+      const read = pages.slice();
+      const packed = await rawRequest(`${cached.baseUrl}/api/swaps_24h`, { "accept-encoding": "gzip" });
+      expect(plain.body.toString("utf8")).toBe(expected);
+      expect(gunzipSync(packed.body).toString("utf8")).toBe(expected);
+      expect(read.length).toBeGreaterThan(0);
+      expect(read.length).toBeLessThan(fullPages / 4);
+      // The stretches still read are the window's first hour and the hours after the settled ones.
       const now = Math.floor(Date.now() / 1000);
-      for (const page of pages.slice(0, pages.length / 2)) {
-        expect(page.fromTimestamp < now - 86_400 + 3_600 || page.fromTimestamp > now - 3 * 3_600).toBe(true);
+      for (const page of read) {
+        expect(page.fromTimestamp < now - 86_400 + 3_600 || page.fromTimestamp >= settledBefore - 3_600).toBe(
+          true,
+        );
       }
-      // Kept files gone from under the server (another process's cleanup): rendered again.
-      for (const name of kept) rmSync(join(dir, keptDir!, name));
+      // Kept files gone from under the server (another process's cleanup): read from the store.
+      for (const name of kept) rmSync(name);
       const again = await rawRequest(`${cached.baseUrl}/api/swaps_24h`);
       expect(again.body.toString("utf8")).toBe(expected);
       // A limited page is read as before, never from the disk.
       pages.length = 0;
       const limited = await rawRequest(`${cached.baseUrl}/api/swaps_24h?limit=604`);
       expect(limited.body.toString("utf8")).toBe(expected);
-      expect(pages.length).toBeGreaterThanOrEqual(Math.ceil(604 / 7));
+      expect(pages.length).toBeGreaterThanOrEqual(fullPages);
     } finally {
       await cached.close();
+      hours.close();
     }
-    // Closing the server removes what it kept.
+    // Closing the settled hours removes what they kept.
     expect(readdirSync(dir)).toEqual([]);
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test("behavior: settled hours are rendered in the background, so the first download reads only the moving ends, the same bytes", async () => {
+  test("behavior: an hour is rendered once, when the views learn it settled, and read only by lists pinned at or above its last swap", async () => {
+    const local = await createFixtureReader({ bulkTrades: 200 });
     const dir = mkdtempSync(join(tmpdir(), "swapgraph-hours-test-"));
-    const pages: TradePageQuery[] = [];
-    const counting = Object.assign(Object.create(fixture.reader) as MarketReader, {
-      listTrades: (network: NetworkName, query: TradePageQuery) => {
-        // The bsc list's reads (the background also renders the fixture's other network).
-        if (network === "bsc") pages.push(query);
-        return fixture.reader.listTrades(network, query);
-      },
-    });
     const rendered = () =>
       readEventCounts("swap_hours_rendered")
-        .filter((c) => c.labels.by === "background")
+        .filter((c) => c.labels.network === "bsc")
         .reduce((sum, c) => sum + c.value, 0);
     const before = rendered();
-    const cached = await startServer(counting, {
-      listen: true,
-      swapsPageSize: 7,
-      sharedListMaxChars: 0,
-      swapsCacheDir: dir,
-      swapsWarmIntervalMs: 20,
-    });
+    const hours = createSettledSwapHours({ views: local.reader, dir, pageSize: 7 });
+    const at = Math.floor(Date.now() / 1000);
+    const window = hoursOf(at - 86_400, at).slice(1);
+    const kept = () => window.filter((start) => hours.find("bsc", start, local.head.bsc) !== undefined);
     try {
-      const expected = JSON.stringify(await graphqlList(api, fixture.head.bsc.toString()));
-      const keptFiles = () => {
-        const [keptDir] = readdirSync(dir);
-        return keptDir === undefined
-          ? []
-          : readdirSync(join(dir, keptDir)).filter((n) => n.startsWith("bsc-") && n.endsWith(".json"));
-      };
-      // Every settled hour (the fixture's 23 hours but the window's first and the last two), by
-      // the server's rule at the fixture's data age.
-      const status = await api.call("/graphql", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ query: "{ networkStatus(network: bsc) { dataAgeSeconds } }" }),
-      });
-      const { dataAgeSeconds } = (status.body as { data: { networkStatus: { dataAgeSeconds: number } } }).data
-        .networkStatus;
-      const at = Math.floor(Date.now() / 1000);
-      const settled = hoursOf(at - 86_400, at)
-        .slice(1)
-        .filter((start) => isSettledHour(start, at - dataAgeSeconds)).length;
-      expect(settled).toBeGreaterThanOrEqual(20);
-      await waitFor(() => keptFiles().length >= settled, 30_000, "settled hours rendered in the background");
-      expect(rendered() - before).toBeGreaterThanOrEqual(settled);
-      pages.length = 0;
-      const first = await rawRequest(`${cached.baseUrl}/api/swaps_24h`);
-      expect(first.body.toString("utf8")).toBe(expected);
-      // No settled hour is read by the download: only the window's first hour and the last ones.
-      const now = Math.floor(Date.now() / 1000);
-      expect(pages.length).toBeGreaterThan(0);
-      for (const page of pages) {
-        expect(page.fromTimestamp < now - 86_400 + 3_600 || page.fromTimestamp > now - 3 * 3_600).toBe(true);
-      }
+      // Nothing has settled: the store does not hold the oldest block a reorg could replace.
+      await hours.idle();
+      expect(kept()).toEqual([]);
+      await local.settle("bsc", at - 10 * 3_600);
+      await hours.idle();
+      const settled = window.filter((start) => isSettledHour(start, at - 10 * 3_600));
+      expect(settled.length).toBeGreaterThanOrEqual(12);
+      expect(kept()).toEqual(settled);
+      expect(rendered() - before).toBe(settled.length);
+      // A new indexed block renders the hour that settled since, and nothing twice.
+      await local.settle("bsc", at - 9 * 3_600);
+      await hours.idle();
+      expect(kept()).toEqual(window.filter((start) => isSettledHour(start, at - 9 * 3_600)));
+      expect(rendered() - before).toBe(settled.length + 1);
+      expect(keptFiles(dir)).toHaveLength(settled.length + 1);
+      // A list pinned below an hour's last swap reads that hour from the store.
+      const hour = hours.find("bsc", settled.at(-1)!, local.head.bsc);
+      expect(hour?.rows).toBeGreaterThan(0);
+      expect(hours.find("bsc", hour!.start, hour!.lastBlock!)).toBe(hour);
+      expect(hours.find("bsc", hour!.start, hour!.lastBlock! - 1n)).toBeUndefined();
+      // A network that stops serving drops its hours.
+      local.reader.setStatus("bsc", { halted: true });
+      await local.settle("bsc", at - 9 * 3_600);
+      await hours.idle();
+      expect(keptFiles(dir)).toEqual([]);
     } finally {
-      await cached.close();
+      hours.close();
+      await local.close();
     }
     expect(readdirSync(dir)).toEqual([]);
     rmSync(dir, { recursive: true, force: true });

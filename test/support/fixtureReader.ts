@@ -202,6 +202,12 @@ export interface Fixture {
    * and status move to the new block, synced now).
    */
   commit(network: "bsc" | "eth", trades: Trade[]): Promise<void>;
+  /**
+   * Indexes past the finality depth with no trade: the oldest block a reorg could still replace
+   * is stamped `settledBefore` (what MarketReader.settledBefore then answers), as a committed
+   * range stores it.
+   */
+  settle(network: "bsc" | "eth", settledBefore: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -474,6 +480,12 @@ export async function createFixtureReader(options: FixtureOptions = {}): Promise
     });
   }
 
+  // The views and status move to a newly committed block, synced now.
+  const indexed = (network: "bsc" | "eth", block: bigint) => {
+    reader.markIndexed(network, { blockNumber: block, blockHash: blockHash(network, block) });
+    reader.setStatus(network, { indexedBlock: block, headBlock: block, syncedAt: Date.now() });
+  };
+
   for (const network of ["bsc", "eth"] as const) {
     await commitRange(network, trades[network], head[network]);
     const checkpoint = { blockNumber: head[network], blockHash: blockHash(network, head[network]) };
@@ -521,8 +533,26 @@ export async function createFixtureReader(options: FixtureOptions = {}): Promise
       await commitRange(network, list, block);
       head[network] = block;
       trades[network] = sortTrades([...trades[network], ...list]);
-      reader.markIndexed(network, { blockNumber: block, blockHash: blockHash(network, block) });
-      reader.setStatus(network, { indexedBlock: block, headBlock: block, syncedAt: Date.now() });
+      indexed(network, block);
+    },
+    async settle(network, settledBefore) {
+      const oldest = head[network] + 1n;
+      const block = oldest + BigInt(reader.getConfig(network).finalityDepth);
+      const stored = (number: bigint, timestamp: number) => ({
+        number,
+        hash: blockHash(network, number),
+        parentHash: blockHash(network, number - 1n),
+        timestamp,
+      });
+      await store.commitRange(network, {
+        checkpoint: { blockNumber: block, blockHash: blockHash(network, block) },
+        blocks: [stored(oldest, settledBefore), stored(block, Math.max(settledBefore, now))],
+        pairs: [],
+        reserves: [],
+        trades: [],
+      });
+      head[network] = block;
+      indexed(network, block);
     },
     close: () => store.close(),
   };

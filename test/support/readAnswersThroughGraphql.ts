@@ -1,9 +1,4 @@
 import type { NetworkName } from "../../src/domain/types.js";
-import type {
-  GraphqlExecutor,
-  GraphqlSession,
-  PreparedOperation,
-} from "../../src/graphql/createGraphqlExecutor.js";
 import {
   buildBookSide,
   type ListedMarket,
@@ -17,10 +12,19 @@ import {
   parsePairId,
   wrongPairId,
 } from "../../src/views/answers/parsePairId.js";
+import {
+  type ExportSwapNode,
+  type SwapNode,
+  type SwapPage,
+  toSwapRow,
+} from "../../src/views/answers/swapRow.js";
+import type { GraphqlExecutor, GraphqlSession, PreparedOperation } from "./createGraphqlExecutor.js";
 
-// The listings' readers as they ran before they read the views (src/views/answers: readListedMarkets,
-// readPoolTrades, resolvePairPool): fixed GraphQL operations run in-process. Kept as the reference
-// the views' readers are compared with, byte for byte (test/http/answerReaders.test.ts).
+// The answers as they were made before they read the views (src/views/answers): the listings'
+// readers (readListedMarkets, readPoolTrades, resolvePairPool), the order books, /api/quote,
+// /api/trade_volume_usd_7d and the swap lists, /api/swaps_24h and /api/swaps_export: fixed GraphQL
+// operations run in-process. Kept as the reference the views' answers are compared with, byte for
+// byte (test/http/answerReaders.test.ts).
 
 /** The freshness a listing answer carries, as the operations read it. */
 interface FreshnessData {
@@ -453,4 +457,158 @@ export async function readTradeVolume7d(
     trade_volume_usd: day.volumeUSD,
   }));
   return { value, networkStatus: data.networkStatus };
+}
+
+// ---- /api/swaps_24h and /api/swaps_export, before they read the views ----
+
+const DAY = 86_400;
+const SIDE_SELECTION = "token { name symbol decimals address } amount amountDecimal(digits: 8)";
+
+/** The GraphQL fields of a swap that the list's row was made of (SwapNode). */
+const SWAP_ROW_SELECTION = `txHash blockNumber sell { ${SIDE_SELECTION} } buy { ${SIDE_SELECTION} } volumeUSD`;
+
+/** The fixed GraphQL operation that pinned the swap lists: the indexed block at request start. */
+const SWAPS_STATUS_OPERATION = /* GraphQL */ `
+  query RestStatus($network: Network!) {
+    networkStatus(network: $network) { indexedBlock dataAgeSeconds serving pollIntervalMs }
+  }
+`;
+
+/** A keyset page of swaps with `fields` on each node: the one query both lists ran. */
+function swapsOperation(name: string, fields: string): string {
+  return /* GraphQL */ `
+  query ${name}(
+    $network: Network!
+    $from: Timestamp!
+    $to: Timestamp
+    $first: Int!
+    $after: String
+    $atBlock: BigInt
+  ) {
+    swaps(network: $network, from: $from, to: $to, first: $first, after: $after, atBlock: $atBlock) {
+      pageInfo { hasNextPage endCursor }
+      edges { node { ${fields} } }
+    }
+  }
+`;
+}
+
+/** The fixed GraphQL operation behind GET /api/swaps_24h, executed page by page at one block (bench/listServer.ts runs it too). */
+export const SWAPS_OPERATION = swapsOperation("RestSwaps", SWAP_ROW_SELECTION);
+
+/** The fixed GraphQL operation behind GET /api/swaps_export: the row and what keys and dates it. */
+const EXPORT_OPERATION = swapsOperation(
+  "RestSwapsExport",
+  `${SWAP_ROW_SELECTION} logIndex timestamp sender tracked pools`,
+);
+
+interface SwapsStatusData {
+  networkStatus: { indexedBlock: string | null; dataAgeSeconds: number | null } | null;
+}
+
+interface SwapsData<Node extends SwapNode = SwapNode> {
+  swaps: SwapPage<Node>;
+}
+
+/** A swap list answer as the routes made it through GraphQL: its bytes and the headers made with them. */
+export interface SwapListReference {
+  body: string;
+  /** X-Indexed-Block, X-Data-Age and, for a limited list that goes on, X-Next-Cursor and Link. */
+  headers: Record<string, string>;
+}
+
+function freshness(status: SwapsStatusData["networkStatus"]): Record<string, string> {
+  return {
+    ...(status?.indexedBlock == null ? {} : { "x-indexed-block": status.indexedBlock }),
+    ...(status?.dataAgeSeconds == null ? {} : { "x-data-age": String(status.dataAgeSeconds) }),
+  };
+}
+
+/**
+ * GET /api/swaps_24h as the route made it through GraphQL at the session's instant: the status,
+ * then the `swaps` pages at its block, every swap as the spec's object (toSwapRow), the list as
+ * JSON.stringify of the array (the whole window, or `limit` swaps after `cursor` with the next cursor).
+ */
+export async function readSwaps24h(
+  executor: GraphqlExecutor,
+  session: GraphqlSession,
+  args: { network: NetworkName; limit?: number; cursor?: string },
+): Promise<SwapListReference> {
+  const { network, limit } = args;
+  const { networkStatus } = await session.run<SwapsStatusData>(executor.prepare(SWAPS_STATUS_OPERATION), {
+    network,
+  });
+  const window = { network, from: session.now - DAY, atBlock: networkStatus?.indexedBlock ?? null };
+  const rows: unknown[] = [];
+  let after = args.cursor ?? null;
+  let hasNextPage = true;
+  while (hasNextPage && (limit === undefined || rows.length < limit)) {
+    const first = Math.min(1000, limit === undefined ? 1000 : limit - rows.length);
+    const { swaps } = await session.run<SwapsData>(executor.prepare(SWAPS_OPERATION), {
+      ...window,
+      to: null,
+      first,
+      after,
+    });
+    rows.push(...swaps.edges.map(({ node }) => toSwapRow(node)));
+    ({ hasNextPage } = swaps.pageInfo);
+    after = swaps.pageInfo.endCursor;
+  }
+  const headers = freshness(networkStatus);
+  // (The route found the next cursor with an operation that read the same pages' cursors alone.)
+  if (limit !== undefined && hasNextPage && after !== null) {
+    headers["x-next-cursor"] = after;
+    headers.link = `</api/swaps_24h?${new URLSearchParams({ network, limit: String(limit), cursor: after })}>; rel="next"`;
+  }
+  return { body: JSON.stringify(rows), headers };
+}
+
+/**
+ * GET /api/swaps_export as the route made it through GraphQL at the session's instant: the
+ * `swaps` pages at the indexed block (or `atBlock` below it), one JSON line a swap: the list's
+ * object with log_index, timestamp and sender after its keys and dates, tracked and pools last.
+ */
+export async function readSwapsExport(
+  executor: GraphqlExecutor,
+  session: GraphqlSession,
+  args: { network: NetworkName; from: string; to?: string; atBlock?: string },
+): Promise<SwapListReference> {
+  const { network } = args;
+  const { networkStatus } = await session.run<SwapsStatusData>(executor.prepare(SWAPS_STATUS_OPERATION), {
+    network,
+  });
+  const indexed = networkStatus?.indexedBlock ?? null;
+  const atBlock =
+    args.atBlock === undefined || (indexed !== null && BigInt(args.atBlock) > BigInt(indexed))
+      ? indexed
+      : args.atBlock;
+  const lines: string[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const { swaps }: SwapsData<ExportSwapNode> = await session.run<SwapsData<ExportSwapNode>>(
+      executor.prepare(EXPORT_OPERATION),
+      { network, from: args.from, to: args.to ?? null, atBlock, first: 1000, after },
+    );
+    for (const { node } of swaps.edges) {
+      const row = toSwapRow(node);
+      const line = {
+        tx_hash: row.tx_hash,
+        log_index: node.logIndex,
+        block_number: row.block_number,
+        timestamp: node.timestamp,
+        sender: node.sender,
+        sell_token: row.sell_token,
+        buy_token: row.buy_token,
+        trade_volume_usd: row.trade_volume_usd,
+        tracked: node.tracked,
+        pools: node.pools,
+      };
+      lines.push(`${JSON.stringify(line)}\n`);
+    }
+    if (!swaps.pageInfo.hasNextPage) break;
+    after = swaps.pageInfo.endCursor;
+  }
+  const headers = freshness(networkStatus);
+  if (atBlock !== null) headers["x-indexed-block"] = atBlock;
+  return { body: lines.join(""), headers };
 }

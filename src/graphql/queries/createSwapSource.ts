@@ -125,8 +125,9 @@ export function createTokenAmountSource(
 /**
  * A TokenAmount whose token is loaded first (preloadTokens: batched with the request's other
  * loads), so that its `token` is a value: for fields that return one amount (a pool's reserves).
- * graphql-jit, which runs the REST and listing operations, reads a property as it is and does not
- * wait for a promise in it, as graphql-js does.
+ * graphql-jit, which compiles the operations the tests render the REST and listing answers with
+ * (test/support/createGraphqlExecutor.ts), reads a property as it is and does not wait for a promise
+ * in it, as graphql-js does.
  */
 export async function createLoadedTokenAmountSource(
   network: NetworkName,

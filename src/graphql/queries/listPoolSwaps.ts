@@ -2,9 +2,9 @@ import { formatDecimal } from "../../domain/formatDecimal.js";
 import type { Address, NetworkName, Trade } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
 import { assertNetworkConfigured, assertNetworkReady } from "../../views/assertNetworkReady.js";
+import { listSwaps, type SwapsArgs } from "../../views/listSwaps.js";
 import { poolPassesOf } from "../../views/poolPassesOf.js";
 import type { MarketHistory, MarketState } from "../../views/types.js";
-import { listSwaps, type SwapsArgs } from "./listSwaps.js";
 
 /** Arguments of the poolSwaps query (null where GraphQL passes an explicit null). */
 export type PoolSwapsArgs = Omit<SwapsArgs, "token" | "trader" | "pool"> & { pool: string };

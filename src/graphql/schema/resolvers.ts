@@ -17,6 +17,7 @@ import {
 import { buildRateLimitNote } from "../../views/buildRateLimitNote.js";
 import { getPoolLiquidityUsd } from "../../views/getPoolLiquidityUsd.js";
 import { getQuote, type QuoteArgs, type QuoteResult } from "../../views/getQuote.js";
+import { listSwaps, type SwapsArgs } from "../../views/listSwaps.js";
 import { quoteOrNoRouteError } from "../../views/quoteOrNoRouteError.js";
 import { findSymbol, parseTokenInput, resolveToken } from "../../views/resolveToken.js";
 import type { TokenDayStats } from "../context/createDayStatsLoaders.js";
@@ -36,7 +37,6 @@ import { type CandlesArgs, listCandles } from "../queries/listCandles.js";
 import { type LiquidityEventsArgs, listLiquidityEvents } from "../queries/listLiquidityEvents.js";
 import { listPoolSwaps, type PoolSwapsArgs } from "../queries/listPoolSwaps.js";
 import { getPool, listPools, type PoolSource, type PoolsArgs } from "../queries/listPools.js";
-import { listSwaps, type SwapsArgs } from "../queries/listSwaps.js";
 import { listTokens, type TokenSource, type TokensArgs } from "../queries/listTokens.js";
 import { subscribeNetworkStatus, type TimedNetworkStatus } from "../subscriptions/subscribeNetworkStatus.js";
 import { subscribeQuote } from "../subscriptions/subscribeQuote.js";

@@ -1,11 +1,10 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from "graphql";
+import { parseTimestamp } from "../../api/parseTimestamp.js";
 import { BadRequestError } from "../../errors.js";
 
 // Long enough for any uint256 with a sign; longer inputs are rejected before BigInt() parses them.
 const INTEGER = /^-?\d{1,80}$/;
 const DECIMAL = /^-?\d{1,80}(\.\d{1,80})?$/;
-// ISO-8601 date or date-time; Date.parse decides whether it is a real date.
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 function literalText(node: ValueNode): string | undefined {
   return node.kind === Kind.STRING || node.kind === Kind.INT ? node.value : undefined;
@@ -20,18 +19,6 @@ function parseBigInt(value: unknown): bigint {
 function parseDecimal(value: unknown): string {
   if (typeof value === "string" && DECIMAL.test(value)) return value;
   throw new BadRequestError('Decimal must be a plain decimal string, e.g. "1.5".');
-}
-
-function parseTimestamp(value: unknown): number {
-  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
-  if (typeof value === "string") {
-    if (/^\d{1,15}$/.test(value)) return Number(value);
-    const ms = ISO_DATE.test(value) ? Date.parse(value) : Number.NaN;
-    if (!Number.isNaN(ms)) return Math.floor(ms / 1000);
-  }
-  throw new BadRequestError(
-    'Timestamp must be unix seconds or an ISO-8601 date-time, e.g. 1700000000 or "2023-11-14T22:13:20Z".',
-  );
 }
 
 /** Integers of any size as base-10 strings (amounts, block numbers). */

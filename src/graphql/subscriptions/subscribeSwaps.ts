@@ -2,8 +2,8 @@ import { comparePositions, endOfBlock, type TradePosition } from "../../domain/m
 import type { Address, NetworkName, TokenRef, Trade } from "../../domain/types.js";
 import { BadRequestError } from "../../errors.js";
 import { assertNetworkConfigured } from "../../views/assertNetworkReady.js";
+import { parseSwapFilter } from "../../views/listSwaps.js";
 import type { MarketFeed, MarketHistory, MarketState } from "../../views/types.js";
-import { parseSwapFilter } from "../queries/listSwaps.js";
 import { watchMarket } from "./watchMarket.js";
 
 /** One event of Subscription.swaps, as SwapFeedEvent resolves it. */

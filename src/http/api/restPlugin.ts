@@ -1,38 +1,31 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import type { GraphqlExecutor } from "../../graphql/createGraphqlExecutor.js";
 import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
-import { createSwapHourCache } from "../../views/answers/createSwapHourCache.js";
+import type { SettledSwapHours } from "../../views/answers/createSettledSwapHours.js";
 import type { MarketReader } from "../../views/types.js";
 import { createBlockAnswerer } from "../createBlockAnswerer.js";
 import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
 import { refuseOtherMethods } from "../routeConfig.js";
 import { createQuoteRoute } from "./createQuoteRoute.js";
-import { createSwapHourWarmer } from "./createSwapHourWarmer.js";
-import { createSwaps24hRoute, STREAM_PAGE_SIZE } from "./createSwaps24hRoute.js";
+import { createSwaps24hRoute } from "./createSwaps24hRoute.js";
 import { createSwapsExportRoute } from "./createSwapsExportRoute.js";
 import { createTradeVolume7dRoute } from "./createTradeVolume7dRoute.js";
 import { REST_DOCS } from "./restDocs.js";
-import { parseRestOperations } from "./restOperations.js";
 
 /** Options of restPlugin. */
 export interface RestOptions {
-  /** Runs the fixed operations in-process against the schema the GraphQL endpoint serves. */
-  executor: GraphqlExecutor;
-  /** What /api/quote and /api/trade_volume_usd_7d are made from (src/views/answers). */
+  /** What every /api answer is made from (src/views/answers). */
   reader: MarketReader;
   /** Where market answers are kept (absent: none is). */
   answers?: AnswerStore;
-  /** Swaps per GraphQL page while /api/swaps_24h streams (1..1000, default 250). */
+  /** Swaps per page read while /api/swaps_24h streams (1..1000, default 250). */
   swapsPageSize?: number;
   /** How long a streamed answer waits for a client that reads nothing (ms, default 60,000). */
   stallTimeoutMs?: number;
   /** Largest whole-window /api/swaps_24h answer shared within its block and second (bytes; 0: never). */
   sharedListMaxChars?: number;
-  /** A directory where the rendered bytes of settled hours of /api/swaps_24h are kept (see createHttpServer). */
-  swapsCacheDir?: string;
-  /** With swapsCacheDir: how often settled hours are rendered in the background (ms; 0 or absent: never). */
-  swapsWarmIntervalMs?: number;
+  /** The settled hours of /api/swaps_24h the read model keeps rendered (absent: none are). */
+  swapHours?: SettledSwapHours;
   /** Where a list that fails after its first byte is reported. */
   logger?: Logger;
 }
@@ -45,53 +38,26 @@ const compressOptions = (level: number) => ({
 });
 
 /**
- * The REST facade (/api/*): fixed GraphQL operations behind the spec's JSON, one module per
- * endpoint, each run in-process through the executor (no HTTP hop), parsed and compiled once.
- * Query parameters are validated by the JSON Schemas the OpenAPI document publishes.
+ * The REST facade (/api/*): the spec's JSON, one module per endpoint, each made in the read model
+ * (src/views/answers) and parsed, asked and streamed here. Query parameters are validated by the
+ * JSON Schemas the OpenAPI document publishes.
  */
 export async function restPlugin(app: FastifyInstance, options: RestOptions): Promise<void> {
-  const { executor, reader, answers } = options;
-  const operations = parseRestOperations(executor);
-  const hourCache =
-    options.swapsCacheDir === undefined ? undefined : createSwapHourCache(options.swapsCacheDir);
-  if (hourCache !== undefined) {
-    // Closing the node server (the composition root's drain) or the app (tests) removes the files.
-    app.server.once("close", () => hourCache.close());
-    app.addHook("onClose", async () => hourCache.close());
-    const interval = options.swapsWarmIntervalMs ?? 0;
-    if (interval > 0) {
-      const warmer = createSwapHourWarmer({
-        executor,
-        operations,
-        cache: hourCache,
-        pageSize: options.swapsPageSize ?? STREAM_PAGE_SIZE,
-        intervalMs: interval,
-        ...(options.logger === undefined ? {} : { logger: options.logger }),
-      });
-      app.server.once("close", () => warmer.stop());
-      app.addHook("onClose", async () => warmer.stop());
-    }
-  }
+  const { reader, answers, logger } = options;
   const answer = createBlockAnswerer({ reader, ...(answers === undefined ? {} : { answers }) });
   const routes = [
     createQuoteRoute({ reader, answer }),
     createSwaps24hRoute({
-      executor,
-      operations,
-      ...(answers === undefined ? {} : { answers }),
-      ...(hourCache === undefined ? {} : { hourCache }),
-      ...(options.swapsPageSize === undefined ? {} : { pageSize: options.swapsPageSize }),
-      ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
-      ...(options.sharedListMaxChars === undefined ? {} : { sharedListMaxChars: options.sharedListMaxChars }),
-      ...(options.logger === undefined ? {} : { logger: options.logger }),
+      reader,
+      answers,
+      hours: options.swapHours,
+      pageSize: options.swapsPageSize,
+      stallTimeoutMs: options.stallTimeoutMs,
+      sharedListMaxChars: options.sharedListMaxChars,
+      logger,
     }),
     createTradeVolume7dRoute({ reader, answer }),
-    createSwapsExportRoute({
-      executor,
-      operations,
-      ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
-      ...(options.logger === undefined ? {} : { logger: options.logger }),
-    }),
+    createSwapsExportRoute({ reader, stallTimeoutMs: options.stallTimeoutMs, logger }),
   ];
   for (const route of routes) {
     const compress = route.ownCompression

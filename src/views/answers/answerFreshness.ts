@@ -38,6 +38,16 @@ function buildServingStatus(status: NetworkStatus, config: NetworkConfig, nowMs:
   };
 }
 
+/** The network's status at `nowMs` as NetworkStatus shows it; null for a network not configured here. */
+export function servingStatus(
+  reader: MarketState,
+  network: NetworkName,
+  nowMs: number,
+): ServingStatus | null {
+  if (!reader.networks().includes(network)) return null;
+  return buildServingStatus(reader.status(network), reader.getConfig(network), nowMs);
+}
+
 /**
  * The network's status as NetworkStatus shows it, for the request path (null for a network not
  * configured here): the same object while the network's status is the same

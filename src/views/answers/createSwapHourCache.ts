@@ -12,10 +12,7 @@ import {
 import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 
-/**
- * An hour of a network's /api/swaps_24h list as kept on disk: its elements, joined by commas.
- * @internal exported for tests, which type their fakes with it.
- */
+/** An hour of a network's /api/swaps_24h list as kept on disk: its elements, joined by commas. */
 export interface KeptHour {
   network: string;
   start: number;
@@ -23,14 +20,16 @@ export interface KeptHour {
   /** Elements in the file. */
   rows: number;
   bytes: number;
+  /** The block of its last swap (undefined: none): a list pinned at or above it sees the whole hour. */
+  lastBlock: bigint | undefined;
 }
 
-/** Writes one hour's elements while the list streams; nothing is kept unless committed. */
+/** Writes one hour's elements as they are rendered; nothing is kept unless committed. */
 interface HourWriter {
   /** Appends the bytes of `rows` more elements (without a separating comma: the writer adds it). */
   append(elements: Uint8Array, rows: number): void;
-  /** Keeps the hour (replacing any copy of it). */
-  commit(): void;
+  /** Keeps the hour (replacing any copy of it), whose last swap is in `lastBlock`. */
+  commit(lastBlock?: bigint): void;
   /** Drops what was written. */
   abort(): void;
 }
@@ -58,8 +57,8 @@ export interface SwapHourCache {
 /**
  * Creates the disk copy of settled hours of the swap list, in a directory of its own under
  * `parentDir` (removed by close()). A list repeats the same hours download after download (a
- * 24-hour window is 23 settled hours and two moving ends): each settled hour is rendered once,
- * then served from the file at the disk's speed. Memory holds the index only (about 25 hours a
+ * 24-hour window is 23 settled hours and two moving ends): each settled hour is rendered once
+ * (createSettledSwapHours), then served from the file at the disk's speed. Memory holds the index only (about 25 hours a
  * network); the disk holds at most a window's rendered bytes per network.
  */
 export function createSwapHourCache(parentDir: string): SwapHourCache {
@@ -112,12 +111,12 @@ export function createSwapHourCache(parentDir: string): SwapHourCache {
             failed = true;
           }
         },
-        commit() {
+        commit(lastBlock) {
           if (!finish()) return;
           if (failed) return void rmSync(partial, { force: true });
           try {
             renameSync(partial, path);
-            hours.set(key, { network, start, path, rows, bytes });
+            hours.set(key, { network, start, path, rows, bytes, lastBlock });
           } catch {
             rmSync(partial, { force: true });
           }

@@ -67,7 +67,7 @@ const ARRAY_OPEN = 0x5b;
 const ARRAY_CLOSE = 0x5d;
 
 /**
- * Creates the renderer of an /api/swaps_24h list: each swap of a GraphQL page straight to the
+ * Creates the renderer of an /api/swaps_24h list: each swap of a page (swapNodeOf) straight to the
  * bytes of JSON.stringify of the spec's object for it ({tx_hash, block_number, sell_token:
  * {name, symbol, decimals, address, amount, amount_decimal}, buy_token: {...},
  * trade_volume_usd}; decimals as a string), without building that object or a string of the

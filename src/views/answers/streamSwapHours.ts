@@ -1,39 +1,42 @@
-import { countEvent } from "../../lib/countEvent.js";
-import type { SwapHourCache } from "./createSwapHourCache.js";
+import type { KeptHour } from "./createSwapHourCache.js";
 import { createSwapRowRenderer, type SwapRowRenderer } from "./createSwapRowRenderer.js";
+import { HOUR } from "./swapHours.js";
 import type { SwapPage } from "./swapRow.js";
 
 // Pieces of a kept hour streamed at a time.
 const KEPT_CHUNK_BYTES = 256 * 1024;
 
-/** The hours of a whole-window list and how to read them. */
-export interface SwapHours {
-  network: string;
-  /** Unix seconds each hour of the window starts at (the first holds the window's start). */
-  hours: readonly number[];
-  /** Whether hour i is settled: its rendering may be kept on disk, and read from there. */
-  settled(i: number): boolean;
-  /** Reads one page of hour i after `after`. */
-  readPage(i: number, after: string | null): Promise<SwapPage>;
-  /** The first page of hour 0, read before any byte went out. */
+/** A stretch of a whole-window list: an hour kept on disk, or [from, to) read from the store (to null: no end). */
+export type SwapRun = { kept: KeptHour } | { from: number; to: number | null };
+
+/** The runs of a whole-window list and how to read them. */
+export interface SwapRuns {
+  /** In order; the first is read from the store, and so is the last. */
+  runs: readonly SwapRun[];
+  /** The first page of the first run, read before any byte went out. */
   first: SwapPage;
+  /** Reads one page of [from, to) after `after`. */
+  readPage(run: { from: number; to: number | null }, after: string | null): Promise<SwapPage>;
+  /** Opens a kept hour: its pieces after `prefix` free bytes, or undefined when its file is gone. */
+  open(
+    hour: KeptHour,
+    chunkBytes: number,
+    prefix: number,
+  ): Promise<AsyncGenerator<{ buffer: Buffer; end: number }> | undefined>;
 }
 
 /**
- * The whole window hour by hour: a settled hour kept on disk is streamed from its file, any
- * other hour is read in pages and rendered (a settled one also written to disk, and kept once
- * complete). The pages of an hour follow each other as the list's pages do.
+ * The whole window run by run: a kept hour is streamed from its file (one that cannot be opened
+ * any more is read from the store instead), a stretch between kept hours is read in pages and
+ * rendered; the renderer joins them into one array, the bytes of JSON.stringify of the list.
  */
-export async function* streamSwapHours(cache: SwapHourCache, list: SwapHours): AsyncGenerator<Buffer> {
-  const { network, hours } = list;
+export async function* streamSwapHours(list: SwapRuns): AsyncGenerator<Buffer> {
   const renderer = createSwapRowRenderer();
-  let page: SwapPage | undefined = list.first;
-  for (let i = 0; i < hours.length; i++) {
-    const kept = list.settled(i) ? cache.get(network, hours[i]!) : undefined;
-    // A kept file that cannot be opened is rendered again instead.
-    const file = kept === undefined ? undefined : await cache.open(kept, KEPT_CHUNK_BYTES, 1);
-    if (kept !== undefined && file !== undefined) {
-      const separator = renderer.join(kept.rows);
+  let first: SwapPage | undefined = list.first;
+  for (const run of list.runs) {
+    const file = "kept" in run ? await list.open(run.kept, KEPT_CHUNK_BYTES, 1) : undefined;
+    if ("kept" in run && file !== undefined) {
+      const separator = renderer.join(run.kept.rows);
       let sent = false;
       for await (const chunk of file) {
         // The first piece has one byte free for the separator ("[", a comma, or nothing).
@@ -46,33 +49,21 @@ export async function* streamSwapHours(cache: SwapHourCache, list: SwapHours): A
       if (!sent && separator.length > 0) yield separator;
       continue;
     }
-    const writer = list.settled(i) ? cache.write(network, hours[i]!) : undefined;
-    try {
-      for await (const { piece, elements, rows } of renderHour(renderer, page, (after) =>
-        list.readPage(i, after),
-      )) {
-        writer?.append(elements, rows);
-        if (piece.length > 0) yield piece;
-      }
-      page = undefined;
-      if (writer !== undefined) {
-        writer.commit();
-        countEvent("swap_hours_rendered", { network, by: "download" });
-      }
-    } finally {
-      // A list cut off (error, client gone) keeps nothing of the hour it was in.
-      writer?.abort();
+    const read = "kept" in run ? { from: run.kept.start, to: run.kept.start + HOUR } : run;
+    for await (const { piece } of renderPages(renderer, first, (after) => list.readPage(read, after))) {
+      if (piece.length > 0) yield piece;
     }
+    first = undefined;
   }
   yield renderer.render([], true);
 }
 
 /**
- * One hour's pages rendered in turn (`first`, when given, is its first page): each page's bytes as
+ * A stretch's pages rendered in turn (`first`, when given, is its first page): each page's bytes as
  * they go in the list and its elements alone, as kept on disk. Other requests get their turn
  * between pages (see streamSwapPages).
  */
-export async function* renderHour(
+export async function* renderPages(
   renderer: SwapRowRenderer,
   first: SwapPage | undefined,
   readPage: (after: string | null) => Promise<SwapPage>,
@@ -81,7 +72,7 @@ export async function* renderHour(
   let after: string | null = null;
   for (;;) {
     page ??= await readPage(after);
-    const { edges, pageInfo } = page.swaps;
+    const { edges, pageInfo } = page;
     const { piece, elements } = renderer.renderElements(edges);
     yield { piece, elements, rows: edges.length };
     page = undefined;

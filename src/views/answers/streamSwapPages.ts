@@ -18,7 +18,7 @@ export async function* streamSwapPages<Node extends SwapNode = SwapNode>(list: {
   const renderer =
     list.renderer ?? (createSwapRowRenderer() as SwapRowRenderer<SwapNode> as SwapRowRenderer<Node>);
   for (;;) {
-    const { edges, pageInfo } = page.swaps;
+    const { edges, pageInfo } = page;
     remaining -= edges.length;
     const last = !pageInfo.hasNextPage || remaining <= 0;
     yield renderer.render(edges, last);

@@ -1,11 +1,16 @@
+import { formatDecimal } from "../../domain/formatDecimal.js";
+import type { Token, Trade } from "../../domain/types.js";
+
 /*
  * The swap row of /api/swaps_24h (and of the export), described once: its keys in the order they
- * go out, each with the GraphQL field it is read from. The swaps operation selects
- * SWAP_ROW_SELECTION, the renderer writes SWAP_ROW_KEYS and SWAP_SIDE_KEYS in this order, and its
- * bytes are JSON.stringify of toSwapRow; tests hold the OpenAPI schema (SWAP_SCHEMA) to these keys.
+ * go out, each with the SwapNode field it is read from. A SwapNode is a trade as GraphQL's Swap
+ * shows it (same names, same formatting: swapNodeOf), so the rows read through the GraphQL `swaps`
+ * query are the same bytes (test/http/answerReaders.test.ts renders both). The renderer writes
+ * SWAP_ROW_KEYS and SWAP_SIDE_KEYS in this order, and its bytes are JSON.stringify of toSwapRow;
+ * tests hold the OpenAPI schema (SWAP_SCHEMA) to these keys.
  */
 
-/** Token fields of a GraphQL result (`token { name symbol decimals address }`). */
+/** Token fields of a swap side (GraphQL's `token { name symbol decimals address }`). */
 export interface TokenFields {
   name: string;
   symbol: string;
@@ -13,14 +18,14 @@ export interface TokenFields {
   address: string;
 }
 
-/** A side of a swap in a GraphQL result (`sell` or `buy`). */
+/** A side of a swap (GraphQL's `sell` or `buy`). */
 export interface AmountFields {
   token: TokenFields;
   amount: string;
   amountDecimal: string;
 }
 
-/** A swap node of the REST swaps operation's result. */
+/** A swap as the list's row reads it (GraphQL's Swap fields of the row). */
 export interface SwapNode {
   txHash: string;
   blockNumber: string;
@@ -29,7 +34,7 @@ export interface SwapNode {
   volumeUSD: string;
 }
 
-/** A swap node of the export operation: the list's fields and what keys and dates a row. */
+/** A swap as the export's row reads it: the list's fields and what keys and dates a row. */
 export interface ExportSwapNode extends SwapNode {
   logIndex: number;
   timestamp: number;
@@ -38,9 +43,38 @@ export interface ExportSwapNode extends SwapNode {
   pools: string[];
 }
 
-/** A page of swaps as the swaps operations return it, the rows' source (SwapsData, ExportData). */
+/** A keyset page of swaps, the rows' source (as GraphQL's `swaps` gives it). */
 export interface SwapPage<Node extends SwapNode = SwapNode> {
-  swaps: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: { node: Node }[] };
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  edges: { node: Node }[];
+}
+
+const USD_DECIMALS = 18;
+// amount_decimal's digits after the point (GraphQL's amountDecimal(digits: 8)).
+const AMOUNT_DIGITS = 8;
+
+/** A trade and its tokens' metadata as the rows read them (GraphQL's Swap, formatted the same). */
+export function swapNodeOf(trade: Trade, sell: Token, buy: Token): ExportSwapNode {
+  return {
+    txHash: trade.txHash,
+    blockNumber: trade.blockNumber.toString(),
+    sell: amountOf(sell, trade.amountIn),
+    buy: amountOf(buy, trade.amountOut),
+    volumeUSD: formatDecimal(trade.volumeUsd, USD_DECIMALS),
+    logIndex: trade.logIndex,
+    timestamp: trade.timestamp,
+    sender: trade.sender,
+    tracked: trade.tracked,
+    pools: trade.pools,
+  };
+}
+
+function amountOf(token: Token, amount: bigint): AmountFields {
+  return {
+    token,
+    amount: amount.toString(),
+    amountDecimal: formatDecimal(amount, token.decimals, AMOUNT_DIGITS),
+  };
 }
 
 const SIDE: readonly (readonly [string, (side: AmountFields) => string])[] = [
@@ -67,11 +101,6 @@ export const SWAP_ROW_KEYS = ROW.map(([key]) => key);
 
 /** The keys of a row's sell_token and buy_token, in the order they go out. */
 export const SWAP_SIDE_KEYS = SIDE.map(([key]) => key);
-
-const SIDE_SELECTION = "token { name symbol decimals address } amount amountDecimal(digits: 8)";
-
-/** The GraphQL fields of a swap that its row is made of (SwapNode). */
-export const SWAP_ROW_SELECTION = `txHash blockNumber sell { ${SIDE_SELECTION} } buy { ${SIDE_SELECTION} } volumeUSD`;
 
 function toSide(side: AmountFields): Record<string, string> {
   return Object.fromEntries(SIDE.map(([key, read]) => [key, read(side)]));

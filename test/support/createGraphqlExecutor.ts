@@ -1,9 +1,9 @@
 import { type DocumentNode, type ExecutionResult, type GraphQLSchema, parse, validate } from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import type { Logger } from "pino";
-import type { MarketReader } from "../views/types.js";
-import { createGraphqlContext } from "./context/createGraphqlContext.js";
-import { findSwapgraphError } from "./errors/findSwapgraphError.js";
+import { createGraphqlContext } from "../../src/graphql/context/createGraphqlContext.js";
+import { findSwapgraphError } from "../../src/graphql/errors/findSwapgraphError.js";
+import type { MarketReader } from "../../src/views/types.js";
 
 /** A fixed operation, parsed, validated and compiled once (see GraphqlExecutor.prepare). */
 export interface PreparedOperation {

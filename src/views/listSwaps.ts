@@ -1,13 +1,13 @@
-import { MAX_SWAPS_PAGE } from "../../api/maxSwapsPage.js";
-import { decodeSwapCursor, encodeSwapCursor } from "../../api/swapCursor.js";
-import type { TradePageQuery } from "../../domain/market.js";
-import type { Address, NetworkName, TokenRef, Trade } from "../../domain/types.js";
-import { BadRequestError, UnknownSymbolError } from "../../errors.js";
-import { assertNetworkConfigured, assertNetworkReady } from "../../views/assertNetworkReady.js";
-import { findSymbol, parseTokenInput } from "../../views/resolveToken.js";
-import type { MarketHistory, MarketState } from "../../views/types.js";
+import { MAX_SWAPS_PAGE } from "../api/maxSwapsPage.js";
+import { decodeSwapCursor, encodeSwapCursor } from "../api/swapCursor.js";
+import type { TradePageQuery } from "../domain/market.js";
+import type { Address, NetworkName, TokenRef, Trade } from "../domain/types.js";
+import { BadRequestError, UnknownSymbolError } from "../errors.js";
+import { assertNetworkConfigured, assertNetworkReady } from "./assertNetworkReady.js";
+import { findSymbol, parseTokenInput } from "./resolveToken.js";
+import type { MarketHistory, MarketState } from "./types.js";
 
-/** Arguments of the swaps query (null where GraphQL passes an explicit null). */
+/** Arguments of the swaps query and of the /api lists' pages (null where GraphQL passes an explicit null). */
 export interface SwapsArgs {
   network: NetworkName;
   from?: number | null | undefined;
@@ -24,7 +24,7 @@ export interface SwapsArgs {
 }
 
 /** A Relay-style page of swaps (edge cursors are derived from the node when asked for). */
-export interface SwapPage {
+export interface TradePage {
   edges: { node: Trade }[];
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
@@ -78,13 +78,14 @@ export function parseSwapFilter(
  * One page of the swaps with from <= timestamp < to (default: the last 24 hours), optionally of
  * one token or trader, after a cursor, at or below a block: one keyset read of first + 1 rows
  * from the store (the extra row tells whether a next page exists). Throws 400 for bad
- * arguments, 503 when the network is not ready or its data is stale at `nowMs`.
+ * arguments, 503 when the network is not ready or its data is stale at `nowMs`. GraphQL's `swaps`
+ * and the pages of /api/swaps_24h and /api/swaps_export are this one read.
  */
 export async function listSwaps(
   reader: MarketState & MarketHistory,
   args: SwapsArgs,
   nowMs: number,
-): Promise<SwapPage> {
+): Promise<TradePage> {
   const { network } = args;
   assertNetworkConfigured(reader, network);
   const first = args.first ?? 100;
