@@ -203,7 +203,9 @@ describe.each(createTestStores())("GET /api/swaps_24h bytes on $name", (backend)
     expect(readdirSync(dir)).toEqual([]);
     rmSync(dir, { recursive: true, force: true });
   });
+});
 
+describe("settled hours of /api/swaps_24h (SQLite in memory)", () => {
   test("behavior: an hour is rendered once, when the views learn it settled, and read only by lists pinned at or above its last swap", async () => {
     const local = await createFixtureReader({ bulkTrades: 200 });
     const dir = mkdtempSync(join(tmpdir(), "swapgraph-hours-test-"));
@@ -248,5 +250,36 @@ describe.each(createTestStores())("GET /api/swaps_24h bytes on $name", (backend)
     }
     expect(readdirSync(dir)).toEqual([]);
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("behavior: the hours are read at the block indexed once it is known what settled, not before", async () => {
+    const local = await createFixtureReader({ bulkTrades: 100 });
+    const dir = mkdtempSync(join(tmpdir(), "swapgraph-hours-test-"));
+    const at = Math.floor(Date.now() / 1000);
+    const reads: (bigint | undefined)[] = [];
+    let learned: bigint | undefined;
+    // Commits land while the store says what settled: the hours must be read at or above them.
+    const views = Object.assign(Object.create(local.reader) as typeof local.reader, {
+      settledBefore: async (network: NetworkName) => {
+        if (learned === undefined) await local.settle("bsc", at - 10 * 3_600);
+        learned ??= local.head.bsc;
+        return local.reader.settledBefore(network);
+      },
+      listTrades: (network: NetworkName, query: TradePageQuery) => {
+        if (network === "bsc") reads.push(query.maxBlock);
+        return local.reader.listTrades(network, query);
+      },
+    });
+    const hours = createSettledSwapHours({ views, dir, pageSize: 7 });
+    try {
+      await local.settle("bsc", at - 20 * 3_600);
+      await hours.idle();
+      expect(reads.length).toBeGreaterThan(10);
+      expect(reads.filter((block) => block === undefined || block < learned!)).toEqual([]);
+    } finally {
+      hours.close();
+      await local.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

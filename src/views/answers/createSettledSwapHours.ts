@@ -90,10 +90,13 @@ export function createSettledSwapHours(options: {
       .filter((start) => start + HOUR <= now && cache.get(network, start) === undefined);
     if (open.length === 0) return;
     const settledBefore = await views.settledBefore(network);
-    if (settledBefore === undefined) return;
+    // Pinned to the block indexed once that is known, not before: commits may have come meanwhile,
+    // and every block of an hour settled by then is below the block indexed now.
+    const pinned = views.status(network).indexedBlock;
+    if (settledBefore === undefined || pinned === undefined) return;
     for (const start of open) {
       if (closed || !isSettledHour(start, settledBefore)) return;
-      await renderHour(network, start, BigInt(status.indexedBlock), nowMs);
+      await renderHour(network, start, pinned, nowMs);
     }
   }
 
