@@ -28,7 +28,7 @@ import {
   SWAPGRAPH_TICKER_SCHEMA,
 } from "../../src/http/listings/listingSchemas.js";
 import type { Store } from "../../src/store/types.js";
-import { chainHead, mine, sendSwap, startTestDevnet } from "../support/devnet.js";
+import { chainHead, mine, sendSwap, startTestDevnet, testClient } from "../support/devnet.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
 import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 import { startServer, type TestServer } from "./support.js";
@@ -790,6 +790,11 @@ describe.each(createTestStores())("listings on $name", (testStore: TestStore) =>
     const usdt = chain.tokens.USDT!.toLowerCase();
     const wrapped = chain.wrapped.toLowerCase();
     const [token0, token1] = usdt < wrapped ? [usdt, wrapped] : [wrapped, usdt];
+    // One second after the head, whatever the wall clock says: the rolling 24 hours then move by
+    // that second only, and no older trade leaves the window between the two answers (a cached
+    // devnet's history ends when it was built, minutes earlier on a loaded run).
+    const latest = await clientOf().getBlock();
+    await testClient(chain.rpcUrl).setNextBlockTimestamp({ timestamp: latest.timestamp + 1n });
     await sendSwap(chain, { path: [wrapped, usdt], amountIn: 3n * 10n ** 18n });
     const head = await caughtUp();
     const after = await readTickers();
