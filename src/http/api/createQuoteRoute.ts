@@ -4,7 +4,6 @@ import { readQuote } from "../../views/answers/readQuote.js";
 import type { MarketReader } from "../../views/types.js";
 import type { BlockAnswerer } from "../createBlockAnswerer.js";
 import type { RestRoute } from "./restRoute.js";
-import { QUOTE_QUERY_SCHEMA } from "./restSchemas.js";
 
 /**
  * The cache key of a token parameter. Symbols resolve case-insensitively and addresses are
@@ -49,5 +48,5 @@ export function createQuoteRoute(options: { reader: MarketReader; answer: BlockA
     if (answer.sendKept(request, reply, query.network, key, nowMs)) return undefined;
     return render(request, reply, query, key, nowMs);
   };
-  return { path: "/api/quote", querySchema: QUOTE_QUERY_SCHEMA, ownCompression: true, handler };
+  return { path: "/api/quote", operationId: "getQuote", ownCompression: true, handler };
 }

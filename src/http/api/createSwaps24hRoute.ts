@@ -14,7 +14,6 @@ import { sendListStream } from "../sendListStream.js";
 import { answerStreamHead } from "./answerStreamHead.js";
 import { readCursor } from "./readCursor.js";
 import type { RestRoute } from "./restRoute.js";
-import { SWAPS_QUERY_SCHEMA } from "./restSchemas.js";
 
 /** Options of createSwaps24hRoute. */
 export interface Swaps24hOptions {
@@ -115,7 +114,7 @@ export function createSwaps24hRoute(options: Swaps24hOptions): RestRoute {
   };
   return {
     path: "/api/swaps_24h",
-    querySchema: SWAPS_QUERY_SCHEMA,
+    operationId: "listSwaps24h",
     // A shared small list is a kept answer too; a streamed one is gzipped on the way out.
     // Level 1 gzips a list about twice as fast as the default, for some 15% more bytes: at the
     // default level, gzip cost a streamed list more than everything else together.

@@ -8,7 +8,6 @@ import { sendListStream } from "../sendListStream.js";
 import { answerStreamHead } from "./answerStreamHead.js";
 import { STALL_TIMEOUT_MS } from "./createSwaps24hRoute.js";
 import type { RestRoute } from "./restRoute.js";
-import { EXPORT_QUERY_SCHEMA } from "./restSchemas.js";
 
 /** Options of createSwapsExportRoute. */
 export interface SwapsExportOptions {
@@ -61,7 +60,7 @@ export function createSwapsExportRoute(options: SwapsExportOptions): RestRoute {
   };
   return {
     path: ROUTE,
-    querySchema: EXPORT_QUERY_SCHEMA,
+    operationId: "exportSwaps",
     ownCompression: false,
     // As /api/swaps_24h: level 1 gzips a list about twice as fast as the default.
     gzipLevel: 1,

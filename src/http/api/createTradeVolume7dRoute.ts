@@ -3,7 +3,6 @@ import { readTradeVolume7d } from "../../views/answers/readTradeVolume7d.js";
 import type { MarketReader } from "../../views/types.js";
 import type { BlockAnswerer } from "../createBlockAnswerer.js";
 import type { RestRoute } from "./restRoute.js";
-import { VOLUMES_QUERY_SCHEMA } from "./restSchemas.js";
 
 const DAY_MS = 86_400_000;
 
@@ -26,7 +25,7 @@ export function createTradeVolume7dRoute(options: {
   };
   return {
     path: "/api/trade_volume_usd_7d",
-    querySchema: VOLUMES_QUERY_SCHEMA,
+    operationId: "listTradeVolume7d",
     ownCompression: true,
     handler,
   };

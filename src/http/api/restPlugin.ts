@@ -5,12 +5,12 @@ import type { SettledSwapHours } from "../../views/answers/createSettledSwapHour
 import type { MarketReader } from "../../views/types.js";
 import { createBlockAnswerer } from "../createBlockAnswerer.js";
 import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
+import { documentedRoute } from "../openapi/documentedRoute.js";
 import { refuseOtherMethods } from "../routeConfig.js";
 import { createQuoteRoute } from "./createQuoteRoute.js";
 import { createSwaps24hRoute } from "./createSwaps24hRoute.js";
 import { createSwapsExportRoute } from "./createSwapsExportRoute.js";
 import { createTradeVolume7dRoute } from "./createTradeVolume7dRoute.js";
-import { REST_DOCS } from "./restDocs.js";
 
 /** Options of restPlugin. */
 export interface RestOptions {
@@ -40,7 +40,7 @@ const compressOptions = (level: number) => ({
 /**
  * The REST facade (/api/*): the spec's JSON, one module per endpoint, each made in the read model
  * (src/views/answers) and parsed, asked and streamed here. Query parameters are validated by the
- * JSON Schemas the OpenAPI document publishes.
+ * JSON Schemas of their operation in schema/openapi.yaml.
  */
 export async function restPlugin(app: FastifyInstance, options: RestOptions): Promise<void> {
   const { reader, answers, logger } = options;
@@ -65,12 +65,13 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
       : route.gzipLevel === undefined
         ? undefined
         : compressOptions(route.gzipLevel);
+    const { schema, config } = documentedRoute(route.operationId);
     app.get(
       route.path,
       {
-        schema: { querystring: route.querySchema },
+        schema,
         ...(compress === undefined ? {} : { compress }),
-        config: { ...(route.list === true ? LIST_BUDGET_ROUTE : {}), openapi: REST_DOCS[route.path] },
+        config: { ...(route.list === true ? LIST_BUDGET_ROUTE : {}), ...config },
       },
       route.handler,
     );

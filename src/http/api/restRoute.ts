@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 
-/** One REST route: its path, the JSON Schema its query is validated with, and its handler. */
+/** One REST route: its path, its operation in schema/openapi.yaml, and its handler. */
 export interface RestRoute {
   path: string;
-  querySchema: object;
+  operationId: string;
   /** Its answers carry their own gzip copy (kept answers): the framework's compressor stays out. */
   ownCompression: boolean;
   /** A whole list: its answers are charged to the client's list budget (createListBudget). */

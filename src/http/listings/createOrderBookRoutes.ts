@@ -5,22 +5,24 @@ import { parsePairId } from "../../views/answers/parsePairId.js";
 import { readPoolBook } from "../../views/answers/readPoolBook.js";
 import { resolvePairPool } from "../../views/answers/resolvePairPool.js";
 import type { MarketReader } from "../../views/types.js";
-import { NETWORK_PATH_SCHEMA } from "../api/restSchemas.js";
 import type { BlockAnswerer } from "../createBlockAnswerer.js";
-import type { DocumentedRoute, RouteDoc } from "../routeDoc.js";
-import {
-  CMC_ORDERBOOK_SCHEMA,
-  COINGECKO_ORDERBOOK_SCHEMA,
-  PAIR_ID_PARAM,
-  PAIR_PATH_SCHEMA,
-} from "./listingSchemas.js";
+import type { ListingRoute } from "./listingRoute.js";
 
-/** Default `depth`: CoinGecko asks for at least 100 (50 a side); CoinMarketCap's example is 100 too. */
-const DEFAULT_BOOK_DEPTH = 100;
-/** Largest `depth`, and what `depth=0` (the standards' "full depth") gives: 500 levels a side. */
-const MAX_BOOK_DEPTH = 1000;
-/** Default `range`: the +-2% of the mid price that CoinGecko's depth figures measure. */
-const DEFAULT_BOOK_RANGE = "2";
+/**
+ * Default `depth`: CoinGecko asks for at least 100 (50 a side); CoinMarketCap's example is 100 too.
+ * @internal exported for tests, which hold schema/openapi.yaml's Depth and Range to these.
+ */
+export const DEFAULT_BOOK_DEPTH = 100;
+/**
+ * Largest `depth`, and what `depth=0` (the standards' "full depth") gives: 500 levels a side.
+ * @internal exported for tests.
+ */
+export const MAX_BOOK_DEPTH = 1000;
+/**
+ * Default `range`: the +-2% of the mid price that CoinGecko's depth figures measure.
+ * @internal exported for tests.
+ */
+export const DEFAULT_BOOK_RANGE = "2";
 
 /** `depth` as the standards define it (orders in all, half a side; 0: full depth) in levels a side. */
 function levelsOf(value: string | undefined): number {
@@ -41,61 +43,6 @@ function rangeOf(value: string | undefined): string {
   return value;
 }
 
-const LEVELS_QUERY = {
-  depth: {
-    type: "string",
-    description:
-      `Orders in the book, half a side, as the standards define it (100: 50 bids and 50 asks; default ${DEFAULT_BOOK_DEPTH}); ` +
-      `0 is full depth: ${MAX_BOOK_DEPTH / 2} levels a side. At most ${MAX_BOOK_DEPTH}.`,
-  },
-  range: {
-    type: "string",
-    description: `swapgraph's extension: how far a side reaches, in percent of the mid price (above 0, below 100; default ${DEFAULT_BOOK_RANGE}).`,
-  },
-} as const;
-
-/** Query of GET /coingecko/:network/orderbook. */
-const COINGECKO_ORDERBOOK_QUERY_SCHEMA = {
-  type: "object",
-  properties: { ticker_id: PAIR_ID_PARAM, ...LEVELS_QUERY },
-  required: ["ticker_id"],
-} as const;
-
-/** Query of GET /cmc/:network/orderbook/:market_pair. */
-const CMC_ORDERBOOK_QUERY_SCHEMA = {
-  type: "object",
-  properties: {
-    ...LEVELS_QUERY,
-    level: {
-      type: "string",
-      enum: ["1", "2", "3"],
-      description:
-        "1: only the best bid and ask (each side's first level); 2 (default): the levels; 3: the same as 2 " +
-        "(a pool has no single orders to list).",
-    },
-  },
-} as const;
-
-/** The description of an order book: `about` its body, the schema of it. */
-function bookDoc(operationId: string, summary: string, about: string, schema: object): RouteDoc {
-  return {
-    operationId,
-    tag: "Listings",
-    summary,
-    description:
-      `${about} Levels at equal steps of the pool's state price out to range percent of its mid price on ` +
-      "each side; each level's amount is exactly what the pool trades while its price crosses that step " +
-      "(V2: the constant-product formula with the fee; V3: across the initialized ticks, as QuoterV2), its " +
-      "price the marginal price at the step's far edge, fee included (Pool.orderBook).",
-    ok: {
-      description:
-        "The pool's curve as bids and asks, [price in token1 per token0, amount of token0], at the block in X-Indexed-Block.",
-      schema,
-    },
-    kept: true,
-  };
-}
-
 /**
  * GET /coingecko/:network/orderbook (CoinGecko's DEX orderbook: ticker_id, depth) and GET
  * /cmc/:network/orderbook/:market_pair (CoinMarketCap's: depth, level): the pool's curve as bids
@@ -105,7 +52,7 @@ export function createOrderBookRoutes(options: {
   /** What the pair id is resolved with and the book read from. */
   reader: MarketReader;
   answer: BlockAnswerer;
-}): DocumentedRoute[] {
+}): ListingRoute[] {
   const { reader, answer } = options;
 
   /** The book of `pairId` as [[price, amount], ...] sides, at the indexed block. */
@@ -149,16 +96,10 @@ export function createOrderBookRoutes(options: {
     });
   }
 
-  const coingecko: DocumentedRoute = {
+  const coingecko: ListingRoute = {
     path: "/coingecko/:network/orderbook",
-    params: NETWORK_PATH_SCHEMA,
-    querystring: COINGECKO_ORDERBOOK_QUERY_SCHEMA,
-    doc: bookDoc(
-      "listingCoinGeckoOrderBook",
-      "CoinGecko: orderbook",
-      "CoinGecko's DEX /orderbook: ticker_id, timestamp (unix ms, when the book was made), bids and asks.",
-      COINGECKO_ORDERBOOK_SCHEMA,
-    ),
+    operationId: "listingCoinGeckoOrderBook",
+    kept: true,
     handler: async (request, reply) => {
       const { network } = request.params as { network: NetworkName };
       const query = request.query as Record<string, string | undefined>;
@@ -177,16 +118,10 @@ export function createOrderBookRoutes(options: {
     },
   };
 
-  const cmc: DocumentedRoute = {
+  const cmc: ListingRoute = {
     path: "/cmc/:network/orderbook/:market_pair",
-    params: PAIR_PATH_SCHEMA,
-    querystring: CMC_ORDERBOOK_QUERY_SCHEMA,
-    doc: bookDoc(
-      "listingCoinMarketCapOrderBook",
-      "CoinMarketCap: orderbook",
-      "CoinMarketCap's orderbook: timestamp (unix ms), bids and asks.",
-      CMC_ORDERBOOK_SCHEMA,
-    ),
+    operationId: "listingCoinMarketCapOrderBook",
+    kept: true,
     handler: async (request, reply) => {
       const { network, market_pair } = request.params as { network: NetworkName; market_pair: string };
       const query = request.query as Record<string, string | undefined>;

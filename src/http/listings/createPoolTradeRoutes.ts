@@ -9,22 +9,17 @@ import {
   readHistoricalTrades,
 } from "../../views/answers/readPoolTrades.js";
 import type { MarketReader } from "../../views/types.js";
-import { NETWORK_PATH_SCHEMA } from "../api/restSchemas.js";
 import { freshnessHeaders } from "../freshnessHeaders.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
-import type { DocumentedRoute, RouteDoc } from "../routeDoc.js";
 import { sendListStream } from "../sendListStream.js";
-import {
-  CMC_TRADES_SCHEMA,
-  COINGECKO_TRADES_SCHEMA,
-  PAIR_ID_PARAM,
-  PAIR_PATH_SCHEMA,
-} from "./listingSchemas.js";
+import type { ListingRoute } from "./listingRoute.js";
 
-/** Largest `limit` of historical_trades (its newest trades are held in memory). */
-const MAX_TRADES_LIMIT = 10_000;
+/**
+ * Largest `limit` of historical_trades (its newest trades are held in memory).
+ * @internal exported for tests, which hold schema/openapi.yaml's description of `limit` to it.
+ */
+export const MAX_TRADES_LIMIT = 10_000;
 const STALL_MS = 60_000;
-const STREAMED = "The pool's trades, oldest first, streamed (chunked) at the block in X-Indexed-Block.";
 
 /** `name`'s value as a non-negative integer (absent: undefined), else a 400 that names it. */
 function integerParam(value: unknown, name: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
@@ -50,45 +45,12 @@ function instantParam(value: unknown, name: string): number | undefined {
   return number >= FIRST_MS ? number : number * 1000;
 }
 
-/** What /openapi.json says of CoinMarketCap's trades. */
-const CMC_TRADES_DOC: RouteDoc = {
-  operationId: "listingCoinMarketCapTrades",
-  tag: "Listings",
-  summary: "CoinMarketCap: trades",
-  description:
-    "CoinMarketCap's trades: the pool's trades of the last 24 hours, oldest first, with trade_id, " +
-    "price, base_volume, quote_volume, timestamp (unix ms) and type, as /coingecko/{network}/historical_trades.",
-  ok: { description: STREAMED, schema: CMC_TRADES_SCHEMA },
-};
-
-/** What /openapi.json says of CoinGecko's historical_trades. */
-const HISTORICAL_TRADES_DOC: RouteDoc = {
-  operationId: "listingCoinGeckoHistoricalTrades",
-  tag: "Listings",
-  summary: "CoinGecko: historical trades",
-  description:
-    "CoinGecko's DEX /historical_trades: each pass of a swap through the pool (base = token0): " +
-    "trade_id (block x 2^20 + log index x 16 + hop), price (token1 per token0, executed), base and " +
-    "target volume, trade_timestamp (unix ms) and type (buy: token0 came out of the pool). Default: " +
-    "the whole stored history (limit=0); limit 1-10,000 keeps the newest that many. X-History-From " +
-    "(unix seconds) marks an answer whose start_time was before the stored history.",
-  ok: { description: STREAMED, schema: COINGECKO_TRADES_SCHEMA },
-  errors: {
-    "422": {
-      description: "A range that ends before the stored history: no trade of it is held.",
-      example:
-        "end_time is before the stored history, which starts at 1795046400 (unix seconds, " +
-        "2026-11-19T00:00:00.000Z): no trade of that range is held.",
-    },
-  },
-};
-
 /**
  * GET /cmc/:network/trades/:market_pair (CoinMarketCap's trades: the pool's trades of the last 24
  * hours, oldest first) and GET /coingecko/:network/historical_trades (CoinGecko's: buy and sell
  * arrays), streamed page by page at the block the answer started at.
  */
-export function createPoolTradeRoutes(options: { reader: MarketReader; logger?: Logger }): DocumentedRoute[] {
+export function createPoolTradeRoutes(options: { reader: MarketReader; logger?: Logger }): ListingRoute[] {
   const { reader, logger } = options;
   const send = (reply: FastifyReply, answer: PoolTradesAnswer) => {
     reply.headers({
@@ -107,10 +69,10 @@ export function createPoolTradeRoutes(options: { reader: MarketReader; logger?: 
     return sendListStream(reply, answer.body, { stallMs: STALL_MS, logger });
   };
 
-  const cmc: DocumentedRoute = {
+  const cmc: ListingRoute = {
     path: "/cmc/:network/trades/:market_pair",
-    params: PAIR_PATH_SCHEMA,
-    doc: CMC_TRADES_DOC,
+    operationId: "listingCoinMarketCapTrades",
+    kept: false,
     handler: async (request, reply) => {
       const { network, market_pair } = request.params as { network: NetworkName; market_pair: string };
       return send(
@@ -120,11 +82,10 @@ export function createPoolTradeRoutes(options: { reader: MarketReader; logger?: 
     },
   };
 
-  const coingecko: DocumentedRoute = {
+  const coingecko: ListingRoute = {
     path: "/coingecko/:network/historical_trades",
-    params: NETWORK_PATH_SCHEMA,
-    querystring: HISTORICAL_TRADES_QUERY_SCHEMA,
-    doc: HISTORICAL_TRADES_DOC,
+    operationId: "listingCoinGeckoHistoricalTrades",
+    kept: false,
     handler: async (request, reply) => {
       const { network } = request.params as { network: NetworkName };
       const query = request.query as Record<string, string | undefined>;
@@ -146,27 +107,3 @@ export function createPoolTradeRoutes(options: { reader: MarketReader; logger?: 
   };
   return [coingecko, cmc];
 }
-
-/** Query of GET /coingecko/:network/historical_trades (integers are checked by the handler). */
-const HISTORICAL_TRADES_QUERY_SCHEMA = {
-  type: "object",
-  properties: {
-    ticker_id: PAIR_ID_PARAM,
-    type: { type: "string", enum: ["buy", "sell"], description: "Only buys or only sells." },
-    limit: {
-      type: "string",
-      description: `0 (default): every stored trade of the range (without start_time: the whole stored history), streamed; 1 to ${MAX_TRADES_LIMIT}: the newest that many.`,
-    },
-    start_time: {
-      type: "string",
-      description:
-        "Unix seconds, inclusive (milliseconds accepted from 10^11 up, where they cannot be seconds); default: the start of the stored history. A start before it is answered from it, with X-History-From.",
-    },
-    end_time: {
-      type: "string",
-      description:
-        "Unix seconds (or milliseconds, as start_time), inclusive; default: none. A range that ends before the stored history is a 422.",
-    },
-  },
-  required: ["ticker_id"],
-} as const;

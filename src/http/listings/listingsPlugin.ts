@@ -4,6 +4,7 @@ import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
 import type { MarketReader } from "../../views/types.js";
 import { createBlockAnswerer } from "../createBlockAnswerer.js";
 import { LIST_BUDGET_ROUTE } from "../createListBudget.js";
+import { documentedRoute } from "../openapi/documentedRoute.js";
 import { refuseOtherMethods } from "../routeConfig.js";
 import { createListingRoutes } from "./createListingRoutes.js";
 import { createOrderBookRoutes } from "./createOrderBookRoutes.js";
@@ -34,17 +35,16 @@ export async function listingsPlugin(app: FastifyInstance, options: ListingsOpti
     ...createOrderBookRoutes({ reader, answer }),
     ...createPoolTradeRoutes({ reader, ...(logger === undefined ? {} : { logger }) }),
   ];
-  for (const { path, params, querystring, doc, handler } of routes) {
-    const schema = { params, ...(querystring === undefined ? {} : { querystring }) };
+  for (const { path, operationId, kept, handler } of routes) {
+    const { schema, config } = documentedRoute(operationId);
     // Kept answers carry their own gzip copy: the framework's compressor stays out. A pool's
     // trades (streamed, not kept) are a whole list: its full history with CoinGecko's limit=0.
-    const kept = doc.kept === true;
     app.get(
       path,
       {
         schema,
         ...(kept ? { compress: false } : {}),
-        config: { openapi: doc, ...(kept ? {} : LIST_BUDGET_ROUTE) },
+        config: { ...config, ...(kept ? {} : LIST_BUDGET_ROUTE) },
       },
       handler,
     );

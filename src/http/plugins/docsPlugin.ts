@@ -1,7 +1,9 @@
 import { createRequire } from "node:module";
 import type { FastifyInstance } from "fastify";
-import { buildOpenApi, type RegisteredRoute } from "../openapi/buildOpenApi.js";
+import { type DocumentedPath, findRouteDrift } from "../openapi/findRouteDrift.js";
+import { loadOpenApi } from "../openapi/loadOpenApi.js";
 import { renderDocsPage } from "../pages/renderDocsPage.js";
+import { readPackageVersion } from "../readPackageVersion.js";
 import { refuseOtherMethods, unlimited } from "../routeConfig.js";
 import { type Asset, asset, lazyFile, sendAsset } from "../sendAsset.js";
 
@@ -24,34 +26,32 @@ const DOCS_CSP =
   "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 /**
- * Collects the GET routes registered on `app` from now on with a description (`config.openapi`,
- * a RouteDoc): what /openapi.json describes, in the order they were registered.
+ * Collects the GET routes registered on `app` from now on with an operation of
+ * schema/openapi.yaml (`config.operationId`), in the order they were registered.
  */
-export function collectDocumentedRoutes(app: FastifyInstance): RegisteredRoute[] {
-  const routes: RegisteredRoute[] = [];
-  app.addHook("onRoute", ({ method, url, schema, config }) => {
-    const doc = config?.openapi;
-    if (method !== "GET" || doc === undefined) return;
-    const { params, querystring } = (schema ?? {}) as { params?: object; querystring?: object };
-    routes.push({
-      path: url,
-      ...(params === undefined ? {} : { params }),
-      ...(querystring === undefined ? {} : { querystring }),
-      doc,
-    });
+export function collectDocumentedRoutes(app: FastifyInstance): DocumentedPath[] {
+  const routes: DocumentedPath[] = [];
+  app.addHook("onRoute", ({ method, url, config }) => {
+    const operationId = config?.operationId;
+    if (method === "GET" && operationId !== undefined) routes.push({ path: url, operationId });
   });
   return routes;
 }
 
 /**
- * The documentation: the OpenAPI document of `routes` (/openapi.json, CORS open), made on its
- * first request rather than at start, the API reference page (/docs, RapiDoc) and RapiDoc's
- * script, served from node_modules so the page works offline. None counts against the rate limit.
+ * The documentation: the REST contract (schema/openapi.yaml) as /openapi.json (CORS open) with
+ * the package's version, the API reference page (/docs, RapiDoc) and RapiDoc's script, served
+ * from node_modules so the page works offline. None counts against the rate limit. `routes` (the
+ * documented routes, all registered by now) and the document must name the same paths: the server
+ * does not start otherwise.
  */
 export async function docsPlugin(
   app: FastifyInstance,
-  options: { routes: readonly RegisteredRoute[] },
+  options: { routes: readonly DocumentedPath[] },
 ): Promise<void> {
+  const document = loadOpenApi();
+  const drift = findRouteDrift(document, options.routes);
+  if (drift.length > 0) throw new Error(`The routes and schema/openapi.yaml disagree: ${drift.join(" ")}`);
   const scriptFile = require.resolve("rapidoc/dist/rapidoc-min.js");
   const rapidocVersion = (require("rapidoc/package.json") as { version: string }).version;
   const scriptPath = `${DOCS_PATH}/rapidoc-${rapidocVersion}-min.js`;
@@ -73,10 +73,11 @@ export async function docsPlugin(
     );
     refuseOtherMethods(app, path);
   };
-  // Made on its first request: no cost at start, and every route is registered by then.
+  // Made on its first request: no cost at start.
   let openApi: Asset | undefined;
   serve(OPENAPI_PATH, () => {
-    openApi ??= asset("application/json; charset=utf-8", JSON.stringify(buildOpenApi(options.routes)), {
+    const served = { ...document, info: { ...document.info, version: readPackageVersion() } };
+    openApi ??= asset("application/json; charset=utf-8", JSON.stringify(served), {
       "Cache-Control": REVALIDATE,
     });
     return openApi;
