@@ -5,7 +5,7 @@
 // and optional packages stay in node_modules, and so do tsx and the devnet (packages/devnet, the
 // embedded demo's chains: a workspace package tsx loads, never part of dist/). Plus the files the
 // code reads next to itself (src/chain/artifacts/), copied to the same places under dist/ as under
-// src/. Each source file's `import.meta.url` is rewritten to the URL of its place in that mirror,
+// src/, and the REST contract as dist/openapi.json. Each source file's `import.meta.url` is rewritten to the URL of its place in that mirror,
 // so the paths the code resolves from its own location (../../schema/, ../../package.json) hold for both.
 // Then the dashboard (web/ -> web/dist/, scripts/buildDashboard.mjs), which the server finds from
 // its own location (dist/http/plugins/ -> ../../../web/dist/): beside the output's parent, web/dist/ by default.
@@ -13,7 +13,7 @@
 // checking (tsc --noCheck): the same output in about half the time; the build test uses it, as
 // `npm run check` type-checks the same sources.
 import { spawnSync } from "node:child_process";
-import { cpSync, rmSync, statSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join, relative, resolve } from "node:path";
@@ -75,6 +75,11 @@ cpSync(sources, outDir, {
   recursive: true,
   filter: (source) => statSync(source).isDirectory() || !source.endsWith(".ts"),
 });
+// The REST contract (schema/openapi.yaml) as JSON beside the bundle, where
+// src/http/openapi/loadOpenApi.ts looks first: production parses no YAML and loads no parser.
+const { parse } = await import("yaml");
+const contract = parse(readFileSync(join(root, "schema", "openapi.yaml"), "utf8"));
+writeFileSync(join(outDir, "openapi.json"), JSON.stringify(contract));
 process.stdout.write(`built ${outDir}\n`);
 if (!process.argv.includes("--no-dashboard")) {
   const dashboard = await buildDashboard({ outDir: join(outDir, "..", "web", "dist"), quiet: true });

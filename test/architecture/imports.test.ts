@@ -51,14 +51,14 @@ const FORBIDDEN: Record<string, string[]> = {
 
 /**
  * The HTTP edge by audience: what each folder under src/http may import from its siblings (files
- * at src/http's top are shared by all). The audiences stand apart; listings and DEX Screener
- * reuse the /api operations and schemas; OpenAPI describes the routes registered with a RouteDoc.
+ * at src/http's top are shared by all). The audiences stand apart; each takes its routes'
+ * parameter schemas from the contract (openapi: schema/openapi.yaml), which imports none of them.
  */
 const HTTP_FOLDERS: Record<string, string[]> = {
-  api: [],
-  listings: ["api"],
-  dexscreener: ["api"],
-  openapi: ["api"],
+  api: ["openapi"],
+  listings: ["api", "openapi"],
+  dexscreener: ["api", "openapi"],
+  openapi: [],
   plugins: ["openapi", "pages"],
   pages: [],
 };

@@ -6,17 +6,11 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import type { Address } from "../../src/domain/types.js";
-import {
-  ASSET_RESPONSE_SCHEMA,
-  EVENTS_RESPONSE_SCHEMA,
-  LATEST_BLOCK_RESPONSE_SCHEMA,
-  PAIR_RESPONSE_SCHEMA,
-  SPEC_EXAMPLES,
-} from "../../src/http/dexscreener/dexScreenerSchemas.js";
 import type { Store } from "../../src/store/types.js";
 import { MAX_EVENT_BLOCKS } from "../../src/views/answers/readDexScreener.js";
 import { mine, revert, sendSwap, snapshot, startTestDevnet } from "../support/devnet.js";
 import { sendLiquidityChanges } from "../support/liquidityChanges.js";
+import { openApiExample, openApiSchema } from "../support/openApiSchema.js";
 import {
   expectedJson,
   readDexScreenerEventsFromChain,
@@ -30,16 +24,23 @@ import { startServer, type TestServer } from "./support.js";
 
 // The real path: the demo devnet (V2 and V3 pools, a week of trading, liquidity added and
 // removed here) -> indexer -> store (SQLite and PostgreSQL) -> the HTTP server, each answer
-// validated against a JSON Schema written from the DEX Screener Adapter Specs and compared with
+// validated against schema/openapi.yaml's JSON Schema written from the DEX Screener Adapter Specs and compared with
 // the chain's own logs (eth_getLogs), signers (eth_getTransaction), reserves (the Syncs, and
 // getReserves at the block) and decimals (eth_call), decimalized with viem's formatUnits.
 const silent = { info() {}, warn() {}, error() {} };
 const ajv = new Ajv2020({ strict: true, allErrors: true });
 const validators = {
-  latestBlock: ajv.compile(LATEST_BLOCK_RESPONSE_SCHEMA),
-  asset: ajv.compile(ASSET_RESPONSE_SCHEMA),
-  pair: ajv.compile(PAIR_RESPONSE_SCHEMA),
-  events: ajv.compile(EVENTS_RESPONSE_SCHEMA),
+  latestBlock: ajv.compile(openApiSchema("DexScreenerLatestBlock")),
+  asset: ajv.compile(openApiSchema("DexScreenerAsset")),
+  pair: ajv.compile(openApiSchema("DexScreenerPair")),
+  events: ajv.compile(openApiSchema("DexScreenerEvents")),
+};
+// The spec's own example answers (Adapter Specs v1.1), as /openapi.json shows them.
+const SPEC_EXAMPLES = {
+  latestBlock: openApiExample("/dexscreener/{network}/latest-block"),
+  asset: openApiExample("/dexscreener/{network}/asset"),
+  pair: openApiExample("/dexscreener/{network}/pair") as { pair: Record<string, unknown> },
+  events: openApiExample("/dexscreener/{network}/events") as { events: Record<string, unknown>[] },
 };
 type Validator = (typeof validators)[keyof typeof validators];
 

@@ -17,18 +17,9 @@ import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import { formatDecimal } from "../../src/domain/formatDecimal.js";
 import { priceChangePercentage } from "../../src/domain/priceChangePercentage.js";
-import {
-  CMC_ASSETS_SCHEMA,
-  CMC_SUMMARY_SCHEMA,
-  CMC_TICKER_SCHEMA,
-  CMC_TRADES_SCHEMA,
-  COINGECKO_PAIRS_SCHEMA,
-  COINGECKO_TICKERS_SCHEMA,
-  COINGECKO_TRADES_SCHEMA,
-  SWAPGRAPH_TICKER_SCHEMA,
-} from "../../src/http/listings/listingSchemas.js";
 import type { Store } from "../../src/store/types.js";
 import { chainHead, mine, sendSwap, startTestDevnet, testClient } from "../support/devnet.js";
+import { openApiSchema } from "../support/openApiSchema.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
 import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 import { startServer, type TestServer } from "./support.js";
@@ -162,6 +153,39 @@ const CMC_TRADES_EXAMPLE = [
     type: "sell",
   },
 ];
+
+// The formats' schemas, as schema/openapi.yaml publishes them.
+const COINGECKO_PAIRS_SCHEMA = openApiSchema("CoinGeckoPairs");
+const COINGECKO_TICKERS_SCHEMA = openApiSchema("CoinGeckoTickers");
+const CMC_SUMMARY_SCHEMA = openApiSchema("CmcSummary");
+const CMC_ASSETS_SCHEMA = openApiSchema("CmcAssets");
+const CMC_TICKER_SCHEMA = openApiSchema("CmcTicker");
+const COINGECKO_TRADES_SCHEMA = openApiSchema("CoinGeckoHistoricalTrades");
+const CMC_TRADES_SCHEMA = openApiSchema("CmcTrades");
+
+// What swapgraph itself sends, beyond the formats: exact decimal strings and addresses everywhere.
+const EXACT_DECIMAL = { type: "string", pattern: "^(0|[1-9][0-9]*)(\\.[0-9]*[1-9])?$" };
+const ADDRESS = { type: "string", pattern: "^0x[0-9a-f]{40}$" };
+const SWAPGRAPH_TICKER_SCHEMA = {
+  type: "object",
+  properties: {
+    // base_target, or base_target_pool where pools share the tokens.
+    ticker_id: { type: "string", pattern: "^0x[0-9a-f]{40}_0x[0-9a-f]{40}(_0x[0-9a-f]{40})?$" },
+    base_currency: ADDRESS,
+    target_currency: ADDRESS,
+    pool_id: ADDRESS,
+    last_price: EXACT_DECIMAL,
+    base_volume: EXACT_DECIMAL,
+    target_volume: EXACT_DECIMAL,
+    liquidity_in_usd: EXACT_DECIMAL,
+    high: EXACT_DECIMAL,
+    low: EXACT_DECIMAL,
+    bid: EXACT_DECIMAL,
+    ask: EXACT_DECIMAL,
+  },
+  required: (COINGECKO_TICKERS_SCHEMA as { items: { required: string[] } }).items.required,
+  additionalProperties: false,
+};
 
 const ENDPOINTS = {
   pairs: { path: "coingecko/{n}/pairs", schema: COINGECKO_PAIRS_SCHEMA },

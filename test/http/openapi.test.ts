@@ -1,11 +1,21 @@
 import { readFileSync } from "node:fs";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { fastify } from "fastify";
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
+import { NETWORKS } from "../../src/domain/types.js";
 import { MAX_SWAPS_LIMIT } from "../../src/http/api/restLimits.js";
-import { SWAPS_QUERY_SCHEMA } from "../../src/http/api/restSchemas.js";
 import { LISTING_ENDPOINTS } from "../../src/http/listings/createListingRoutes.js";
-import { type OpenApiDocument, openApiPathOf } from "../../src/http/openapi/buildOpenApi.js";
+import {
+  DEFAULT_BOOK_DEPTH,
+  DEFAULT_BOOK_RANGE,
+  MAX_BOOK_DEPTH,
+} from "../../src/http/listings/createOrderBookRoutes.js";
+import { MAX_TRADES_LIMIT } from "../../src/http/listings/createPoolTradeRoutes.js";
+import { documentedRoute } from "../../src/http/openapi/documentedRoute.js";
+import { inlineRefs, loadOpenApi, type OpenApiDocument } from "../../src/http/openapi/loadOpenApi.js";
+import { docsPlugin } from "../../src/http/plugins/docsPlugin.js";
+import { MAX_EVENT_BLOCKS } from "../../src/views/answers/readDexScreener.js";
 import type { MarketReader } from "../../src/views/types.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
 import { startServer, type TestServer } from "./support.js";
@@ -106,7 +116,7 @@ function expectValid(validate: ValidateFunction, body: unknown, what: string): v
 
 const API_PATHS = ["/api/quote", "/api/swaps_24h", "/api/trade_volume_usd_7d", "/api/swaps_export"];
 const LISTING_PATHS = [
-  ...LISTING_ENDPOINTS.map((endpoint) => openApiPathOf(endpoint.path)),
+  ...LISTING_ENDPOINTS.map((endpoint) => endpoint.path.replace(/:([a-z_]+)/g, "{$1}")),
   "/coingecko/{network}/orderbook",
   "/cmc/{network}/orderbook/{market_pair}",
   "/coingecko/{network}/historical_trades",
@@ -127,7 +137,7 @@ const DEXSCREENER_PATHS = [
 const PATHS = [...API_PATHS, ...LISTING_PATHS, ...DEXSCREENER_PATHS];
 
 describe("the OpenAPI document", () => {
-  test("behavior: GET /openapi.json serves the document, made once, as JSON with open CORS and the package version", async () => {
+  test("behavior: GET /openapi.json serves schema/openapi.yaml, made once, as JSON with open CORS and the package version", async () => {
     const { status, headers, text, body } = await api.call("/openapi.json");
     expect(status).toBe(200);
     expect(headers.get("content-type")).toBe("application/json; charset=utf-8");
@@ -136,6 +146,8 @@ describe("the OpenAPI document", () => {
     expect((await api.call("/openapi.json")).text).toBe(text);
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
     expect(served.info.version).toBe(pkg.version);
+    const contract = loadOpenApi();
+    expect(served).toEqual({ ...contract, info: { ...contract.info, version: pkg.version } });
     const head = await api.call("/openapi.json", { method: "HEAD" });
     expect([head.status, head.text, head.headers.get("content-length")]).toEqual([
       200,
@@ -156,7 +168,7 @@ describe("the OpenAPI document", () => {
     const operationIds = new Set<string>();
     for (const [path, item] of Object.entries(served.paths)) {
       expect(Object.keys(item), path).toEqual(["get"]);
-      const operation = item.get as Json;
+      const operation = item.get as unknown as Json;
       expect(typeof operation.operationId).toBe("string");
       operationIds.add(operation.operationId as string);
       expect(String(operation.description).length, `${path} describes itself`).toBeGreaterThan(80);
@@ -190,7 +202,7 @@ describe("the OpenAPI document", () => {
       expect(Object.keys(responses).includes("304"), path).toBe(!STREAMED_PATHS.includes(path));
     }
     expect(operationIds.size).toBe(PATHS.length);
-    expect(Object.keys((served.paths["/api/quote"]!.get as Json).responses as Json)).toContain("422");
+    expect(Object.keys((served.paths["/api/quote"]!.get as unknown as Json).responses as Json)).toContain("422");
   });
 
   test("behavior: every example in the document matches its schema", () => {
@@ -208,7 +220,13 @@ describe("the OpenAPI document", () => {
     expect(checked).toBeGreaterThanOrEqual(9);
   });
 
-  test("behavior: every documented path is served (the document is made from the registered routes)", async () => {
+  test("behavior: every documented path is a registered route, and every documented route is in the document", async () => {
+    // The server started: docsPlugin found no drift (it refuses to start otherwise, below).
+    for (const path of Object.keys(served.paths)) {
+      expect(api.app.hasRoute({ method: "GET", url: path.replace(/\{([a-z_]+)\}/g, ":$1") }), path).toBe(
+        true,
+      );
+    }
     expect((await api.call("/nope")).body).toEqual({ error: "Unknown path /nope." });
     for (const path of Object.keys(served.paths)) {
       const url = path.replace("{network}", "bsc").replace("{market_pair}", "nonsense");
@@ -216,6 +234,76 @@ describe("the OpenAPI document", () => {
       expect([status, JSON.stringify(body ?? null)], url).not.toContainEqual(
         expect.stringMatching(/Unknown path/),
       );
+    }
+  });
+});
+
+describe("the routes and the document name the same paths", () => {
+  const contract = loadOpenApi();
+  const routes = Object.entries(contract.paths).map(([path, item]) => ({
+    path: path.replace(/\{([a-z_]+)\}/g, ":$1"),
+    operationId: item.get.operationId,
+  }));
+  const start = async (documented: typeof routes) => {
+    const app = fastify();
+    onTestFinished(() => app.close());
+    await app.register(docsPlugin, { routes: documented });
+    await app.ready();
+  };
+
+  test("error: a documented path no route serves stops the start", async () => {
+    // The whole list starts (the servers of these tests); one path less does not.
+    await expect(start(routes.filter(({ path }) => path !== "/cmc/:network/ticker"))).rejects.toThrow(
+      "The routes and schema/openapi.yaml disagree: /cmc/{network}/ticker (listingCoinMarketCapticker) of schema/openapi.yaml is served by no route.",
+    );
+  });
+
+  test("error: a route whose operation the document lacks, or puts elsewhere, stops the start", async () => {
+    await expect(start([...routes, { path: "/api/quote2", operationId: "getQuote" }])).rejects.toThrow(
+      "GET /api/quote2 (getQuote) is not at that path in schema/openapi.yaml.",
+    );
+    expect(() => documentedRoute("getQuote2")).toThrow("schema/openapi.yaml has no operation getQuote2.");
+  });
+});
+
+describe("the values the code holds are the document's", () => {
+  const contract = loadOpenApi();
+  /** The parameter `name` of GET `path`, its $refs inlined. */
+  const parameter = (path: string, name: string) =>
+    (
+      inlineRefs(contract, contract.paths[path]?.get.parameters) as {
+        name: string;
+        description: string;
+        schema: Json;
+      }[]
+    ).find((candidate) => candidate.name === name)!;
+
+  test("behavior: networks, limits and defaults", () => {
+    expect((contract.components.schemas?.Network as Json).enum).toEqual(NETWORKS);
+    expect(parameter("/api/quote", "network").schema.enum).toEqual(NETWORKS);
+    const limit = parameter("/api/swaps_24h", "limit");
+    expect([limit.schema.maximum, limit.description]).toEqual([
+      MAX_SWAPS_LIMIT,
+      expect.stringContaining(`(1 to ${MAX_SWAPS_LIMIT})`),
+    ]);
+    expect(parameter("/coingecko/{network}/historical_trades", "limit").description).toContain(
+      `1 to ${MAX_TRADES_LIMIT}: the newest`,
+    );
+    expect(contract.paths["/coingecko/{network}/historical_trades"]?.get).toMatchObject({
+      description: expect.stringContaining(`limit 1-${MAX_TRADES_LIMIT.toLocaleString("en-US")} keeps`),
+    });
+    expect(parameter("/dexscreener/{network}/events", "toBlock").description).toContain(
+      `at most ${MAX_EVENT_BLOCKS.toLocaleString("en-US")} blocks after fromBlock`,
+    );
+    expect(contract.paths["/dexscreener/{network}/events"]?.get).toMatchObject({
+      description: expect.stringContaining(`a range holds at most ${MAX_EVENT_BLOCKS} blocks`),
+    });
+    for (const path of ["/coingecko/{network}/orderbook", "/cmc/{network}/orderbook/{market_pair}"]) {
+      expect(parameter(path, "depth").description).toContain(`default ${DEFAULT_BOOK_DEPTH})`);
+      expect(parameter(path, "depth").description).toContain(
+        `${MAX_BOOK_DEPTH / 2} levels a side. At most ${MAX_BOOK_DEPTH}.`,
+      );
+      expect(parameter(path, "range").description).toContain(`default ${DEFAULT_BOOK_RANGE})`);
     }
   });
 });
@@ -250,7 +338,10 @@ describe("real answers match the document", () => {
     // The swaps list is not trivially empty, and a limited page carries its paging headers.
     expect(((await api.call("/api/swaps_24h")).body as unknown[]).length).toBeGreaterThan(1);
     const page = await api.call("/api/swaps_24h?limit=1");
-    expect(page.headers.get("x-next-cursor")).toMatch(/^[A-Za-z0-9_-]+$/);
+    const cursor = (inlineRefs(served, served.paths["/api/swaps_24h"]?.get.parameters) as Json[]).find(
+      (candidate) => candidate.name === "cursor",
+    )!.schema as { pattern: string };
+    expect(page.headers.get("x-next-cursor")).toMatch(new RegExp(cursor.pattern));
     expect(page.headers.get("link")).toMatch(/^<\/api\/swaps_24h\?.*cursor=.*>; rel="next"$/);
   });
 
@@ -367,8 +458,7 @@ describe("real answers match the document", () => {
   });
 
   test("args: the query schemas accept and reject what the server does", async () => {
-    const query = newAjv({ coerceTypes: true }).compile(SWAPS_QUERY_SCHEMA);
-    expect(SWAPS_QUERY_SCHEMA.properties.limit.maximum).toBe(MAX_SWAPS_LIMIT);
+    const query = newAjv({ coerceTypes: true }).compile(documentedRoute("listSwaps24h").schema.querystring!);
     const cursor = (await api.call("/api/swaps_24h?limit=1")).headers.get("x-next-cursor")!;
     for (const search of [
       "",

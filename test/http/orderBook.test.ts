@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import { formatDecimal } from "../../src/domain/formatDecimal.js";
-import { CMC_ORDERBOOK_SCHEMA, COINGECKO_ORDERBOOK_SCHEMA } from "../../src/http/listings/listingSchemas.js";
 import type { Store } from "../../src/store/types.js";
 import { chainHead, startTestDevnet } from "../support/devnet.js";
+import { openApiSchema } from "../support/openApiSchema.js";
 import { createTestStores, type TestStore } from "../support/testStores.js";
 import { waitUntilIndexed } from "../support/waitUntilIndexed.js";
 import { startServer, type TestServer } from "./support.js";
@@ -314,7 +314,9 @@ describe.each(createTestStores())("order books on $name", (testStore: TestStore)
       const side = (levels: Level[]) => levels.map((l) => [l.price, formatDecimal(BigInt(l.amount0), d0)]);
       const cg = await api.call(`/coingecko/eth/orderbook?ticker_id=${id}`);
       expect(cg.status).toBe(200);
-      expect(ajv.validate(COINGECKO_ORDERBOOK_SCHEMA, cg.body), JSON.stringify(ajv.errors)).toBe(true);
+      expect(ajv.validate(openApiSchema("CoinGeckoOrderBook"), cg.body), JSON.stringify(ajv.errors)).toBe(
+        true,
+      );
       const body = cg.body as { ticker_id: string; timestamp: number; bids: string[][]; asks: string[][] };
       expect(body.ticker_id).toBe(id);
       // Default depth 100: 50 a side.
@@ -324,7 +326,7 @@ describe.each(createTestStores())("order books on $name", (testStore: TestStore)
 
       const cmc = await api.call(`/cmc/eth/orderbook/${id}?depth=100&level=2`);
       expect(cmc.status).toBe(200);
-      expect(ajv.validate(CMC_ORDERBOOK_SCHEMA, cmc.body), JSON.stringify(ajv.errors)).toBe(true);
+      expect(ajv.validate(openApiSchema("CmcOrderBook"), cmc.body), JSON.stringify(ajv.errors)).toBe(true);
       expect((cmc.body as { asks: unknown }).asks).toEqual(body.asks);
       expect((cmc.body as { bids: unknown }).bids).toEqual(body.bids);
 
