@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 /** A GET operation of the document: what the routes and the docs read of it. */
-export interface OpenApiOperation {
+interface OpenApiOperation {
   operationId: string;
   parameters?: unknown[];
   responses: Record<string, unknown>;
