@@ -6,7 +6,10 @@ import { type AnswerFreshness, answerFreshness } from "./answerFreshness.js";
 import { buildDexScreenerAsset } from "./buildDexScreenerAsset.js";
 import { checksummed, createPoolEventRenderer } from "./createPoolEventRenderer.js";
 
-/** The most blocks one events request may ask for. */
+/**
+ * The most blocks one events request may ask for.
+ * @internal exported for tests, which hold schema/openapi.yaml's description of events to it.
+ */
 export const MAX_EVENT_BLOCKS = 100_000;
 /** Events read from the store per page while an events answer is made. */
 const EVENTS_PAGE_SIZE = 1_000;
