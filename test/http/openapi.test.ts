@@ -1,8 +1,12 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { fastify } from "fastify";
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { NETWORKS } from "../../src/domain/types.js";
 import { MAX_SWAPS_LIMIT } from "../../src/http/api/restLimits.js";
 import { LISTING_ENDPOINTS } from "../../src/http/listings/createListingRoutes.js";
@@ -13,7 +17,12 @@ import {
 } from "../../src/http/listings/createOrderBookRoutes.js";
 import { MAX_TRADES_LIMIT } from "../../src/http/listings/createPoolTradeRoutes.js";
 import { documentedRoute } from "../../src/http/openapi/documentedRoute.js";
-import { inlineRefs, loadOpenApi, type OpenApiDocument } from "../../src/http/openapi/loadOpenApi.js";
+import {
+  inlineRefs,
+  loadOpenApi,
+  type OpenApiDocument,
+  readOpenApiSource,
+} from "../../src/http/openapi/loadOpenApi.js";
 import { docsPlugin } from "../../src/http/plugins/docsPlugin.js";
 import { MAX_EVENT_BLOCKS } from "../../src/views/answers/readDexScreener.js";
 import type { MarketReader } from "../../src/views/types.js";
@@ -154,6 +163,24 @@ describe("the OpenAPI document", () => {
       "",
       headers.get("content-length"),
     ]);
+  });
+
+  test("behavior: from the sources the YAML is parsed once per edit, then read as JSON from the parse cache", () => {
+    const dir = mkdtempSync(join(tmpdir(), "openapi-cache-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const cacheDir = pathToFileURL(`${dir}/`);
+    const source = readFileSync(new URL("../../schema/openapi.yaml", import.meta.url), "utf8");
+    const first = readOpenApiSource(cacheDir);
+    expect(first).toEqual(parseYaml(source));
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(dir, files[0]!), "utf8"))).toEqual(first);
+    // The second read is the cached file's (marked here), not a new parse.
+    writeFileSync(
+      join(dir, files[0]!),
+      JSON.stringify({ ...first, info: { ...first.info, title: "cached" } }),
+    );
+    expect(readOpenApiSource(cacheDir).info.title).toBe("cached");
   });
 
   test("behavior: it is structurally valid OpenAPI 3.1: every $ref resolves, every response has a JSON schema", () => {

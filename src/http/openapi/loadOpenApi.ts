@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 /** A GET operation of the document: what the routes and the docs read of it. */
@@ -20,6 +21,7 @@ export interface OpenApiDocument {
 // as JSON beside the bundle, dist/openapi.json, so production parses no YAML and loads no parser.
 const SOURCE = new URL("../../../schema/openapi.yaml", import.meta.url);
 const BUILT = new URL("../../openapi.json", import.meta.url);
+const PARSE_CACHE = new URL("../../../node_modules/.cache/swapgraph/", import.meta.url);
 
 let loaded: OpenApiDocument | undefined;
 
@@ -29,11 +31,41 @@ export function loadOpenApi(): OpenApiDocument {
   if (existsSync(BUILT)) {
     loaded = JSON.parse(readFileSync(BUILT, "utf8")) as OpenApiDocument;
   } else {
-    // A development dependency, required only when running from the sources (never in dist/).
-    const { parse } = createRequire(import.meta.url)("yaml") as { parse: (text: string) => unknown };
-    loaded = parse(readFileSync(SOURCE, "utf8")) as OpenApiDocument;
+    loaded = readOpenApiSource();
   }
   return loaded;
+}
+
+/**
+ * The document from the sources (tsx, every test file). Parsing the YAML costs 0.1-0.5 s, so the
+ * parse is kept as JSON in node_modules/.cache under a hash of the text: each edit of the YAML is
+ * parsed once. The cache is best effort (a read-only tree parses every time).
+ * @internal exported for its test, which gives its own `cacheDir`.
+ */
+export function readOpenApiSource(cacheDir: URL = PARSE_CACHE): OpenApiDocument {
+  const text = readFileSync(SOURCE, "utf8");
+  const cached = new URL(
+    `openapi-${createHash("sha256").update(text).digest("hex").slice(0, 16)}.json`,
+    cacheDir,
+  );
+  try {
+    return JSON.parse(readFileSync(cached, "utf8")) as OpenApiDocument;
+  } catch {
+    // Not parsed yet (or a torn file from elsewhere): parse below.
+  }
+  // A development dependency, required only when running from the sources (never in dist/).
+  const { parse } = createRequire(import.meta.url)("yaml") as { parse: (text: string) => unknown };
+  const document = parse(text) as OpenApiDocument;
+  try {
+    mkdirSync(cacheDir, { recursive: true });
+    // Written whole, then renamed: test files starting at once never read half a file.
+    const partial = new URL(`${cached.href}.${process.pid}`);
+    writeFileSync(partial, JSON.stringify(document));
+    renameSync(partial, cached);
+  } catch {
+    // No cache: the next start parses again.
+  }
+  return document;
 }
 
 /** The value a local JSON pointer ("#/components/schemas/Swap") names in `document`. */
