@@ -16,7 +16,7 @@ import { formatQueryErrors } from "./api/formatQueryErrors.js";
 import { restPlugin } from "./api/restPlugin.js";
 import { capConnections } from "./capConnections.js";
 import { createListBudget } from "./createListBudget.js";
-import { createMetrics, type Metrics } from "./createMetrics.js";
+import { createMetrics, type Metrics } from "../metrics/createMetrics.js";
 import { createRequestHook } from "./createRequestHook.js";
 import { dexScreenerPlugin } from "./dexscreener/dexScreenerPlugin.js";
 import { listingsPlugin } from "./listings/listingsPlugin.js";

@@ -33,6 +33,8 @@ const RANK: Record<string, number> = {
   // the LiveViews it is handed); GraphQL reads the views.
   indexer: 4,
   graphql: 4,
+  // The process's Prometheus registry: counters of every part, gauges read from the views.
+  metrics: 4,
   http: 5,
   root: 6,
 };
@@ -44,6 +46,7 @@ const FORBIDDEN: Record<string, string[]> = {
   views: ["chain", "indexer"], // the views read the store; only the indexer reads the chain
   indexer: ["graphql", "api", "http"],
   graphql: ["chain", "store", "indexer"], // resolvers read the MarketReader only
+  metrics: ["chain", "store", "indexer", "graphql", "api"], // gauges read the MarketReader only
   api: ["chain", "store", "views", "indexer", "pricing", "graphql"], // shared by both edges
   // The HTTP edge asks the read model's answers (src/views/answers) and serves /graphql.
   http: ["chain", "store", "indexer", "pricing"],

@@ -17,7 +17,7 @@ import { SHARED_TOKEN_BUCKETS } from "../../src/chain/getSharedTokenBucket.js";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
 import type { PairCreation } from "../../src/domain/types.js";
-import { createMetrics } from "../../src/http/createMetrics.js";
+import { createMetrics } from "../../src/metrics/createMetrics.js";
 import { type EventCounter, readEventCounts } from "../../src/lib/countEvent.js";
 import { RPC_PACES } from "../../src/lib/rpcPaces.js";
 import { createPostgresStore } from "../../src/store/postgres/createPostgresStore.js";

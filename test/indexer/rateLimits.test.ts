@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { SHARED_TOKEN_BUCKETS } from "../../src/chain/getSharedTokenBucket.js";
 import type { NetworkConfig } from "../../src/config/types.js";
 import { createIndexing, type Indexing } from "../../src/createIndexing.js";
-import { createMetrics } from "../../src/http/createMetrics.js";
+import { createMetrics } from "../../src/metrics/createMetrics.js";
 import { RPC_PACES } from "../../src/lib/rpcPaces.js";
 import { createSqliteStore } from "../../src/store/sqlite/createSqliteStore.js";
 import type { Store } from "../../src/store/types.js";
