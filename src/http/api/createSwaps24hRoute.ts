@@ -78,12 +78,15 @@ export function createSwaps24hRoute(options: Swaps24hOptions): RestRoute {
 
   const statusOf = createServingStatusKeeper(reader);
   const countHit = boundEventCount("cache_hits", REST_ANSWER);
-  // What a shared answer is sent with: made once per status object (block, age, serving), not per request.
-  let sent: { status: ServingStatus; options: SendCachedJsonOptions } | undefined;
-  function sendOptionsOf(status: ServingStatus): SendCachedJsonOptions {
-    if (sent?.status !== status)
-      sent = { status, options: { headers: freshnessHeaders(status), cacheControl: "no-cache" } };
-    return sent.options;
+  // What a network's shared answer is sent with: made once per status (block, age, serving), not per request.
+  const sent = new Map<NetworkName, { status: ServingStatus; options: SendCachedJsonOptions }>();
+  function sendOptionsOf(network: NetworkName, status: ServingStatus): SendCachedJsonOptions {
+    let last = sent.get(network);
+    if (last?.status !== status) {
+      last = { status, options: { headers: freshnessHeaders(status), cacheControl: "no-cache" } };
+      sent.set(network, last);
+    }
+    return last.options;
   }
 
   // The list made (or, while another request of its block and second makes it, waited for) and streamed.
@@ -118,7 +121,7 @@ export function createSwaps24hRoute(options: Swaps24hOptions): RestRoute {
         : await answers?.find<CachedJson>(shared.key, shared.block, nowMs);
     if (kept !== undefined && status !== null) {
       countHit();
-      return sendCachedJson(request, reply, kept, sendOptionsOf(status));
+      return sendCachedJson(request, reply, kept, sendOptionsOf(query.network, status));
     }
     // This request makes the shareable list: the others of its block and second wait for it.
     const making =
@@ -165,7 +168,7 @@ export function createSwaps24hRoute(options: Swaps24hOptions): RestRoute {
       );
       if (kept !== undefined) {
         countHit();
-        sendCachedJson(request, reply, kept, sendOptionsOf(status));
+        sendCachedJson(request, reply, kept, sendOptionsOf(query.network, status));
         return undefined;
       }
     }
