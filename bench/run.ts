@@ -82,10 +82,18 @@ interface Row {
   "p99 ms": number;
   errors: number;
   "vs bare": string;
+  /** The serving process's CPU (user + system) per answer, when the load had a server to ask. */
+  "CPU µs/answer"?: number;
 }
 
-async function load(title: string, options: autocannon.Options): Promise<Omit<Row, "vs bare">> {
+async function load(
+  title: string,
+  options: autocannon.Options,
+  servers?: Pick<Servers, "cpuMicros">,
+): Promise<Omit<Row, "vs bare">> {
+  const cpuBefore = await servers?.cpuMicros();
   const result = await autocannon({ connections, duration: seconds, ...options });
+  const cpuAfter = await servers?.cpuMicros();
   const bad = result.non2xx + result.errors + result.timeouts;
   return {
     target: title,
@@ -93,6 +101,9 @@ async function load(title: string, options: autocannon.Options): Promise<Omit<Ro
     "p50 ms": result.latency.p50,
     "p99 ms": result.latency.p99,
     errors: bad,
+    ...(cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0
+      ? { "CPU µs/answer": Math.round((cpuAfter - cpuBefore) / result.requests.total) }
+      : {}),
   };
 }
 
@@ -111,6 +122,8 @@ interface Servers {
   heapUsed(): Promise<number>;
   /** The servers' RSS and heap as they are (no collection first). */
   memory(): Promise<ServerMemory>;
+  /** The servers' process CPU time (user + system) so far, in µs. */
+  cpuMicros(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -146,6 +159,11 @@ async function startServers(): Promise<Servers> {
       child.stdin!.write("heap\n");
       return (JSON.parse(await answer) as { heapUsed: number }).heapUsed;
     },
+    async cpuMicros() {
+      const answer = nextLine();
+      child.stdin!.write("cpu\n");
+      return (JSON.parse(await answer) as { cpuMicros: number }).cpuMicros;
+    },
     async memory() {
       const answer = nextLine();
       child.stdin!.write("memory\n");
@@ -159,7 +177,8 @@ async function startServers(): Promise<Servers> {
 }
 
 /** The market-stats query (a token's and a pool's, every window) against bare node:http answering its bytes. */
-async function benchStatsHttp({ swapgraphUrl, bareUrl }: Servers): Promise<Row[]> {
+async function benchStatsHttp(servers: Servers): Promise<Row[]> {
+  const { swapgraphUrl, bareUrl } = servers;
   const post = {
     url: `${swapgraphUrl}/graphql`,
     method: "POST" as const,
@@ -169,16 +188,17 @@ async function benchStatsHttp({ swapgraphUrl, bareUrl }: Servers): Promise<Row[]
   // Warm up (JIT) before measuring.
   await autocannon({ ...post, connections, duration: 2 });
   const rows = [
-    await load("bare node:http, the stats answer's bytes", { url: `${bareUrl}/stats` }),
+    await load("bare node:http, the stats answer's bytes", { url: `${bareUrl}/stats` }, servers),
     // Never kept as bytes (windows end at the request's second): each request runs GraphQL; the
     // store reads are shared by the requests of one second and indexed block.
-    await load("POST /graphql token + pool stats", post),
+    await load("POST /graphql token + pool stats", post, servers),
   ];
   const bare = rows[0]!["req/s"];
   return rows.map((row) => ({ ...row, "vs bare": (row["req/s"] / bare).toFixed(2) }));
 }
 
-async function benchHttp({ swapgraphUrl, listUrl, bareUrl }: Servers): Promise<Row[]> {
+async function benchHttp(servers: Servers): Promise<Row[]> {
+  const { swapgraphUrl, listUrl, bareUrl } = servers;
   const graphqlBody = JSON.stringify({
     query:
       'query { quote(network: bsc, sellToken: "CAKE", buyToken: "USDT") { price sellToken { symbol } buyToken { symbol } } }',
@@ -194,26 +214,42 @@ async function benchHttp({ swapgraphUrl, listUrl, bareUrl }: Servers): Promise<R
     duration: 2,
   });
   const rows = [
-    await load("bare node:http, same bytes", { url: `${bareUrl}/api/quote?sellToken=CAKE&buyToken=USDT` }),
-    await load("GET /api/quote (REST)", { url: `${swapgraphUrl}/api/quote?sellToken=CAKE&buyToken=USDT` }),
-    await load("POST /graphql quote", {
-      url: `${swapgraphUrl}/graphql`,
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: graphqlBody,
-    }),
+    await load(
+      "bare node:http, same bytes",
+      { url: `${bareUrl}/api/quote?sellToken=CAKE&buyToken=USDT` },
+      servers,
+    ),
+    await load(
+      "GET /api/quote (REST)",
+      { url: `${swapgraphUrl}/api/quote?sellToken=CAKE&buyToken=USDT` },
+      servers,
+    ),
+    await load(
+      "POST /graphql quote",
+      {
+        url: `${swapgraphUrl}/graphql`,
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: graphqlBody,
+      },
+      servers,
+    ),
     // What the list's size alone costs: bare node:http answering the list's bytes.
-    await load("bare node:http, the list's bytes", { url: `${bareUrl}/api/swaps_24h` }),
+    await load("bare node:http, the list's bytes", { url: `${bareUrl}/api/swaps_24h` }, servers),
     // On a server whose list budget this one client cannot spend: the default budget would
     // refuse it (429) within a second, and the row would count refusals.
-    await load("GET /api/swaps_24h (REST)", { url: `${listUrl}/api/swaps_24h` }),
+    await load("GET /api/swaps_24h (REST)", { url: `${listUrl}/api/swaps_24h` }, servers),
     // Never cached (a sliding 24-hour window): every request sums the hourly candles of all pools.
-    await load("POST /graphql pools by 24h volume (first 20)", {
-      url: `${swapgraphUrl}/graphql`,
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: poolsBody,
-    }),
+    await load(
+      "POST /graphql pools by 24h volume (first 20)",
+      {
+        url: `${swapgraphUrl}/graphql`,
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: poolsBody,
+      },
+      servers,
+    ),
   ];
   const bare = rows[0]!["req/s"];
   return rows.map((row) => ({ ...row, "vs bare": (row["req/s"] / bare).toFixed(2) }));

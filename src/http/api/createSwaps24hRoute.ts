@@ -1,15 +1,22 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { MAX_SWAPS_PAGE } from "../../api/maxSwapsPage.js";
 import type { NetworkName } from "../../domain/types.js";
-import { countEvent } from "../../lib/countEvent.js";
+import { boundEventCount } from "../../lib/countEvent.js";
+import { createServingStatusKeeper, type ServingStatus } from "../../views/answers/answerFreshness.js";
 import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
 import type { SettledSwapHours } from "../../views/answers/createSettledSwapHours.js";
 import { STREAM_PAGE_SIZE } from "../../views/answers/createSwapPageReader.js";
-import { openSwaps24h } from "../../views/answers/openSwaps24h.js";
+import { openSwaps24h, swaps24hFrom } from "../../views/answers/openSwaps24h.js";
 import type { MarketReader } from "../../views/types.js";
 import { freshnessHeaders } from "../freshnessHeaders.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
-import { buildCachedJson, type CachedJson, sendCachedJson } from "../sendCachedJson.js";
+import {
+  buildCachedJson,
+  type CachedJson,
+  type SendCachedJsonOptions,
+  sendCachedJson,
+} from "../sendCachedJson.js";
 import { sendListStream } from "../sendListStream.js";
 import { answerStreamHead } from "./answerStreamHead.js";
 import { readCursor } from "./readCursor.js";
@@ -41,6 +48,17 @@ export const STALL_TIMEOUT_MS = 60_000;
 
 const REST_ANSWER = { cache: "rest_answer" };
 
+interface Swaps24hQuery {
+  network: NetworkName;
+  limit?: number;
+  cursor?: string;
+}
+
+// The answer store's key of a whole window: its network, indexed block and start.
+function sharedKey(network: NetworkName, block: string, from: number): string {
+  return `swaps\n${network}\n${block}\n${from}`;
+}
+
 /**
  * GET /api/swaps_24h: the whole window as one JSON array, written while the pages are read
  * (openSwaps24h: every page pinned to the block indexed when the request started, settled hours
@@ -57,13 +75,31 @@ export function createSwaps24hRoute(options: Swaps24hOptions): RestRoute {
   }
   const stallMs = options.stallTimeoutMs ?? STALL_TIMEOUT_MS;
 
-  const handler: RestRoute["handler"] = async (request, reply) => {
-    const query = request.query as { network: NetworkName; limit?: number; cursor?: string };
+  const statusOf = createServingStatusKeeper(reader);
+  const countHit = boundEventCount("cache_hits", REST_ANSWER);
+  // What a network's shared answer is sent with: made once per status (block, age, serving), not per request.
+  const sent = new Map<NetworkName, { status: ServingStatus; options: SendCachedJsonOptions }>();
+  function sendOptionsOf(network: NetworkName, status: ServingStatus): SendCachedJsonOptions {
+    let last = sent.get(network);
+    if (last?.status !== status) {
+      last = { status, options: { headers: freshnessHeaders(status), cacheControl: "no-cache" } };
+      sent.set(network, last);
+    }
+    return last.options;
+  }
+
+  // The list made (or, while another request of its block and second makes it, waited for) and streamed.
+  async function answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: Swaps24hQuery,
+    nowMs: number,
+    status: ServingStatus | null,
+  ): Promise<FastifyReply> {
     const { network, limit } = query;
     const cursor = readCursor(query.cursor);
     const head = request.method === "HEAD";
-    const nowMs = Date.now();
-    const list = openSwaps24h(reader, network, { nowMs, pageSize, hours });
+    const list = openSwaps24h(reader, network, { nowMs, pageSize, hours, status });
     // A whole-window answer is a function of (network, indexed block, window start): when it is
     // small, the requests of that second share one rendering instead of each making it. Only a
     // network that serves now may answer from the shared copy (staleness, halts); the window
@@ -75,20 +111,16 @@ export function createSwaps24hRoute(options: Swaps24hOptions): RestRoute {
       shareMaxChars > 0 &&
       list.atBlock !== null &&
       list.serving
-        ? { key: `swaps\n${network}\n${list.atBlock}\n${list.from}`, block: list.atBlock }
+        ? { key: sharedKey(network, list.atBlock, list.from), block: list.atBlock }
         : undefined;
+    // (HEAD never makes the list, so it waits for no making either.)
     const kept =
-      shared === undefined
+      shared === undefined || head
         ? undefined
-        : head
-          ? answers?.get<CachedJson>(shared.key, shared.block, nowMs)
-          : await answers?.find<CachedJson>(shared.key, shared.block, nowMs);
-    if (kept !== undefined) {
-      countEvent("cache_hits", REST_ANSWER);
-      return sendCachedJson(request, reply, kept, {
-        headers: freshnessHeaders(list.networkStatus),
-        cacheControl: "no-cache",
-      });
+        : await answers?.find<CachedJson>(shared.key, shared.block, nowMs);
+    if (kept !== undefined && status !== null) {
+      countHit();
+      return sendCachedJson(request, reply, kept, sendOptionsOf(query.network, status));
     }
     // This request makes the shareable list: the others of its block and second wait for it.
     const making =
@@ -111,6 +143,35 @@ export function createSwaps24hRoute(options: Swaps24hOptions): RestRoute {
             build: (bytes) => buildCachedJson(bytes, `${network}-${shared.block}`),
           });
     return sendListStream(reply, body, { stallMs, logger: options.logger });
+  }
+
+  // A whole window kept for this block and second is sent synchronously (nothing opened, no
+  // promise); anything else is made, or waited for, above.
+  const handler: RestRoute["handler"] = (request, reply) => {
+    const query = request.query as Swaps24hQuery;
+    const nowMs = Date.now();
+    const status = statusOf(query.network, nowMs);
+    if (
+      answers !== undefined &&
+      shareMaxChars > 0 &&
+      query.limit === undefined &&
+      query.cursor === undefined &&
+      status?.serving === true &&
+      status.indexedBlock !== null
+    ) {
+      const block = status.indexedBlock;
+      const kept = answers.get<CachedJson>(
+        sharedKey(query.network, block, swaps24hFrom(nowMs)),
+        block,
+        nowMs,
+      );
+      if (kept !== undefined) {
+        countHit();
+        sendCachedJson(request, reply, kept, sendOptionsOf(query.network, status));
+        return undefined;
+      }
+    }
+    return answer(request, reply, query, nowMs, status);
   };
   return {
     path: "/api/swaps_24h",

@@ -1,7 +1,7 @@
 import { MAX_SWAPS_PAGE } from "../../api/maxSwapsPage.js";
 import type { NetworkName } from "../../domain/types.js";
 import { listSwaps } from "../listSwaps.js";
-import { type AnswerFreshness, servingStatus } from "./answerFreshness.js";
+import { type AnswerFreshness, type ServingStatus, servingStatus } from "./answerFreshness.js";
 import type { SettledSwapHours } from "./createSettledSwapHours.js";
 import type { KeptHour } from "./createSwapHourCache.js";
 import { createSwapPageReader, type SwapBounds, type SwapListReader } from "./createSwapPageReader.js";
@@ -37,6 +37,11 @@ export interface Swaps24h {
   }): Promise<{ nextCursor: string | undefined; pieces: AsyncGenerator<Buffer> | undefined }>;
 }
 
+/** The start of the 24-hour window of `nowMs` (unix seconds). */
+export function swaps24hFrom(nowMs: number): number {
+  return Math.floor(nowMs / 1000) - DAY;
+}
+
 /**
  * Opens GET /api/swaps_24h's list at `nowMs`: the views' status now (the freshness and the pinned
  * block), then pages of `pageSize` swaps at that block, one indexed state however long the client
@@ -46,26 +51,33 @@ export interface Swaps24h {
 export function openSwaps24h(
   reader: SwapListReader,
   network: NetworkName,
-  options: { nowMs: number; pageSize: number; hours?: SettledSwapHours | undefined },
+  options: {
+    nowMs: number;
+    pageSize: number;
+    hours?: SettledSwapHours | undefined;
+    /** The network's status at `nowMs`, when the caller has it (default: read from `reader`). */
+    status?: ServingStatus | null;
+  },
 ): Swaps24h {
   const { nowMs, pageSize, hours } = options;
-  const status = servingStatus(reader, network, nowMs);
+  const status = options.status === undefined ? servingStatus(reader, network, nowMs) : options.status;
   const now = Math.floor(nowMs / 1000);
-  const from = now - DAY;
+  const from = swaps24hFrom(nowMs);
   const atBlock = status?.indexedBlock ?? null;
-  const pinned = atBlock === null ? undefined : BigInt(atBlock);
-  const pageReader = createSwapPageReader(reader, network, nowMs);
-  const readPage = (run: Stretch, first: number, after: string | null) =>
-    pageReader({ ...run, atBlock: pinned }, first, after);
   const window: Stretch = { from, to: null };
 
   return {
-    networkStatus:
-      status === null ? null : { indexedBlock: status.indexedBlock, dataAgeSeconds: status.dataAgeSeconds },
+    // (A ServingStatus is an AnswerFreshness: the status itself, nothing made per request.)
+    networkStatus: status,
     serving: status?.serving === true,
     atBlock,
     from,
     async read({ limit, cursor, head }) {
+      // Made when the list is read: a request answered from a shared copy never needs it.
+      const pinned = atBlock === null ? undefined : BigInt(atBlock);
+      const pageReader = createSwapPageReader(reader, network, nowMs);
+      const readPage = (run: Stretch, first: number, after: string | null) =>
+        pageReader({ ...run, atBlock: pinned }, first, after);
       if (head) {
         await readPage(window, 1, cursor ?? null);
         return { nextCursor: undefined, pieces: undefined };
