@@ -80,4 +80,15 @@ describe("size", () => {
       .map((f) => `${f.file} (${f.lines} lines)`);
     expect(long).toEqual([]);
   });
+
+  // The edge parses, asks the read model and streams (answers are made in src/views/answers); its
+  // contract is schema/openapi.yaml. Lines as `wc -l` counts them.
+  const MAX_HTTP_LINES = 3_500;
+  test(`behavior: the HTTP edge (src/http) holds fewer than ${MAX_HTTP_LINES} lines`, () => {
+    const http = sourceFiles(join(ROOT, "src", "http"));
+    expect(http.length).toBeGreaterThan(30);
+    const lines = http.reduce((sum, file) => sum + (readFileSync(file, "utf8").match(/\n/g)?.length ?? 0), 0);
+    expect(lines).toBeGreaterThan(1_000);
+    expect(lines).toBeLessThan(MAX_HTTP_LINES);
+  });
 });
