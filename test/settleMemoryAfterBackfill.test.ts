@@ -7,7 +7,7 @@ import type { Store } from "../src/store/types.js";
 import { createLiveViews } from "../src/views/createLiveViews.js";
 import { addr, hash } from "./support/storeFixtures.js";
 
-const config = (name: string): NetworkConfig => ({
+const config = (name: NetworkConfig["name"]): NetworkConfig => ({
   name,
   chainId: 56,
   rpcUrls: ["http://127.0.0.1:1"],
