@@ -92,3 +92,18 @@ test("behavior: a second collection once the settled hours that readiness starte
   expect(await settled).toBe("bsc");
   expect(collect).toHaveBeenCalledTimes(2);
 });
+
+test("error: a collector that throws leaves readiness and the other networks as they were", async () => {
+  const views = await setup();
+  const collect = vi.fn(() => {
+    throw new Error("no collection on demand here");
+  });
+  const told: string[] = [];
+  settleMemoryAfterBackfill({ views, collect, onSettled: (s) => told.push(s.network) });
+  views.watchIndexed((network) => told.push(`watcher:${network}`));
+  views.setStatus("bsc", { ready: true });
+  views.setStatus("eth", { ready: true });
+  expect(views.status("bsc").ready).toBe(true);
+  expect(collect).toHaveBeenCalledTimes(2);
+  expect(told).toEqual(["watcher:bsc", "watcher:eth"]);
+});
