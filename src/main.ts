@@ -13,6 +13,7 @@ import { buildSchema } from "./graphql/schema/buildSchema.js";
 import { createHttpServer } from "./http/createHttpServer.js";
 import type { IndexerProgress } from "./indexer/createIndexerContext.js";
 import { loadDevnet } from "./loadDevnet.js";
+import { type SettledMemory, settleMemoryAfterBackfill } from "./settleMemoryAfterBackfill.js";
 import { createStore } from "./store/createStore.js";
 import { createSettledSwapHours } from "./views/answers/createSettledSwapHours.js";
 
@@ -70,6 +71,12 @@ async function main(): Promise<void> {
       ? undefined
       : createSettledSwapHours({ views: indexing.views, dir: config.http.swapsCacheDir, logger: log });
   if (swapHours !== undefined) cleanups.push(async () => swapHours.close());
+  // Each network's backfill garbage given back as it turns ready, then the hours' first rendering's.
+  settleMemoryAfterBackfill({
+    views: indexing.views,
+    ...(swapHours === undefined ? {} : { swapHours }),
+    onSettled: createSettledLog(log),
+  });
 
   const schema = buildSchema();
   const { server } = await createHttpServer({
@@ -217,6 +224,23 @@ function createProgressLog(log: pino.Logger): (progress: IndexerProgress) => voi
       p.done ? "backfill reached the head" : "backfill progress",
     );
   };
+}
+
+/** Logs what each collection after bulk work gave back (settleMemoryAfterBackfill). */
+function createSettledLog(log: pino.Logger): (settled: SettledMemory) => void {
+  const mb = (bytes: number) => Math.round(bytes / 1_048_576);
+  return (s) =>
+    log.info(
+      {
+        network: s.network,
+        after: s.after,
+        heapUsedMb: mb(s.heapUsedBefore),
+        heapUsedAfterMb: mb(s.heapUsedAfter),
+        rssAfterMb: mb(s.rssAfter),
+        ms: Math.round(s.ms),
+      },
+      "collected the garbage of the bulk work",
+    );
 }
 
 main().catch((error: unknown) => {
