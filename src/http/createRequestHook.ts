@@ -2,8 +2,8 @@ import type { ServerResponse } from "node:http";
 import type { FastifyReply, onRequestHookHandler } from "fastify";
 import { AnswerDeadlineError, MethodNotAllowedError, SwapgraphError } from "../errors.js";
 import { countEvent } from "../lib/countEvent.js";
-import { answerPreflight, setCorsHeaders } from "./answerCors.js";
 import type { Metrics } from "../metrics/createMetrics.js";
+import { answerPreflight, setCorsHeaders } from "./answerCors.js";
 import { GRAPHQL_PATH } from "./graphqlPath.js";
 
 /** A request on its way to its answer: its deadline, and what its timing is recorded under. */

@@ -1,9 +1,9 @@
 import { Histogram, Registry } from "prom-client";
 import { describe, expect, onTestFinished, test } from "vitest";
-import { createMetrics } from "../../src/metrics/createMetrics.js";
 import { countEvent } from "../../src/lib/countEvent.js";
-import { createFixtureReader } from "../support/fixtureReader.js";
+import { createMetrics } from "../../src/metrics/createMetrics.js";
 import { createTestServer } from "../http/support.js";
+import { createFixtureReader } from "../support/fixtureReader.js";
 
 /** The value of one series in a Prometheus text exposition (0 when absent). */
 function seriesValue(text: string, series: string): number {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { SwapgraphError } from "../../errors.js";
+import type { Metrics } from "../../metrics/createMetrics.js";
 import { buildRateLimitNote } from "../../views/buildRateLimitNote.js";
 import type { MarketState } from "../../views/types.js";
-import type { Metrics } from "../../metrics/createMetrics.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
 import { refuseOtherMethods, unlimited } from "../routeConfig.js";
 
