@@ -15,5 +15,11 @@ export async function readSettledBefore(
   if (oldest < 0n) return undefined;
   // Only that very block will do: a later one's timestamp could be past trades a reorg replaces.
   const [block] = await store.listBlocks(view.config.name, oldest);
-  return block?.number === oldest ? block.timestamp : undefined;
+  if (block?.number === oldest) return block.timestamp;
+  if (view.status.ready) return undefined;
+  // A backfill keeps only the last block of each range it commits (applyRange keeps the hash links
+  // near the head only): the newest of them at or below that block settles what it covers, since
+  // no block after it is older. Hours settle as the backfill passes them, not after it.
+  const below = (await store.listBlocks(view.config.name)).findLast((kept) => kept.number <= oldest);
+  return below?.timestamp;
 }
