@@ -17,8 +17,9 @@ export interface SettledSwapHours {
   /** Opens a kept hour for reading (SwapHourCache.open). */
   open: SwapHourCache["open"];
   /**
-   * Whether every hour of `network` that had settled when the network became ready is kept (as
-   * far as the disk allowed): /ready waits for it, so a first download reads them from the disk.
+   * Whether a rendering pass that began once `network` was ready is done (every hour settled by
+   * then kept, unless the disk or store failed it): /ready waits for it, so a first download reads
+   * the settled hours from the disk.
    */
   caughtUp(network: NetworkName): boolean;
   /** Resolves once no rendering runs and none is asked for (tests and the bench wait for it). */
@@ -121,11 +122,13 @@ export function createSettledSwapHours(options: {
       const ready = views.status(network!).ready;
       try {
         await renderSettled(network!);
-        if (ready && !closed) caughtUp.add(network!);
       } catch (error) {
         // Nothing partial is kept; the next indexed state tries again.
         options.logger?.warn({ network, err: (error as Error).message }, "settled swap hours not rendered");
       }
+      // Done even when it failed: downloads then read those hours from the store, and a failing
+      // disk or store must not keep a served network out of /ready.
+      if (ready && !closed) caughtUp.add(network!);
     }
   }
 
