@@ -266,6 +266,15 @@ describe("settled hours of /api/swaps_24h (SQLite in memory)", () => {
         return local.reader.settledBefore(network);
       },
     });
+    // A range the backfill commits far from the head: the store keeps only its last block.
+    const commitRangeEnd = (number: bigint, timestamp: number) =>
+      local.store.commitRange("bsc", {
+        checkpoint: { blockNumber: local.head.bsc, blockHash: hash(local.head.bsc) },
+        blocks: [{ number, hash: hash(number), parentHash: hash(number - 1n), timestamp }],
+        pairs: [],
+        reserves: [],
+        trades: [],
+      });
     const hours = createSettledSwapHours({ views, dir, pageSize: 7 });
     const api = await startServer(local.reader, { swapHours: hours });
     const window = hoursOf(at - 86_400, at).slice(1);
@@ -275,21 +284,7 @@ describe("settled hours of /api/swaps_24h (SQLite in memory)", () => {
       expect(kept()).toEqual([]);
       // A backfill range commits up to 10 hours ago: as the indexer does far from the head, the
       // store keeps only its last block. The next range is indexed past the finality depth.
-      const rangeEnd = blockAt(10 * 3_600);
-      await local.store.commitRange("bsc", {
-        checkpoint: { blockNumber: local.head.bsc, blockHash: hash(local.head.bsc) },
-        blocks: [
-          {
-            number: rangeEnd,
-            hash: hash(rangeEnd),
-            parentHash: hash(rangeEnd - 1n),
-            timestamp: at - 10 * 3_600,
-          },
-        ],
-        pairs: [],
-        reserves: [],
-        trades: [],
-      });
+      await commitRangeEnd(blockAt(10 * 3_600), at - 10 * 3_600);
       const next = blockAt(9 * 3_600);
       local.reader.markIndexed("bsc", { blockNumber: next, blockHash: hash(next) });
       await hours.idle();
@@ -298,6 +293,21 @@ describe("settled hours of /api/swaps_24h (SQLite in memory)", () => {
       expect(kept()).toEqual(settled);
       expect(local.reader.status("bsc").ready).toBe(false);
       expect(hours.caughtUp("bsc")).toBe(false);
+      // The next range ends 5 hours ago: the blocks are read from the range end found before on,
+      // not all of them again (a week's backfill keeps thousands).
+      const reads: (bigint | undefined)[] = [];
+      const listBlocks = local.store.listBlocks;
+      local.store.listBlocks = (network, fromBlock) => {
+        reads.push(fromBlock);
+        return listBlocks(network, fromBlock);
+      };
+      await commitRangeEnd(blockAt(5 * 3_600), at - 5 * 3_600);
+      const after = blockAt(4 * 3_600);
+      local.reader.markIndexed("bsc", { blockNumber: after, blockHash: hash(after) });
+      await hours.idle();
+      local.store.listBlocks = listBlocks;
+      expect(kept()).toEqual(window.filter((start) => isSettledHour(start, at - 5 * 3_600)));
+      expect(reads).toEqual([after - 15n, blockAt(10 * 3_600)]);
       // The backfill reaches the head: hours up to two hours ago settle, still before ready.
       await local.settle("bsc", at - 2 * 3_600);
       await hours.idle();
