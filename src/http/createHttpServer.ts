@@ -223,6 +223,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     reader: options.reader,
     metrics,
     ...(options.ready === undefined ? {} : { ready: options.ready }),
+    ...(options.swapHours === undefined ? {} : { swapHours: options.swapHours }),
     ...(options.draining === undefined ? {} : { draining: options.draining }),
   });
   await app.register(graphqlPlugin, { graphql: options.graphql, answers });

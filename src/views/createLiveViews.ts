@@ -136,6 +136,8 @@ export function createLiveViews(
   );
   const resolvers = new Map<NetworkName, TokenResolver>();
   const watchers = new Set<(network: NetworkName) => void>();
+  // Where a backfill's settledBefore was last read from (readSettledBefore).
+  const settledFrom = new Map<NetworkName, bigint>();
   const statusOf = createStatusKeeper();
   const feed = createTradeFeed({
     source: store,
@@ -189,7 +191,7 @@ export function createLiveViews(
 
     ...aggregateReads(store, get),
 
-    settledBefore: async (network) => readSettledBefore(store, get(network)),
+    settledBefore: async (network) => readSettledBefore(store, get(network), settledFrom),
 
     ...poolAndTokenReads(get, resolvers),
 

@@ -78,13 +78,15 @@ export function parseSwapFilter(
  * One page of the swaps with from <= timestamp < to (default: the last 24 hours), optionally of
  * one token or trader, after a cursor, at or below a block: one keyset read of first + 1 rows
  * from the store (the extra row tells whether a next page exists). Throws 400 for bad
- * arguments, 503 when the network is not ready or its data is stale at `nowMs`. GraphQL's `swaps`
- * and the pages of /api/swaps_24h and /api/swaps_export are this one read.
+ * arguments, 503 when the network is not ready or its data is stale at `nowMs` (not for a read of
+ * `settled` blocks, kept for later answers: a backfill renders them before the network serves).
+ * GraphQL's `swaps` and the pages of /api/swaps_24h and /api/swaps_export are this one read.
  */
 export async function listSwaps(
   reader: MarketState & MarketHistory,
   args: SwapsArgs,
   nowMs: number,
+  options: { settled?: boolean } = {},
 ): Promise<TradePage> {
   const { network } = args;
   assertNetworkConfigured(reader, network);
@@ -103,7 +105,7 @@ export async function listSwaps(
     args.minVolumeUSD === undefined || args.minVolumeUSD === null
       ? undefined
       : parseMinVolumeUsd(args.minVolumeUSD);
-  assertNetworkReady(reader, network, nowMs);
+  if (options.settled !== true) assertNetworkReady(reader, network, nowMs);
 
   const query: TradePageQuery = {
     // The cursor's timestamp narrows the read: block timestamps never decrease along the chain.

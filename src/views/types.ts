@@ -93,7 +93,8 @@ export interface MarketHistory {
   /**
    * Unix seconds before which no stored trade can change any more: the timestamp of the oldest
    * block a reorg could still replace (finality depth below the indexed block); commits only add
-   * later blocks. Undefined when the store does not hold that block.
+   * later blocks. Undefined when the store does not hold that block; during a backfill, which
+   * keeps only each range's last block, the newest kept block at or below it answers instead.
    */
   settledBefore(network: NetworkName): Promise<number | undefined>;
 }

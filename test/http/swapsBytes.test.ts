@@ -252,6 +252,92 @@ describe("settled hours of /api/swaps_24h (SQLite in memory)", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  test("behavior: a backfill's commits render the hours they settle before the network is ready; /ready waits for the rest", async () => {
+    const local = await createFixtureReader({ bulkTrades: 200, notReady: ["bsc"] });
+    const dir = mkdtempSync(join(tmpdir(), "swapgraph-hours-test-"));
+    const at = local.now;
+    const hash = (block: bigint) => `0xb${block.toString(16).padStart(63, "0")}` as const;
+    // The fixture's blocks are 3 seconds apart, the newest (the head) at `at`.
+    const blockAt = (ago: number) => local.head.bsc - BigInt(Math.floor(ago / 3));
+    let gate: Promise<void> | undefined;
+    const views = Object.assign(Object.create(local.reader) as typeof local.reader, {
+      settledBefore: async (network: NetworkName) => {
+        await gate;
+        return local.reader.settledBefore(network);
+      },
+    });
+    // A range the backfill commits far from the head: the store keeps only its last block.
+    const commitRangeEnd = (number: bigint, timestamp: number) =>
+      local.store.commitRange("bsc", {
+        checkpoint: { blockNumber: local.head.bsc, blockHash: hash(local.head.bsc) },
+        blocks: [{ number, hash: hash(number), parentHash: hash(number - 1n), timestamp }],
+        pairs: [],
+        reserves: [],
+        trades: [],
+      });
+    const hours = createSettledSwapHours({ views, dir, pageSize: 7 });
+    const api = await startServer(local.reader, { swapHours: hours });
+    const window = hoursOf(at - 86_400, at).slice(1);
+    const kept = () => window.filter((start) => hours.find("bsc", start, local.head.bsc) !== undefined);
+    try {
+      await hours.idle();
+      expect(kept()).toEqual([]);
+      // A backfill range commits up to 10 hours ago: as the indexer does far from the head, the
+      // store keeps only its last block. The next range is indexed past the finality depth.
+      await commitRangeEnd(blockAt(10 * 3_600), at - 10 * 3_600);
+      const next = blockAt(9 * 3_600);
+      local.reader.markIndexed("bsc", { blockNumber: next, blockHash: hash(next) });
+      await hours.idle();
+      const settled = window.filter((start) => isSettledHour(start, at - 10 * 3_600));
+      expect(settled.length).toBeGreaterThanOrEqual(12);
+      expect(kept()).toEqual(settled);
+      expect(local.reader.status("bsc").ready).toBe(false);
+      expect(hours.caughtUp("bsc")).toBe(false);
+      // The next range ends 5 hours ago: the blocks are read from the range end found before on,
+      // not all of them again (a week's backfill keeps thousands).
+      const reads: (bigint | undefined)[] = [];
+      const listBlocks = local.store.listBlocks;
+      local.store.listBlocks = (network, fromBlock) => {
+        reads.push(fromBlock);
+        return listBlocks(network, fromBlock);
+      };
+      await commitRangeEnd(blockAt(5 * 3_600), at - 5 * 3_600);
+      const after = blockAt(4 * 3_600);
+      local.reader.markIndexed("bsc", { blockNumber: after, blockHash: hash(after) });
+      await hours.idle();
+      local.store.listBlocks = listBlocks;
+      expect(kept()).toEqual(window.filter((start) => isSettledHour(start, at - 5 * 3_600)));
+      expect(reads).toEqual([after - 15n, blockAt(10 * 3_600)]);
+      // The backfill reaches the head: hours up to two hours ago settle, still before ready.
+      await local.settle("bsc", at - 2 * 3_600);
+      await hours.idle();
+      const all = window.filter((start) => isSettledHour(start, at - 2 * 3_600));
+      expect(all.length).toBeGreaterThan(settled.length);
+      expect(kept()).toEqual(all);
+      // Ready: /ready answers 200 only once a pass that began after it is done.
+      let release = () => {};
+      gate = new Promise((resolve) => {
+        release = resolve;
+      });
+      local.reader.setStatus("bsc", { ready: true });
+      const waiting = await api.call("/ready");
+      expect(waiting.status).toBe(503);
+      expect(waiting.body).toEqual({
+        error: "Not ready: the settled hours of /api/swaps_24h are still being written to disk.",
+      });
+      release();
+      await hours.idle();
+      expect(hours.caughtUp("bsc")).toBe(true);
+      expect((await api.call("/ready")).status).toBe(200);
+      expect(kept()).toEqual(all);
+    } finally {
+      await api.close();
+      hours.close();
+      await local.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("behavior: the hours are read at the block indexed once it is known what settled, not before", async () => {
     const local = await createFixtureReader({ bulkTrades: 100 });
     const dir = mkdtempSync(join(tmpdir(), "swapgraph-hours-test-"));

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { SwapgraphError } from "../../errors.js";
 import type { Metrics } from "../../metrics/createMetrics.js";
+import type { SettledSwapHours } from "../../views/answers/createSettledSwapHours.js";
 import { buildRateLimitNote } from "../../views/buildRateLimitNote.js";
 import type { MarketState } from "../../views/types.js";
 import { JSON_HEADERS } from "../jsonHeaders.js";
@@ -12,6 +13,8 @@ export interface ProbesOptions {
   metrics: Metrics;
   /** Readiness for /ready (default: every configured network served once and is not halted). */
   ready?: () => boolean;
+  /** The settled hours of /api/swaps_24h, when kept: /ready also waits until each network's are on disk. */
+  swapHours?: Pick<SettledSwapHours, "caughtUp">;
   /** True while the process drains for shutdown: /ready answers 503 so load balancers move on. */
   draining?: () => boolean;
 }
@@ -30,11 +33,17 @@ function everyNetworkReady(reader: MarketState): boolean {
 }
 
 /**
- * /health (alive), /ready (503 until every configured network finished its backfill, while one
- * is halted, and while draining) and /metrics (Prometheus); none counts against the rate limit.
+ * /health (alive), /ready (503 until every configured network finished its backfill and its
+ * settled hours of /api/swaps_24h are on disk, while one is halted, and while draining) and
+ * /metrics (Prometheus); none counts against the rate limit.
  */
 export async function probesPlugin(app: FastifyInstance, options: ProbesOptions): Promise<void> {
   const { reader, metrics } = options;
+  const { swapHours } = options;
+  // The hours are rendered as the backfill passes them: /ready waits at most for the last ones, so
+  // the first whole list after it reads the disk, not the store.
+  const hoursKept = () =>
+    swapHours === undefined || reader.networks().every((network) => swapHours.caughtUp(network));
   const ready = options.ready ?? (() => everyNetworkReady(reader));
   const alive = Buffer.from('{"status":"ok"}');
   const readyBody = Buffer.from('{"status":"ready"}');
@@ -45,7 +54,13 @@ export async function probesPlugin(app: FastifyInstance, options: ProbesOptions)
   app.get("/ready", { ...unlimited(), compress: false }, async (_request, reply) => {
     if (options.draining?.() === true)
       throw new SwapgraphError("NOT_READY", "Not ready: this server is shutting down.");
-    if (!ready()) {
+    const indexed = ready();
+    if (indexed && !hoursKept())
+      throw new SwapgraphError(
+        "NOT_READY",
+        "Not ready: the settled hours of /api/swaps_24h are still being written to disk.",
+      );
+    if (!indexed) {
       // A provider's rate limit explains a slow catch-up: said per network, in the status's words.
       const notes = reader
         .networks()

@@ -1,7 +1,6 @@
 import type { NetworkName } from "../../domain/types.js";
 import { countEvent } from "../../lib/countEvent.js";
 import type { LiveViews } from "../createLiveViews.js";
-import { servingStatus } from "./answerFreshness.js";
 import { createSwapHourCache, type KeptHour, type SwapHourCache } from "./createSwapHourCache.js";
 import { createSwapPageReader, STREAM_PAGE_SIZE, type SwapListReader } from "./createSwapPageReader.js";
 import { createSwapRowRenderer } from "./createSwapRowRenderer.js";
@@ -17,6 +16,12 @@ export interface SettledSwapHours {
   find(network: NetworkName, start: number, atBlock: bigint): KeptHour | undefined;
   /** Opens a kept hour for reading (SwapHourCache.open). */
   open: SwapHourCache["open"];
+  /**
+   * Whether a rendering pass that began once `network` was ready is done (every hour settled by
+   * then kept, unless the disk or store failed it): /ready waits for it, so a first download reads
+   * the settled hours from the disk.
+   */
+  caughtUp(network: NetworkName): boolean;
   /** Resolves once no rendering runs and none is asked for (tests and the bench wait for it). */
   idle(): Promise<void>;
   /** Stops rendering and removes the kept files. */
@@ -34,8 +39,9 @@ type SwapHourSource = SwapListReader & Pick<LiveViews, "watchIndexed">;
  * each hour of the 24-hour window that has settled since (its end at or before
  * MarketReader.settledBefore) and is not kept yet is read in pages pinned to the indexed block,
  * rendered exactly as a download renders it and kept, off the request path: one rendering at a
- * time in the process, other work given its turn between pages. Downloads read those hours from
- * the disk and render only the moving ends. A network that does not serve drops its hours.
+ * time in the process, other work given its turn between pages. A backfill's commits settle the
+ * hours it passed, so they are rendered while it waits on the node, not after it. Downloads read
+ * those hours from the disk and render only the moving ends. A halted network drops its hours.
  */
 export function createSettledSwapHours(options: {
   views: SwapHourSource;
@@ -48,6 +54,7 @@ export function createSettledSwapHours(options: {
   const pageSize = options.pageSize ?? STREAM_PAGE_SIZE;
   const cache = createSwapHourCache(options.dir);
   const asked = new Set<NetworkName>();
+  const caughtUp = new Set<NetworkName>();
   let running: Promise<void> | undefined;
   let closed = false;
 
@@ -55,7 +62,7 @@ export function createSettledSwapHours(options: {
     const writer = cache.write(network, start);
     if (writer === undefined) return;
     try {
-      const readPage = createSwapPageReader(views, network, nowMs);
+      const readPage = createSwapPageReader(views, network, nowMs, { settled: true });
       const bounds = { from: start, to: start + HOUR, atBlock };
       let lastBlock: bigint | undefined;
       const pages = renderPages(createSwapRowRenderer(), undefined, async (after) => {
@@ -65,7 +72,8 @@ export function createSettledSwapHours(options: {
         return page;
       });
       for await (const { elements, rows } of pages) {
-        if (closed) return;
+        // A halted network's blocks may not be final after all: nothing of it is kept.
+        if (closed || views.status(network).halted) return;
         writer.append(elements, rows);
       }
       writer.commit(lastBlock);
@@ -77,9 +85,13 @@ export function createSettledSwapHours(options: {
 
   async function renderSettled(network: NetworkName): Promise<void> {
     const nowMs = Date.now();
-    const status = servingStatus(views, network, nowMs);
-    if (status === null) return;
-    if (!status.serving || status.indexedBlock === null) return cache.prune(network);
+    if (!views.networks().includes(network)) return;
+    // Not only while the network serves: a backfill's final blocks are rendered as it passes them
+    // (settledBefore says which), and stale data is still final. A halted network, whose blocks a
+    // reorg deeper than the finality depth replaced, keeps nothing.
+    const status = views.status(network);
+    if (status.halted) return cache.prune(network);
+    if (status.indexedBlock === undefined) return;
     const now = Math.floor(nowMs / 1000);
     const hours = hoursOf(now - DAY, now);
     cache.prune(network, hours[0]);
@@ -106,12 +118,17 @@ export function createSettledSwapHours(options: {
     while (!closed && asked.size > 0) {
       const [network] = asked;
       asked.delete(network!);
+      // A pass that starts once the network is ready renders every hour settled by then.
+      const ready = views.status(network!).ready;
       try {
         await renderSettled(network!);
       } catch (error) {
         // Nothing partial is kept; the next indexed state tries again.
         options.logger?.warn({ network, err: (error as Error).message }, "settled swap hours not rendered");
       }
+      // Done even when it failed: downloads then read those hours from the store, and a failing
+      // disk or store must not keep a served network out of /ready.
+      if (ready && !closed) caughtUp.add(network!);
     }
   }
 
@@ -134,6 +151,7 @@ export function createSettledSwapHours(options: {
         : undefined;
     },
     open: (hour, chunkBytes, prefix) => cache.open(hour, chunkBytes, prefix),
+    caughtUp: (network) => caughtUp.has(network),
     async idle() {
       while (running !== undefined) await running;
     },

@@ -33,11 +33,13 @@ export type SwapPageReader = (
  * each page is one listSwaps read judged at `nowMs` (as GraphQL's `swaps`: 503 once the network
  * stops serving), its trades with their tokens' metadata, each token looked up once a list (the
  * views know every traded token; an unknown one is read from the chain, as GraphQL loads it).
+ * A settled hour's pages are `settled` (listSwaps): read while the network backfills too.
  */
 export function createSwapPageReader(
   reader: SwapListReader,
   network: NetworkName,
   nowMs: number,
+  options: { settled?: boolean } = {},
 ): SwapPageReader {
   const tokens = new Map<TokenRef, Token>();
   const lookUp = async (ref: TokenRef): Promise<Token> =>
@@ -46,7 +48,7 @@ export function createSwapPageReader(
       : (reader.getToken(network, ref) ?? (await reader.resolveTokenAddress(network, ref)));
 
   return async ({ from, to, atBlock }, first, after) => {
-    const page = await listSwaps(reader, { network, from, to, first, after, atBlock }, nowMs);
+    const page = await listSwaps(reader, { network, from, to, first, after, atBlock }, nowMs, options);
     const missing = new Set<TokenRef>();
     for (const { node } of page.edges) {
       if (!tokens.has(node.tokenIn)) missing.add(node.tokenIn);
