@@ -5,7 +5,9 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import { LIST_BUDGET_DEFAULTS } from "../config/networkConfigSchema.js";
 import { RateLimitedError } from "../errors.js";
-import { GRAPHQL_LIMITS, type GraphqlServer } from "../graphql/createGraphqlServer.js";
+import type { GraphqlServer } from "../graphql/createGraphqlServer.js";
+import type { LazyGraphqlServer } from "../graphql/createLazyGraphqlServer.js";
+import { GRAPHQL_LIMITS } from "../graphql/graphqlLimits.js";
 import { createAnswerStore } from "../views/answers/createAnswerStore.js";
 import type { SettledSwapHours } from "../views/answers/createSettledSwapHours.js";
 import type { MarketReader } from "../views/types.js";
@@ -31,8 +33,8 @@ import { setErrorHandling } from "./setErrorHandling.js";
 /** Options of createHttpServer. */
 export interface HttpServerOptions {
   reader: MarketReader;
-  /** The GraphQL server that answers /graphql. */
-  graphql: GraphqlServer;
+  /** The GraphQL server that answers /graphql, or one built on its first request (createLazyGraphqlServer). */
+  graphql: GraphqlServer | LazyGraphqlServer;
   /**
    * Readiness for /ready (default: every configured network finished its backfill once and is
    * not halted; a degraded network, whose RPC is down, still counts as ready).

@@ -4,6 +4,7 @@ import { pipeline, Readable } from "node:stream";
 import { createGzip, gzipSync } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { GraphqlServer } from "../../graphql/createGraphqlServer.js";
+import type { LazyGraphqlServer } from "../../graphql/createLazyGraphqlServer.js";
 import type { AnswerVerdict } from "../../graphql/plugins/useKeepableAnswers.js";
 import { boundEventCount, countEvent } from "../../lib/countEvent.js";
 import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
@@ -41,14 +42,17 @@ interface GraphqlAnswer {
  * without going through yoga, nor parsing its body: the body is parsed (Fastify's JSON parser,
  * its refusals unchanged) only when yoga is to answer it. If-None-Match with the ETag gets a
  * 304; a kept answer carries its own gzip, so the compressor never compresses it again.
+ * A lazy server (createLazyGraphqlServer) is built by the first request yoga is to answer.
  */
 export async function graphqlPlugin(
   app: FastifyInstance,
-  options: { graphql: GraphqlServer; answers?: AnswerStore },
+  options: { graphql: GraphqlServer | LazyGraphqlServer; answers?: AnswerStore },
 ): Promise<void> {
-  const { graphql, answers } = options;
+  const { answers } = options;
+  const lazy = isLazy(options.graphql) ? options.graphql : undefined;
+  let yoga = lazy === undefined ? (options.graphql as GraphqlServer) : undefined;
   // Read once: yoga's server is a Proxy whose every property read binds a new function.
-  const marketState = answers === undefined ? undefined : graphql.marketState;
+  const marketState = answers === undefined ? undefined : options.graphql.marketState;
   const countHit = boundEventCount("cache_hits", GRAPHQL_ANSWER);
   // This plugin's own parsers (encapsulated): the body's text is kept as it came, and parsed
   // by the server's JSON parser (same limits, same refusals) when yoga needs it.
@@ -72,7 +76,8 @@ export async function graphqlPlugin(
     // The client key is the rate limit's (request.ip, which honours trustProxy): GraphQL's
     // per-client budget charges the same client.
     const verdict: AnswerVerdict = { keepable: false };
-    const response = await graphql.handleNodeRequestAndResponse(request, reply, {
+    yoga ??= await (lazy as LazyGraphqlServer).load();
+    const response = await yoga.handleNodeRequestAndResponse(request, reply, {
       req: request.raw,
       res: reply.raw,
       clientKey: request.ip,
@@ -137,6 +142,11 @@ export async function graphqlPlugin(
     allow: GRAPHQL_ALLOWED,
     methods: OTHER_METHODS.filter((method) => method !== "POST"),
   });
+}
+
+// Not yoga's server (a Proxy that may answer any property): the lazy one's own shape.
+function isLazy(graphql: GraphqlServer | LazyGraphqlServer): graphql is LazyGraphqlServer {
+  return typeof (graphql as Partial<LazyGraphqlServer>).load === "function";
 }
 
 // What is worth gzipping (as @fastify/compress judges it): JSON and text, never an event stream.
