@@ -8,6 +8,7 @@ import { RateLimitedError } from "../errors.js";
 import type { GraphqlServer } from "../graphql/createGraphqlServer.js";
 import type { LazyGraphqlServer } from "../graphql/createLazyGraphqlServer.js";
 import { GRAPHQL_LIMITS } from "../graphql/graphqlLimits.js";
+import { createMetrics, type Metrics } from "../metrics/createMetrics.js";
 import { createAnswerStore } from "../views/answers/createAnswerStore.js";
 import type { SettledSwapHours } from "../views/answers/createSettledSwapHours.js";
 import type { MarketReader } from "../views/types.js";
@@ -17,8 +18,8 @@ import { answerOutsideRoutes } from "./answerOutsideRoutes.js";
 import { formatQueryErrors } from "./api/formatQueryErrors.js";
 import { restPlugin } from "./api/restPlugin.js";
 import { capConnections } from "./capConnections.js";
+import { createLazyValidators } from "./createLazyValidators.js";
 import { createListBudget } from "./createListBudget.js";
-import { createMetrics, type Metrics } from "../metrics/createMetrics.js";
 import { createRequestHook } from "./createRequestHook.js";
 import { dexScreenerPlugin } from "./dexscreener/dexScreenerPlugin.js";
 import { listingsPlugin } from "./listings/listingsPlugin.js";
@@ -101,6 +102,7 @@ const COMPRESS_OPTIONS = { encodings: ["gzip" as const], threshold: 1024, global
 /** The Fastify instance: limits on receiving a request, and the methods it routes. */
 function createFastify(options: HttpServerOptions, trustProxy: boolean): FastifyInstance {
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const production = process.env.NODE_ENV === "production";
   const app = Fastify({
     // Requests are logged by outcome (toRestError, useClientErrorLogging), not one line each.
     logger: false,
@@ -123,7 +125,12 @@ function createFastify(options: HttpServerOptions, trustProxy: boolean): Fastify
     // The route schemas are fixed: checked against JSON Schema's meta-schema outside production
     // (every test that builds the server), not on each production start, where compiling that
     // meta-schema was most of the validators' cost.
-    ajv: { customOptions: { verbose: true, validateSchema: process.env.NODE_ENV !== "production" } },
+    ajv: { customOptions: { verbose: true, validateSchema: !production } },
+    // For the same reason each route's validator is compiled on its first request in production
+    // only: every test that builds the server still compiles, and checks, them all at once.
+    ...(production
+      ? { schemaController: { compilersFactory: { buildValidator: createLazyValidators() } } }
+      : {}),
     schemaErrorFormatter: formatQueryErrors,
     clientErrorHandler: answerClientError,
   });
