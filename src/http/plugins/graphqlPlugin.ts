@@ -49,7 +49,9 @@ export async function graphqlPlugin(
   options: { graphql: GraphqlServer | LazyGraphqlServer; answers?: AnswerStore },
 ): Promise<void> {
   const { answers } = options;
-  const lazy = isLazy(options.graphql) ? options.graphql : undefined;
+  // Not `in`: yoga's server is a Proxy that may claim any property.
+  const lazy =
+    typeof (options.graphql as LazyGraphqlServer).load === "function" ? options.graphql : undefined;
   let yoga = lazy === undefined ? (options.graphql as GraphqlServer) : undefined;
   // Read once: yoga's server is a Proxy whose every property read binds a new function.
   const marketState = answers === undefined ? undefined : options.graphql.marketState;
@@ -142,11 +144,6 @@ export async function graphqlPlugin(
     allow: GRAPHQL_ALLOWED,
     methods: OTHER_METHODS.filter((method) => method !== "POST"),
   });
-}
-
-// Not yoga's server (a Proxy that may answer any property): the lazy one's own shape.
-function isLazy(graphql: GraphqlServer | LazyGraphqlServer): graphql is LazyGraphqlServer {
-  return typeof (graphql as Partial<LazyGraphqlServer>).load === "function";
 }
 
 // What is worth gzipping (as @fastify/compress judges it): JSON and text, never an event stream.

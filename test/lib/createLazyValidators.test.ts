@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createTestServer } from "../http/support.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
-import { createTestServer } from "./support.js";
 
 // In production the server compiles each route's validator on its first request
 // (createLazyValidators); every other test builds the server eagerly. Both answer the same.
