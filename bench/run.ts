@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
-import { GRAPHQL_LIMITS } from "../src/graphql/createGraphqlServer.js";
+import { GRAPHQL_LIMITS } from "../src/graphql/graphqlLimits.js";
 import { benchAnswers } from "./answers.js";
 import { benchBackfill } from "./backfill.js";
 import { benchDexScreener } from "./dexScreener.js";

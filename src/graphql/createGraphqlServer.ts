@@ -11,6 +11,7 @@ import { createGraphqlContext, type GraphqlContext } from "./context/createGraph
 import { createMarketStateKey } from "./createMarketStateKey.js";
 import { findSwapgraphError } from "./errors/findSwapgraphError.js";
 import { toGraphqlError } from "./errors/toGraphqlError.js";
+import { GRAPHQL_LIMITS } from "./graphqlLimits.js";
 import { type ClientBudgetOptions, createClientBudget } from "./plugins/createClientBudget.js";
 import { createDocumentCaches } from "./plugins/createDocumentCaches.js";
 import { loadPersistedOperations } from "./plugins/loadPersistedOperations.js";
@@ -58,21 +59,6 @@ export interface GraphqlServerOptions {
    */
   clientBudget?: ClientBudgetOptions;
 }
-
-/**
- * Limits sized for the schema. It has no cycles, so depth is bounded anyway (the deepest
- * field, swaps.edges.node.sell.token.address, is at 6); the depth limit guards future types.
- * The cost (computeQueryCost) multiplies a selection by its page size as the request gives it,
- * literal, variable or default: one full page of 1000 swaps with every field costs about 200k,
- * two such pages are refused.
- */
-export const GRAPHQL_LIMITS = {
-  maxDepth: 10,
-  maxAliases: 15,
-  maxTokens: 2_000,
-  maxCost: 250_000,
-  maxRequestBodySize: 100_000,
-} as const;
 
 // Yoga logs every error the formatter replaced, expected ones included: those are the caller's
 // doing and useClientErrorLogging logs them from the answer, without a stack; the rest are ours

@@ -5,7 +5,10 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import { LIST_BUDGET_DEFAULTS } from "../config/networkConfigSchema.js";
 import { RateLimitedError } from "../errors.js";
-import { GRAPHQL_LIMITS, type GraphqlServer } from "../graphql/createGraphqlServer.js";
+import type { GraphqlServer } from "../graphql/createGraphqlServer.js";
+import type { LazyGraphqlServer } from "../graphql/createLazyGraphqlServer.js";
+import { GRAPHQL_LIMITS } from "../graphql/graphqlLimits.js";
+import { createLazyValidators } from "../lib/createLazyValidators.js";
 import { createMetrics, type Metrics } from "../metrics/createMetrics.js";
 import { createAnswerStore } from "../views/answers/createAnswerStore.js";
 import type { SettledSwapHours } from "../views/answers/createSettledSwapHours.js";
@@ -31,8 +34,8 @@ import { setErrorHandling } from "./setErrorHandling.js";
 /** Options of createHttpServer. */
 export interface HttpServerOptions {
   reader: MarketReader;
-  /** The GraphQL server that answers /graphql. */
-  graphql: GraphqlServer;
+  /** The GraphQL server that answers /graphql, or one built on its first request (createLazyGraphqlServer). */
+  graphql: GraphqlServer | LazyGraphqlServer;
   /**
    * Readiness for /ready (default: every configured network finished its backfill once and is
    * not halted; a degraded network, whose RPC is down, still counts as ready).
@@ -99,6 +102,7 @@ const COMPRESS_OPTIONS = { encodings: ["gzip" as const], threshold: 1024, global
 /** The Fastify instance: limits on receiving a request, and the methods it routes. */
 function createFastify(options: HttpServerOptions, trustProxy: boolean): FastifyInstance {
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const production = process.env.NODE_ENV === "production";
   const app = Fastify({
     // Requests are logged by outcome (toRestError, useClientErrorLogging), not one line each.
     logger: false,
@@ -121,7 +125,12 @@ function createFastify(options: HttpServerOptions, trustProxy: boolean): Fastify
     // The route schemas are fixed: checked against JSON Schema's meta-schema outside production
     // (every test that builds the server), not on each production start, where compiling that
     // meta-schema was most of the validators' cost.
-    ajv: { customOptions: { verbose: true, validateSchema: process.env.NODE_ENV !== "production" } },
+    ajv: { customOptions: { verbose: true, validateSchema: !production } },
+    // For the same reason each route's validator is compiled on its first request in production
+    // only: every test that builds the server still compiles, and checks, them all at once.
+    ...(production
+      ? { schemaController: { compilersFactory: { buildValidator: createLazyValidators() } } }
+      : {}),
     schemaErrorFormatter: formatQueryErrors,
     clientErrorHandler: answerClientError,
   });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { SwapgraphError } from "../errors.js";
-import { GRAPHQL_LIMITS } from "../graphql/createGraphqlServer.js";
+import { GRAPHQL_LIMITS } from "../graphql/graphqlLimits.js";
 import { GRAPHQL_PATH } from "./graphqlPath.js";
 import { JSON_HEADERS } from "./jsonHeaders.js";
 import { shorten } from "./shorten.js";

@@ -1,10 +1,7 @@
 import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  createGraphqlServer,
-  GRAPHQL_LIMITS,
-  type GraphqlServer,
-} from "../../src/graphql/createGraphqlServer.js";
+import { createGraphqlServer, type GraphqlServer } from "../../src/graphql/createGraphqlServer.js";
+import { GRAPHQL_LIMITS } from "../../src/graphql/graphqlLimits.js";
 import { computeQueryCost } from "../../src/graphql/plugins/computeQueryCost.js";
 import { buildSchema } from "../../src/graphql/schema/buildSchema.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";

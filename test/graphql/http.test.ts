@@ -1,6 +1,6 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { GRAPHQL_LIMITS } from "../../src/graphql/createGraphqlServer.js";
+import { GRAPHQL_LIMITS } from "../../src/graphql/graphqlLimits.js";
 import { startServer, type TestServer } from "../http/support.js";
 import { chromiumAvailable, launchBrowser } from "../support/browser.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { GRAPHQL_LIMITS } from "../../src/graphql/createGraphqlServer.js";
 import { MAX_QUOTED_CHARS } from "../../src/graphql/errors/quietMessage.js";
+import { GRAPHQL_LIMITS } from "../../src/graphql/graphqlLimits.js";
 import { startServer, type TestServer } from "../http/support.js";
 import { createFixtureReader, type Fixture } from "../support/fixtureReader.js";
 

@@ -4,6 +4,7 @@ import { pipeline, Readable } from "node:stream";
 import { createGzip, gzipSync } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { GraphqlServer } from "../../graphql/createGraphqlServer.js";
+import type { LazyGraphqlServer } from "../../graphql/createLazyGraphqlServer.js";
 import type { AnswerVerdict } from "../../graphql/plugins/useKeepableAnswers.js";
 import { boundEventCount, countEvent } from "../../lib/countEvent.js";
 import type { AnswerStore } from "../../views/answers/createAnswerStore.js";
@@ -41,14 +42,19 @@ interface GraphqlAnswer {
  * without going through yoga, nor parsing its body: the body is parsed (Fastify's JSON parser,
  * its refusals unchanged) only when yoga is to answer it. If-None-Match with the ETag gets a
  * 304; a kept answer carries its own gzip, so the compressor never compresses it again.
+ * A lazy server (createLazyGraphqlServer) is built by the first request yoga is to answer.
  */
 export async function graphqlPlugin(
   app: FastifyInstance,
-  options: { graphql: GraphqlServer; answers?: AnswerStore },
+  options: { graphql: GraphqlServer | LazyGraphqlServer; answers?: AnswerStore },
 ): Promise<void> {
-  const { graphql, answers } = options;
+  const { answers } = options;
+  // Not `in`: yoga's server is a Proxy that may claim any property.
+  const lazy =
+    typeof (options.graphql as LazyGraphqlServer).load === "function" ? options.graphql : undefined;
+  let yoga = lazy === undefined ? (options.graphql as GraphqlServer) : undefined;
   // Read once: yoga's server is a Proxy whose every property read binds a new function.
-  const marketState = answers === undefined ? undefined : graphql.marketState;
+  const marketState = answers === undefined ? undefined : options.graphql.marketState;
   const countHit = boundEventCount("cache_hits", GRAPHQL_ANSWER);
   // This plugin's own parsers (encapsulated): the body's text is kept as it came, and parsed
   // by the server's JSON parser (same limits, same refusals) when yoga needs it.
@@ -72,7 +78,8 @@ export async function graphqlPlugin(
     // The client key is the rate limit's (request.ip, which honours trustProxy): GraphQL's
     // per-client budget charges the same client.
     const verdict: AnswerVerdict = { keepable: false };
-    const response = await graphql.handleNodeRequestAndResponse(request, reply, {
+    yoga ??= await (lazy as LazyGraphqlServer).load();
+    const response = await yoga.handleNodeRequestAndResponse(request, reply, {
       req: request.raw,
       res: reply.raw,
       clientKey: request.ip,
