@@ -123,19 +123,7 @@ async function main(): Promise<void> {
   const base = `http://${config.http.host === "0.0.0.0" ? "127.0.0.1" : config.http.host}:${port}`;
   indexing.start();
 
-  const lines = [
-    `swapgraph is serving on ${base} (${networks.map((n) => n.name).join(", ")}; store: ${config.store.kind})`,
-    `  start here: ${base}/   (links to everything below)`,
-    `  API docs:   ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
-    `  GraphiQL:   ${base}/graphql`,
-    `  readiness:  ${base}/ready   (503 until every network's backfill is done)`,
-    "  try:",
-    `    curl '${base}/api/quote?sellToken=BNB&buyToken=USDT'`,
-    `    curl '${base}/api/quote?network=eth&sellToken=WETH&buyToken=USDC'`,
-    `    curl '${base}/api/swaps_24h?network=polygon'`,
-    `    curl '${base}/api/trade_volume_usd_7d'`,
-  ];
-  process.stdout.write(`${lines.join("\n")}\n`);
+  printBanner(base, networks, config.store.kind);
   // Then the GraphQL server, so the first /graphql after the start finds it built; a failure
   // here is the first request's to report (it builds again).
   setTimeout(() => void graphql.load().catch(() => undefined), GRAPHQL_WARM_DELAY_MS);
@@ -255,3 +243,20 @@ main().catch((error: unknown) => {
   process.stderr.write(`swapgraph failed to start: ${redactSecrets(message)}\n`);
   process.exit(1);
 });
+
+/** What `npm start` prints once it serves: where everything is, and commands to try. */
+function printBanner(base: string, networks: readonly { name: string }[], storeKind: string): void {
+  const lines = [
+    `swapgraph is serving on ${base} (${networks.map((n) => n.name).join(", ")}; store: ${storeKind})`,
+    `  start here: ${base}/   (links to everything below)`,
+    `  API docs:   ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
+    `  GraphiQL:   ${base}/graphql`,
+    `  readiness:  ${base}/ready   (503 until every network's backfill is done)`,
+    "  try:",
+    `    curl '${base}/api/quote?sellToken=BNB&buyToken=USDT'`,
+    `    curl '${base}/api/quote?network=eth&sellToken=WETH&buyToken=USDC'`,
+    `    curl '${base}/api/swaps_24h?network=polygon'`,
+    `    curl '${base}/api/trade_volume_usd_7d'`,
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
