@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { findFreePort } from "@swapgraph/devnet/anvil/findFreePort.js";
 import { startDevnet } from "@swapgraph/devnet/startDevnet.js";
+import { statusOf } from "./startSwapgraphProcess.js";
 
 /**
  * `npx tsx bench/memoryProbe.ts` (issue 28): swapgraph's memory after the backfill of a dense bsc
@@ -27,17 +27,6 @@ const idleSeconds = Number(process.env.PROBE_IDLE_S ?? 30);
 const snapshot = process.env.PROBE_SNAPSHOT === "1";
 const outDir = process.env.PROBE_OUT ?? join(tmpdir(), "swapgraph-memory-probe");
 mkdirSync(outDir, { recursive: true });
-
-function statusOf(url: string): Promise<number> {
-  return new Promise((resolve) => {
-    const req = get(url, { timeout: 2000 }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on("timeout", () => req.destroy());
-    req.on("error", () => resolve(0));
-  });
-}
 
 /** MB of the process's resident memory by kind, and its peak (Linux /proc). */
 function procMemory(pid: number): Record<string, number> {

@@ -194,7 +194,7 @@ export async function startSwapgraphProcess(options: {
 const CLOCK_TICKS = 100;
 
 /** The HTTP status of a GET (0 when nothing answers). */
-function statusOf(url: string): Promise<number> {
+export function statusOf(url: string): Promise<number> {
   return new Promise((resolve) => {
     const req = get(url, { timeout: 2000 }, (res) => {
       res.resume();
