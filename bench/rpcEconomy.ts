@@ -26,7 +26,7 @@ export interface BenchRpcEconomyOptions {
   shapes: BlockMixName[];
   /** History blocks of the "bsc" mix (default BUSY_BLOCKS.bsc); "issue17" is always the issue's 100. */
   bscBlocks?: number;
-  /** Cost models whose backfills are compared on each shape (default: none; BENCH_ECONOMY_MODES). */
+  /** Cost models whose backfills are compared on each shape (none: no comparison; BENCH_ECONOMY_MODES). */
   modes?: (RpcCostModel | "auto")[];
   /** Backfills per mode, alternating modes; the table gives the median (default 3). */
   rounds?: number;
@@ -81,7 +81,9 @@ export async function benchRpcEconomy(options: BenchRpcEconomyOptions): Promise<
         const modesTitle = `Cost models on the ${shape} shape (${blocks} blocks): full backfill through the provider emulator (a local URL: "auto" resolves to "time"), median of ${options.rounds ?? 3} alternating runs`;
 
         console.log(modesTitle);
-        console.table(modes);
+        console.table(modes.map(({ readyMs: _readyMs, ...row }) => row));
+        const verdict = defaultAgainstBest(modes);
+        if (verdict !== undefined) console.log(verdict);
       }
     } catch (error) {
       process.exitCode = 1;
@@ -89,6 +91,18 @@ export async function benchRpcEconomy(options: BenchRpcEconomyOptions): Promise<
     }
   }
   return tables;
+}
+
+/**
+ * The default cost model ("auto") against the fastest mode of the same table, by median time to
+ * ready (issue 28's aim: at most 1.1). Undefined when "auto" was not among the modes.
+ */
+function defaultAgainstBest(modes: readonly Pick<ModeRow, "costModel" | "readyMs">[]): string | undefined {
+  const auto = modes.find((row) => row.costModel === "auto");
+  if (auto === undefined || modes.length < 2) return undefined;
+  const best = modes.reduce((a, b) => (b.readyMs < a.readyMs ? b : a));
+  const ratio = auto.readyMs / best.readyMs;
+  return `default ("auto") against the best mode (${best.costModel}), median time to ready: ${ratio.toFixed(2)} (aim at most 1.1: ${ratio <= 1.1 ? "met" : "NOT met"})`;
 }
 
 /** One line of the cost models' table. */
@@ -100,6 +114,8 @@ interface ModeRow {
   "HTTP requests": number;
   "ready (s)": string;
   "ready, all runs (s)": string;
+  /** The median time to ready in ms (not printed: the verdict line uses it). */
+  readyMs: number;
 }
 
 /**
@@ -160,6 +176,7 @@ async function compareModes(
       "HTTP requests": run.usage.httpRequests,
       "ready (s)": seconds(sorted[Math.floor(sorted.length / 2)]!),
       "ready, all runs (s)": run.ms.map(seconds).join(", "),
+      readyMs: sorted[Math.floor(sorted.length / 2)]!,
     };
   });
 }
@@ -324,14 +341,16 @@ export function economyShapesFromEnv(env: NodeJS.ProcessEnv = process.env): Bloc
   return shapes as BlockMixName[];
 }
 
-/** Cost models from BENCH_ECONOMY_MODES ("auto,computeUnits,time,bytes,calls"; unset: none). */
+const ECONOMY_MODES = ["auto", "computeUnits", "time", "bytes", "calls"] as const;
+
+/** Cost models from BENCH_ECONOMY_MODES (unset: "auto,computeUnits,time,bytes,calls"; "none": no comparison). */
 export function economyModesFromEnv(env: NodeJS.ProcessEnv = process.env): (RpcCostModel | "auto")[] {
-  const raw = env.BENCH_ECONOMY_MODES;
-  if (raw === undefined || raw === "") return [];
-  const known = ["auto", "computeUnits", "time", "bytes", "calls"];
+  const raw = env.BENCH_ECONOMY_MODES ?? ECONOMY_MODES.join(",");
+  if (raw === "" || raw === "none") return [];
   const modes = raw.split(",").map((part) => part.trim());
-  const bad = modes.find((mode) => !known.includes(mode));
-  if (bad !== undefined) throw new Error(`BENCH_ECONOMY_MODES takes ${known.join(", ")}; got "${raw}"`);
+  const bad = modes.find((mode) => !(ECONOMY_MODES as readonly string[]).includes(mode));
+  if (bad !== undefined)
+    throw new Error(`BENCH_ECONOMY_MODES takes ${ECONOMY_MODES.join(", ")} or none; got "${raw}"`);
   return modes as (RpcCostModel | "auto")[];
 }
 

@@ -40,9 +40,10 @@ import { benchV3 } from "./v3.js";
  * the RPC economy part (bench/rpcEconomy.ts: calls, compute units and bytes per trade of a full
  * backfill of BSC-shaped chains through the provider emulator; BENCH_ECONOMY=0 skips it,
  * BENCH_ECONOMY_SHAPES=bsc,issue17 picks the shapes, BENCH_ECONOMY_BLOCKS sizes the bsc one;
- * BENCH_ECONOMY_MODES=auto,computeUnits,time,bytes,calls adds a table of those cost models'
- * backfills on each shape: calls, compute units, bytes and the median time to ready of
- * BENCH_ECONOMY_ROUNDS alternating runs, default 3),
+ * then a table of the cost models' backfills on each shape (BENCH_ECONOMY_MODES, default
+ * auto,computeUnits,time,bytes,calls; none skips it): calls, compute units, bytes and the median
+ * time to ready of BENCH_ECONOMY_ROUNDS alternating runs, default 3, with the default ("auto")
+ * against the best mode),
  * then the scale part (bench/scale.ts; BENCH_SCALE=0 skips it, BENCH_SCALE_SIZES=20000,100000 sets
  * its sizes). BENCH_HTTP=0 skips the HTTP and subscription part, BENCH_BACKFILL=0 the backfill;
  * the HTTP part ends with fairness under abuse (bench/fairness.ts: a quote's latency alone and
@@ -81,7 +82,10 @@ interface Row {
   "p50 ms": number;
   "p99 ms": number;
   errors: number;
+  /** Against bare node:http answering the same bytes (the pools row: the quote's). */
   "vs bare": string;
+  /** Against bare node:http answering the quote's bytes, the small answer's ceiling. */
+  "vs bare quote"?: string;
   /** The serving process's CPU (user + system) per answer, when the load had a server to ask. */
   "CPU µs/answer"?: number;
 }
@@ -197,6 +201,8 @@ async function benchStatsHttp(servers: Servers): Promise<Row[]> {
   return rows.map((row) => ({ ...row, "vs bare": (row["req/s"] / bare).toFixed(2) }));
 }
 
+const BARE_LIST = "bare node:http, the list's bytes";
+
 async function benchHttp(servers: Servers): Promise<Row[]> {
   const { swapgraphUrl, listUrl, bareUrl } = servers;
   const graphqlBody = JSON.stringify({
@@ -235,7 +241,7 @@ async function benchHttp(servers: Servers): Promise<Row[]> {
       servers,
     ),
     // What the list's size alone costs: bare node:http answering the list's bytes.
-    await load("bare node:http, the list's bytes", { url: `${bareUrl}/api/swaps_24h` }, servers),
+    await load(BARE_LIST, { url: `${bareUrl}/api/swaps_24h` }, servers),
     // On a server whose list budget this one client cannot spend: the default budget would
     // refuse it (429) within a second, and the row would count refusals.
     await load("GET /api/swaps_24h (REST)", { url: `${listUrl}/api/swaps_24h` }, servers),
@@ -251,8 +257,19 @@ async function benchHttp(servers: Servers): Promise<Row[]> {
       servers,
     ),
   ];
-  const bare = rows[0]!["req/s"];
-  return rows.map((row) => ({ ...row, "vs bare": (row["req/s"] / bare).toFixed(2) }));
+  // Each row against bare node:http answering the same bytes (the list against the list's bytes);
+  // the pools answer has no bare row of its own: against the quote's, the smaller answer.
+  const bareQuote = rows[0]!["req/s"];
+  const bareList = rows.find((row) => row.target === BARE_LIST)!["req/s"];
+  return rows.map((row) => {
+    const sameBytes = row.target === BARE_LIST || row.target.includes("/api/swaps_24h");
+    const reference = sameBytes ? bareList : bareQuote;
+    return {
+      ...row,
+      "vs bare": (row["req/s"] / reference).toFixed(2),
+      "vs bare quote": (row["req/s"] / bareQuote).toFixed(2),
+    };
+  });
 }
 
 if ((only === undefined && process.env.BENCH_START !== "0") || only === "start") {
