@@ -44,8 +44,9 @@ import { benchV3 } from "./v3.js";
  * auto,computeUnits,time,bytes,calls; none skips it): calls, compute units, bytes and the median
  * time to ready of BENCH_ECONOMY_ROUNDS alternating runs, default 3, with the default ("auto")
  * against the best mode),
- * then the scale part (bench/scale.ts; BENCH_SCALE=0 skips it, BENCH_SCALE_SIZES=20000,100000 sets
- * its sizes). BENCH_HTTP=0 skips the HTTP and subscription part, BENCH_BACKFILL=0 the backfill;
+ * then the scale part (bench/scale.ts; BENCH_SCALE=0 skips it, BENCH_ONLY=scale runs it alone,
+ * BENCH_SCALE_SIZES=20000,100000 sets its sizes, BENCH_ONE_PAIR_SWAPS its one-pair reference,
+ * default 20,000, 0 skips it). BENCH_HTTP=0 skips the HTTP and subscription part, BENCH_BACKFILL=0 the backfill;
  * the HTTP part ends with fairness under abuse (bench/fairness.ts: a quote's latency alone and
  * while 4 clients send the heaviest admitted query, without and with the per-client budget);
  * BENCH_ONLY=fairness runs that part alone (after the paging part: one client alone paging the
@@ -272,6 +273,13 @@ async function benchHttp(servers: Servers): Promise<Row[]> {
   });
 }
 
+async function runScale(): Promise<void> {
+  await benchScale({
+    sizes: scaleSizesFromEnv(),
+    onePairSwaps: Number(process.env.BENCH_ONE_PAIR_SWAPS ?? 20_000),
+  });
+}
+
 if ((only === undefined && process.env.BENCH_START !== "0") || only === "start") {
   const runs = Number(process.env.BENCH_START_RUNS ?? 5);
   console.log(
@@ -279,6 +287,11 @@ if ((only === undefined && process.env.BENCH_START !== "0") || only === "start")
   );
   console.table(await benchStart({ runs }));
   if (only === "start") process.exit(0);
+}
+if (only === "scale") {
+  await runScale();
+  // The part's own exit code: 1 when one of its tables failed.
+  process.exit();
 }
 if (
   process.env.BENCH_HTTP !== "0" ||
@@ -452,12 +465,7 @@ if (process.env.BENCH_LIST !== "0") {
   console.table(await benchList({ size }));
 }
 
-if (process.env.BENCH_SCALE !== "0") {
-  await benchScale({
-    sizes: scaleSizesFromEnv(),
-    onePairSwaps: Number(process.env.BENCH_ONE_PAIR_SWAPS ?? 20_000),
-  });
-}
+if (process.env.BENCH_SCALE !== "0") await runScale();
 
 if (process.env.BENCH_PONDER === "1") {
   await benchPonder({

@@ -8,10 +8,12 @@ import {
   type ProviderEmulator,
 } from "@swapgraph/devnet/emulator/createProviderEmulator.js";
 import { type Devnet, type StartDevnetOptions, startDevnet } from "@swapgraph/devnet/startDevnet.js";
+import type { DevnetChainInfo } from "@swapgraph/devnet/startDevnetChain.js";
 import { writeManifest } from "@swapgraph/devnet/writeManifest.js";
 import { createPublicClient, encodeEventTopics, http, type Log, parseEventLogs } from "viem";
 import { pairEventsAbi } from "../src/chain/abis.js";
 import { SWAP_ROW_KEYS } from "../src/views/answers/swapRow.js";
+import { maxOf, pollSteadily, type SteadyPoll, sampleRss, statusCounts } from "./scaleProbes.js";
 import {
   type ChildLogLine,
   killSwapgraphProcesses,
@@ -40,6 +42,10 @@ export interface BenchScaleOptions {
 // 23 hours of history: every trade stays in the API's 24-hour window for the whole run.
 const DAYS = 23 / 24;
 const DOWNLOAD_TIMEOUT_MS = 120_000;
+// The quote and the volume list are polled this often during the backfill and after /ready.
+const PROBE_INTERVAL_MS = 100;
+const AFTER_READY_MS = 10_000;
+const RSS_SAMPLE_MS = 250;
 // Temp dirs of the run in progress, removed on SIGINT/SIGTERM too.
 const tempDirs = new Set<string>();
 
@@ -58,8 +64,10 @@ function removeTempDir(dir: string): void {
  * `npm run bench` (scale part): for each size, a dense one-network (bsc) devnet, the provider
  * emulator (counting, no faults) in front of it and swapgraph in a child process indexing through the proxy.
  * Backfill throughput is printed next to the raw eth_getLogs + decode rate of the same chain
- * measured in the same run; then RPC calls and bytes per trade, memory, the /api/swaps_24h
- * download and /health latency during it. Returns the tables it printed.
+ * measured in the same run, and its own time next to the node's (the emulator's nodeBusyMs); the
+ * RSS peak from start to /ready; /api/quote and /api/trade_volume_usd_7d latencies and statuses
+ * polled during the backfill and for 10 s after /ready; then RPC calls and bytes per trade,
+ * memory, the /api/swaps_24h download and /health latency during it. Returns the tables it printed.
  */
 export async function benchScale(options: BenchScaleOptions): Promise<Map<string, ScaleRow[]>> {
   const log = options.log ?? ((message: string) => console.log(message));
@@ -134,7 +142,9 @@ async function benchSize(
     );
 
     log(`scale ${size}: raw eth_getLogs + decode`);
+    const rawStarted = performance.now();
     const raw = await measureRaw(chain.rpcUrl, history.fromBlock, history.toBlock, size, history.blocks);
+    log(`scale ${size}: raw work measured in ${seconds(performance.now() - rawStarted)} s`);
 
     proxy = await createProviderEmulator({ upstream: chain.rpcUrl });
     const configPath = join(dir, "manifest.json");
@@ -147,10 +157,35 @@ async function benchSize(
     mkdirSync(dataDir);
     log(`scale ${size}: swapgraph backfill`);
     child = await startSwapgraphProcess({ configPath, dataDir });
+    const started = child;
+    const rss = sampleRss(() => started.rssBytes(), RSS_SAMPLE_MS);
     const readyTimeoutMs = 120_000 + size * 5;
-    const readyAt = await child.waitForReady(readyTimeoutMs).catch((error: unknown) => {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${child?.tail() ?? ""}`);
+    let readySettled = false;
+    const ready = started.waitForReady(readyTimeoutMs).finally(() => {
+      readySettled = true;
     });
+    // Awaited below, after the probes start: a rejection meanwhile is not an unhandled one.
+    ready.catch(() => {});
+    // The probes start when the child serves (indexing has started): the node's busy time so far
+    // was start-up's, and the API answers from then on.
+    while (started.servingAt() === undefined && !readySettled) await sleep(10);
+    const nodeBusyAtServing = proxy.usage().nodeBusyMs;
+    const pair = quotePair(chain);
+    const quoteUrl = `${started.baseUrl}/api/quote?network=bsc&sellToken=${pair.sell}&buyToken=${pair.buy}`;
+    const volumeUrl = `${started.baseUrl}/api/trade_volume_usd_7d?network=bsc`;
+    const quoteDuring = pollSteadily(quoteUrl, PROBE_INTERVAL_MS);
+    const volumeDuring = pollSteadily(volumeUrl, PROBE_INTERVAL_MS);
+    let readyAt: number;
+    let rssPeak: number | undefined;
+    let during: SteadyPoll[];
+    try {
+      readyAt = await ready.catch((error: unknown) => {
+        throw new Error(`${error instanceof Error ? error.message : String(error)}\n${started.tail()}`);
+      });
+    } finally {
+      rssPeak = rss.stop().peakBytes;
+      during = await Promise.all([quoteDuring.stop(), volumeDuring.stop()]);
+    }
     const usage = proxy.usage();
     const counts = usage.byMethod;
     const httpRequests = usage.httpRequests;
@@ -186,6 +221,43 @@ async function benchSize(
         : "includes node start-up (the production build, as npm start runs it)",
     );
 
+    const nodeBusyMs = usage.nodeBusyMs - nodeBusyAtServing;
+    const ownMs = backfillMs - nodeBusyMs;
+    row(
+      "backfill: own time against the node's",
+      `own ${seconds(ownMs)} s, node busy ${seconds(nodeBusyMs)} s: ratio own/node ${(ownMs / nodeBusyMs).toFixed(2)} (aim at most 1)`,
+      `wall ${seconds(backfillMs)} s (serving to /ready 200); node busy: the emulator's time with at least one request waiting for anvil; own: the rest`,
+    );
+    row(
+      "RSS peak during the backfill",
+      rssPeak === undefined
+        ? "n/a"
+        : `${mb(rssPeak)} MB (aim at most 400 MB: ${rssPeak <= 400 * 1024 * 1024 ? "met" : "not met"})`,
+      `sampled every ${RSS_SAMPLE_MS} ms from process start to /ready 200; at /ready ${rssBackfill === undefined ? "n/a" : `${mb(rssBackfill)} MB (${rssBackfill <= 400 * 1024 * 1024 ? "met" : "not met"})`}`,
+    );
+    const polled = [`/api/quote ${pair.label}`, "/api/trade_volume_usd_7d"];
+    log(
+      `scale ${size}: /api/quote and /api/trade_volume_usd_7d every ${PROBE_INTERVAL_MS} ms for ${seconds(AFTER_READY_MS)} s after /ready`,
+    );
+    const quoteAfter = pollSteadily(quoteUrl, PROBE_INTERVAL_MS);
+    const volumeAfter = pollSteadily(volumeUrl, PROBE_INTERVAL_MS);
+    await sleep(AFTER_READY_MS);
+    const after = await Promise.all([quoteAfter.stop(), volumeAfter.stop()]);
+    for (const [i, name] of polled.entries()) {
+      const backfilling = during[i]!;
+      row(
+        `GET ${name} during the backfill`,
+        latencies(backfilling),
+        `every ${PROBE_INTERVAL_MS} ms, one at a time, from serving to /ready 200; ${backfilling.latencies.length} answers: ${statusCounts(backfilling.statuses)}${backfilling.firstOkAt === undefined ? "" : `; the first 200 ${seconds(readyAt - backfilling.firstOkAt)} s before /ready`}`,
+      );
+      const poll = after[i]!;
+      row(
+        `GET ${name} after /ready`,
+        latencies(poll),
+        `every ${PROBE_INTERVAL_MS} ms for ${seconds(AFTER_READY_MS)} s, before the downloads; ${poll.latencies.length} answers: ${statusCounts(poll.statuses)}`,
+      );
+    }
+
     const totalCalls = usage.total.calls;
     const totalBytes = usage.total.bytes;
     row(
@@ -215,7 +287,7 @@ async function benchSize(
         try {
           result = await download(swapsUrl, agent, {});
         } finally {
-          health.push(...(await poller.stop()));
+          for (const latency of await poller.stop()) health.push(latency);
         }
         // The budget is off in this config; should a 429 come anyway, it is waited out, not counted.
         if (result.status === 429 && result.retryAfterSeconds !== undefined) {
@@ -250,7 +322,7 @@ async function benchSize(
         row(
           `/api/swaps_24h, median of the other ${rest.length}`,
           `TTFB ${ms(median(rest.map((r) => r.ttfbMs)))} ms, total ${ms(median(rest.map((r) => r.totalMs)))} ms, ${usPerRow(median(rest.map((r) => r.totalMs)), size)} µs/row`,
-          `max total ${ms(Math.max(...rest.map((r) => r.totalMs)))} ms, statuses ${[...new Set(rest.map((r) => r.status))].join(", ")}`,
+          `max total ${ms(maxOf(rest.map((r) => r.totalMs)))} ms, statuses ${[...new Set(rest.map((r) => r.status))].join(", ")}`,
         );
       }
       const gzip = await download(swapsUrl, agent, { "accept-encoding": "gzip" });
@@ -261,7 +333,7 @@ async function benchSize(
       );
       row(
         "/health while /api/swaps_24h streams",
-        `p99 ${ms(percentile(health, 0.99))} ms, max ${ms(Math.max(0, ...health))} ms`,
+        `p99 ${ms(percentile(health, 0.99))} ms, max ${ms(maxOf(health))} ms`,
         `p50 ${ms(percentile(health, 0.5))} ms, ${health.length} polls`,
       );
       const elements = await countElements(swapsUrl);
@@ -427,12 +499,26 @@ async function measureRaw(
     }),
   );
   const sendersMs = performance.now() - started;
+  // Each block alone (its answer's bytes as the indexer read them), 4 in flight: a 1M day has
+  // 20,000 blocks of ~70 transactions, minutes one after the other.
   let fullBlockBytes = 0;
-  for (const number of blockNumbers) {
-    fullBlockBytes += (
-      await rawPost(rpcUrl, { jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: [number, true] })
-    ).length;
-  }
+  const numbers = [...blockNumbers];
+  let nextBlock = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (nextBlock < numbers.length) {
+        const number = numbers[nextBlock++]!;
+        fullBlockBytes += (
+          await rawPost(rpcUrl, {
+            jsonrpc: "2.0",
+            id: 1,
+            method: "eth_getBlockByNumber",
+            params: [number, true],
+          })
+        ).length;
+      }
+    }),
+  );
   return {
     fetchMs,
     decodeMs,
@@ -560,6 +646,27 @@ function lastLog(
   for (let i = logs.length - 1; i >= 0; i--) if (match(logs[i]!.line)) return logs[i];
   return undefined;
 }
+
+/** p50, p99 and max of a poll's latencies (every answer, whatever its status). */
+function latencies(poll: SteadyPoll): string {
+  if (poll.latencies.length === 0) return "no answer";
+  return `p50 ${ms(percentile(poll.latencies, 0.5))} ms, p99 ${ms(percentile(poll.latencies, 0.99))} ms, max ${ms(maxOf(poll.latencies))} ms`;
+}
+
+/** The two tokens of the deepest listed pool (not the thin nor the wash one), by address. */
+function quotePair(chain: DevnetChainInfo): { sell: string; buy: string; label: string } {
+  const pools = chain.pools
+    .filter(
+      (pool) =>
+        !pool.thin && !pool.wash && pool.symbols.every((symbol) => chain.tokens[symbol] !== undefined),
+    )
+    .sort((a, b) => (b.tvlUsd > a.tvlUsd ? 1 : b.tvlUsd < a.tvlUsd ? -1 : 0));
+  const [sell, buy] = pools[0]?.symbols ?? [];
+  if (sell === undefined || buy === undefined) throw new Error("scale: no listed pool to quote");
+  return { sell: chain.tokens[sell]!, buy: chain.tokens[buy]!, label: `${sell}/${buy}` };
+}
+
+const sleep = (msValue: number) => new Promise((resolve) => setTimeout(resolve, msValue));
 
 function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return 0;
