@@ -12,6 +12,7 @@ const require = createRequire(import.meta.url);
 const UNIT_FILES = [
   "test/architecture/imports.test.ts",
   "test/architecture/size.test.ts",
+  "test/bench/summarizeRounds.test.ts",
   "test/chain/buildPairCheckRead.test.ts",
   "test/chain/buildTokenMetadataRead.test.ts",
   "test/chain/classifyRpcError.test.ts",

@@ -5,7 +5,6 @@ import {
   createProviderEmulator,
   type ProviderEmulator,
 } from "@swapgraph/devnet/emulator/createProviderEmulator.js";
-import type { ProviderUsage } from "@swapgraph/devnet/emulator/createUsageMeter.js";
 import { BUSY_BLOCKS } from "@swapgraph/devnet/presets/devnetProfiles.js";
 import { type Devnet, type StartDevnetOptions, startDevnet } from "@swapgraph/devnet/startDevnet.js";
 import { writeManifest } from "@swapgraph/devnet/writeManifest.js";
@@ -13,6 +12,7 @@ import { createPublicClient, http } from "viem";
 import { pairCreatedEventAbi, swapEventAbi } from "../src/chain/abis.js";
 import {
   countPonderSwaps,
+  countPonderTables,
   ensurePonderInstalled,
   killPonderProcesses,
   PONDER_VERSION,
@@ -21,6 +21,7 @@ import {
   startPonderProcess,
   writePonderApp,
 } from "./ponderApp.js";
+import { buildPonderRows, type PonderRow, type PonderSide, type Side } from "./ponderRows.js";
 import {
   killSwapgraphProcesses,
   type SwapgraphProcess,
@@ -47,39 +48,21 @@ export interface BenchPonderOptions {
   sizes: PonderSizes;
   /** Ponder's maxRequestsPerSecond (undefined: its default, 50). */
   ponderMaxRequestsPerSecond?: number | undefined;
+  /** Rounds per chain, alternating which side goes first (BENCH_PONDER_ROUNDS, default 3). */
+  rounds: number;
   log?: (message: string) => void;
 }
 
-/** One line of the side-by-side table. */
-export interface PonderRow {
-  chain: string;
-  metric: string;
-  swapgraph: string;
-  Ponder: string;
-  "Ponder / swapgraph": string;
-}
-
-/** What one indexer cost on one chain, from process start to /ready. */
-interface Side {
-  readyMs: number;
-  usage: ProviderUsage;
-  indexed: string;
-}
-
-/** Ponder's side: /ready comes at the finalized block; the rest of the head is indexed after it. */
-interface PonderSide extends Side {
-  /** Process start to every Swap up to the head stored, and the RPC work until then. */
-  completeMs: number;
-  completeUsage: ProviderUsage;
-}
-
 /**
- * `npm run bench` (Ponder part, BENCH_PONDER=1): on each chain, one devnet and one provider
- * emulator in front of it; swapgraph (child process, SQLite) then Ponder (child process, PGlite;
- * factory pattern over the configured V2 factories' PairCreated, a row per Swap with
- * event.transaction.from as the trader) each from process start to their first /ready 200 (and
- * Ponder on to every Swap up to the head stored), with the emulator's calls, compute units and
- * bytes of that span. Returns the rows it printed.
+ * `npm run bench` (Ponder part, BENCH_PONDER=1 or BENCH_ONLY=ponder): on each chain, one devnet
+ * and one provider emulator in front of it; `rounds` rounds, each running swapgraph (child
+ * process, SQLite) and the same-work Ponder (child process, PGlite; factory pattern over the
+ * configured V2 factories' PairCreated; per Swap a row with event.transaction.from as the trader
+ * and an upsert of the pair's UTC-day row, per Sync an upsert of the pair's reserves) one after
+ * the other, alternating which goes first, each from a fresh data dir with the emulator's counts
+ * reset: process start to the first /ready 200 (and Ponder on to every Swap up to the head
+ * stored), with the emulator's calls, compute units, bytes and node-busy time of that span. Prints
+ * each chain's medians, spreads and ratios against the issue's aims; returns the rows.
  */
 export async function benchPonder(options: BenchPonderOptions): Promise<PonderRow[]> {
   const log = options.log ?? ((message: string) => console.log(message));
@@ -100,12 +83,17 @@ export async function benchPonder(options: BenchPonderOptions): Promise<PonderRo
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  console.log(
+    `Ponder ${PONDER_VERSION} (PGlite) and swapgraph (SQLite), each a child process indexing the same devnet through the provider emulator, ${options.rounds} round(s) alternating which goes first, each from a fresh data dir with the emulator reset: process start to the first /ready 200 and to every Swap up to the head stored (Ponder's /ready comes at its finalized block, 30 blocks behind the head), the RPC work until then (compute units at the emulator's table) and the wall time the node was answering (at least one request at it); median (min-max) of the rounds, the ratio of the medians, the issue's aims`,
+  );
   const rows: PonderRow[] = [];
   try {
     for (const name of options.chains) {
       const spec = chainSpec(name, options.sizes);
       try {
-        rows.push(...(await sideBySide(spec, installDir, options.ponderMaxRequestsPerSecond, log)));
+        const chainRows = await sideBySide(spec, installDir, options, log);
+        console.table(chainRows);
+        rows.push(...chainRows);
       } catch (error) {
         process.exitCode = 1;
         console.log(
@@ -117,10 +105,6 @@ export async function benchPonder(options: BenchPonderOptions): Promise<PonderRo
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
-  console.log(
-    `Ponder ${PONDER_VERSION} (PGlite) and swapgraph (SQLite), each a child process indexing the same devnet through the provider emulator, one after the other (swapgraph first): process start to the first /ready 200 and to every Swap up to the head stored (Ponder's /ready comes at its finalized block, 30 blocks behind the head), and the RPC work until then (compute units at the emulator's table)`,
-  );
-  console.table(rows);
   return rows;
 }
 
@@ -133,6 +117,8 @@ interface ChainSpec {
   devnet: StartDevnetOptions;
   /** Expected work, to size timeouts: swaps (or transactions) of the history. */
   weight: number;
+  /** Issue 28's aim for Ponder / swapgraph of the start-to-ready times ("at least Nx"), if any. */
+  aimRatio?: number;
 }
 
 function chainSpec(name: PonderChainName, sizes: PonderSizes): ChainSpec {
@@ -156,6 +142,8 @@ function chainSpec(name: PonderChainName, sizes: PonderSizes): ChainSpec {
           days: 7,
         },
         weight: sizes.onePairSwaps,
+        // Issue 28: at least 8x on the 20k one-pair chain.
+        aimRatio: 8,
       };
     case "dense":
       return {
@@ -163,6 +151,8 @@ function chainSpec(name: PonderChainName, sizes: PonderSizes): ChainSpec {
         title: `dense day, ${sizes.denseSwaps.toLocaleString("en-US")} swaps in 23 h, 50 a block`,
         devnet: { profile: "dense", swapsPerNetwork: sizes.denseSwaps, swapsPerBlock: 50, days: 23 / 24 },
         weight: sizes.denseSwaps,
+        // Issue 28: at least 4x on the dense 100k day.
+        aimRatio: 4,
       };
     default: {
       const never: never = name;
@@ -174,7 +164,7 @@ function chainSpec(name: PonderChainName, sizes: PonderSizes): ChainSpec {
 async function sideBySide(
   spec: ChainSpec,
   installDir: string,
-  maxRequestsPerSecond: number | undefined,
+  options: BenchPonderOptions,
   log: (message: string) => void,
 ): Promise<PonderRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "swapgraph-bench-ponder-"));
@@ -195,33 +185,49 @@ async function sideBySide(
     const network = devnet.networks[0]!;
     emulator = await createProviderEmulator({ upstream: chain.rpcUrl });
     const timeoutMs = 120_000 + spec.weight * 10;
-
-    log(`ponder ${spec.name}: swapgraph start to /ready`);
     const configPath = join(dir, "manifest.json");
     await writeManifest(configPath, [
       { ...network, rpcUrls: [emulator.url], startBlock: chain.history.fromBlock },
     ]);
-    mkdirSync(join(dir, "swapgraph"));
-    const swapgraph = await runSwapgraph(configPath, join(dir, "swapgraph"), emulator, timeoutMs);
-
-    emulator.reset();
-    log(`ponder ${spec.name}: Ponder start to /ready`);
-    const appDir = join(dir, "ponder");
     const factories = network.dexes.filter((dex) => dex.kind === "uniswap-v2").map((dex) => dex.factory);
-    writePonderApp(appDir, installDir, {
-      chainId: network.chainId,
-      rpcUrl: emulator.url,
-      factories,
-      // The factories' deployment must be in range for Ponder to find their pairs.
-      startBlock: 0,
-      maxRequestsPerSecond,
-    });
     const expected = await countSwapLogs(chain.rpcUrl, factories);
-    const ponder = await runPonder(appDir, emulator, expected, timeoutMs);
+
+    const swapgraphRuns: Side[] = [];
+    const ponderRuns: PonderSide[] = [];
+    const runs = {
+      swapgraph: async (round: number) => {
+        const dataDir = join(dir, `swapgraph-${round}`);
+        mkdirSync(dataDir);
+        swapgraphRuns.push(await runSwapgraph(configPath, dataDir, emulator!, timeoutMs));
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+      ponder: async (round: number) => {
+        // A new app directory each round: its .ponder/ holds PGlite's data.
+        const appDir = join(dir, `ponder-${round}`);
+        writePonderApp(appDir, installDir, {
+          chainId: network.chainId,
+          rpcUrl: emulator!.url,
+          factories,
+          // The factories' deployment must be in range for Ponder to find their pairs.
+          startBlock: 0,
+          maxRequestsPerSecond: options.ponderMaxRequestsPerSecond,
+        });
+        ponderRuns.push(await runPonder(appDir, emulator!, expected, timeoutMs));
+        rmSync(appDir, { recursive: true, force: true });
+      },
+    };
+    for (let round = 0; round < options.rounds; round++) {
+      const order = round % 2 === 0 ? (["swapgraph", "ponder"] as const) : (["ponder", "swapgraph"] as const);
+      for (const side of order) {
+        emulator.reset();
+        log(`ponder ${spec.name}: round ${round + 1}/${options.rounds}, ${side} start to /ready`);
+        await runs[side](round);
+      }
+    }
 
     const history = chain.history;
     const chainLabel = `${spec.name}: ${history.blocks} blocks, ${history.transactions} txs, ${history.swapLogs} Swap logs (built in ${(buildMs / 1000).toFixed(0)} s)`;
-    return compare(chainLabel, swapgraph, ponder, expected);
+    return buildPonderRows(chainLabel, swapgraphRuns, ponderRuns, expected.swaps, spec.aimRatio);
   } finally {
     await emulator?.close();
     await devnet?.stop();
@@ -290,14 +296,16 @@ async function runPonder(
       if (atHead && performance.now() - changedAt > STALL_MS) break;
     }
     const complete = rows >= chain.swaps;
+    const tables = await countPonderTables(baseUrl).catch(failed);
+    const stored = `${tables.days} pair-day rows (counts sum ${tables.daySwaps}), ${tables.reserves} reserve rows`;
     return {
       readyMs: readyAt - child.spawnedAt,
       usage,
       completeMs: complete ? performance.now() - child.spawnedAt : Number.NaN,
       completeUsage: emulator.usage(),
       indexed: complete
-        ? `${rows} swap rows`
-        : `${rows} swap rows, ${chain.swaps - rows} MISSING at the head`,
+        ? `${rows} swap rows, ${stored}`
+        : `${rows} swap rows, ${chain.swaps - rows} MISSING at the head, ${stored}`,
     };
   } finally {
     await child?.stop();
@@ -340,64 +348,6 @@ async function countSwapLogs(rpcUrl: string, factories: readonly `0x${string}`[]
   return { head: Number(head), swaps };
 }
 
-function compare(chain: string, swapgraph: Side, ponder: PonderSide, expected: ChainSwaps): PonderRow[] {
-  const row = (metric: string, a: number, b: number, show: (value: number) => string): PonderRow => ({
-    chain,
-    metric,
-    swapgraph: show(a),
-    Ponder: Number.isNaN(b) ? "never (rows missing)" : show(b),
-    "Ponder / swapgraph": a === 0 || Number.isNaN(b) ? "n/a" : (b / a).toFixed(2),
-  });
-  const count = (value: number) => value.toLocaleString("en-US");
-  const mb = (value: number) => (value / 1024 / 1024).toFixed(2);
-  const methods = (usage: ProviderUsage) =>
-    [...usage.byMethod]
-      .sort((x, y) => y[1].calls - x[1].calls)
-      .map(([method, u]) => `${method} ${u.calls}`)
-      .join(", ");
-  const s = (ms: number) => ms / 1000;
-  const fixed = (v: number) => v.toFixed(1);
-  const done = ponder.completeUsage;
-  return [
-    row("start to /ready (s)", s(swapgraph.readyMs), s(ponder.readyMs), fixed),
-    row("start to every swap stored (s)", s(swapgraph.readyMs), s(ponder.completeMs), fixed),
-    // The wall time the node spent answering: the floor the node sets under each side's time.
-    row("of it, the node answering (s)", s(swapgraph.usage.nodeBusyMs), s(done.nodeBusyMs), fixed),
-    row(
-      "the node answering until /ready (s)",
-      s(swapgraph.usage.nodeBusyMs),
-      s(ponder.usage.nodeBusyMs),
-      fixed,
-    ),
-    row("RPC calls", swapgraph.usage.total.calls, done.total.calls, count),
-    row("compute units", swapgraph.usage.total.computeUnits, done.total.computeUnits, count),
-    row("JSON bytes (MB)", swapgraph.usage.total.bytes, done.total.bytes, mb),
-    row("bytes on the wire, gzip (MB)", swapgraph.usage.wireBytes, done.wireBytes, mb),
-    row("RPC calls until Ponder's /ready", swapgraph.usage.total.calls, ponder.usage.total.calls, count),
-    row(
-      "compute units until Ponder's /ready",
-      swapgraph.usage.total.computeUnits,
-      ponder.usage.total.computeUnits,
-      count,
-    ),
-    row("JSON bytes until Ponder's /ready (MB)", swapgraph.usage.total.bytes, ponder.usage.total.bytes, mb),
-    {
-      chain,
-      metric: "indexed",
-      swapgraph: swapgraph.indexed,
-      Ponder: `${ponder.indexed} (chain: ${expected.swaps} Swap logs)`,
-      "Ponder / swapgraph": "",
-    },
-    {
-      chain,
-      metric: "calls by method",
-      swapgraph: methods(swapgraph.usage),
-      Ponder: methods(done),
-      "Ponder / swapgraph": "",
-    },
-  ];
-}
-
 /** Chains from BENCH_PONDER_CHAINS ("issue17,onepair,dense" by default). */
 export function ponderChainsFromEnv(env: NodeJS.ProcessEnv = process.env): PonderChainName[] {
   const raw = env.BENCH_PONDER_CHAINS ?? CHAIN_NAMES.join(",");
@@ -408,9 +358,8 @@ export function ponderChainsFromEnv(env: NodeJS.ProcessEnv = process.env): Ponde
 }
 
 /**
- * Sizes from BENCH_PONDER_ISSUE17_BLOCKS (default 100, the issue's), BENCH_PONDER_ONE_PAIR_SWAPS
- * (default 20,000, the issue's) and BENCH_PONDER_DENSE_SWAPS (default 20,000; the issue's day is
- * 100,000): the defaults run the whole part in a few minutes.
+ * Sizes from BENCH_PONDER_ISSUE17_BLOCKS (default 100, issue 17's), BENCH_PONDER_ONE_PAIR_SWAPS
+ * (default 20,000) and BENCH_PONDER_DENSE_SWAPS (default 100,000): issue 28's chains.
  */
 export function ponderSizesFromEnv(env: NodeJS.ProcessEnv = process.env): PonderSizes {
   const positive = (key: string, fallback: number) => {
@@ -424,8 +373,18 @@ export function ponderSizesFromEnv(env: NodeJS.ProcessEnv = process.env): Ponder
   return {
     issue17Blocks: positive("BENCH_PONDER_ISSUE17_BLOCKS", BUSY_BLOCKS.issue17),
     onePairSwaps: positive("BENCH_PONDER_ONE_PAIR_SWAPS", 20_000),
-    denseSwaps: positive("BENCH_PONDER_DENSE_SWAPS", 20_000),
+    denseSwaps: positive("BENCH_PONDER_DENSE_SWAPS", 100_000),
   };
+}
+
+/** Rounds per chain from BENCH_PONDER_ROUNDS (default 3: the median of three). */
+export function ponderRoundsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.BENCH_PONDER_ROUNDS;
+  if (raw === undefined) return 3;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`BENCH_PONDER_ROUNDS must be a positive integer, got "${raw}"`);
+  return value;
 }
 
 /** Ponder's maxRequestsPerSecond from BENCH_PONDER_MAX_RPS (unset: Ponder's default, 50). */
@@ -443,6 +402,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     chains: ponderChainsFromEnv(),
     sizes: ponderSizesFromEnv(),
     ponderMaxRequestsPerSecond: ponderMaxRequestsPerSecondFromEnv(),
+    rounds: ponderRoundsFromEnv(),
   });
   process.exit(process.exitCode ?? 0);
 }

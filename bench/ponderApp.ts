@@ -186,6 +186,45 @@ export async function countPonderSwaps(baseUrl: string): Promise<number> {
   return count;
 }
 
+/** What Ponder stored besides the swaps: its per-day and reserve rows. */
+export interface PonderTables {
+  /** Rows of pair_day (one per pair and UTC day). */
+  days: number;
+  /** The sum of their swap counts: the swap rows when every day row is right. */
+  daySwaps: number;
+  /** Rows of pair_reserve (one per pair that has had a Sync). */
+  reserves: number;
+}
+
+/** Ponder's day and reserve rows, through its GraphQL API (the day rows paged 1,000 at a time). */
+export async function countPonderTables(baseUrl: string): Promise<PonderTables> {
+  interface Page {
+    totalCount: number;
+    items: { count: number }[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  }
+  let days = 0;
+  let daySwaps = 0;
+  let reserves = 0;
+  let after: string | null = null;
+  for (;;) {
+    const query = `{ pairDays(limit: 1000${after === null ? "" : `, after: ${JSON.stringify(after)}`}) { totalCount items { count } pageInfo { hasNextPage endCursor } } pairReserves(limit: 1) { totalCount } }`;
+    const text = await askPonder(`${baseUrl}/graphql`, JSON.stringify({ query }));
+    const body = JSON.parse(text) as {
+      data?: { pairDays?: Page; pairReserves?: { totalCount: number } };
+    };
+    const page = body.data?.pairDays;
+    if (page === undefined || body.data?.pairReserves === undefined)
+      throw new Error(`ponder /graphql answered ${text.slice(0, 300)}`);
+    days = page.totalCount;
+    reserves = body.data.pairReserves.totalCount;
+    for (const item of page.items) daySwaps += item.count;
+    if (!page.pageInfo.hasNextPage || page.pageInfo.endCursor === null) break;
+    after = page.pageInfo.endCursor;
+  }
+  return { days, daySwaps, reserves };
+}
+
 /** The block Ponder has indexed up to (its /status), undefined before it has one. */
 export async function ponderIndexedBlock(baseUrl: string): Promise<number | undefined> {
   const text = await askPonder(`${baseUrl}/status`);

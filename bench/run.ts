@@ -13,6 +13,7 @@ import {
   benchPonder,
   ponderChainsFromEnv,
   ponderMaxRequestsPerSecondFromEnv,
+  ponderRoundsFromEnv,
   ponderSizesFromEnv,
 } from "./ponder.js";
 import { benchRateLimited } from "./rateLimited.js";
@@ -66,9 +67,10 @@ import { benchV3 } from "./v3.js";
  * them before (bench/answers.ts; BENCH_ANSWERS=0 skips it, BENCH_ONLY=answers runs it alone;
  * BENCH_ANSWERS_POOLS=2000 adds a listing of that many synthetic pools).
  * Last, only with BENCH_PONDER=1 (it installs Ponder from npm
- * into ~/.cache/swapgraph-bench, outside the repository), Ponder side by side with swapgraph on
- * the same chains (bench/ponder.ts; BENCH_PONDER_CHAINS=issue17,onepair,dense picks the chains,
- * BENCH_PONDER_ONE_PAIR_SWAPS and BENCH_PONDER_DENSE_SWAPS size them).
+ * into ~/.cache/swapgraph-bench, outside the repository; BENCH_ONLY=ponder runs it alone), the
+ * same-work Ponder side by side with swapgraph on the same chains (bench/ponder.ts;
+ * BENCH_PONDER_CHAINS=issue17,onepair,dense picks the chains, BENCH_PONDER_ONE_PAIR_SWAPS and
+ * BENCH_PONDER_DENSE_SWAPS size them, BENCH_PONDER_ROUNDS sets the alternated rounds, default 3).
  * The DEX Screener part (bench/dexScreener.ts): the
  * adapter's events over 1,000 blocks against bare node:http serving the same bytes;
  * BENCH_DEXSCREENER=0 skips it, BENCH_DEXSCREENER_SECONDS sets its seconds per target (default 4).
@@ -294,7 +296,7 @@ if (only === "scale") {
   process.exit();
 }
 if (
-  process.env.BENCH_HTTP !== "0" ||
+  (only === undefined && process.env.BENCH_HTTP !== "0") ||
   only === "fairness" ||
   only === "paging" ||
   only === "stats" ||
@@ -416,7 +418,8 @@ if ((only === undefined && process.env.BENCH_ANSWERS !== "0") || only === "answe
   const syntheticPools = Number(process.env.BENCH_ANSWERS_POOLS ?? 0);
   console.table(await benchAnswers({ rounds, syntheticPools }));
 }
-if (only !== undefined) process.exit(0);
+if (only === "ponder") await runPonderPart();
+if (only !== undefined) process.exit(process.exitCode ?? 0);
 if (process.env.BENCH_DEXSCREENER !== "0") {
   const { rows, answer } = await benchDexScreener({
     seconds: Number(process.env.BENCH_DEXSCREENER_SECONDS ?? 4),
@@ -467,10 +470,13 @@ if (process.env.BENCH_LIST !== "0") {
 
 if (process.env.BENCH_SCALE !== "0") await runScale();
 
-if (process.env.BENCH_PONDER === "1") {
+if (process.env.BENCH_PONDER === "1") await runPonderPart();
+
+async function runPonderPart(): Promise<void> {
   await benchPonder({
     chains: ponderChainsFromEnv(),
     sizes: ponderSizesFromEnv(),
     ponderMaxRequestsPerSecond: ponderMaxRequestsPerSecondFromEnv(),
+    rounds: ponderRoundsFromEnv(),
   });
 }
