@@ -105,6 +105,7 @@ export interface PonderProcess {
 }
 
 const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
 
 /** Kills every Ponder child still running; for signal handlers. */
 export function killPonderProcesses(): void {
@@ -113,7 +114,11 @@ export function killPonderProcesses(): void {
 
 /** Starts `ponder start` (PGlite in the app's .ponder/, telemetry off) for the app in `appDir` on a free port. */
 export async function startPonderProcess(appDir: string): Promise<PonderProcess> {
-  if (running.size === 0) process.once("exit", killPonderProcesses);
+  // Once per process: a hook per start (each round starts Ponder anew) passed Node's 10 listeners.
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on("exit", killPonderProcesses);
+  }
   const port = await findFreePort();
   const env: NodeJS.ProcessEnv = { ...process.env };
   // PGlite in the app directory, never a database a URL in the environment names.

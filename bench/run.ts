@@ -26,6 +26,7 @@ import {
 import { benchScale, scaleSizesFromEnv } from "./scale.js";
 import { benchStart } from "./start.js";
 import { benchStatsCost } from "./statsCost.js";
+import { POOLS_QUERY } from "./poolsQuery.js";
 import { STATS_QUERY } from "./statsQuery.js";
 import { type BenchSwapTarget, benchSubscriptions } from "./subscriptions.js";
 import { benchV3 } from "./v3.js";
@@ -85,7 +86,7 @@ interface Row {
   "p50 ms": number;
   "p99 ms": number;
   errors: number;
-  /** Against bare node:http answering the same bytes (the pools row: the quote's). */
+  /** Against bare node:http answering the same bytes. */
   "vs bare": string;
   /** Against bare node:http answering the quote's bytes, the small answer's ceiling. */
   "vs bare quote"?: string;
@@ -122,6 +123,8 @@ interface Servers {
   listUrl: string;
   /** Bytes of the demo's /api/swaps_24h at start. */
   listBytes: number;
+  /** Bytes of the pools page (POOLS_QUERY) at start. */
+  poolsBytes: number;
   budget: { costPerSecond: number; costBurst: number; concurrency: number };
   bareUrl: string;
   swap: BenchSwapTarget;
@@ -157,7 +160,7 @@ async function startServers(): Promise<Servers> {
     });
   const started = JSON.parse(await nextLine()) as Pick<
     Servers,
-    "swapgraphUrl" | "budgetUrl" | "listUrl" | "listBytes" | "budget" | "bareUrl" | "swap"
+    "swapgraphUrl" | "budgetUrl" | "listUrl" | "listBytes" | "poolsBytes" | "budget" | "bareUrl" | "swap"
   >;
   return {
     ...started,
@@ -205,6 +208,7 @@ async function benchStatsHttp(servers: Servers): Promise<Row[]> {
 }
 
 const BARE_LIST = "bare node:http, the list's bytes";
+const BARE_POOLS = "bare node:http, the pools page's bytes";
 
 async function benchHttp(servers: Servers): Promise<Row[]> {
   const { swapgraphUrl, listUrl, bareUrl } = servers;
@@ -212,10 +216,7 @@ async function benchHttp(servers: Servers): Promise<Row[]> {
     query:
       'query { quote(network: bsc, sellToken: "CAKE", buyToken: "USDT") { price sellToken { symbol } buyToken { symbol } } }',
   });
-  const poolsBody = JSON.stringify({
-    query:
-      "query { pools(network: bsc, orderBy: VOLUME_24H, first: 20) { edges { node { address liquidityUSD volumeUSD24h tradeCount24h reserve0 { amount } reserve1 { amount } } } } }",
-  });
+  const poolsBody = JSON.stringify({ query: POOLS_QUERY });
   // Warm up each target (JIT, caches) before measuring.
   await autocannon({
     url: `${swapgraphUrl}/api/quote?sellToken=CAKE&buyToken=USDT`,
@@ -248,7 +249,8 @@ async function benchHttp(servers: Servers): Promise<Row[]> {
     // On a server whose list budget this one client cannot spend: the default budget would
     // refuse it (429) within a second, and the row would count refusals.
     await load("GET /api/swaps_24h (REST)", { url: `${listUrl}/api/swaps_24h` }, servers),
-    // Never cached (a sliding 24-hour window): every request sums the hourly candles of all pools.
+    await load(BARE_POOLS, { url: `${bareUrl}/pools` }, servers),
+    // Kept per indexed state and hour (a sliding 24-hour window of hourly candles).
     await load(
       "POST /graphql pools by 24h volume (first 20)",
       {
@@ -260,13 +262,18 @@ async function benchHttp(servers: Servers): Promise<Row[]> {
       servers,
     ),
   ];
-  // Each row against bare node:http answering the same bytes (the list against the list's bytes);
-  // the pools answer has no bare row of its own: against the quote's, the smaller answer.
+  // Each row against bare node:http answering the same bytes (the list and the pools page against
+  // their own bytes), and against the quote's bare rate beside it.
   const bareQuote = rows[0]!["req/s"];
   const bareList = rows.find((row) => row.target === BARE_LIST)!["req/s"];
+  const barePools = rows.find((row) => row.target === BARE_POOLS)!["req/s"];
   return rows.map((row) => {
-    const sameBytes = row.target === BARE_LIST || row.target.includes("/api/swaps_24h");
-    const reference = sameBytes ? bareList : bareQuote;
+    const reference =
+      row.target === BARE_LIST || row.target.includes("/api/swaps_24h")
+        ? bareList
+        : row.target === BARE_POOLS || row.target.includes("pools by 24h volume")
+          ? barePools
+          : bareQuote;
     return {
       ...row,
       "vs bare": (row["req/s"] / reference).toFixed(2),
@@ -313,7 +320,7 @@ if (
     }
     if (only === undefined || only === "http") {
       console.log(
-        `HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process; the demo's /api/swaps_24h is ${servers.listBytes.toLocaleString("en-US")} bytes`,
+        `HTTP: autocannon, ${connections} connections, ${seconds} s per target, servers in a child process; the demo's /api/swaps_24h is ${servers.listBytes.toLocaleString("en-US")} bytes, the pools page ${servers.poolsBytes.toLocaleString("en-US")}`,
       );
       console.table(await benchHttp(servers));
     }

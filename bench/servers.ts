@@ -12,6 +12,7 @@ import { createGraphqlServer } from "../src/graphql/createGraphqlServer.js";
 import { buildSchema } from "../src/graphql/schema/buildSchema.js";
 import { createHttpServer } from "../src/http/createHttpServer.js";
 import { createSqliteStore } from "../src/store/sqlite/createSqliteStore.js";
+import { POOLS_QUERY } from "./poolsQuery.js";
 import { STATS_QUERY } from "./statsQuery.js";
 
 // The servers under load, in a process of their own so the load generator does not share its event loop.
@@ -88,14 +89,23 @@ const statsAnswer = await fetch(`${swapgraphUrl}/graphql`, {
   body: JSON.stringify({ query: STATS_QUERY }),
 });
 const statsBytes = Buffer.from(await statsAnswer.arrayBuffer());
+// And, at /pools, the bytes of the pools page (bench/run.ts's pools row).
+const poolsAnswer = await fetch(`${swapgraphUrl}/graphql`, {
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ query: POOLS_QUERY }),
+});
+const poolsBytes = Buffer.from(await poolsAnswer.arrayBuffer());
 // And, at /api/swaps_24h, the bytes of the demo's swap list (as it was at start: its window moves).
 const listBytes = Buffer.from(await (await fetch(`${listUrl}/api/swaps_24h`)).arrayBuffer());
 const bare = createServer((req, res) => {
   const body = req.url?.startsWith("/stats")
     ? statsBytes
-    : req.url?.startsWith("/api/swaps_24h")
-      ? listBytes
-      : bytes;
+    : req.url?.startsWith("/pools")
+      ? poolsBytes
+      : req.url?.startsWith("/api/swaps_24h")
+        ? listBytes
+        : bytes;
   res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": body.length });
   res.end(body);
 });
@@ -126,7 +136,7 @@ const swap = {
   trader: devnet.chains[0]!.traders[0],
 };
 process.stdout.write(
-  `${JSON.stringify({ swapgraphUrl, budgetUrl, listUrl, budget, bareUrl, quoteBytes: bytes.length, statsBytes: statsBytes.length, listBytes: listBytes.length, swap })}\n`,
+  `${JSON.stringify({ swapgraphUrl, budgetUrl, listUrl, budget, bareUrl, quoteBytes: bytes.length, statsBytes: statsBytes.length, poolsBytes: poolsBytes.length, listBytes: listBytes.length, swap })}\n`,
 );
 
 const stop = async () => {
