@@ -16,6 +16,7 @@ import {
   ponderRoundsFromEnv,
   ponderSizesFromEnv,
 } from "./ponder.js";
+import { POOLS_QUERY } from "./poolsQuery.js";
 import { benchRateLimited } from "./rateLimited.js";
 import {
   benchRpcEconomy,
@@ -26,7 +27,6 @@ import {
 import { benchScale, scaleSizesFromEnv } from "./scale.js";
 import { benchStart } from "./start.js";
 import { benchStatsCost } from "./statsCost.js";
-import { POOLS_QUERY } from "./poolsQuery.js";
 import { STATS_QUERY } from "./statsQuery.js";
 import { type BenchSwapTarget, benchSubscriptions } from "./subscriptions.js";
 import { benchV3 } from "./v3.js";
