@@ -355,7 +355,13 @@ async function benchSize(
         `p50 ${ms(percentile(health, 0.5))} ms, ${health.length} polls`,
       );
       const elements = await countElements(swapsUrl);
-      row("/api/swaps_24h elements", String(elements), `expected ${size} (every trade of the 23 h)`);
+      const expected = history.trades + history.arbitrageTrades + history.washTrades;
+      const hours = (history.toTimestamp - history.fromTimestamp) / 3600;
+      row(
+        "/api/swaps_24h elements",
+        String(elements),
+        `expected ${expected} (every trade of the ${hours.toFixed(0)} h: ${history.trades} trader swaps, ${history.arbitrageTrades} arbitrage, ${history.washTrades} wash)`,
+      );
     } finally {
       agent.destroy();
       healthAgent.destroy();
