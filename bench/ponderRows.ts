@@ -109,6 +109,21 @@ export function buildPonderRows(
       ),
       "Ponder / swapgraph": "",
     },
+    // What no swapgraph could beat on this node: Ponder's time to every swap against the node's
+    // time answering swapgraph's reads alone (a swapgraph with no time of its own).
+    {
+      chain,
+      metric: "the node's bound: Ponder to every swap / the node answering swapgraph",
+      swapgraph: "",
+      Ponder: "",
+      "Ponder / swapgraph": (() => {
+        const bound =
+          summarizeRounds(ponder.map((x) => x.completeMs)).median /
+          summarizeRounds(swapgraph.map((x) => x.usage.nodeBusyMs)).median;
+        return Number.isFinite(bound) ? bound.toFixed(2) : "n/a";
+      })(),
+      aim: aimRatio === undefined ? "" : `the aim (${aimRatio}x) is reachable only below this`,
+    },
     row(
       "the node answering until /ready (s)",
       (x) => s(x.usage.nodeBusyMs),

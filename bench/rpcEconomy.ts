@@ -218,6 +218,8 @@ async function measure(
     const store = createSqliteStore({ path: join(dir, "bench.sqlite") });
     await store.migrate();
     log(`economy ${shape}: swapgraph backfill`);
+    // The cost models' backfills above went through the same emulator: this one counts alone.
+    emulator.reset();
     const started = performance.now();
     let indexing: ReturnType<typeof createIndexing> | undefined;
     await new Promise<void>((resolve, reject) => {
