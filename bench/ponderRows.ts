@@ -130,54 +130,25 @@ export function buildPonderRows(
       (x) => s(x.usage.nodeBusyMs),
       fixed,
     ),
-    row(
-      "RPC calls",
-      (x) => x.usage.total.calls,
-      (x) => x.completeUsage.total.calls,
-      count,
-      counts,
+    // RPC work (the same every round: medians without spreads): to every swap stored, then the
+    // same meters up to Ponder's /ready.
+    ...RPC_METERS.map(({ metric, of, bytes }) =>
+      row(
+        metric,
+        (x) => of(x.usage),
+        (x) => of(x.completeUsage),
+        bytes ? mb : count,
+        counts,
+      ),
     ),
-    row(
-      "compute units",
-      (x) => x.usage.total.computeUnits,
-      (x) => x.completeUsage.total.computeUnits,
-      count,
-      counts,
-    ),
-    row(
-      "JSON bytes (MB)",
-      (x) => x.usage.total.bytes,
-      (x) => x.completeUsage.total.bytes,
-      mb,
-      counts,
-    ),
-    row(
-      "bytes on the wire, gzip (MB)",
-      (x) => x.usage.wireBytes,
-      (x) => x.completeUsage.wireBytes,
-      mb,
-      counts,
-    ),
-    row(
-      "RPC calls until Ponder's /ready",
-      (x) => x.usage.total.calls,
-      (x) => x.usage.total.calls,
-      count,
-      counts,
-    ),
-    row(
-      "compute units until Ponder's /ready",
-      (x) => x.usage.total.computeUnits,
-      (x) => x.usage.total.computeUnits,
-      count,
-      counts,
-    ),
-    row(
-      "JSON bytes until Ponder's /ready (MB)",
-      (x) => x.usage.total.bytes,
-      (x) => x.usage.total.bytes,
-      mb,
-      counts,
+    ...RPC_METERS.filter(({ untilReady }) => untilReady).map(({ metric, of, bytes }) =>
+      row(
+        metric.replace(/( \(MB\))?$/, ` until Ponder's /ready$1`),
+        (x) => of(x.usage),
+        (x) => of(x.usage),
+        bytes ? mb : count,
+        counts,
+      ),
     ),
     {
       chain,
@@ -197,6 +168,19 @@ export function buildPonderRows(
     },
   ];
 }
+
+/** The emulator's meters the table prints, each for both sides. */
+const RPC_METERS: readonly {
+  metric: string;
+  of: (usage: ProviderUsage) => number;
+  bytes: boolean;
+  untilReady: boolean;
+}[] = [
+  { metric: "RPC calls", of: (u) => u.total.calls, bytes: false, untilReady: true },
+  { metric: "compute units", of: (u) => u.total.computeUnits, bytes: false, untilReady: true },
+  { metric: "JSON bytes (MB)", of: (u) => u.total.bytes, bytes: true, untilReady: true },
+  { metric: "bytes on the wire, gzip (MB)", of: (u) => u.wireBytes, bytes: true, untilReady: false },
+];
 
 function timeAim(ratio: number, aimRatio: number | undefined): string {
   if (aimRatio === undefined) return "";

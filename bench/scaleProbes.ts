@@ -1,4 +1,5 @@
 import { Agent, get } from "node:http";
+import { createSleeper } from "../src/lib/createSleeper.js";
 
 /** What one endpoint answered while it was polled: each answer's latency and the statuses. */
 export interface SteadyPoll {
@@ -21,21 +22,14 @@ export function pollSteadily(url: string, intervalMs: number): { stop(): Promise
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const result: SteadyPoll = { latencies: [], statuses: new Map() };
   let stopped = false;
-  let wake: (() => void) | undefined;
+  const sleeper = createSleeper();
   const loop = (async () => {
     const start = performance.now();
     for (let i = 0; !stopped; i++) {
       const due = start + i * intervalMs;
       const wait = due - performance.now();
       if (wait > 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, wait);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        wake = undefined;
+        await sleeper.sleep(wait);
         if (stopped) break;
       }
       const status = await statusWithin(url, agent);
@@ -47,7 +41,7 @@ export function pollSteadily(url: string, intervalMs: number): { stop(): Promise
   return {
     async stop() {
       stopped = true;
-      wake?.();
+      sleeper.wake();
       await loop;
       agent.destroy();
       return result;
